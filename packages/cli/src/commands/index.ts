@@ -1,0 +1,4 @@
+import type { Command } from '../command.js';
+
+/** Every verb of the `brine` command; add a line per verb. */
+export const commands: Command[] = [];

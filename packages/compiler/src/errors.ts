@@ -1,0 +1,44 @@
+import { defineErrors } from '@brine/core';
+
+/** Every error the compiler reports, by code. Messages name the file, SLS and ID where known. */
+export const compilerErrors = defineErrors({
+  BRINE_ERR_COMPILE_YAML: 'bad YAML: {detail}',
+  BRINE_ERR_COMPILE_TEMPLATE: 'template error: {detail}',
+  BRINE_ERR_COMPILE_NOT_A_DICT: 'SLS {sls} does not render to a dictionary (got {got})',
+  BRINE_ERR_COMPILE_SLS_NOT_FOUND: "no SLS '{sls}' in environment '{env}'{from}",
+  BRINE_ERR_COMPILE_INCLUDE_BEYOND_TOP:
+    "relative include '{include}' in SLS '{sls}' goes beyond the top level package",
+  BRINE_ERR_COMPILE_BAD_INCLUDE: 'include in SLS {sls} must be a list of SLS references, got {got}',
+  BRINE_ERR_COMPILE_BAD_EXCLUDE: "exclude in SLS {sls} must be a list of '- id: X' or '- sls: Y', got {got}",
+  BRINE_ERR_COMPILE_BAD_EXTEND: 'extend in SLS {sls} must be a dictionary of ID declarations, got {got}',
+  BRINE_ERR_COMPILE_DUPLICATE_ID:
+    "conflicting ID '{id}': it is declared in SLS '{first}' and in SLS '{second}'; IDs must be unique across the state tree",
+  BRINE_ERR_COMPILE_ID_NOT_DICT: "ID '{id}' in SLS {sls} is not a dictionary of state declarations (got {got})",
+  BRINE_ERR_COMPILE_BAD_STATE_DECL:
+    "ID '{id}': state declaration '{state}' must be a list of the function and its arguments (got {got})",
+  BRINE_ERR_COMPILE_NO_FUNCTION: "ID '{id}': state '{state}' names no function",
+  BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS:
+    "ID '{id}': state '{state}' names more than one function ({functions}); use one state declaration per function",
+  BRINE_ERR_COMPILE_BAD_ARG:
+    "ID '{id}': argument {index} of state '{state}' must be a one-key dictionary like '- key: value' (got {got})",
+  BRINE_ERR_COMPILE_UNKNOWN_KEY: "ID '{id}': unknown key '{key}' (not a state module declaration)",
+  BRINE_ERR_COMPILE_BAD_REQUISITE:
+    "ID '{id}': requisite '{requisite}' must be a list of '- <state>: <id or name>' references (got {got})",
+  BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND:
+    "ID '{id}': requisite '{requisite}' names '{ref}', which matches no state in this run",
+  BRINE_ERR_COMPILE_EXTEND_MISSING:
+    "extend in SLS {sls} names ID '{id}', which is not in this run (was it included?)",
+  BRINE_ERR_COMPILE_EXTEND_TWICE: "ID '{id}' is extended more than once (in SLS {first} and {second})",
+  BRINE_ERR_COMPILE_CYCLE: 'requisite cycle: {cycle}',
+  BRINE_ERR_COMPILE_BAD_NAMES: "ID '{id}': names must be a list of names (got {got})",
+  BRINE_ERR_COMPILE_BAD_ORDER: "ID '{id}': order must be a number, 'first' or 'last' (got {got})",
+  BRINE_ERR_COMPILE_USE_SELF: "ID '{id}': state uses itself",
+  BRINE_ERR_COMPILE_USE_CYCLE: 'circular use: {cycle}',
+  BRINE_ERR_COMPILE_PREREQ_SELF: "ID '{id}': state is a prereq of itself",
+  BRINE_ERR_COMPILE_TOP: 'top file of environment {env}: {detail}',
+  BRINE_ERR_COMPILE_BAD_TARGET: "bad target '{target}' ({type}): {detail}",
+  BRINE_ERR_COMPILE_BAD_MERGE_STRATEGY: "unknown top_file_merging_strategy '{strategy}' (merge, same, merge_all)",
+  BRINE_ERR_COMPILE_ARG_BIND: "ID '{id}': {detail}",
+});
+
+export type CompilerErrorCode = keyof typeof compilerErrors.table;

@@ -1,0 +1,5 @@
+export * from './types.js';
+export * from './errors.js';
+export * from './logger.js';
+export * from './tag.js';
+export * from './state-module.js';
