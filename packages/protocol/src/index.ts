@@ -1,1 +1,3 @@
-export {};
+export * from './errors.js';
+export * from './messages.js';
+export * from './validate.js';

@@ -1,0 +1,15 @@
+import { defineErrors } from '@brine/core';
+
+/** Errors of the minion channel: each is sent back to the peer as an `error` frame. */
+export const protocolErrors = defineErrors({
+  BRINE_ERR_PROTO_FRAME_TOO_LARGE: 'frame of {size} bytes exceeds the limit of {limit} bytes',
+  BRINE_ERR_PROTO_BAD_JSON: 'frame is not valid JSON: {detail}',
+  BRINE_ERR_PROTO_NOT_OBJECT: 'frame must be a JSON object',
+  BRINE_ERR_PROTO_BAD_VERSION: 'protocol version {got} is not supported (this side speaks {want})',
+  BRINE_ERR_PROTO_UNKNOWN_TYPE: "unknown message type '{type}'",
+  BRINE_ERR_PROTO_BAD_FIELD: "message '{type}': field '{field}' {detail}",
+  BRINE_ERR_PROTO_NOT_AUTHENTICATED: "message '{type}' before authentication",
+  BRINE_ERR_PROTO_UNEXPECTED: "message '{type}' is not expected here",
+});
+
+export type ProtocolErrorCode = keyof typeof protocolErrors.table;

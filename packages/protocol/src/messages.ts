@@ -1,0 +1,130 @@
+/**
+ * The minion channel: one WebSocket per minion, one JSON object per frame, each
+ * `{v, type, id?, ...}`. The union below is the whole vocabulary of both directions.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** Default upper bound of a frame; the master config can change it. */
+export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
+
+interface Base {
+  v: number;
+  /** Correlation id chosen by the sender; replies to a request carry it back as `ref`. */
+  id?: string;
+}
+
+// ---- minion -> master ---------------------------------------------------------------
+
+/** First frame of a session: who the minion says it is and its public key (SPKI PEM). */
+export interface HelloMsg extends Base {
+  type: 'hello';
+  minion: string;
+  pub: string;
+  version: string;
+}
+
+/** Proof of key possession: Ed25519 signature over the challenge bound to this TLS session. */
+export interface AuthMsg extends Base {
+  type: 'auth';
+  sig: string;
+}
+
+/** Latest grains; the master keeps them per minion (and overrides `id` with the session's). */
+export interface GrainsMsg extends Base {
+  type: 'grains';
+  grains: Record<string, unknown>;
+  /** Jobs still running on the minion (after a reconnect). */
+  running: string[];
+}
+
+/** The return of one job on this minion. */
+export interface RetMsg extends Base {
+  type: 'ret';
+  jid: string;
+  fun: string;
+  success: boolean;
+  retcode: number;
+  return: unknown;
+  started: string;
+  finished: string;
+}
+
+// ---- master -> minion ---------------------------------------------------------------
+
+export interface ChallengeMsg extends Base {
+  type: 'challenge';
+  nonce: string;
+}
+
+/** Key state is not accepted (pending, rejected, denied); the master closes after this. */
+export interface KeyStateMsg extends Base {
+  type: 'key_state';
+  state: 'pending' | 'rejected' | 'denied';
+  /** Seconds the minion should wait before trying again (pending only). */
+  retry_after?: number;
+}
+
+export interface WelcomeMsg extends Base {
+  type: 'welcome';
+  minion: string;
+}
+
+export interface JobMsg extends Base {
+  type: 'job';
+  jid: string;
+  fun: string;
+  arg: unknown[];
+  kwarg: Record<string, unknown>;
+}
+
+/** The master stored the return of `jid`; the minion may drop it from its spool. */
+export interface AckMsg extends Base {
+  type: 'ack';
+  jid: string;
+}
+
+// ---- both ---------------------------------------------------------------------------
+
+export interface ErrorMsg extends Base {
+  type: 'error';
+  code: string;
+  message: string;
+  /** The `id` of the frame this answers, when it had one. */
+  ref?: string;
+}
+
+export interface PingMsg extends Base {
+  type: 'ping';
+}
+
+export interface PongMsg extends Base {
+  type: 'pong';
+}
+
+export type MinionToMaster = HelloMsg | AuthMsg | GrainsMsg | RetMsg | ErrorMsg | PingMsg | PongMsg;
+export type MasterToMinion =
+  | ChallengeMsg
+  | KeyStateMsg
+  | WelcomeMsg
+  | JobMsg
+  | AckMsg
+  | ErrorMsg
+  | PingMsg
+  | PongMsg;
+export type Message = MinionToMaster | MasterToMinion;
+export type MessageType = Message['type'];
+
+/** A message without the envelope fields, for building one. */
+export type Body<M extends Message> = Omit<M, 'v'>;
+
+export function encode<M extends Message>(msg: Body<M>): string {
+  return JSON.stringify({ v: PROTOCOL_VERSION, ...msg });
+}
+
+/** The bytes a minion signs: a fixed context, its id, the nonce and the TLS exporter value. */
+export function authPayload(minion: string, nonce: string, binding: string): Buffer {
+  return Buffer.from(`brine-auth-v1\n${minion}\n${nonce}\n${binding}`, 'utf8');
+}
+
+/** Label of the TLS keying-material exporter (RFC 5705) both ends use for channel binding. */
+export const EXPORTER_LABEL = 'EXPORTER-brine-channel-binding';

@@ -1,0 +1,40 @@
+import t from 'tap';
+import { encode, parseFrame, PROTOCOL_VERSION } from '../src/index.js';
+
+t.test('a valid frame round-trips', async (t) => {
+  const r = parseFrame(encode({ type: 'hello', minion: 'web1', pub: 'PEM', version: '0.1.0', id: 'a' }));
+  t.ok(r.ok);
+  if (r.ok) {
+    t.equal(r.msg.type, 'hello');
+    t.equal(r.msg.v, PROTOCOL_VERSION);
+  }
+});
+
+t.test('bad frames become coded errors, never exceptions', async (t) => {
+  const cases: Array<[string | Buffer, string]> = [
+    ['{not json', 'BRINE_ERR_PROTO_BAD_JSON'],
+    ['[1,2]', 'BRINE_ERR_PROTO_NOT_OBJECT'],
+    ['null', 'BRINE_ERR_PROTO_NOT_OBJECT'],
+    [JSON.stringify({ v: 99, type: 'ping' }), 'BRINE_ERR_PROTO_BAD_VERSION'],
+    [JSON.stringify({ type: 'ping' }), 'BRINE_ERR_PROTO_BAD_VERSION'],
+    [JSON.stringify({ v: 1, type: 'explode' }), 'BRINE_ERR_PROTO_UNKNOWN_TYPE'],
+    [JSON.stringify({ v: 1, type: '__proto__' }), 'BRINE_ERR_PROTO_UNKNOWN_TYPE'],
+    [JSON.stringify({ v: 1, type: 'hello', minion: 'a', version: '1' }), 'BRINE_ERR_PROTO_BAD_FIELD'],
+    [JSON.stringify({ v: 1, type: 'hello', minion: '../etc', pub: 'x', version: '1' }), 'BRINE_ERR_PROTO_BAD_FIELD'],
+    [JSON.stringify({ v: 1, type: 'ret', jid: 'nope', fun: 'a', success: true, retcode: 0, started: '', finished: '' }), 'BRINE_ERR_PROTO_BAD_FIELD'],
+    [JSON.stringify({ v: 1, type: 'ret', jid: '20250101000000000000', fun: 'a', success: 'yes', retcode: 0, started: '', finished: '' }), 'BRINE_ERR_PROTO_BAD_FIELD'],
+    [JSON.stringify({ v: 1, type: 'ping', id: 5 }), 'BRINE_ERR_PROTO_BAD_FIELD'],
+    ['x'.repeat(2000), 'BRINE_ERR_PROTO_FRAME_TOO_LARGE'],
+  ];
+  for (const [raw, code] of cases) {
+    const r = parseFrame(raw, 1000);
+    t.notOk(r.ok, String(raw).slice(0, 60));
+    if (!r.ok) t.equal(r.error.code, code, String(raw).slice(0, 60));
+  }
+});
+
+t.test('the ref of a bad frame is kept for the reply', async (t) => {
+  const r = parseFrame(JSON.stringify({ v: 1, type: 'auth', id: 'req-7' }));
+  t.notOk(r.ok);
+  if (!r.ok) t.equal(r.ref, 'req-7');
+});
