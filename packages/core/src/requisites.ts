@@ -1,0 +1,121 @@
+import type { LowChunk } from './types.js';
+
+/**
+ * How a requisite reference finds its targets. The compiler (verify, cycles) and the runtime
+ * (evaluation) must agree on this, so it lives here.
+ *
+ * A reference is `{<state module>: <id or name>}`, `{id: <id>}` (any module), `{sls: <sls>}`
+ * (every chunk of that SLS), or a bare string (an ID, any module). Names and SLS may be globs,
+ * as in Salt.
+ */
+export interface RequisiteTarget {
+  /** The state module, or `id` / `sls` / `*` (bare string: an ID of any module). */
+  kind: string;
+  value: string;
+}
+
+export function parseRequisiteRef(ref: unknown): RequisiteTarget | undefined {
+  if (typeof ref === 'string') return { kind: 'id', value: ref };
+  if (ref === null || typeof ref !== 'object' || Array.isArray(ref)) return undefined;
+  const keys = Object.keys(ref);
+  if (keys.length !== 1) return undefined;
+  const kind = keys[0]!;
+  const value = (ref as Record<string, unknown>)[kind];
+  if (typeof value === 'string') return { kind, value };
+  if (typeof value === 'number' || typeof value === 'boolean') return { kind, value: String(value) };
+  return undefined;
+}
+
+export function formatRequisiteRef(t: RequisiteTarget): string {
+  return `${t.kind}: ${t.value}`;
+}
+
+function isGlobText(s: string): boolean {
+  return /[*?[]/.test(s);
+}
+
+function globRe(pattern: string): RegExp {
+  let out = '';
+  for (const c of pattern) {
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else out += /[\\^$.+()[\]{}|/]/.test(c) ? `\\${c}` : c;
+  }
+  return new RegExp(`^${out}$`, 's');
+}
+
+/** Chunks indexed for requisite lookups: O(1) per exact reference, no scan of the low state. */
+export class ChunkIndex {
+  private readonly byStateId = new Map<string, LowChunk[]>();
+  private readonly byStateName = new Map<string, LowChunk[]>();
+  private readonly byId = new Map<string, LowChunk[]>();
+  private readonly bySls = new Map<string, LowChunk[]>();
+
+  constructor(readonly chunks: readonly LowChunk[]) {
+    const add = (map: Map<string, LowChunk[]>, key: string, c: LowChunk) => {
+      const list = map.get(key);
+      if (list) list.push(c);
+      else map.set(key, [c]);
+    };
+    for (const c of chunks) {
+      add(this.byStateId, `${c.state}\0${c.__id__}`, c);
+      add(this.byStateName, `${c.state}\0${c.name}`, c);
+      add(this.byId, c.__id__, c);
+      add(this.bySls, c.__sls__, c);
+    }
+  }
+
+  /** Every chunk a reference names, in low state order, without duplicates. */
+  resolve(target: RequisiteTarget): LowChunk[] {
+    const { kind, value } = target;
+    if (kind === 'sls') {
+      if (!isGlobText(value)) return this.bySls.get(value) ?? [];
+      const re = globRe(value);
+      return this.chunks.filter((c) => re.test(c.__sls__));
+    }
+    if (kind === 'id' || kind === '*') {
+      if (!isGlobText(value)) return this.byId.get(value) ?? [];
+      const re = globRe(value);
+      return this.chunks.filter((c) => re.test(c.__id__));
+    }
+    if (!isGlobText(value)) {
+      const byId = this.byStateId.get(`${kind}\0${value}`) ?? [];
+      const byName = this.byStateName.get(`${kind}\0${value}`) ?? [];
+      if (byName.length === 0) return byId;
+      if (byId.length === 0) return byName;
+      const seen = new Set<LowChunk>(byId);
+      return [...byId, ...byName.filter((c) => !seen.has(c))];
+    }
+    const re = globRe(value);
+    return this.chunks.filter((c) => c.state === kind && (re.test(c.__id__) || re.test(c.name)));
+  }
+}
+
+/** The requisite keys a chunk depends on at run time (not the `_in` forms: the compiler folds those). */
+export const RUNTIME_REQUISITES = [
+  'require',
+  'require_any',
+  'watch',
+  'watch_any',
+  'onchanges',
+  'onchanges_any',
+  'onfail',
+  'onfail_any',
+  'prereq',
+  'listen',
+
+] as const;
+
+/** The `(kind, target)` pairs a chunk declares, in declaration order. */
+export function chunkRequisites(chunk: LowChunk): Array<{ key: string; ref: unknown; target?: RequisiteTarget }> {
+  const out: Array<{ key: string; ref: unknown; target?: RequisiteTarget }> = [];
+  for (const key of RUNTIME_REQUISITES) {
+    const list = chunk[key];
+    if (!Array.isArray(list)) continue;
+    for (const ref of list) {
+      const target = parseRequisiteRef(ref);
+      out.push(target ? { key, ref, target } : { key, ref });
+    }
+  }
+  return out;
+}
