@@ -1,0 +1,204 @@
+import type {
+  ArgSpec,
+  ArgType,
+  Availability,
+  LowChunk,
+  StateContext,
+  StateFunction,
+  StateModule,
+  StateRegistry,
+  StateReturn,
+} from '@brine/core';
+import { isGlobalStateArg } from './global-args.js';
+
+const availabilityCache = new WeakMap<StateModule, Promise<Availability>>();
+
+/** A module's availability, asked once per module object. */
+export function moduleAvailability(module: StateModule): Promise<Availability> {
+  let p = availabilityCache.get(module);
+  if (!p) {
+    p = Promise.resolve()
+      .then(() => module.available())
+      .catch((e: unknown) => ({ available: false, reason: e instanceof Error ? e.message : String(e) }));
+    availabilityCache.set(module, p);
+  }
+  return p;
+}
+
+function fail(chunk: LowChunk, comment: string): StateReturn {
+  return { name: chunk.name, result: false, changes: {}, comment };
+}
+
+const TYPE_WORDS: Record<ArgType, string> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'a boolean',
+  list: 'a list',
+  dict: 'a dict',
+  any: 'anything',
+};
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a dict';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'boolean') return 'a boolean';
+  return typeof value;
+}
+
+function matches(value: unknown, type: ArgType): boolean {
+  switch (type) {
+    case 'any':
+      return true;
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'list':
+      return Array.isArray(value);
+    case 'dict':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+  }
+}
+
+function typeWords(spec: ArgSpec): string {
+  const types = Array.isArray(spec.type) ? spec.type : [spec.type];
+  const words = types.map((t) => TYPE_WORDS[t]);
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : words[0];
+}
+
+/**
+ * The function's arguments out of a chunk: its declared arguments (type-checked, defaults filled),
+ * `name`, and extra keys when the function takes any. Global state arguments and requisites are
+ * left to the runtime. Answers a comment instead when the chunk does not fit the function.
+ */
+export function bindArgs(
+  fullName: string,
+  fn: StateFunction,
+  chunk: LowChunk,
+  fillDefaults = true,
+): { args: Record<string, unknown> } | { error: string } {
+  const args: Record<string, unknown> = { name: chunk.name };
+  for (const [key, value] of Object.entries(chunk)) {
+    if (key === 'name') continue;
+    const spec = fn.args[key];
+    if (spec) {
+      if (value === null || value === undefined) continue;
+      const types = Array.isArray(spec.type) ? spec.type : [spec.type];
+      if (!types.some((t) => matches(value, t))) {
+        return {
+          error: `Argument '${key}' of state ${fullName} must be ${typeWords(spec)}, not ${typeOf(value)}`,
+        };
+      }
+      args[key] = value;
+    } else if (isGlobalStateArg(key)) {
+      continue;
+    } else if (fn.extraArgs) {
+      args[key] = value;
+    } else {
+      const known = Object.keys(fn.args).sort();
+      return {
+        error:
+          `Unknown argument '${key}' for state ${fullName}` +
+          (known.length ? ` (it takes: name, ${known.join(', ')})` : ' (it takes only name)'),
+      };
+    }
+  }
+  for (const [key, spec] of Object.entries(fn.args)) {
+    if (key in args) continue;
+    if (spec.required) return { error: `Missing required argument '${key}' for state ${fullName}` };
+    if (fillDefaults && spec.default !== undefined) args[key] = structuredClone(spec.default);
+  }
+  return { args };
+}
+
+/** Makes sure a function's answer has the four keys, whatever it returned. */
+function normalise(chunk: LowChunk, ret: StateReturn | undefined, fullName: string): StateReturn {
+  if (!ret || typeof ret !== 'object') return fail(chunk, `State ${fullName} returned nothing`);
+  const out: StateReturn = {
+    ...ret,
+    name: typeof ret.name === 'string' ? ret.name : chunk.name,
+    result: ret.result === undefined ? false : ret.result,
+    changes: ret.changes && typeof ret.changes === 'object' ? ret.changes : {},
+    comment: Array.isArray(ret.comment) ? (ret.comment as unknown[]).join('\n') : String(ret.comment ?? ''),
+  };
+  return out;
+}
+
+function thrownComment(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return `An exception occurred in this state: ${msg}`;
+}
+
+/** Finds the function for a chunk, or the comment Salt gives when there is none usable. */
+async function resolve(
+  registry: StateRegistry,
+  chunk: LowChunk,
+  fun: string,
+): Promise<{ module: StateModule; fn?: StateFunction } | { error: string }> {
+  const full = `${chunk.state}.${fun}`;
+  const notFound = `State '${full}' was not found in SLS '${chunk.__sls__}'`;
+  const module = registry.module(chunk.state);
+  if (!module) return { error: notFound };
+  const avail = await moduleAvailability(module);
+  if (!avail.available) {
+    return { error: `${notFound}\nReason: '${module.name}' is not available on this host: ${avail.reason ?? 'unknown reason'}` };
+  }
+  const found = registry.lookup(chunk.state, fun);
+  return { module, fn: found?.fn };
+}
+
+/**
+ * Calls the state function a chunk names, after checking its arguments. Never throws: an unknown
+ * function, a module that does not work here, bad arguments or a function that throws all come
+ * back as a failed StateReturn with the reason in the comment.
+ */
+export async function callState(registry: StateRegistry, chunk: LowChunk, ctx: StateContext): Promise<StateReturn> {
+  const full = `${chunk.state}.${chunk.fun}`;
+  try {
+    const r = await resolve(registry, chunk, chunk.fun);
+    if ('error' in r) return fail(chunk, r.error);
+    if (!r.fn) return fail(chunk, `State '${full}' was not found in SLS '${chunk.__sls__}'`);
+    const bound = bindArgs(full, r.fn, chunk);
+    if ('error' in bound) return fail(chunk, bound.error);
+    return normalise(chunk, await r.fn.run(bound.args, ctx), full);
+  } catch (err) {
+    return fail(chunk, thrownComment(err));
+  }
+}
+
+/** Whether the chunk's module reacts to `watch` (has mod_watch); without one, watch acts as require. */
+export function hasModWatch(registry: StateRegistry, state: string): boolean {
+  return typeof registry.module(state)?.modWatch === 'function';
+}
+
+/**
+ * Calls the module's mod_watch for a chunk whose watched states changed. The arguments are the
+ * chunk's (bound like callState's) plus `sfun`, the chunk's own function. The runtime may put the
+ * watched chunks under `__reqs__.watch` in the chunk it passes in ctx.low.
+ */
+export async function callModWatch(registry: StateRegistry, chunk: LowChunk, ctx: StateContext): Promise<StateReturn> {
+  const full = `${chunk.state}.mod_watch`;
+  try {
+    const r = await resolve(registry, chunk, chunk.fun);
+    if ('error' in r) return fail(chunk, r.error);
+    if (!r.module.modWatch) return fail(chunk, `State '${full}' was not found in SLS '${chunk.__sls__}'`);
+    let args: Record<string, unknown>;
+    if (r.fn) {
+      // mod_watch sees what the chunk says, not the function's defaults (as Salt's kwargs).
+      const bound = bindArgs(`${chunk.state}.${chunk.fun}`, r.fn, chunk, false);
+      if ('error' in bound) return fail(chunk, bound.error);
+      args = bound.args;
+    } else {
+      args = { name: chunk.name };
+    }
+    args.sfun = chunk.fun;
+    return normalise(chunk, await r.module.modWatch(args, ctx), full);
+  } catch (err) {
+    return fail(chunk, thrownComment(err));
+  }
+}

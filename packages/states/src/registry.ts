@@ -1,0 +1,38 @@
+import type { StateFunction, StateModule, StateRegistry } from '@brine/core';
+import { statesErrors } from './errors.js';
+import { testModule } from './modules/test.js';
+import { cmdModule } from './modules/cmd.js';
+
+/** A registry keyed `module.function` over the given modules. */
+export function createRegistry(modules: StateModule[] = []): StateRegistry {
+  const byName = new Map<string, StateModule>();
+  for (const m of modules) {
+    if (byName.has(m.name)) throw statesErrors.make('BRINE_ERR_STATES_DUPLICATE_MODULE', { name: m.name });
+    byName.set(m.name, m);
+  }
+  return {
+    module(name: string): StateModule | undefined {
+      return byName.get(name);
+    },
+    lookup(state: string, fun: string): { module: StateModule; fn: StateFunction } | undefined {
+      const module = byName.get(state);
+      if (!module || !Object.prototype.hasOwnProperty.call(module.functions, fun)) return undefined;
+      return { module, fn: module.functions[fun] };
+    },
+    list(): string[] {
+      const out: string[] = [];
+      for (const m of byName.values()) for (const f of Object.keys(m.functions)) out.push(`${m.name}.${f}`);
+      return out.sort();
+    },
+  };
+}
+
+/** Every state module Brine ships. */
+export function allModules(): StateModule[] {
+  return [testModule(), cmdModule()];
+}
+
+/** The registry with every module Brine ships. */
+export function defaultRegistry(): StateRegistry {
+  return createRegistry(allModules());
+}

@@ -1,0 +1,31 @@
+import t from 'tap';
+import { mkdtemp, rm, writeFile, mkdir, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dirFileClient, parseSaltUrl } from '../src/index.js';
+
+t.test('salt:// files come from the env roots in order, escapes are refused', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'brine-fc-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const [a, b, outside] = ['a', 'b', 'outside'].map((d) => join(dir, d));
+  for (const d of [a, b, outside, join(a, 'sub')]) await mkdir(d, { recursive: true });
+  await writeFile(join(a, 'sub/one.txt'), 'from a');
+  await writeFile(join(b, 'sub-two.txt'), 'from b');
+  await writeFile(join(b, 'one.txt'), 'b one');
+  await writeFile(join(outside, 'secret'), 'secret');
+  await symlink(join(outside, 'secret'), join(a, 'link-out'));
+  await symlink(join(a, 'sub/one.txt'), join(a, 'link-in'));
+  const fc = dirFileClient({ base: [a, b], dev: [b] });
+  t.equal((await fc.get('salt://sub/one.txt', 'base'))?.toString(), 'from a');
+  t.equal((await fc.get('salt://sub-two.txt', 'base'))?.toString(), 'from b');
+  t.equal((await fc.get('salt://one.txt?saltenv=dev', 'base'))?.toString(), 'b one');
+  t.equal((await fc.get('salt://link-in', 'base'))?.toString(), 'from a', 'symlinks inside the root are fine');
+  t.equal(await fc.get('salt://nothing', 'base'), undefined);
+  t.equal(await fc.get('salt://sub', 'base'), undefined, 'a directory is not a file');
+  await t.rejects(fc.get('salt://../outside/secret', 'base'), { code: 'BRINE_ERR_STATES_PATH_ESCAPE' });
+  await t.rejects(fc.get('salt://sub/../../outside/secret', 'base'), { code: 'BRINE_ERR_STATES_PATH_ESCAPE' });
+  await t.rejects(fc.get('salt:///etc/passwd', 'base'), { code: 'BRINE_ERR_STATES_PATH_ESCAPE' });
+  await t.rejects(fc.get('salt://link-out', 'base'), { code: 'BRINE_ERR_STATES_PATH_ESCAPE' });
+  await t.rejects(fc.get('salt://x', 'prod'), { code: 'BRINE_ERR_STATES_UNKNOWN_ENV' });
+  t.throws(() => parseSaltUrl('http://x'), { code: 'BRINE_ERR_STATES_BAD_URL' });
+});
