@@ -1,0 +1,200 @@
+import type { Diagnostic, HighData, Matches } from '@brine/core';
+import { compilerErrors } from './errors.js';
+import { globMatch, isGlob } from './glob.js';
+import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './render/types.js';
+import { injectAutoOrder, standardizeFile } from './state-decls.js';
+import { resolveSls, slsIndex, type StateTree } from './state-tree.js';
+import { describe } from './top.js';
+
+/**
+ * The includes stage: renders every SLS the matches name, following includes (globs, relative
+ * `.x`, `{env: sls}`), each file once; included states are loaded first so they get the lower
+ * auto order numbers; IDs must be unique across files.
+ */
+export interface GatherInput {
+  tree: StateTree;
+  matches: Matches;
+  context: RenderContext;
+  render: (input: RenderInput) => RenderOutput;
+}
+
+/** Where an ID was declared, for diagnostics of later stages. */
+export interface IdOrigin {
+  env: string;
+  sls: string;
+  file: string;
+  line?: number;
+  column?: number;
+  states: PositionMap['ids'][string]['states'];
+  args: PositionMap['ids'][string]['args'];
+}
+
+export interface Gathered {
+  high: HighData;
+  origins: Record<string, IdOrigin>;
+  /** `env:sls` of every file rendered, in render order. */
+  rendered: string[];
+}
+
+interface Ctx {
+  input: GatherInput;
+  mods: Set<string>;
+  order: { next: number };
+  origins: Record<string, IdOrigin>;
+  diagnostics: Diagnostic[];
+  index: Map<string, string[]>;
+}
+
+function slsList(ctx: Ctx, env: string): string[] {
+  let list = ctx.index.get(env);
+  if (!list) {
+    list = [...slsIndex(ctx.input.tree, env).keys()].sort();
+    ctx.index.set(env, list);
+  }
+  return list;
+}
+
+/** Salt's relative include: `.x` is a sibling, `..x` a sibling of the parent package. */
+function resolveRelative(include: string, sls: string, isInit: boolean): string | undefined {
+  const m = /^(\.+)(.*)$/.exec(include)!;
+  const levels = m[1]!.length;
+  const parts = sls.split('.');
+  if (isInit) parts.push('init');
+  if (levels > parts.length) return undefined;
+  return [...parts.slice(0, parts.length - levels), ...(m[2] ? [m[2]] : [])].join('.');
+}
+
+function mergeInto(ctx: Ctx, into: HighData, from: HighData, env: string, sls: string): void {
+  if (from.__extend__) (into.__extend__ ??= []).push(...from.__extend__);
+  if (from.__exclude__) (into.__exclude__ ??= []).push(...from.__exclude__);
+  for (const id of Object.keys(from)) {
+    if (id === '__extend__' || id === '__exclude__') continue;
+    const existing = into[id] as Record<string, unknown> | undefined;
+    if (existing !== undefined) {
+      const prevSls = `${existing.__env__}:${existing.__sls__}`;
+      const body = from[id] as Record<string, unknown>;
+      const newSls = `${body.__env__}:${body.__sls__}`;
+      const origin = ctx.origins[id];
+      ctx.diagnostics.push(
+        compilerErrors.diag(
+          'BRINE_ERR_COMPILE_DUPLICATE_ID',
+          { id, first: prevSls, second: newSls },
+          { file: origin?.file, line: origin?.line, column: origin?.column, sls, env, id },
+        ),
+      );
+      continue;
+    }
+    into[id] = from[id];
+  }
+}
+
+function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: string; file: string }): HighData | undefined {
+  const key = `${env}:${sls}`;
+  if (ctx.mods.has(key)) return undefined;
+  ctx.mods.add(key);
+  const { tree } = ctx.input;
+  const path = resolveSls(tree, env, sls);
+  if (path === undefined) {
+    ctx.diagnostics.push(
+      compilerErrors.diag(
+        'BRINE_ERR_COMPILE_SLS_NOT_FOUND',
+        { sls, env, from: includedFrom ? ` (included from SLS '${includedFrom.sls}')` : '' },
+        includedFrom ? { file: includedFrom.file, sls: includedFrom.sls, env } : { sls, env },
+      ),
+    );
+    return undefined;
+  }
+  const out = ctx.input.render({ tree, env, sls, path, text: tree.read(env, path)!, context: ctx.input.context });
+  ctx.diagnostics.push(...out.diagnostics);
+  const state = out.high;
+  if (!state) return undefined;
+
+  const includeRaw = state.include;
+  delete state.include;
+  const included: HighData = {};
+  if (includeRaw !== undefined && includeRaw !== null) {
+    const list = Array.isArray(includeRaw) ? includeRaw : typeof includeRaw === 'string' ? [includeRaw] : undefined;
+    if (!list) {
+      ctx.diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_INCLUDE', { sls, got: describe(includeRaw) }, { file: path, sls, env }));
+    }
+    for (const item of list ?? []) {
+      let incEnv = env;
+      let ref: unknown = item;
+      if (item && typeof item === 'object' && !Array.isArray(item) && Object.keys(item).length === 1) {
+        [incEnv, ref] = Object.entries(item)[0]!;
+      }
+      if (typeof ref !== 'string') {
+        ctx.diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_INCLUDE', { sls, got: JSON.stringify(item) }, { file: path, sls, env }));
+        continue;
+      }
+      let target = ref;
+      if (target.startsWith('.')) {
+        const resolved = resolveRelative(target, sls, path.endsWith('/init.sls'));
+        if (resolved === undefined) {
+          ctx.diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_INCLUDE_BEYOND_TOP', { include: ref, sls }, { file: path, sls, env }));
+          continue;
+        }
+        target = resolved;
+      }
+      const targets = isGlob(target) ? slsList(ctx, incEnv).filter((s) => globMatch(s, target)) : [target];
+      for (const t of targets) {
+        const nstate = renderState(ctx, t, incEnv, { sls, file: path });
+        if (!nstate) continue;
+        for (const id of Object.keys(nstate)) {
+          if (id.startsWith('__')) continue;
+          const decl = nstate[id] as Record<string, unknown>;
+          ((decl.__sls_included_from__ as string[] | undefined) ?? (decl.__sls_included_from__ = [])) as string[];
+          (decl.__sls_included_from__ as string[]).push(sls);
+        }
+        mergeInto(ctx, included, nstate, env, sls);
+      }
+    }
+  }
+
+  standardizeFile(state, sls, env, out.positions, ctx.diagnostics);
+  for (const id of Object.keys(state)) {
+    if (id.startsWith('__')) continue;
+    const p = out.positions.ids[id];
+    ctx.origins[id] ??= {
+      env,
+      sls,
+      file: path,
+      line: p?.pos.line,
+      column: p?.pos.column,
+      states: p?.states ?? {},
+      args: p?.args ?? {},
+    };
+  }
+  // The file's own IDs come first in its dict, the included ones after, like Salt's update().
+  mergeInto(ctx, state, included, env, sls);
+  injectAutoOrder(state, ctx.order);
+  return state;
+}
+
+export function gatherHigh(input: GatherInput): { value: Gathered; diagnostics: Diagnostic[] } {
+  const ctx: Ctx = {
+    input,
+    mods: new Set(),
+    order: { next: 10000 },
+    origins: {},
+    diagnostics: [],
+    index: new Map(),
+  };
+  const high: HighData = {};
+  for (const [env, list] of Object.entries(input.matches)) {
+    for (const match of list) {
+      const targets = isGlob(match) ? slsList(ctx, env).filter((s) => globMatch(s, match)) : [match];
+      if (targets.length === 0) {
+        ctx.diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_SLS_NOT_FOUND', { sls: match, env, from: '' }, { sls: match, env }));
+      }
+      for (const sls of targets) {
+        const state = renderState(ctx, sls, env);
+        if (state) mergeInto(ctx, high, state, env, sls);
+      }
+    }
+  }
+  return {
+    value: { high, origins: ctx.origins, rendered: [...ctx.mods] },
+    diagnostics: ctx.diagnostics,
+  };
+}

@@ -1,0 +1,42 @@
+import type { Diagnostic, LowChunk } from '@brine/core';
+
+/**
+ * The order stage: `order: first` is 0, `last` is cap + 1,000,000, a negative n is
+ * cap + 1,000,000 + n, missing is cap; `names` entries add a fraction; then a stable sort by
+ * order and the string state + name + fun. cap starts at 1 and every integer order above
+ * cap - 1 raises it to that order + 100 (observed from Salt 3007).
+ */
+export function orderChunks(chunks: LowChunk[]): { value: LowChunk[]; diagnostics: Diagnostic[] } {
+  let cap = 1;
+  for (const c of chunks) {
+    const o = c.order as unknown;
+    if (typeof o === 'number' && Number.isInteger(o) && o > cap - 1 && o > 0) cap = o + 100;
+  }
+  const out: LowChunk[] = [];
+  for (const src of chunks) {
+    const c = { ...src } as Record<string, unknown>;
+    if (!('order' in c)) {
+      c.order = cap;
+    } else if (typeof c.order !== 'number') {
+      const o = c.order;
+      // Numbers written as strings ("10") are numbers to a Salt user too.
+      if (typeof o === 'string' && /^-?\d+(\.\d+)?$/.test(o.trim())) c.order = Number(o);
+      else if (o === 'last') c.order = cap + 1_000_000;
+      else if (o === 'first') c.order = 0;
+      else c.order = cap;
+    }
+    if ('name_order' in c) {
+      c.order = (c.order as number) + (c.name_order as number) / 10000;
+      delete c.name_order;
+    }
+    if ((c.order as number) < 0) c.order = cap + 1_000_000 + (c.order as number);
+    out.push(c as LowChunk);
+  }
+  const keyed = out.map((c, i) => ({ c, i, s: `${c.state}${c.name}${c.fun}` }));
+  keyed.sort((a, b) => {
+    if (a.c.order !== b.c.order) return a.c.order - b.c.order;
+    if (a.s !== b.s) return a.s < b.s ? -1 : 1;
+    return a.i - b.i;
+  });
+  return { value: keyed.map((k) => k.c), diagnostics: [] };
+}

@@ -1,0 +1,137 @@
+import { hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
+import { compileLow } from './compile-low.js';
+import { gatherHigh, type IdOrigin } from './gather.js';
+import { orderChunks } from './order.js';
+import { reconcile } from './reconcile.js';
+import type { RenderContext, RenderInput, RenderOutput, SaltHelpers } from './render/types.js';
+import type { StateTree } from './state-tree.js';
+import { compileTop, type TopData, type TopMergeStrategy } from './top.js';
+import { verifyHigh, verifyLow, type StateSchema } from './verify.js';
+
+/**
+ * The stages chained the way `state.show_*` and `state.apply` need them. Each step is one of the
+ * pure stage functions; this file only decides which run, in which order, and stops at the
+ * first stage that reports an error (later stages would only repeat it).
+ */
+export interface CompileOptions {
+  tree: StateTree;
+  minion: { id: string; grains: Grains };
+  pillar?: Pillar;
+  params?: Record<string, unknown>;
+  salt?: SaltHelpers;
+  extra?: Record<string, unknown>;
+  strategy?: TopMergeStrategy;
+  defaultTop?: string;
+  /** Restrict to one environment (`saltenv=`). */
+  saltenv?: string;
+  /** master_tops results. */
+  extMatches?: Matches;
+  masterTopsFirst?: boolean;
+  nodegroups?: Record<string, string | string[]>;
+  stateTop?: string;
+  schema?: StateSchema;
+  render: (input: RenderInput) => RenderOutput;
+}
+
+export interface Compiled {
+  matches: Matches;
+  /** High data as gathered: before extend, requisite_in and exclude (show_highstate). */
+  rawHigh: HighData;
+  /** Reconciled high data. */
+  high: HighData;
+  low: LowChunk[];
+  origins: Record<string, IdOrigin>;
+  diagnostics: Diagnostic[];
+  /** True when any stage reported an error: low is then empty. */
+  failed: boolean;
+}
+
+function renderContext(opts: CompileOptions): RenderContext {
+  const ctx: RenderContext = { grains: opts.minion.grains, pillar: opts.pillar ?? {}, params: opts.params ?? {} };
+  if (opts.salt) ctx.salt = opts.salt;
+  if (opts.extra) ctx.extra = opts.extra;
+  return ctx;
+}
+
+export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagnostics: Diagnostic[] } {
+  const render = opts.render;
+  const topName = opts.stateTop ?? 'top.sls';
+  const diagnostics: Diagnostic[] = [];
+  const tops: Record<string, TopData> = {};
+  const files: Record<string, string> = {};
+  const envs = opts.tree.envs();
+  for (const env of envs) {
+    const text = opts.tree.read(env, topName);
+    if (text === undefined) {
+      tops[env] = {};
+      continue;
+    }
+    const out = render({ tree: opts.tree, env, path: topName, text, context: renderContext(opts) });
+    diagnostics.push(...out.diagnostics);
+    tops[env] = (out.high ?? {}) as TopData;
+    files[env] = topName;
+  }
+  const top = compileTop({
+    tops,
+    files,
+    envs,
+    minion: { id: opts.minion.id, grains: opts.minion.grains, pillar: opts.pillar ?? {} },
+    ...(opts.strategy ? { strategy: opts.strategy } : {}),
+    ...(opts.defaultTop ? { defaultTop: opts.defaultTop } : {}),
+    ...(opts.saltenv ? { saltenv: opts.saltenv } : {}),
+    ...(opts.extMatches ? { extMatches: opts.extMatches } : {}),
+    ...(opts.masterTopsFirst ? { masterTopsFirst: true } : {}),
+    targetOptions: { nodegroups: opts.nodegroups ?? {} },
+  });
+  diagnostics.push(...top.diagnostics);
+  return { matches: top.value.matches, diagnostics };
+}
+
+/** From matches to ordered low state; `raw` stops before extend/requisite_in/exclude (show_low_sls). */
+export function compileMatches(opts: CompileOptions, matches: Matches, raw = false): Compiled {
+  const diagnostics: Diagnostic[] = [];
+  const done = (rawHigh: HighData, high: HighData, low: LowChunk[], origins: Record<string, IdOrigin>): Compiled => ({
+    matches,
+    rawHigh,
+    high,
+    low: hasErrors(diagnostics) ? [] : low,
+    origins,
+    diagnostics,
+    failed: hasErrors(diagnostics),
+  });
+  const gathered = gatherHigh({ tree: opts.tree, matches, context: renderContext(opts), render: opts.render });
+  diagnostics.push(...gathered.diagnostics);
+  const { high: rawHigh, origins } = gathered.value;
+  if (hasErrors(diagnostics)) return done(rawHigh, rawHigh, [], origins);
+
+  let high = rawHigh;
+  if (!raw) {
+    const rec = reconcile({ high: rawHigh, origins });
+    diagnostics.push(...rec.diagnostics);
+    high = rec.value;
+  } else {
+    high = Object.fromEntries(Object.entries(rawHigh).filter(([k]) => !k.startsWith('__'))) as HighData;
+  }
+  diagnostics.push(...verifyHigh(high, origins, opts.schema).diagnostics);
+  if (hasErrors(diagnostics)) return done(rawHigh, high, [], origins);
+
+  const low = orderChunks(compileLow(high).value).value;
+  if (!raw) diagnostics.push(...verifyLow(low, origins).diagnostics);
+  return done(rawHigh, high, low, origins);
+}
+
+/** The whole highstate for one minion: top files, then everything. */
+export function compileHighstate(opts: CompileOptions, raw = false): Compiled {
+  const top = compileTopFiles(opts);
+  if (hasErrors(top.diagnostics)) {
+    return { matches: top.matches, rawHigh: {}, high: {}, low: [], origins: {}, diagnostics: top.diagnostics, failed: true };
+  }
+  const compiled = compileMatches(opts, top.matches, raw);
+  compiled.diagnostics.unshift(...top.diagnostics);
+  return compiled;
+}
+
+/** `state.sls a,b saltenv=env`: the matches come from the arguments instead of top files. */
+export function compileSls(opts: CompileOptions, sls: string[], env = 'base', raw = false): Compiled {
+  return compileMatches(opts, { [env]: sls }, raw);
+}

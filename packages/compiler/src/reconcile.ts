@@ -1,0 +1,269 @@
+import type { Diagnostic, HighData, StateArg } from '@brine/core';
+import { REQUISITE_KEYS } from '@brine/core';
+import { compilerErrors } from './errors.js';
+import type { IdOrigin } from './gather.js';
+import { globMatch } from './glob.js';
+import { argKey, argKeys, cloneJson, findName, findSls, ids, isDict, stateKeys, type Decl } from './high-util.js';
+
+/**
+ * The reconcile stage: user `extend`, then requisite_in (`*_in`, `use`, `prereq`) folded into
+ * extends, then `exclude`. Input high data is not modified.
+ */
+export interface ReconcileInput {
+  high: HighData;
+  origins?: Record<string, IdOrigin>;
+}
+
+const IN_KEYS = new Set(['require_in', 'watch_in', 'onfail_in', 'onchanges_in', 'prereq_in', 'use_in', 'listen_in']);
+
+type Extend = Array<Record<string, Record<string, unknown>>>;
+
+function where(origins: Record<string, IdOrigin> | undefined, id: string, argPath?: string) {
+  const o = origins?.[id];
+  const p = argPath ? o?.args[argPath] : undefined;
+  return { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls, env: o?.env, id };
+}
+
+/** Applies extend data: requisite lists are merged, other arguments replaced, functions swapped. */
+export function applyExtend(
+  high: HighData,
+  extend: Extend,
+  diagnostics: Diagnostic[],
+  origins?: Record<string, IdOrigin>,
+  strictMissing = true,
+): void {
+  for (const chunk of extend) {
+    for (const [extId, body] of Object.entries(chunk)) {
+      let id = extId;
+      if (!isDict(high[id]) || id.startsWith('__')) {
+        const stateType = Object.keys(body).find((k) => !k.startsWith('__')) ?? 'id';
+        const found = [...new Set(findName(high, extId, stateType).map(([i]) => i))];
+        if (found.length !== 1) {
+          if (strictMissing) {
+            const sls = String(body.__sls__ ?? '?');
+            diagnostics.push(
+              compilerErrors.diag('BRINE_ERR_COMPILE_EXTEND_MISSING', { sls, id: extId }, { sls, env: String(body.__env__ ?? ''), id: extId, file: origins ? Object.values(origins).find((o) => o.sls === sls)?.file : undefined }),
+            );
+          }
+          continue;
+        }
+        id = found[0]!;
+      }
+      const decl = high[id] as Decl;
+      for (const [state, run] of Object.entries(body)) {
+        if (state.startsWith('__') || !Array.isArray(run)) continue;
+        const target = decl[state];
+        if (!Array.isArray(target)) {
+          decl[state] = cloneJson(run);
+          continue;
+        }
+        for (const arg of run as StateArg[]) {
+          let updated = false;
+          if (typeof arg === 'string') {
+            const i = target.findIndex((v) => typeof v === 'string');
+            if (i >= 0) {
+              target[i] = arg;
+              updated = true;
+            }
+          } else if (isDict(arg)) {
+            const key = argKey(arg);
+            if (key === undefined) continue;
+            for (let i = 0; i < target.length; i++) {
+              const tk = argKey(target[i]);
+              if (tk === key) {
+                if (REQUISITE_KEYS.has(key) && Array.isArray((target[i] as Record<string, unknown>)[key]) && Array.isArray(arg[key])) {
+                  target[i] = { [key]: [...((target[i] as Record<string, unknown[]>)[key]!), ...cloneJson(arg[key] as unknown[])] };
+                } else {
+                  target[i] = cloneJson(arg);
+                }
+                updated = true;
+              } else if (key === 'name' && tk === 'names') {
+                target[i] = cloneJson(arg);
+                updated = true;
+              }
+            }
+          }
+          if (!updated) target.push(cloneJson(arg));
+        }
+      }
+    }
+  }
+}
+
+function refsOf(
+  value: unknown,
+  id: string,
+  key: string,
+  origins: Record<string, IdOrigin> | undefined,
+  stateKey: string,
+  diagnostics: Diagnostic[],
+): Array<[string, string]> | undefined {
+  if (!Array.isArray(value)) {
+    diagnostics.push(
+      compilerErrors.diag('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: isDict(value) ? 'a dictionary' : JSON.stringify(value) }, where(origins, id, `${stateKey}/${key}`)),
+    );
+    return undefined;
+  }
+  const out: Array<[string, string]> = [];
+  for (const item of value) {
+    if (typeof item === 'string') out.push(['id', item]);
+    else if (isDict(item) && Object.keys(item).length === 1 && ['string', 'number'].includes(typeof Object.values(item)[0])) {
+      const [k, v] = Object.entries(item)[0]!;
+      out.push([k, String(v)]);
+    } else {
+      diagnostics.push(
+        compilerErrors.diag('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: JSON.stringify(item) }, where(origins, id, `${stateKey}/${key}`)),
+      );
+    }
+  }
+  return out;
+}
+
+/** Folds `*_in`, `use`, `use_in`, `prereq` and `prereq_in` into extend data, then applies it. */
+export function requisiteIn(high: HighData, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>): void {
+  const extend = new Map<string, Record<string, unknown>>();
+  const ext = (id: string, state: string): StateArg[] => {
+    let e = extend.get(id);
+    if (!e) extend.set(id, (e = {}));
+    return ((e[state] as StateArg[] | undefined) ?? (e[state] = [])) as StateArg[];
+  };
+  const addReq = (id: string, state: string, rkey: string, ref: Record<string, string>) => {
+    const list = ext(id, state);
+    const existing = list.find((a) => argKey(a) === rkey) as Record<string, unknown[]> | undefined;
+    if (existing) existing[rkey]!.push(ref);
+    else list.push({ [rkey]: [ref] });
+  };
+  const targets = (kind: string, name: string): Array<[string, string]> => {
+    if (kind === 'sls') {
+      if (/[*?[]/.test(name)) {
+        const out: Array<[string, string]> = [];
+        for (const sid of ids(high)) {
+          const d = high[sid] as Decl;
+          if (typeof d.__sls__ === 'string' && globMatch(d.__sls__, name)) for (const s of stateKeys(d)) out.push([sid, s]);
+        }
+        return out;
+      }
+      return findSls(high, name);
+    }
+    return findName(high, name, kind);
+  };
+  const uses: Array<[string, string]> = [];
+
+  for (const id of ids(high)) {
+    const decl = high[id] as Decl;
+    if (!isDict(decl)) continue;
+    for (const state of stateKeys(decl)) {
+      const own = decl[state] as StateArg[];
+      for (const arg of own) {
+        const key = argKey(arg);
+        if (key === undefined || !(IN_KEYS.has(key) || key === 'use' || key === 'prereq')) continue;
+        const refs = refsOf((arg as Record<string, unknown>)[key], id, key, origins, state, diagnostics);
+        if (!refs) continue;
+        for (const [kind, name] of refs) {
+          const found = targets(kind, name);
+          if (found.length === 0 && key !== 'prereq') {
+            diagnostics.push(
+              compilerErrors.diag('BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND', { id, requisite: key, ref: `${kind}: ${name}` }, where(origins, id, `${state}/${key}`)),
+            );
+            continue;
+          }
+          for (const [tid, tstate] of found) {
+            if (key === 'use' || key === 'use_in') {
+              const [user, userState, used, usedState] = key === 'use' ? [id, state, tid, tstate] : [tid, tstate, id, state];
+              if (user === used && userState === usedState) {
+                diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_USE_SELF', {}, where(origins, user)));
+                continue;
+              }
+              uses.push([user, used]);
+              const userArgs = argKeys((high[user] as Decl)[userState] as StateArg[]);
+              for (const a of (high[used] as Decl)[usedState] as StateArg[]) {
+                const k = argKey(a);
+                if (k === undefined || userArgs.has(k) || REQUISITE_KEYS.has(k) || k === 'name' || k === 'names') continue;
+                ext(user, userState).push(a);
+              }
+            } else if (key === 'prereq') {
+              if (tid === id && tstate === state) {
+                diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_PREREQ_SELF', {}, where(origins, id)));
+                continue;
+              }
+              addReq(tid, tstate, 'prerequired', { [state]: id });
+            } else if (key === 'prereq_in') {
+              addReq(tid, tstate, 'prereq', { [state]: id });
+              addReq(id, state, 'prerequired', { [tstate]: tid });
+            } else {
+              addReq(tid, tstate, key.slice(0, -3), { [state]: id });
+            }
+          }
+        }
+      }
+    }
+  }
+  reportUseCycles(uses, diagnostics, origins);
+  const extendList: Extend = [...extend].map(([id, body]) => ({ [id]: body }));
+  applyExtend(high, extendList, diagnostics, origins, false);
+}
+
+function reportUseCycles(uses: Array<[string, string]>, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>) {
+  const graph = new Map<string, string[]>();
+  for (const [a, b] of uses) graph.set(a, [...(graph.get(a) ?? []), b]);
+  const state = new Map<string, number>();
+  const stack: string[] = [];
+  const visit = (n: string): void => {
+    state.set(n, 1);
+    stack.push(n);
+    for (const m of graph.get(n) ?? []) {
+      if (state.get(m) === 1) {
+        const cycle = [...stack.slice(stack.indexOf(m)), m];
+        diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_USE_CYCLE', { cycle: cycle.join(' uses ') }, where(origins, m)));
+      } else if (!state.has(m)) visit(m);
+    }
+    stack.pop();
+    state.set(n, 2);
+  };
+  for (const n of graph.keys()) if (!state.has(n)) visit(n);
+}
+
+/** Removes excluded IDs and SLS (globs allowed), after includes and extends. */
+export function applyExclude(high: HighData): void {
+  const exclude = high.__exclude__;
+  delete high.__exclude__;
+  if (!exclude) return;
+  const exIds = new Set<string>();
+  const exSls: string[] = [];
+  for (const e of exclude as unknown[]) {
+    if (typeof e === 'string') exSls.push(e);
+    else if (isDict(e) && typeof e.sls === 'string') exSls.push(e.sls);
+    else if (isDict(e) && typeof e.id === 'string') exIds.add(e.id);
+  }
+  if (exSls.length > 0) {
+    for (const id of ids(high)) {
+      const sls = (high[id] as Decl).__sls__;
+      if (typeof sls === 'string' && exSls.some((p) => globMatch(sls, p))) exIds.add(id);
+    }
+  }
+  for (const id of exIds) delete high[id];
+}
+
+/** The whole stage, as Salt orders it: extend, requisite_in (+use, prereq), exclude. */
+export function reconcile(input: ReconcileInput): { value: HighData; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const high = cloneJson(input.high);
+  const extend = (high.__extend__ ?? []) as Extend;
+  delete high.__extend__;
+  const seen = new Map<string, string>();
+  for (const chunk of extend) {
+    for (const [id, body] of Object.entries(chunk)) {
+      const sls = String(body.__sls__ ?? '?');
+      const prev = seen.get(id);
+      if (prev !== undefined && prev !== sls) {
+        // Salt documents this as unsupported but applies both; a warning keeps real formulas working.
+        diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_EXTEND_TWICE', { id, first: prev, second: sls }, { sls, id }, 'warning'));
+      }
+      seen.set(id, sls);
+    }
+  }
+  applyExtend(high, extend, diagnostics, input.origins, true);
+  requisiteIn(high, diagnostics, input.origins);
+  applyExclude(high);
+  return { value: high, diagnostics };
+}

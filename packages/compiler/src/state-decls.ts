@@ -1,0 +1,141 @@
+import type { Diagnostic, HighData } from '@brine/core';
+import { compilerErrors } from './errors.js';
+import { describe } from './top.js';
+import type { PositionMap } from './render/types.js';
+
+/**
+ * What happens to one rendered SLS file before it joins the high data (Salt does this at render
+ * time): `extend` and `exclude` are stashed in `__extend__` / `__exclude__`, short decs
+ * (`pkg.installed: [...]`, `id: pkg.installed`) become the standard form with the function at the
+ * end of the list, and `__sls__` / `__env__` are injected.
+ */
+export function standardizeFile(
+  state: Record<string, unknown>,
+  sls: string,
+  env: string,
+  positions: PositionMap | undefined,
+  diagnostics: Diagnostic[],
+): void {
+  const where = (id?: string) => {
+    const p = id !== undefined ? positions?.ids[id]?.pos : undefined;
+    return { file: positions?.file, line: p?.line, column: p?.column, sls, env, id };
+  };
+
+  if ('extend' in state) {
+    const ext = state.extend;
+    delete state.extend;
+    if (ext === null || typeof ext !== 'object' || Array.isArray(ext)) {
+      diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXTEND', { sls, got: describe(ext) }, where('extend')));
+    } else {
+      const clean: Record<string, Record<string, unknown>> = {};
+      for (const [id, body] of Object.entries(ext as Record<string, unknown>)) {
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+          diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_ID_NOT_DICT', { id, sls, got: describe(body) }, where('extend')));
+          continue;
+        }
+        const decl: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+          const dot = key.indexOf('.');
+          if (!key.startsWith('_') && dot > 0 && (Array.isArray(value) || value === null)) {
+            decl[key.slice(0, dot)] = [...((value as unknown[] | null) ?? []), key.slice(dot + 1)];
+          } else {
+            decl[key] = value;
+          }
+        }
+        decl.__sls__ ??= sls;
+        decl.__env__ ??= env;
+        clean[id] = decl;
+      }
+      ((state.__extend__ as unknown[] | undefined) ?? (state.__extend__ = [])) as unknown[];
+      (state.__extend__ as unknown[]).push(clean);
+    }
+  }
+
+  if ('exclude' in state) {
+    const exc = state.exclude;
+    delete state.exclude;
+    const list = typeof exc === 'string' ? [exc] : exc;
+    if (!Array.isArray(list)) {
+      diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXCLUDE', { sls, got: describe(exc) }, where('exclude')));
+    } else {
+      const good = list.filter((e) => {
+        const ok =
+          typeof e === 'string' ||
+          (e && typeof e === 'object' && !Array.isArray(e) && Object.keys(e).length === 1 &&
+            ('id' in e || 'sls' in e) && typeof Object.values(e)[0] === 'string');
+        if (!ok) {
+          diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXCLUDE', { sls, got: JSON.stringify(e) }, where('exclude')));
+        }
+        return ok;
+      });
+      ((state.__exclude__ as unknown[] | undefined) ?? (state.__exclude__ = [])) as unknown[];
+      (state.__exclude__ as unknown[]).push(...good.map((e) => (typeof e === 'string' ? { sls: e } : e)));
+    }
+  }
+
+  for (const id of Object.keys(state)) {
+    if (id.startsWith('__')) continue;
+    let body = state[id];
+    if (typeof body === 'string' && body.includes('.')) {
+      // `httpd: pkg.installed` is the shortest form of all.
+      const dot = body.indexOf('.');
+      state[id] = { [body.slice(0, dot)]: [body.slice(dot + 1)], __sls__: sls, __env__: env };
+      continue;
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_ID_NOT_DICT', { id, sls, got: describe(body) }, where(id)));
+      delete state[id];
+      continue;
+    }
+    const decl = body as Record<string, unknown>;
+    const seenModules = new Set<string>();
+    for (const key of Object.keys(decl)) {
+      if (key.startsWith('_')) continue;
+      let value = decl[key];
+      // `pkg.installed:` with nothing after the colon means no arguments.
+      if (value === null) value = decl[key] = [];
+      if (!Array.isArray(value)) continue;
+      const dot = key.indexOf('.');
+      if (dot > 0) {
+        const mod = key.slice(0, dot);
+        if (seenModules.has(mod) || (mod in decl && mod !== key)) {
+          const p = positions?.ids[id]?.states[key];
+          diagnostics.push(
+            compilerErrors.diag(
+              'BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS',
+              { id, state: mod, functions: `${key} and another ${mod} declaration` },
+              { ...where(id), ...(p ? { line: p.line, column: p.column } : {}) },
+            ),
+          );
+          continue;
+        }
+        delete decl[key];
+        decl[mod] = [...value, key.slice(dot + 1)];
+        seenModules.add(mod);
+      } else {
+        seenModules.add(key);
+      }
+    }
+    if (!('__sls__' in decl)) decl.__sls__ = sls;
+    if (!('__env__' in decl)) decl.__env__ = env;
+  }
+}
+
+/**
+ * Auto order: every state declaration without an `order` gets the next number, in load order.
+ * The counter lives across files (it is the caller's), so included files get the low numbers.
+ */
+export function injectAutoOrder(state: HighData, counter: { next: number }): void {
+  for (const id of Object.keys(state)) {
+    if (id.startsWith('__')) continue;
+    const decl = state[id];
+    if (decl === null || typeof decl !== 'object' || Array.isArray(decl)) continue;
+    for (const [key, args] of Object.entries(decl as Record<string, unknown>)) {
+      if (key.startsWith('_') || !Array.isArray(args)) continue;
+      const has = args.some(
+        (a) => a !== null && typeof a === 'object' && !Array.isArray(a) && Object.keys(a)[0] === 'order',
+      );
+      if (!has) args.push({ order: counter.next++ });
+    }
+  }
+}

@@ -1,0 +1,232 @@
+import {
+  ChunkIndex,
+  chunkRequisites,
+  formatRequisiteRef,
+  REQUISITE_KEYS,
+  type Diagnostic,
+  type HighData,
+  type LowChunk,
+  type StateArg,
+} from '@brine/core';
+import { compilerErrors } from './errors.js';
+import type { IdOrigin } from './gather.js';
+import { argKey, ids, isDict, stateKeys, type Decl } from './high-util.js';
+
+/**
+ * The verify stage: every problem, not just the first, each with the file, line and column of
+ * the SLS where known. `verifyHigh` checks the structure of declarations; `verifyLow` checks
+ * requisite references and cycles across the compiled chunks.
+ */
+export interface StateSchema {
+  /** Whether the state module exists; the compiler cannot see the registry, so it is injected. */
+  hasModule(state: string): boolean;
+  hasFunction(state: string, fun: string): boolean;
+}
+
+function at(origins: Record<string, IdOrigin> | undefined, id: string, path?: string) {
+  const o = origins?.[id];
+  const p = path ? (o?.args[path] ?? o?.states[path.split('/')[0]!]) : undefined;
+  return { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls, env: o?.env, id };
+}
+
+/** A short edit distance, to suggest `require` for `requires`. */
+function near(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 2) return false;
+  const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) dp[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      dp[i]![j] = Math.min(dp[i - 1]![j]! + 1, dp[i]![j - 1]! + 1, dp[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+  return dp[a.length]![b.length]! <= 2;
+}
+
+const KNOWN_ID_KEYS = new Set(['__sls__', '__env__', '__sls_included_from__']);
+
+export function verifyHigh(
+  high: HighData,
+  origins?: Record<string, IdOrigin>,
+  schema?: StateSchema,
+): { value: HighData; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const err = (code: Parameters<typeof compilerErrors.diag>[0], args: Record<string, unknown>, id: string, path?: string, severity: 'error' | 'warning' = 'error') =>
+    diagnostics.push(compilerErrors.diag(code, args, at(origins, id, path), severity));
+
+  for (const id of ids(high)) {
+    const decl = high[id] as Decl;
+    if (!isDict(decl)) {
+      err('BRINE_ERR_COMPILE_ID_NOT_DICT', { id, sls: '?', got: typeof decl }, id);
+      continue;
+    }
+    let stateCount = 0;
+    for (const [state, run] of Object.entries(decl)) {
+      if (state.startsWith('__')) {
+        if (!KNOWN_ID_KEYS.has(state)) err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: state }, id, undefined, 'warning');
+        continue;
+      }
+      stateCount++;
+      if (!Array.isArray(run)) {
+        err('BRINE_ERR_COMPILE_BAD_STATE_DECL', { id, state, got: run === null ? 'nothing' : isDict(run) ? 'a dictionary' : JSON.stringify(run) }, id, state);
+        continue;
+      }
+      const funcs = (run as StateArg[]).filter((a): a is string => typeof a === 'string');
+      if (funcs.length === 0) err('BRINE_ERR_COMPILE_NO_FUNCTION', { id, state }, id, state);
+      else if (funcs.length > 1) err('BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS', { id, state, functions: funcs.join(', ') }, id, state);
+      if (schema && !schema.hasModule(state)) {
+        err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: state }, id, state, 'warning');
+      } else if (schema && funcs.length === 1 && !schema.hasFunction(state, funcs[0]!)) {
+        err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: `${state}.${funcs[0]}` }, id, state, 'warning');
+      }
+      (run as unknown[]).forEach((arg, index) => {
+        if (typeof arg === 'string') return;
+        const key = argKey(arg);
+        if (key === undefined) {
+          err('BRINE_ERR_COMPILE_BAD_ARG', { id, state, index: index + 1, got: JSON.stringify(arg) }, id, state);
+          return;
+        }
+        const value = (arg as Record<string, unknown>)[key];
+        const path = `${state}/${key}`;
+        if (REQUISITE_KEYS.has(key)) {
+          if (!Array.isArray(value)) {
+            err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: isDict(value) ? 'a dictionary' : JSON.stringify(value) }, id, path);
+            return;
+          }
+          for (const ref of value) {
+            const ok =
+              typeof ref === 'string' ||
+              (isDict(ref) && Object.keys(ref).length === 1 && !Object.keys(ref)[0]!.includes('.') &&
+                ['string', 'number'].includes(typeof Object.values(ref)[0]));
+            if (!ok) err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: JSON.stringify(ref) }, id, path);
+          }
+        } else if (key === 'names') {
+          if (!Array.isArray(value)) err('BRINE_ERR_COMPILE_BAD_NAMES', { id, got: JSON.stringify(value) }, id, path);
+        } else if (key === 'order') {
+          const ok = typeof value === 'number' || value === 'first' || value === 'last' || (typeof value === 'string' && /^-?\d+$/.test(value));
+          if (!ok) err('BRINE_ERR_COMPILE_BAD_ORDER', { id, got: JSON.stringify(value) }, id, path);
+        } else {
+          for (const req of REQUISITE_KEYS) {
+            if (key !== req && near(key, req) && /^(req|wat|onc|onf|pre|use|lis)/.test(key)) {
+              err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: `${key}' (did you mean '${req}'?)` }, id, path, 'warning');
+              break;
+            }
+          }
+        }
+      });
+    }
+    if (stateCount === 0) err('BRINE_ERR_COMPILE_NO_FUNCTION', { id, state: '(none)' }, id);
+  }
+  return { value: high, diagnostics };
+}
+
+/** Edges that order execution (listen runs at the end and prereq forks; neither can deadlock). */
+const ORDERING = new Set(['require', 'require_any', 'watch', 'watch_any', 'onchanges', 'onchanges_any', 'onfail', 'onfail_any']);
+
+export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>): { value: LowChunk[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const index = new ChunkIndex(chunks);
+  const pos = new Map<LowChunk, number>();
+  chunks.forEach((c, i) => pos.set(c, i));
+  const edges: number[][] = chunks.map(() => []);
+  const prereqEdges: number[][] = chunks.map(() => []);
+  chunks.forEach((c, i) => {
+    for (const { key, target } of chunkRequisites(c)) {
+      if (!target) continue;
+      const found = index.resolve(target);
+      if (found.length === 0) {
+        // Not fatal, as in Salt: this one state fails at run time, the others run.
+        diagnostics.push(
+          compilerErrors.diag('BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND', { id: c.__id__, requisite: key, ref: formatRequisiteRef(target) }, at(origins, c.__id__, `${c.state}/${key}`), 'warning'),
+        );
+        continue;
+      }
+      for (const t of found) {
+        if (ORDERING.has(key)) edges[i]!.push(pos.get(t)!);
+        else if (key === 'prereq') prereqEdges[i]!.push(pos.get(t)!);
+      }
+    }
+  });
+  for (const [graph, label] of [[edges, 'requires'], [prereqEdges, 'is a prereq of']] as const) {
+    for (const cycle of findCycles(graph)) {
+      const names = cycle.map((i) => `${chunks[i]!.__sls__}.${chunks[i]!.__id__}`);
+      const first = chunks[cycle[0]!]!;
+      diagnostics.push(
+        compilerErrors.diag('BRINE_ERR_COMPILE_CYCLE', { cycle: [...names, names[0]].join(` ${label} `) }, at(origins, first.__id__, `${first.state}/require`)),
+      );
+    }
+  }
+  return { value: chunks, diagnostics };
+}
+
+/** One cycle per strongly connected component (Tarjan, iterative: requisite chains get long). */
+function findCycles(graph: number[][]): number[][] {
+  const n = graph.length;
+  const indexOf = new Array<number>(n).fill(-1);
+  const low = new Array<number>(n).fill(0);
+  const onStack = new Array<boolean>(n).fill(false);
+  const stack: number[] = [];
+  const cycles: number[][] = [];
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (indexOf[root] !== -1) continue;
+    const work: Array<[number, number]> = [[root, 0]];
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const [v, ei] = top;
+      if (ei === 0 && indexOf[v] === -1) {
+        indexOf[v] = low[v] = counter++;
+        stack.push(v);
+        onStack[v] = true;
+      }
+      if (ei < graph[v]!.length) {
+        top[1]++;
+        const w = graph[v]![ei]!;
+        if (indexOf[w] === -1) work.push([w, 0]);
+        else if (onStack[w]) low[v] = Math.min(low[v]!, indexOf[w]!);
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1]![0];
+        low[parent] = Math.min(low[parent]!, low[v]!);
+      }
+      if (low[v] === indexOf[v]) {
+        const comp: number[] = [];
+        let w: number;
+        do {
+          w = stack.pop()!;
+          onStack[w] = false;
+          comp.push(w);
+        } while (w !== v);
+        if (comp.length > 1 || graph[v]!.includes(v)) cycles.push(cyclePath(graph, new Set(comp), v));
+      }
+    }
+  }
+  return cycles;
+}
+
+/** A concrete cycle through `start` inside one component, for a readable message. */
+function cyclePath(graph: number[][], comp: Set<number>, start: number): number[] {
+  const prev = new Map<number, number>();
+  const queue = [start];
+  const seen = new Set([start]);
+  while (queue.length > 0) {
+    const v = queue.shift()!;
+    for (const w of graph[v]!) {
+      if (!comp.has(w)) continue;
+      if (w === start) {
+        const path = [v];
+        let x = v;
+        while (x !== start) {
+          x = prev.get(x)!;
+          path.push(x);
+        }
+        return path.reverse();
+      }
+      if (!seen.has(w)) {
+        seen.add(w);
+        prev.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start];
+}
