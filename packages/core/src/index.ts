@@ -5,3 +5,5 @@ export * from './tag.js';
 export * from './state-module.js';
 export * from './host/command-runner.js';
 export * from './requisites.js';
+export * from './state-args.js';
+export * from './arg-bind-ref.js';

@@ -1,0 +1,129 @@
+import {
+  bindStateArgs,
+  type Availability,
+  type LowChunk,
+  type StateContext,
+  type StateModule,
+  type StateRegistry,
+  type StateReturn,
+} from '@brine/core';
+import { checkCommand, preconditions, pyResult, retryPolicy } from './global-checks.js';
+
+/**
+ * One call of a state function for a chunk, through the registry: the function (or the module's
+ * mod_watch) is looked up, its module asked whether it works here, its arguments validated;
+ * `onlyif`/`unless`/`creates` before, `check_cmd` after, `retry` around. Never throws: whatever
+ * goes wrong is that state's failure, with the reason in the comment.
+ */
+
+export interface CallEnv {
+  registry: StateRegistry;
+  /** Builds the context for the (possibly rewritten) chunk. */
+  context(low: LowChunk, test: boolean): StateContext;
+  sleep(ms: number): Promise<void>;
+  availability: Map<StateModule, Promise<Availability>>;
+}
+
+function fail(chunk: LowChunk, comment: string): StateReturn {
+  return { name: chunk.name, result: false, changes: {}, comment };
+}
+
+function normalise(chunk: LowChunk, ret: unknown, full: string): StateReturn {
+  if (!ret || typeof ret !== 'object' || Array.isArray(ret)) return fail(chunk, `State ${full} returned no result`);
+  const r = ret as StateReturn;
+  return {
+    ...r,
+    name: typeof r.name === 'string' ? r.name : chunk.name,
+    result: r.result === true || r.result === null ? r.result : false,
+    changes: r.changes && typeof r.changes === 'object' ? r.changes : {},
+    comment: Array.isArray(r.comment) ? (r.comment as unknown[]).join('\n') : String(r.comment ?? ''),
+  };
+}
+
+function availabilityOf(env: CallEnv, module: StateModule): Promise<Availability> {
+  let p = env.availability.get(module);
+  if (!p) {
+    p = Promise.resolve()
+      .then(() => module.available())
+      .catch((e: unknown) => ({ available: false, reason: e instanceof Error ? e.message : String(e) }));
+    env.availability.set(module, p);
+  }
+  return p;
+}
+
+/** Calls the chunk's function, or its module's mod_watch when `modWatch` (chunk.sfun names the function). */
+async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
+  const fun = modWatch ? String(chunk.sfun ?? chunk.fun) : chunk.fun;
+  const full = `${chunk.state}.${modWatch ? 'mod_watch' : fun}`;
+  const notFound = `State '${full}' was not found in SLS '${chunk.__sls__}'`;
+  try {
+    const module = env.registry.module(chunk.state);
+    if (!module) return fail(chunk, `${notFound}\nReason: '${chunk.state}' is not a known state module`);
+    const avail = await availabilityOf(env, module);
+    if (!avail.available) {
+      return fail(chunk, `${notFound}\nReason: '${chunk.state}' is not available on this host: ${avail.reason ?? 'no reason given'}`);
+    }
+    const found = env.registry.lookup(chunk.state, fun);
+    if (modWatch) {
+      if (!module.modWatch) return fail(chunk, `${notFound}\nReason: '${chunk.state}' has no mod_watch`);
+      let args: Record<string, unknown> = { name: chunk.name };
+      if (found) {
+        // mod_watch sees what the chunk says, not the function's defaults (Salt passes the kwargs).
+        const bound = bindStateArgs(`${chunk.state}.${fun}`, found.fn, chunk, false);
+        if ('error' in bound) return fail(chunk, bound.error);
+        args = bound.args;
+      }
+      args.sfun = fun;
+      return normalise(chunk, await module.modWatch(args, env.context(chunk, test)), full);
+    }
+    if (!found) return fail(chunk, `${notFound}\nReason: '${full}' is not available`);
+    const bound = bindStateArgs(full, found.fn, chunk);
+    if ('error' in bound) return fail(chunk, bound.error);
+    return normalise(chunk, await found.fn.run(bound.args, env.context(chunk, test)), full);
+  } catch (err) {
+    return fail(chunk, `An exception occurred in this state: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** One attempt: conditions, the call, check_cmd. */
+async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
+  const ctx = env.context(chunk, test);
+  try {
+    const skipped = await preconditions(chunk, ctx.cmd);
+    if (skipped) return skipped;
+  } catch (err) {
+    return fail(chunk, `Could not check the conditions of this state: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let ret = await callOnce(env, chunk, test, modWatch);
+  if (!test && chunk.check_cmd !== undefined && chunk.check_cmd !== null && ret.result === true && Object.keys(ret.changes).length > 0) {
+    try {
+      ret = await checkCommand(chunk, ret, ctx.cmd);
+    } catch (err) {
+      ret = fail(chunk, `check_cmd could not run: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return ret;
+}
+
+/** The chunk's call with `retry` applied. Test mode tries once and says what it would do. */
+export async function callChunk(env: CallEnv, chunk: LowChunk, test: boolean, modWatch = false): Promise<StateReturn> {
+  const policy = retryPolicy(chunk.retry);
+  let ret = await attempt(env, chunk, test, modWatch);
+  if (!policy) return ret;
+  if (test) {
+    const u = pyResult(policy.until);
+    const note =
+      `The state would be retried every ${policy.interval} seconds (with a splay of up to ${policy.splay} seconds) ` +
+      `a maximum of ${policy.attempts} times or until a result of ${u} is returned`;
+    return { ...ret, comment: ret.comment ? `${ret.comment}  ${note}` : note };
+  }
+  const lines: string[] = [];
+  for (let n = 1; n < policy.attempts && ret.result !== policy.until; n++) {
+    lines.push(`Attempt ${n}: Returned a result of "${pyResult(ret.result)}", with the following comment: "${ret.comment}"`);
+    const wait = policy.interval + (policy.splay > 0 ? Math.floor(Math.random() * (policy.splay + 1)) : 0);
+    if (wait > 0) await env.sleep(wait * 1000);
+    ret = await attempt(env, chunk, test, modWatch);
+  }
+  if (lines.length === 0) return ret;
+  return { ...ret, comment: [...lines, ret.comment].filter((l) => l !== '').join('\n') };
+}

@@ -1,0 +1,25 @@
+/** Salt's `start_time`: local wall-clock time `HH:MM:SS.ffffff`. */
+export function formatStartTime(d: Date, microsExtra = 0): string {
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const micros = d.getMilliseconds() * 1000 + Math.max(0, Math.min(999, Math.floor(microsExtra)));
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(micros, 6)}`;
+}
+
+/** Milliseconds as Salt reports `duration`: a float rounded to the microsecond. */
+export function roundDuration(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+/** A stopwatch: the start time string now, the elapsed milliseconds later. */
+export function startClock(now?: () => Date): { startTime: string; elapsed(): number } {
+  const t0 = performance.now();
+  let startTime: string;
+  if (now) {
+    startTime = formatStartTime(now());
+  } else {
+    const epoch = performance.timeOrigin + t0;
+    const d = new Date(Math.floor(epoch));
+    startTime = formatStartTime(d, (epoch - Math.floor(epoch)) * 1000);
+  }
+  return { startTime, elapsed: () => roundDuration(performance.now() - t0) };
+}

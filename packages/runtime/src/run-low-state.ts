@@ -1,0 +1,332 @@
+import {
+  ChunkIndex,
+  chunkTag,
+  type Availability,
+  type CommandRunner,
+  type FileClient,
+  type LowChunk,
+  type RunningDict,
+  type StateContext,
+  type StateModule,
+  type StateRegistry,
+  type StateResult,
+  type StateReturn,
+} from '@brine/core';
+import { bindArguments } from './arg-bind-resolve.js';
+import { callChunk, type CallEnv } from './call-chunk.js';
+import { startClock } from './clock.js';
+import { runtimeErrors } from './errors.js';
+import {
+  failedComment,
+  lookupRequisites,
+  notFoundComment,
+  requisiteStatus,
+  type EvalKind,
+  type ResolvedRequisite,
+} from './requisite-status.js';
+
+export interface RunOptions {
+  registry: StateRegistry;
+  /** Salt's test=True: nothing changes; functions get `ctx.test` and say what they would do. */
+  test?: boolean;
+  cmd: CommandRunner;
+  files: FileClient;
+  templateContext?: Record<string, unknown>;
+  /** Called as each result lands (the minion streams these). Not called for prereq dry runs. */
+  onResult?: (tag: string, result: StateResult) => void;
+  /** Stops the run between states; states not started are absent from the running dict. */
+  signal?: AbortSignal;
+  /** The clock for `start_time` (tests pin it). */
+  now?: () => Date;
+  /** Salt's global `failhard` option: the first failure stops the run. */
+  failhard?: boolean;
+  /** How retry waits between attempts (tests make it instant). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RunOutcome {
+  running: RunningDict;
+  /** 0 when every state succeeded (or would change, in test mode), 2 when one failed. */
+  retcode: number;
+  /** Why the run ended early, when it did. */
+  stopped?: 'failhard' | 'aborted';
+}
+
+const REQ_FREE_KEYS = [
+  'require', 'require_any', 'watch', 'watch_any', 'prereq', 'prerequired', 'onfail', 'onfail_any',
+  'onfail_all', 'onchanges', 'onchanges_any', 'listen', 'arg_bind', 'use', 'require_in', 'watch_in',
+  'prereq_in', 'onfail_in', 'onchanges_in', 'listen_in', 'use_in',
+];
+
+const SALT_KEY_ORDER = ['name', 'changes', 'result', 'comment', '__sls__', '__run_num__', '__id__', 'start_time', 'duration'];
+
+class Runner {
+  readonly running: RunningDict = {};
+  private readonly index: ChunkIndex;
+  private readonly tags = new Map<LowChunk, string>();
+  /** Dry-run (test mode) results of prereq targets, by tag. */
+  private readonly pre = new Map<string, StateResult>();
+  private readonly active = new Set<string>();
+  private readonly preActive = new Set<string>();
+  private readonly inflight = new Map<string, Promise<void>>();
+  private readonly env: CallEnv;
+  private runNum = 0;
+  stopped: 'failhard' | 'aborted' | undefined;
+
+  constructor(
+    private readonly chunks: LowChunk[],
+    private readonly o: RunOptions,
+  ) {
+    this.index = new ChunkIndex(chunks);
+    for (const c of chunks) {
+      const tag = chunkTag(c);
+      if (this.tags.has(c)) continue;
+      this.tags.set(c, tag);
+    }
+    const availability = new Map<StateModule, Promise<Availability>>();
+    this.env = {
+      registry: o.registry,
+      availability,
+      sleep: o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      context: (low, test): StateContext => {
+        const ctx: StateContext = { low, running: this.running, lowstate: this.chunks, test, cmd: o.cmd, files: o.files };
+        if (o.templateContext) ctx.templateContext = o.templateContext;
+        return ctx;
+      },
+    };
+  }
+
+  private tagOf(c: LowChunk): string {
+    let t = this.tags.get(c);
+    if (t === undefined) {
+      t = chunkTag(c);
+      this.tags.set(c, t);
+    }
+    return t;
+  }
+
+  private get test(): boolean {
+    return this.o.test === true;
+  }
+
+  private checkAbort(): boolean {
+    if (!this.stopped && this.o.signal?.aborted) this.stopped = 'aborted';
+    return this.stopped !== undefined;
+  }
+
+  async run(): Promise<void> {
+    for (const chunk of this.chunks) {
+      if (this.checkAbort()) break;
+      await this.ensure(chunk);
+    }
+    await Promise.all([...this.inflight.values()]);
+    if (!this.checkAbort()) await this.listeners();
+    await Promise.all([...this.inflight.values()]);
+  }
+
+  /** Makes sure a chunk has its real result (unless the run stopped). */
+  private async ensure(chunk: LowChunk): Promise<void> {
+    const tag = this.tagOf(chunk);
+    if (tag in this.running) return;
+    const p = this.inflight.get(tag);
+    if (p) return p;
+    if (this.checkAbort()) return;
+    await this.evaluate(chunk, false);
+  }
+
+  /** Records a result: the running dict (with its number) for a real run, the prereq map for a dry run. */
+  private record(chunk: LowChunk, dryRun: boolean, ret: StateReturn, runNum: number | undefined, timing?: { startTime: string; duration: number }): void {
+    const tag = this.tagOf(chunk);
+    const base: Record<string, unknown> = {
+      name: typeof ret.name === 'string' ? ret.name : chunk.name,
+      changes: ret.changes ?? {},
+      result: ret.result,
+      comment: ret.comment,
+      __sls__: chunk.__sls__,
+      __run_num__: runNum ?? (dryRun ? -1 : this.runNum++),
+      __id__: chunk.__id__,
+    };
+    if (timing) {
+      base.start_time = timing.startTime;
+      base.duration = timing.duration;
+    }
+    for (const [k, v] of Object.entries(ret)) if (!SALT_KEY_ORDER.includes(k)) base[k] = v;
+    const res = base as StateResult;
+    if (dryRun) {
+      this.pre.set(tag, res);
+      return;
+    }
+    this.running[tag] = res;
+    if (!this.test && res.result === false && (chunk.failhard === true || this.o.failhard === true)) {
+      this.stopped ??= 'failhard';
+    }
+    this.o.onResult?.(tag, res);
+  }
+
+  /** A requisite outcome: no function ran, so no start_time or duration. */
+  private outcome(chunk: LowChunk, dryRun: boolean, result: boolean, comment: string, extra: Record<string, unknown> = {}): void {
+    this.record(chunk, dryRun, { name: chunk.name, changes: {}, result, comment, ...extra }, undefined);
+  }
+
+  private async evaluate(chunk: LowChunk, dryRun: boolean): Promise<void> {
+    const tag = this.tagOf(chunk);
+    const active = dryRun ? this.preActive : this.active;
+    active.add(tag);
+    try {
+      const { reqs, lost } = lookupRequisites(this.index, chunk, dryRun);
+      if (lost.size > 0) return this.outcome(chunk, dryRun, false, notFoundComment(lost));
+      for (const req of reqs) {
+        if (req.kind === 'listen') continue;
+        for (const c of req.chunks) {
+          const ctag = this.tagOf(c);
+          if (req.kind === 'prereq') {
+            if (this.pre.has(ctag) || ctag in this.running) continue;
+            if (this.preActive.has(ctag)) return this.outcome(chunk, dryRun, false, 'Recursive requisite found');
+            await this.evaluate(c, true);
+          } else {
+            if (ctag in this.running) continue;
+            const p = this.inflight.get(ctag);
+            if (p) {
+              await p;
+              continue;
+            }
+            if (this.active.has(ctag)) return this.outcome(chunk, dryRun, false, 'Recursive requisite found');
+            if (this.checkAbort()) return;
+            await this.evaluate(c, false);
+          }
+          if (this.stopped) return;
+        }
+      }
+      if (!dryRun && tag in this.running) return; // ran as a requisite of its own requisite chain
+      const status = requisiteStatus(reqs, (kind, c) => this.resultOf(kind, c));
+      switch (status.status) {
+        case 'fail':
+          return this.outcome(chunk, dryRun, false, failedComment(status.failed));
+        case 'pre':
+          return this.outcome(chunk, dryRun, true, 'No changes detected');
+        case 'onfail':
+          return this.outcome(chunk, dryRun, true, 'State was not run because onfail req did not change', { __state_ran__: false });
+        case 'onchanges':
+          return this.outcome(chunk, dryRun, true, 'State was not run because none of the onchanges reqs changed', { __state_ran__: false });
+        default:
+          return this.launch(chunk, dryRun, status.status === 'change' ? reqs : undefined);
+      }
+    } finally {
+      active.delete(tag);
+    }
+  }
+
+  private resultOf(kind: EvalKind, c: LowChunk): StateResult | undefined {
+    const tag = this.tagOf(c);
+    if (kind === 'prereq') return this.pre.get(tag) ?? this.running[tag];
+    return this.running[tag];
+  }
+
+  /** Runs the state (concurrently when `parallel: True`, except in a dry run). */
+  private launch(chunk: LowChunk, dryRun: boolean, watched: ResolvedRequisite[] | undefined): Promise<void> | void {
+    const runNum = dryRun ? -1 : this.runNum++;
+    const job = this.execute(chunk, dryRun, runNum, watched);
+    if (dryRun || chunk.parallel !== true) return job;
+    const tag = this.tagOf(chunk);
+    const p = job.finally(() => this.inflight.delete(tag));
+    this.inflight.set(tag, p);
+  }
+
+  private async execute(chunk: LowChunk, dryRun: boolean, runNum: number, watched: ResolvedRequisite[] | undefined): Promise<void> {
+    const test = this.test || dryRun;
+    const clock = startClock(this.o.now);
+    const bound = bindArguments(chunk, (state, id, resource) => this.boundResult(state, id, resource), test);
+    if ('error' in bound) {
+      this.record(chunk, dryRun, { name: chunk.name, result: false, changes: {}, comment: bound.error }, runNum, {
+        startTime: clock.startTime,
+        duration: clock.elapsed(),
+      });
+      return;
+    }
+    let ret = await callChunk(this.env, bound.chunk, test, false);
+    let num = runNum;
+    let timing = { startTime: clock.startTime, duration: clock.elapsed() };
+    // A fired watch: when the state itself changed nothing, the module's mod_watch reacts
+    // (restart a service, ...). Salt numbers that second call separately, leaving a gap.
+    if (watched && !dryRun && Object.keys(ret.changes).length === 0 && ret.skip_watch !== true && this.o.registry.module(chunk.state)?.modWatch) {
+      const reqs: Record<string, LowChunk[]> = {};
+      for (const r of watched) (reqs[r.kind] ??= []).push(...r.chunks);
+      const low: LowChunk = { ...bound.chunk, sfun: chunk.fun, fun: 'mod_watch', __reqs__: reqs };
+      const c2 = startClock(this.o.now);
+      num = this.runNum++;
+      ret = await callChunk(this.env, low, test, true);
+      timing = { startTime: c2.startTime, duration: c2.elapsed() };
+    }
+    this.record(chunk, dryRun, ret, dryRun ? -1 : num, timing);
+  }
+
+  private boundResult(state: string, id: string, resource: string | undefined): StateResult | undefined {
+    const found = this.index
+      .resolve({ kind: state, value: id })
+      .filter((c) => c.__id__ === id && (resource === undefined || c.name === resource));
+    if (found.length === 0) return undefined;
+    const tag = this.tagOf(found[0]!);
+    return this.running[tag] ?? this.pre.get(tag);
+  }
+
+  /**
+   * `listen`: after everything else, each listening state whose listened states changed gets
+   * its module's mod_watch, recorded as `<state>_|-listener_<id>_|-<name>_|-mod_watch`.
+   */
+  private async listeners(): Promise<void> {
+    for (const chunk of this.chunks) {
+      if (chunk.listen === undefined || chunk.listen === null) continue;
+      if (!(this.tagOf(chunk) in this.running)) continue;
+      const { reqs, lost } = lookupRequisites(this.index, chunk, false);
+      if (lost.size > 0) continue;
+      const fired = reqs.some(
+        (r) => r.kind === 'listen' && r.chunks.some((c) => Object.keys(this.running[this.tagOf(c)]?.changes ?? {}).length > 0),
+      );
+      if (!fired) continue;
+      const low: LowChunk = { ...chunk, __id__: `listener_${chunk.__id__}`, sfun: chunk.fun, fun: 'mod_watch' };
+      for (const k of REQ_FREE_KEYS) delete low[k];
+      low.__reqs__ = { listen: reqs.filter((r) => r.kind === 'listen').flatMap((r) => r.chunks) };
+      const tag = chunkTag(low);
+      if (tag in this.running) continue;
+      const runNum = this.runNum++;
+      const clock = startClock(this.o.now);
+      const ret = await callChunk(this.env, low, this.test, true);
+      this.tags.set(low, tag);
+      this.record(low, false, ret, runNum, { startTime: clock.startTime, duration: clock.elapsed() });
+      if (this.checkAbort()) return;
+    }
+  }
+}
+
+function checkLowstate(lowstate: unknown): asserts lowstate is LowChunk[] {
+  if (!Array.isArray(lowstate)) {
+    throw runtimeErrors.make('BRINE_ERR_RUNTIME_BAD_LOWSTATE', { detail: `got ${typeof lowstate}` });
+  }
+  lowstate.forEach((c, i) => {
+    if (!c || typeof c !== 'object' || typeof c.state !== 'string' || typeof c.fun !== 'string' || typeof c.__id__ !== 'string') {
+      throw runtimeErrors.make('BRINE_ERR_RUNTIME_BAD_LOWSTATE', { detail: `item ${i} is not a low chunk with state, fun and __id__` });
+    }
+  });
+}
+
+/**
+ * The runtime stage: evaluates the ordered low state and returns the running dict. Each chunk's
+ * requisites are evaluated first (recursively), each chunk runs once, `__run_num__` numbers the
+ * executions. Throws only for a low state that is not a list of chunks (a coded error); every
+ * state problem is that state's result.
+ */
+export async function runLowState(lowstate: LowChunk[], options: RunOptions): Promise<RunOutcome> {
+  checkLowstate(lowstate);
+  const chunks = lowstate.map((c) => ({
+    ...c,
+    name: typeof c.name === 'string' ? c.name : c.name === undefined ? c.__id__ : String(c.name),
+    __sls__: c.__sls__ ?? 'state.low',
+    __env__: c.__env__ ?? 'base',
+  }));
+  const runner = new Runner(chunks, options);
+  await runner.run();
+  const failed = Object.values(runner.running).some((r) => r.result === false);
+  const outcome: RunOutcome = { running: runner.running, retcode: failed ? 2 : 0 };
+  if (runner.stopped) outcome.stopped = runner.stopped;
+  return outcome;
+}
