@@ -1,0 +1,188 @@
+import type { RunningDict, StateResult } from '@brine/core';
+
+/**
+ * The highstate outputter: what a Salt user reads after `state.apply`. Per state, in
+ * `__run_num__` order, the block (ID, Function, Name when it differs from the ID, Result,
+ * Comment, Started, Duration, Changes rendered like Salt's nested outputter), then the summary.
+ */
+
+export type HighstateMode = 'full' | 'changes' | 'terse' | 'mixed';
+
+export interface HighstateOptions {
+  minion: string;
+  color?: boolean;
+  mode?: HighstateMode;
+}
+
+const ANSI = {
+  GREEN: '\x1b[0;32m',
+  CYAN: '\x1b[0;36m',
+  RED: '\x1b[0;31m',
+  LIGHT_YELLOW: '\x1b[1;33m',
+  LIGHT_RED: '\x1b[1;31m',
+  ENDC: '\x1b[0m',
+} as const;
+type Palette = Record<keyof typeof ANSI, string>;
+const NO_COLOR: Palette = { GREEN: '', CYAN: '', RED: '', LIGHT_YELLOW: '', LIGHT_RED: '', ENDC: '' };
+
+/** Python's repr of a scalar, as Salt's outputters print values. */
+function pyScalar(v: unknown): string {
+  if (v === null || v === undefined) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v) ? String(v) : String(v);
+  return String(v);
+}
+
+/** Python's str.splitlines: no trailing empty line, \r\n and \r split too. */
+function splitLines(s: string): string[] {
+  if (s === '') return [];
+  const lines = s.split(/\r\n|\r|\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Salt's nested outputter: dicts as `----------` + sorted `key:` lines, lists as `- item`. */
+export function formatNested(value: unknown, indent: number, c: Palette = NO_COLOR, prefix = '', out: string[] = []): string[] {
+  const line = (color: string, msg: string, pre = '', suffix = '') => out.push(`${' '.repeat(indent)}${color}${pre}${msg}${c.ENDC}${suffix}`);
+  if (value === null || value === undefined || typeof value === 'boolean' || typeof value === 'number') {
+    line(c.LIGHT_YELLOW, pyScalar(value), prefix);
+  } else if (typeof value === 'string') {
+    splitLines(value).forEach((l, i) => line(c.GREEN, l, i === 0 ? prefix : ' '.repeat(prefix.length)));
+  } else if (Array.isArray(value)) {
+    for (const item of value) {
+      if (item !== null && typeof item === 'object') {
+        line(c.GREEN, '|_');
+        formatNested(item, indent + 2, c, Array.isArray(item) ? '- ' : '', out);
+      } else {
+        formatNested(item, indent, c, '- ', out);
+      }
+    }
+  } else if (typeof value === 'object') {
+    if (indent) line(c.CYAN, '----------');
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj).sort()) {
+      line(c.CYAN, key, prefix, ':');
+      formatNested(obj[key], indent + 4, c, '', out);
+    }
+  } else {
+    line(c.GREEN, String(value), prefix);
+  }
+  return out;
+}
+
+function hasChanges(r: StateResult): boolean {
+  return !!r.changes && typeof r.changes === 'object' && Object.keys(r.changes).length > 0;
+}
+
+function parseTag(tag: string): [string, string, string, string] {
+  const parts = tag.split('_|-');
+  if (parts.length >= 4) return [parts[0]!, parts[1]!, parts.slice(2, -1).join('_|-'), parts[parts.length - 1]!];
+  return [tag, tag, tag, ''];
+}
+
+function durationText(d: unknown): string {
+  if (typeof d !== 'number') return d === undefined || d === null || d === '' ? '' : `${String(d)} ms`;
+  return `${Number.isInteger(d) ? d.toFixed(1) : String(d)} ms`;
+}
+
+function commentText(comment: unknown): string {
+  const s = Array.isArray(comment) ? comment.map(String).join(' ') : String(comment ?? '');
+  return s.trim().replace(/\n/g, `\n${' '.repeat(14)}`);
+}
+
+function stateColor(r: StateResult, c: Palette): string {
+  if (r.result === false) return c.RED;
+  if (r.result === null) return c.LIGHT_YELLOW;
+  return hasChanges(r) ? c.CYAN : c.GREEN;
+}
+
+function terse(tag: string, r: StateResult, tcolor: string, c: Palette): string {
+  const [state, , name, fun] = parseTag(tag);
+  const word = r.result === false ? 'Failed' : r.result === null ? 'Differs' : hasChanges(r) ? 'Changed' : 'Clean';
+  return (
+    `${tcolor} Name: ${name} - Function: ${state}.${fun} - Result: ${word}` +
+    ` Started: - ${String(r.start_time ?? '')} Duration: ${durationText(r.duration)}${c.ENDC}`
+  );
+}
+
+function full(tag: string, r: StateResult, tcolor: string, c: Palette): string[] {
+  const [state, id, name, fun] = parseTag(tag);
+  const lines = [
+    `${tcolor}----------${c.ENDC}`,
+    `    ${tcolor}      ID: ${id}${c.ENDC}`,
+    `    ${tcolor}Function: ${state}.${fun}${c.ENDC}`,
+  ];
+  if (id !== name) lines.push(`    ${tcolor}    Name: ${name}${c.ENDC}`);
+  lines.push(
+    `    ${tcolor}  Result: ${pyScalar(r.result)}${c.ENDC}`,
+    `    ${tcolor} Comment: ${commentText(r.comment)}${c.ENDC}`,
+    `    ${tcolor} Started: ${String(r.start_time ?? '')}${c.ENDC}`,
+    `    ${tcolor}Duration: ${durationText(r.duration)}${c.ENDC}`,
+  );
+  const changes = hasChanges(r) ? `\n${formatNested(r.changes, 14, c.ENDC ? { ...c, GREEN: c.CYAN } : c).join('\n')}` : '';
+  lines.push(`${tcolor}     Changes:   ${changes}${c.ENDC}`);
+  return lines;
+}
+
+/** The summary counts: Succeeded (with changed/unchanged), Failed, totals and run time. */
+function summary(minion: string, results: StateResult[], c: Palette): string[] {
+  const counts = { ok: 0, failed: 0, none: 0 };
+  let changed = 0;
+  let total = 0;
+  for (const r of results) {
+    if (r.result === false) counts.failed++;
+    else if (r.result === null) counts.none++;
+    else counts.ok++;
+    if (hasChanges(r)) changed++;
+    if (typeof r.duration === 'number') total += r.duration;
+  }
+  const countWidth = Math.max(...[counts.ok, counts.failed, counts.none].filter((n) => n > 0).map((n) => String(n).length), 1);
+  const width = 'Succeeded'.length + countWidth + 2;
+  const row = (label: string, n: number) => `${label}: ${String(n).padStart(width - (label.length + 2))}`;
+  const stats: string[] = [];
+  if (counts.none > 0) stats.push(`${c.LIGHT_YELLOW}unchanged=${counts.none}${c.ENDC}`);
+  if (changed > 0) stats.push(`${c.GREEN}changed=${changed}${c.ENDC}`);
+  let unit = 'ms';
+  if (total > 999) {
+    total /= 1000;
+    unit = 's';
+  }
+  return [
+    `${c.CYAN}\nSummary for ${minion}\n${'-'.repeat(width)}${c.ENDC}`,
+    `${c.GREEN}${row('Succeeded', counts.ok + counts.none)}${c.ENDC}${stats.length ? ` (${stats.join(', ')})` : ''}`,
+    `${counts.failed ? c.RED : c.CYAN}${row('Failed', counts.failed)}${c.ENDC}`,
+    `${c.CYAN}${'-'.repeat(width)}\nTotal states run: ${String(results.length).padStart(width - 7)}${c.ENDC}`,
+    `${c.CYAN}Total run time: ${total.toFixed(3).padStart(width - 5)} ${unit}${c.ENDC}`,
+  ];
+}
+
+/** Formats one minion's running dict the way Salt's highstate outputter does. */
+export function formatHighstate(running: RunningDict, opts: HighstateOptions): string {
+  const c = opts.color ? ANSI : NO_COLOR;
+  const mode = opts.mode ?? 'full';
+  const entries = Object.entries(running).sort((a, b) => (a[1].__run_num__ ?? 0) - (b[1].__run_num__ ?? 0));
+  const out: string[] = [];
+  let hostColor: string = c.GREEN;
+  for (const [tag, r] of entries) {
+    if (r.result === false) hostColor = c.RED;
+    else if (r.result === null && hostColor !== c.RED) hostColor = c.LIGHT_YELLOW;
+    const tcolor = stateColor(r, c);
+    const useTerse =
+      mode === 'terse' ||
+      (mode === 'mixed' && r.result !== false) ||
+      (mode === 'changes' && r.result !== false && r.result !== null && !hasChanges(r));
+    if (useTerse) out.push(terse(tag, r, tcolor, c));
+    else out.push(...full(tag, r, tcolor, c));
+  }
+  out.push(...summary(opts.minion, entries.map(([, r]) => r), c));
+  return [`${hostColor}${opts.minion}:${c.ENDC}`, ...out].join('\n');
+}
+
+/** Salt's way of showing a minion whose state did not compile: the errors, in red. */
+export function formatHighstateErrors(errors: string[], opts: HighstateOptions): string {
+  const c = opts.color ? ANSI : NO_COLOR;
+  const lines = [`${c.LIGHT_RED}${opts.minion}:${c.ENDC}`, `    ${c.LIGHT_RED}Data failed to compile:${c.ENDC}`];
+  for (const e of errors) lines.push(`${c.RED}----------\n    ${e}${c.ENDC}`);
+  return lines.join('\n');
+}
