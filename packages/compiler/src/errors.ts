@@ -39,6 +39,7 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_BAD_TARGET: "bad target '{target}' ({type}): {detail}",
   BRINE_ERR_COMPILE_BAD_MERGE_STRATEGY: "unknown top_file_merging_strategy '{strategy}' (merge, same, merge_all)",
   BRINE_ERR_COMPILE_ARG_BIND: "ID '{id}': {detail}",
+  BRINE_ERR_COMPILE_RENDERER: "{file}: renderer '{renderer}' is not supported (Brine renders jinja, yaml and json)",
 });
 
 export type CompilerErrorCode = keyof typeof compilerErrors.table;

@@ -27,6 +27,10 @@ export interface RenderContext {
   salt?: SaltHelpers;
   /** Extra variables made visible to templates. */
   extra?: Record<string, unknown>;
+  /** The minion's options as templates see them in `opts` (`id` defaults to grains.id). */
+  opts?: Record<string, unknown>;
+  /** Where `salt.log.*` calls in templates go (dropped when absent). */
+  log?: (level: 'debug' | 'info' | 'warning' | 'error' | 'critical', message: string) => void;
 }
 
 export interface RenderInput {

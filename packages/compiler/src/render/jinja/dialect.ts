@@ -1,0 +1,422 @@
+/**
+ * Our Jinja dialect on top of nunjucks: a parser and compiler subclass and a runtime object,
+ * used only by our environments. Nothing here patches nunjucks globally (unlike
+ * `installJinjaCompat`), so other nunjucks users in the process are unaffected.
+ *
+ * What it adds: Python truthiness (`[]` and `{}` are false), `%` formatting, list `+` and
+ * string `*`, tuples, slices, dict literals with variable keys, Python methods on values,
+ * `True`/`False`/`None`, str()-style output (`True`, `None`, `['a', 'b']`) and an error when
+ * an undefined value is printed (Salt uses Jinja's StrictUndefined).
+ */
+import { createRequire } from 'node:module';
+import { memberLookup, methodLookup } from './methods.js';
+import { isDict, isStringLike, percentFormat, str, truthy } from './python.js';
+
+const require = createRequire(import.meta.url);
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export const nunjucks: any = require('nunjucks');
+const nodes: any = nunjucks.nodes;
+const lexer: any = nunjucks.lexer;
+const Parser: any = require('nunjucks/src/parser.js').Parser;
+const Compiler: any = require('nunjucks/src/compiler.js').Compiler;
+const transformer: any = require('nunjucks/src/transformer.js');
+const baseRuntime: any = nunjucks.runtime;
+
+/** Nodes of our own; the compiler knows how to emit them. */
+const PyTruthy = nodes.Node.extend('PyTruthy', { fields: ['target'] });
+const PySlice = nodes.Node.extend('PySlice', { fields: ['target', 'start', 'stop', 'step'] });
+const OWN_NODES = [PyTruthy, PySlice];
+export const dialectNodes = { PyTruthy, PySlice };
+
+function wrapTruthy(node: any): any {
+  return new PyTruthy(node.lineno, node.colno, node);
+}
+
+class DialectParser extends Parser {
+  /** The template being parsed; extensions use it to resolve `./` paths. */
+  templateName = '';
+
+  parsePostfix(node: any): any {
+    for (let tok = this.peekToken(); tok; tok = this.peekToken()) {
+      if (tok.type === lexer.TOKEN_LEFT_PAREN) {
+        node = new nodes.FunCall(tok.lineno, tok.colno, node, this.parseSignature());
+      } else if (tok.type === lexer.TOKEN_LEFT_BRACKET) {
+        node = this.parseSubscript(node, tok);
+      } else if (tok.type === lexer.TOKEN_OPERATOR && tok.value === '.') {
+        this.nextToken();
+        const val = this.nextToken();
+        if (val.type !== lexer.TOKEN_SYMBOL) this.fail('expected name as lookup value, got ' + val.value, val.lineno, val.colno);
+        node = new nodes.LookupVal(tok.lineno, tok.colno, node, new nodes.Literal(val.lineno, val.colno, val.value));
+      } else {
+        break;
+      }
+    }
+    return node;
+  }
+
+  /** `x[i]` or a slice `x[a:b:c]`. */
+  private parseSubscript(node: any, tok: any): any {
+    this.nextToken();
+    const parts: any[] = [null, null, null];
+    let idx = 0;
+    let isSlice = false;
+    for (;;) {
+      if (this.skip(lexer.TOKEN_RIGHT_BRACKET)) break;
+      if (this.skip(lexer.TOKEN_COLON)) {
+        isSlice = true;
+        idx++;
+        if (idx > 2) this.fail('too many slice components', tok.lineno, tok.colno);
+        continue;
+      }
+      if (parts[idx] !== null) this.fail('expected ] or : in subscript', tok.lineno, tok.colno);
+      parts[idx] = this.parseExpression();
+    }
+    if (isSlice) return new PySlice(tok.lineno, tok.colno, node, parts[0], parts[1], parts[2]);
+    if (parts[0] === null) this.fail('empty subscript', tok.lineno, tok.colno);
+    return new nodes.LookupVal(tok.lineno, tok.colno, node, parts[0]);
+  }
+}
+
+const COMPARE: Record<string, string> = { '<': '<', '>': '>', '<=': '<=', '>=': '>=', '===': '===', '!==': '!==' };
+
+class DialectCompiler extends Compiler {
+  assertType(node: any, ...types: any[]): void {
+    if (OWN_NODES.some((t) => node instanceof t) || node instanceof nodes.Capture) return;
+    super.assertType(node, ...types);
+  }
+
+  compilePyTruthy(node: any, frame: any): void {
+    this._emit('runtime.truthy(');
+    this.compile(node.target, frame);
+    this._emit(')');
+  }
+
+  compilePySlice(node: any, frame: any): void {
+    this._emit('runtime.slice(');
+    this.compile(node.target, frame);
+    for (const part of [node.start, node.stop, node.step]) {
+      this._emit(',');
+      if (part === null) this._emit('null');
+      else this.compile(part, frame);
+    }
+    this._emit(')');
+  }
+
+  compileSymbol(node: any, frame: any): void {
+    const v = frame.lookup(node.value);
+    if (!v && (node.value === 'True' || node.value === 'False' || node.value === 'None')) {
+      this._emit(`runtime.constant("${node.value}", context, frame)`);
+      return;
+    }
+    super.compileSymbol(node, frame);
+  }
+
+  compileIf(node: any, frame: any, async?: boolean): void {
+    node.cond = wrapTruthy(node.cond);
+    super.compileIf(node, frame, async);
+  }
+
+  compileInlineIf(node: any, frame: any): void {
+    node.cond = wrapTruthy(node.cond);
+    if (node.else_ === null) node.else_ = new nodes.Literal(node.lineno, node.colno, null);
+    super.compileInlineIf(node, frame);
+  }
+
+  compileNot(node: any, frame: any): void {
+    this._emit('!runtime.truthy(');
+    this.compile(node.target, frame);
+    this._emit(')');
+  }
+
+  private lazyBinOp(fn: string, node: any, frame: any): void {
+    this._emit(`runtime.${fn}(`);
+    this.compile(node.left, frame);
+    this._emit(', () => (');
+    this.compile(node.right, frame);
+    this._emit('))');
+  }
+
+  compileOr(node: any, frame: any): void {
+    this.lazyBinOp('or', node, frame);
+  }
+
+  compileAnd(node: any, frame: any): void {
+    this.lazyBinOp('and', node, frame);
+  }
+
+  private callBinOp(fn: string, node: any, frame: any): void {
+    this._emit(`runtime.${fn}(`);
+    this.compile(node.left, frame);
+    this._emit(', ');
+    this.compile(node.right, frame);
+    this._emit(')');
+  }
+
+  compileAdd(node: any, frame: any): void {
+    this.callBinOp('add', node, frame);
+  }
+
+  compileMul(node: any, frame: any): void {
+    this.callBinOp('mul', node, frame);
+  }
+
+  compileMod(node: any, frame: any): void {
+    this.callBinOp('mod', node, frame);
+  }
+
+  compileConcat(node: any, frame: any): void {
+    this.callBinOp('concat', node, frame);
+  }
+
+  compileCompare(node: any, frame: any): void {
+    // Chains (`a < b < c`) are rare in formulas; each link is evaluated pairwise.
+    this._emit('(');
+    let left = node.expr;
+    node.ops.forEach((op: any, i: number) => {
+      if (i > 0) this._emit(' && ');
+      if (op.type === '==' || op.type === '!=') {
+        this._emit(op.type === '!=' ? '!runtime.eq(' : 'runtime.eq(');
+        this.compile(left, frame);
+        this._emit(', ');
+        this.compile(op.expr, frame);
+        this._emit(')');
+      } else {
+        this._emit('(');
+        this.compile(left, frame);
+        this._emit(` ${COMPARE[op.type] ?? op.type} `);
+        this.compile(op.expr, frame);
+        this._emit(')');
+      }
+      left = op.expr;
+    });
+    this._emit(')');
+  }
+
+  compileGroup(node: any, frame: any): void {
+    // `(a, b)` is a tuple, not JavaScript's comma operator.
+    if (node.children.length > 1) this._compileAggregate(node, frame, '[', ']');
+    else super.compileGroup(node, frame);
+  }
+
+  compileDict(node: any, frame: any): void {
+    // Jinja evaluates keys: `{name: 1}` uses the variable `name`.
+    this._emit('runtime.dict([');
+    node.children.forEach((pair: any, i: number) => {
+      if (i > 0) this._emit(',');
+      this._emit('[');
+      this.compile(pair.key, frame);
+      this._emit(',');
+      this._compileExpression(pair.value, frame);
+      this._emit(']');
+    });
+    this._emit('])');
+  }
+
+  compileKeywordArgs(node: any, frame: any): void {
+    this._emit('runtime.makeKeywordArgs(');
+    super.compileDict(node, frame);
+    this._emit(')');
+  }
+
+  compileLookupVal(node: any, frame: any): void {
+    this._emit('runtime.memberLookup((');
+    this._compileExpression(node.target, frame);
+    this._emit('),');
+    this._compileExpression(node.val, frame);
+    this._emit(')');
+  }
+
+  compileFunCall(node: any, frame: any): void {
+    if (!(node.name instanceof nodes.LookupVal)) {
+      super.compileFunCall(node, frame);
+      return;
+    }
+    const name = this.nameOf(node.name);
+    this._emit(`(lineno = ${node.lineno}, colno = ${node.colno}, runtime.callWrap(runtime.methodLookup((`);
+    this._compileExpression(node.name.target, frame);
+    this._emit('),');
+    this._compileExpression(node.name.val, frame);
+    this._emit(`), "${name}", context, `);
+    this._compileAggregate(node.args, frame, '[', '])');
+    this._emit(')');
+  }
+
+  compileFor(node: any, frame: any): void {
+    if (!(node.name instanceof nodes.Array)) {
+      // `for k in dict` iterates the keys, as in Python.
+      const arr = node.arr;
+      node.arr = new nodes.FunCall(arr.lineno, arr.colno, new nodes.Symbol(arr.lineno, arr.colno, '__brine_iter'), new nodes.NodeList(arr.lineno, arr.colno, [arr]));
+    }
+    super.compileFor(node, frame);
+  }
+
+  private nameOf(node: any): string {
+    let name: string;
+    try {
+      name = this._getNodeName(node);
+    } catch {
+      name = '--expression--';
+    }
+    return name.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, ' ');
+  }
+
+  compileOutput(node: any, frame: any): void {
+    for (const child of node.children) {
+      if (child instanceof nodes.TemplateData) {
+        if (child.value) {
+          this._emit(`${this.buffer} += `);
+          this.compileLiteral(child, frame);
+          this._emitLine(';');
+        }
+        continue;
+      }
+      const name = this.nameOf(child);
+      this._emit(`${this.buffer} += runtime.output(`);
+      this.compile(child, frame);
+      this._emit(`, ${child.lineno}, ${child.colno}, "${name}");\n`);
+    }
+  }
+}
+
+function slice(obj: unknown, start: number | null, stop: number | null, step: number | null): unknown {
+  if (obj === undefined || obj === null) return obj;
+  const isStr = isStringLike(obj);
+  const seq: unknown[] = isStr ? [...String(obj)] : Array.isArray(obj) ? obj : [];
+  const n = seq.length;
+  const st = step ?? 1;
+  if (st === 0) throw new Error('ValueError: slice step cannot be zero');
+  const norm = (v: number | null, dflt: number, lo: number, hi: number) => {
+    if (v === null) return dflt;
+    const x = v < 0 ? v + n : v;
+    return Math.min(Math.max(x, lo), hi);
+  };
+  const out: unknown[] = [];
+  if (st > 0) {
+    for (let i = norm(start, 0, 0, n), e = norm(stop, n, 0, n); i < e; i += st) out.push(seq[i]);
+  } else {
+    for (let i = norm(start, n - 1, -1, n - 1), e = norm(stop, -1, -1, n - 1); i > e; i += st) out.push(seq[i]);
+  }
+  return isStr ? out.join('') : out;
+}
+
+function eq(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  if (isStringLike(a) && isStringLike(b)) return String(a) === String(b);
+  if (typeof a === 'object' && typeof b === 'object') {
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a as object);
+    const kb = Object.keys(b as object);
+    if (ka.length !== kb.length) return false;
+    return ka.every((k) => eq((a as any)[k], (b as any)[k]));
+  }
+  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) === Number(b) && typeof a !== 'string' && typeof b !== 'string';
+  return false;
+}
+
+/** Where a template error happened; set once, by the innermost template that saw it. */
+export interface TemplateWhere {
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+function templateError(message: string, lineno: number, colno: number): Error {
+  const e = new Error(message) as Error & { brineWhere?: TemplateWhere };
+  e.brineWhere = { line: lineno + 1, column: colno + 1 };
+  return e;
+}
+
+/** Marks an error with the template and position (0-based from the compiled code). */
+function annotate(e: any, file: string, lineno: number | undefined, colno: number | undefined): any {
+  if (e === null || typeof e !== 'object') e = new Error(String(e));
+  const where: TemplateWhere | undefined = e.brineWhere;
+  if (!where) e.brineWhere = { file, line: lineno === undefined ? undefined : lineno + 1, column: colno === undefined ? undefined : colno + 1 };
+  else if (where.file === undefined) where.file = file;
+  return e;
+}
+
+/** The runtime our compiled templates get instead of nunjucks' own. */
+export const dialectRuntime: any = Object.create(baseRuntime);
+Object.assign(dialectRuntime, {
+  memberLookup,
+  methodLookup,
+  truthy,
+  slice,
+  eq,
+  constant(name: string, context: any, frame: any) {
+    const v = baseRuntime.contextOrFrameLookup(context, frame, name);
+    if (v !== undefined) return v;
+    return name === 'True' ? true : name === 'False' ? false : null;
+  },
+  or: (a: unknown, b: () => unknown) => (truthy(a) ? a : b()),
+  and: (a: unknown, b: () => unknown) => (truthy(a) ? b() : a),
+  add(a: any, b: any) {
+    if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+    if (isStringLike(a) && isStringLike(b)) return String(a) + String(b);
+    if (typeof a === 'string' || typeof b === 'string') {
+      throw new TypeError(`unsupported operand type(s) for +: '${typeof a}' and '${typeof b}'`);
+    }
+    return a + b;
+  },
+  mul(a: any, b: any) {
+    if (isStringLike(a) && typeof b === 'number') return String(a).repeat(Math.max(0, b));
+    if (Array.isArray(a) && typeof b === 'number') {
+      const out: unknown[] = [];
+      for (let i = 0; i < b; i++) out.push(...a);
+      return out;
+    }
+    return a * b;
+  },
+  mod(a: any, b: any) {
+    if (isStringLike(a)) return percentFormat(String(a), b);
+    const r = a % b;
+    return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
+  },
+  concat: (a: unknown, b: unknown) => str(a ?? '') + str(b ?? ''),
+  dict(pairs: Array<[unknown, unknown]>) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of pairs) out[str(k)] = v;
+    return out;
+  },
+  output(val: unknown, lineno: number, colno: number, name: string) {
+    if (val === undefined) throw templateError(`'${name}' is undefined`, lineno, colno);
+    return typeof val === 'string' ? val : str(val);
+  },
+  suppressValue(val: unknown) {
+    return val === undefined ? '' : typeof val === 'string' ? val : str(val);
+  },
+});
+
+/** `for x in y` over a dict yields its keys; over a string its characters. */
+export function iterate(v: unknown): unknown {
+  if (isDict(v)) return Object.keys(v);
+  if (isStringLike(v)) return [...String(v)];
+  return v;
+}
+
+/** Compiles template source to nunjucks' template properties (`root` and blocks). */
+export function compileTemplate(src: string, name: string, extensions: any[]): Record<string, any> {
+  const parser = new (DialectParser as any)(lexer.lex(src, {}));
+  parser.extensions = extensions;
+  parser.templateName = name;
+  let props: any;
+  try {
+    const ast = transformer.transform(parser.parseAsRoot(), [], name);
+    const compiler = new (DialectCompiler as any)(name, false);
+    compiler.compile(ast);
+    props = new Function(compiler.getCode())();
+  } catch (e: any) {
+    // Parser errors carry 1-based positions already.
+    if (e && typeof e === 'object' && !e.brineWhere) e.brineWhere = { file: name, line: e.lineno || undefined, column: e.colno || undefined };
+    throw e;
+  }
+  const runtime = Object.create(dialectRuntime);
+  runtime.handleError = (e: unknown, lineno: number, colno: number) => annotate(e, name, lineno, colno);
+  const out: Record<string, any> = {};
+  for (const key of Object.keys(props)) {
+    const fn = props[key];
+    out[key] = (env: any, context: any, frame: any, _runtime: any, cb: any) => fn(env, context, frame, runtime, cb);
+  }
+  return out;
+}

@@ -1,0 +1,195 @@
+/**
+ * A Jinja environment over a file source: Salt's tags (`do`, `import_yaml`, `load_yaml`, ...),
+ * filters, tests and globals; template paths resolved from the root of the source (or relative
+ * to the current template with `./` and `../`). Independent of the compiler's StateTree so it
+ * can serve `file.managed template: jinja` too.
+ */
+import { posix } from 'node:path';
+import { parse as parseYamlText } from 'yaml';
+import { compileTemplate, iterate, nunjucks } from './dialect.js';
+import { FILTERS, TESTS } from './filters.js';
+import { str } from './python.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/** Reads a template by its path from the root; undefined when there is no such file. */
+export type TemplateReader = (path: string) => string | undefined;
+
+/** A template failure with the file and position nunjucks reported. */
+export class TemplateFailure extends Error {
+  constructor(
+    message: string,
+    readonly file: string | undefined,
+    readonly line: number | undefined,
+    readonly column: number | undefined,
+  ) {
+    super(message);
+    this.name = 'TemplateFailure';
+  }
+}
+
+const RANGE_LIMIT = 100_000;
+
+/** Compiled templates by name and text: the same file is parsed once per process. */
+const compiled = new Map<string, Record<string, any>>();
+const COMPILED_MAX = 4096;
+
+/** Normalises a template name: no `salt://`, no leading `/`, no `.` segments. */
+export function normalizeName(name: string): string {
+  let n = name.startsWith('salt://') ? name.slice(7) : name;
+  n = posix.normalize(n).replace(/^\/+/, '');
+  return n === '.' ? '' : n;
+}
+
+function resolveRelative(parent: string, name: string): string {
+  return normalizeName(posix.join(posix.dirname(parent), name));
+}
+
+function isRelative(name: string): boolean {
+  return name.startsWith('./') || name.startsWith('../');
+}
+
+export interface JinjaEnvironment {
+  /** Renders `text` as the template `name`; throws TemplateFailure. */
+  render(name: string, text: string, vars: Record<string, unknown>): string;
+  /** The underlying nunjucks environment (for adding filters or globals). */
+  nunjucks: any;
+}
+
+function compiledFor(name: string, text: string, extensions: any[]): Record<string, any> {
+  const key = name + '\0' + text;
+  let props = compiled.get(key);
+  if (!props) {
+    props = compileTemplate(text, name, extensions);
+    if (compiled.size >= COMPILED_MAX) compiled.clear();
+    compiled.set(key, props);
+  }
+  return props;
+}
+
+function simpleTag(tags: string[], build: (parser: any, nodes: any, tok: any) => any) {
+  return { tags, parse: (parser: any, nodes: any) => build(parser, nodes, parser.nextToken()) };
+}
+
+function internalFilter(nodes: any, tok: any, name: string, args: any[]): any {
+  return new nodes.Filter(tok.lineno, tok.colno, new nodes.Symbol(tok.lineno, tok.colno, name), new nodes.NodeList(tok.lineno, tok.colno, args));
+}
+
+function expectAs(parser: any, tok: any): any {
+  if (!parser.skipSymbol('as')) parser.fail(`${tok.value}: expected 'as <name>'`, tok.lineno, tok.colno);
+  const target = parser.parsePrimary();
+  if (!(target instanceof nunjucks.nodes.Symbol)) parser.fail(`${tok.value}: expected a variable name after 'as'`, tok.lineno, tok.colno);
+  return target;
+}
+
+/** `{% do expr %}`, `{% import_yaml 'x' as y %}`, `{% load_yaml as y %}...{% endload %}` and kin. */
+function saltExtensions(): any[] {
+  const doTag = simpleTag(['do'], (parser, nodes, tok) => {
+    const expr = parser.parseExpression();
+    parser.advanceAfterBlockEnd(tok.value);
+    return new nodes.Output(tok.lineno, tok.colno, [internalFilter(nodes, tok, '__brine_do', [expr])]);
+  });
+  const importTag = simpleTag(['import_yaml', 'import_json', 'import_text'], (parser, nodes, tok) => {
+    const pathExpr = parser.parseExpression();
+    const target = expectAs(parser, tok);
+    parser.advanceAfterBlockEnd(tok.value);
+    const value = internalFilter(nodes, tok, '__brine_import', [
+      pathExpr,
+      new nodes.Literal(tok.lineno, tok.colno, tok.value.slice(7)),
+      new nodes.Literal(tok.lineno, tok.colno, parser.templateName ?? ''),
+    ]);
+    return new nodes.Set(tok.lineno, tok.colno, [target], value);
+  });
+  const loadTag = simpleTag(['load_yaml', 'load_json', 'load_text'], (parser, nodes, tok) => {
+    const target = expectAs(parser, tok);
+    parser.advanceAfterBlockEnd(tok.value);
+    const body = parser.parseUntilBlocks('endload');
+    parser.advanceAfterBlockEnd();
+    const value = internalFilter(nodes, tok, '__brine_load', [
+      new nodes.Capture(tok.lineno, tok.colno, body),
+      new nodes.Literal(tok.lineno, tok.colno, tok.value.slice(5)),
+    ]);
+    return new nodes.Set(tok.lineno, tok.colno, [target], value);
+  });
+  return [doTag, importTag, loadTag];
+}
+
+function parseAs(kind: string, text: string, what: string): unknown {
+  try {
+    if (kind === 'yaml') return parseYamlText(text, { version: '1.1' }) ?? null;
+    if (kind === 'json') return JSON.parse(text);
+    return text;
+  } catch (e) {
+    throw new Error(`cannot load ${kind} from ${what}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Builds an environment; create one per file source and reuse it for every render. */
+export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
+  const extensions = saltExtensions();
+  const loader = {
+    cache: {},
+    isRelative,
+    resolve: resolveRelative,
+    getSource(name: string) {
+      const path = normalizeName(name);
+      const text = read(path);
+      if (text === undefined) return null;
+      return { src: { type: 'code', obj: compiledFor(path, text, extensions) }, path, noCache: true };
+    },
+  };
+  const env = new nunjucks.Environment(loader, { autoescape: false, dev: true, throwOnUndefined: false });
+  env.extensionsList = extensions;
+  for (const [name, fn] of Object.entries(FILTERS)) env.addFilter(name, fn);
+  for (const [name, fn] of Object.entries(TESTS)) env.addTest(name, fn);
+  env.addFilter('__brine_do', () => '');
+  env.addFilter('__brine_import', (path: unknown, kind: string, from: string) => {
+    const p = str(path);
+    const name = isRelative(p) ? resolveRelative(from, p) : normalizeName(p);
+    const text = read(name);
+    if (text === undefined) throw new Error(`import_${kind}: template '${p}' not found`);
+    return parseAs(kind, text, name);
+  });
+  env.addFilter('__brine_load', (text: unknown, kind: string) => parseAs(kind, str(text), `load_${kind} block`));
+  env.addGlobal('__brine_iter', iterate);
+  env.addGlobal('range', (...args: number[]) => {
+    const [start, stop, step] = args.length === 1 ? [0, args[0], 1] : [args[0], args[1], args[2] ?? 1];
+    if (step === 0) throw new Error('range() arg 3 must not be zero');
+    const count = Math.max(0, Math.ceil((stop - start) / step));
+    if (count > RANGE_LIMIT) throw new Error(`range too big, maximum size for range is ${RANGE_LIMIT}`);
+    return Array.from({ length: count }, (_, i) => start + i * step);
+  });
+  env.addGlobal('raise', (msg: unknown) => {
+    throw new Error(str(msg));
+  });
+  env.addGlobal('dict', (...raw: unknown[]) => {
+    const out: Record<string, unknown> = {};
+    for (const a of raw) if (a && typeof a === 'object') for (const [k, v] of Object.entries(a)) if (k !== '__keywords') out[k] = v;
+    return out;
+  });
+
+  return {
+    nunjucks: env,
+    render(name: string, text: string, vars: Record<string, unknown>): string {
+      try {
+        const tmpl = new nunjucks.Template({ type: 'code', obj: compiledFor(name, text, extensions) }, env, name);
+        return tmpl.render(vars);
+      } catch (e) {
+        throw toFailure(e, name);
+      }
+    },
+  };
+}
+
+/** Turns what nunjucks threw into a TemplateFailure naming the innermost template. */
+function toFailure(e: unknown, name: string): TemplateFailure {
+  // The deepest annotated error is the one the innermost template saw.
+  let err = e as any;
+  for (let cur = err; cur && typeof cur === 'object'; cur = cur.cause) if (cur.brineWhere) err = cur;
+  const where = (err && err.brineWhere) || {};
+  let message = String(err?.message ?? err);
+  // nunjucks prefixes "(path) [Line x, Column y]" lines; keep the last, the actual complaint.
+  const lines = message.split('\n').map((l: string) => l.trim()).filter((l: string) => l !== '');
+  message = (lines[lines.length - 1] ?? message).replace(/^(Template render error|Error|TypeError|ReferenceError|RangeError): /, '');
+  return new TemplateFailure(message, where.file ?? name, where.line, where.column);
+}

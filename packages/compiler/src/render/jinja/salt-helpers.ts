@@ -1,0 +1,236 @@
+/**
+ * The `salt` object templates call (`salt['pillar.get'](...)` or `salt.pillar.get(...)`): the
+ * execution functions real formulas use at render time, answered from grains, pillar and opts.
+ */
+import { bindArgs, isDict, str, truthy } from './python.js';
+import { deepCopy, dictUpdate, isMissing, mergeWithStrategy, traverse, traverseRaw } from './traverse.js';
+
+export type HelperFn = (...args: any[]) => unknown;
+export type HelperTable = Record<string, Record<string, HelperFn>>;
+export type LogLevel = 'debug' | 'info' | 'warning' | 'error' | 'critical';
+
+export interface HelperData {
+  grains: Record<string, unknown>;
+  pillar: Record<string, unknown>;
+  opts: Record<string, unknown>;
+  /** Files of the current env (for cp.list_master / cp.list_master_dirs). */
+  listFiles?: () => string[];
+  log?: (level: LogLevel, message: string) => void;
+}
+
+function lookup(data: unknown, raw: unknown[]): unknown {
+  const a = bindArgs(raw, ['key', 'default', 'delimiter'], { default: '', delimiter: ':' });
+  return traverse(data, str(a.key), a.default, str(a.delimiter));
+}
+
+function filterBy(grains: Record<string, unknown>, raw: unknown[]): unknown {
+  const a = bindArgs(raw, ['lookup_dict', 'grain', 'merge', 'default', 'base'], {
+    grain: 'os_family',
+    merge: null,
+    default: 'default',
+    base: null,
+  });
+  const table = (a.lookup_dict ?? {}) as Record<string, unknown>;
+  const val = traverse(grains, str(a.grain), [], ':');
+  let ret: unknown = null;
+  outer: for (const each of Array.isArray(val) ? val : [val]) {
+    for (const key of Object.keys(table)) {
+      if (globMatch(str(each), key)) {
+        ret = table[key];
+        break outer;
+      }
+    }
+  }
+  if (ret === null || ret === undefined) ret = table[str(a.default)] ?? null;
+  if (a.base !== null && a.base !== undefined && str(a.base) in table) {
+    const base = table[str(a.base)];
+    if (ret === null) ret = base;
+    else if (isDict(base)) {
+      if (!isDict(ret)) throw new Error('filter_by default and look-up values must both be dictionaries.');
+      ret = dictUpdate(deepCopy(base), ret);
+    }
+  }
+  if (truthy(a.merge)) {
+    if (!isDict(a.merge)) throw new Error('filter_by merge argument must be a dictionary.');
+    if (ret === null) ret = a.merge;
+    else if (isDict(ret)) dictUpdate(ret, deepCopy(a.merge));
+  }
+  return ret;
+}
+
+const globCache = new Map<string, RegExp>();
+
+/** fnmatch-style matching: `*`, `?`, `[...]`. */
+export function globMatch(value: string, pattern: string): boolean {
+  let re = globCache.get(pattern);
+  if (!re) {
+    let src = '';
+    for (let i = 0; i < pattern.length; i++) {
+      const c = pattern[i];
+      if (c === '*') src += '.*';
+      else if (c === '?') src += '.';
+      else if (c === '[') {
+        const end = pattern.indexOf(']', i + 1);
+        if (end < 0) src += '\\[';
+        else {
+          const body = pattern.slice(i + 1, end);
+          src += '[' + (body.startsWith('!') ? '^' + body.slice(1) : body).replace(/\\/g, '\\\\') + ']';
+          i = end;
+        }
+      } else src += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    }
+    re = new RegExp('^' + src + '$', 's');
+    globCache.set(pattern, re);
+  }
+  return re.test(value);
+}
+
+function posixJoin(parts: string[]): string {
+  return parts.reduce((acc, p) => (p.startsWith('/') ? p : acc === '' || acc.endsWith('/') ? acc + p : acc + '/' + p), '');
+}
+
+/** The built-in helpers, bound to one render's data. */
+export function builtinHelpers(d: HelperData): HelperTable {
+  const log = (level: LogLevel) => (...raw: unknown[]) => {
+    d.log?.(level, raw.map(str).join(' '));
+    return '';
+  };
+  const configGet = (...raw: unknown[]) => {
+    const a = bindArgs(raw, ['key', 'default', 'delimiter'], { default: '', delimiter: ':' });
+    for (const src of [d.opts, d.grains, d.pillar]) {
+      const v = traverseRaw(src, str(a.key), str(a.delimiter));
+      if (!isMissing(v)) return v;
+    }
+    return a.default;
+  };
+  return {
+    pillar: {
+      get(...raw: unknown[]) {
+        const a = bindArgs(raw, ['key', 'default', 'merge', 'merge_nested_lists', 'delimiter'], {
+          default: '',
+          merge: false,
+          merge_nested_lists: false,
+          delimiter: ':',
+        });
+        const found = traverseRaw(d.pillar, str(a.key), str(a.delimiter));
+        if (truthy(a.merge) && isDict(a.default)) {
+          if (isDict(found)) return dictUpdate(deepCopy(a.default), found, truthy(a.merge_nested_lists));
+          return isMissing(found) ? a.default : found;
+        }
+        return isMissing(found) ? a.default : found;
+      },
+      items: () => d.pillar,
+      item: (...keys: unknown[]) => Object.fromEntries(keys.filter((k) => typeof k === 'string').map((k) => [k, traverse(d.pillar, k as string, '')])),
+      raw: () => d.pillar,
+    },
+    grains: {
+      get: (...raw: unknown[]) => lookup(d.grains, raw),
+      items: () => d.grains,
+      item: (...keys: unknown[]) => Object.fromEntries(keys.filter((k) => typeof k === 'string').map((k) => [k, traverse(d.grains, k as string, '')])),
+      filter_by: (...raw: unknown[]) => filterBy(d.grains, raw),
+      has_value: (key: unknown) => truthy(traverse(d.grains, str(key), null)),
+      ls: () => Object.keys(d.grains).sort(),
+    },
+    config: {
+      get: configGet,
+      option: (...raw: unknown[]) => lookup(d.opts, raw),
+    },
+    slsutil: {
+      merge(...raw: unknown[]) {
+        const a = bindArgs(raw, ['obj_a', 'obj_b', 'strategy', 'renderer', 'merge_lists'], { strategy: 'smart', merge_lists: false });
+        return mergeWithStrategy(a.obj_a, a.obj_b, str(a.strategy), truthy(a.merge_lists));
+      },
+      update(...raw: unknown[]) {
+        const a = bindArgs(raw, ['dest', 'upd', 'recursive_update', 'merge_lists'], { recursive_update: true, merge_lists: false });
+        if (!isDict(a.dest)) return a.dest;
+        if (!truthy(a.recursive_update)) return Object.assign(a.dest, a.upd);
+        return dictUpdate(a.dest, a.upd, truthy(a.merge_lists));
+      },
+      merge_all(...raw: unknown[]) {
+        const a = bindArgs(raw, ['lst', 'strategy', 'merge_lists'], { strategy: 'smart', merge_lists: false });
+        return ((a.lst as unknown[]) ?? []).reduce((acc, x) => mergeWithStrategy(acc, x, str(a.strategy), truthy(a.merge_lists)), {});
+      },
+    },
+    defaults: {
+      merge(...raw: unknown[]) {
+        const a = bindArgs(raw, ['dest', 'src', 'merge_lists', 'in_place'], { merge_lists: false, in_place: true });
+        const dest = truthy(a.in_place) ? a.dest : deepCopy(a.dest);
+        if (!isDict(dest)) return dest;
+        return dictUpdate(dest, a.src, truthy(a.merge_lists));
+      },
+      deepcopy: (v: unknown) => deepCopy(v),
+      update(...raw: unknown[]) {
+        const a = bindArgs(raw, ['dest', 'defaults', 'merge_lists', 'in_place'], { merge_lists: true, in_place: true });
+        if (!isDict(a.dest)) return a.dest;
+        const dest = truthy(a.in_place) ? a.dest : deepCopy(a.dest);
+        return dictUpdate(dest, a.defaults, truthy(a.merge_lists));
+      },
+    },
+    log: {
+      debug: log('debug'),
+      info: log('info'),
+      warning: log('warning'),
+      warn: log('warning'),
+      error: log('error'),
+      critical: log('critical'),
+      exception: log('error'),
+    },
+    file: {
+      dirname: (p: unknown) => {
+        const s = str(p);
+        const i = s.lastIndexOf('/');
+        return i < 0 ? '' : i === 0 ? '/' : s.slice(0, i).replace(/\/+$/, '') || '/';
+      },
+      basename: (p: unknown) => {
+        const s = str(p);
+        return s.slice(s.lastIndexOf('/') + 1);
+      },
+      join: (...parts: unknown[]) => posixJoin(parts.filter((p) => typeof p === 'string') as string[]),
+      normpath: (p: unknown) => str(p).replace(/\/+/g, '/').replace(/\/\.(?=\/|$)/g, '') || '.',
+    },
+    cmd: {
+      // Templates render on the master, not on the host: only a caller that knows the host
+      // (context.salt) can answer this.
+      has_exec: () => false,
+      which: () => null,
+    },
+    test: {
+      true: () => true,
+      false: () => false,
+      ping: () => true,
+    },
+    cp: {
+      list_master: () => d.listFiles?.() ?? [],
+      list_master_dirs: () => {
+        const dirs = new Set<string>();
+        for (const f of d.listFiles?.() ?? []) {
+          const parts = f.split('/');
+          for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+        }
+        return [...dirs].sort();
+      },
+    },
+    user: {
+      info: () => ({}),
+    },
+  };
+}
+
+/**
+ * The object templates see as `salt`: both `salt['mod.fun']` and `salt.mod.fun` work.
+ * Helpers from `extra` replace or add to the built-in ones, function by function.
+ */
+export function saltObject(builtin: HelperTable, extra?: HelperTable): Record<string, unknown> {
+  const table: HelperTable = {};
+  for (const src of [builtin, extra ?? {}]) {
+    for (const mod of Object.keys(src)) {
+      table[mod] = { ...(table[mod] ?? {}), ...src[mod] };
+    }
+  }
+  const out: Record<string, unknown> = {};
+  for (const mod of Object.keys(table)) {
+    out[mod] = table[mod];
+    for (const fun of Object.keys(table[mod])) out[`${mod}.${fun}`] = table[mod][fun];
+  }
+  return out;
+}

@@ -1,0 +1,149 @@
+/**
+ * The render stage: one SLS (or top) file -> raw high data. The renderer pipe (`#!jinja|yaml`
+ * by default) runs Jinja first, then YAML; the result must be a dictionary.
+ */
+import type { Diagnostic, HighData } from '@brine/core';
+import { compilerErrors } from '../errors.js';
+import type { StateTree } from '../state-tree.js';
+import { createJinjaEnvironment, TemplateFailure, type JinjaEnvironment } from './jinja/environment.js';
+import { builtinHelpers, saltObject } from './jinja/salt-helpers.js';
+import { deepCopy } from './jinja/traverse.js';
+import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './types.js';
+import { collectPositions, loadYaml } from './yaml-load.js';
+
+const environments = new WeakMap<StateTree, Map<string, JinjaEnvironment>>();
+
+/** One Jinja environment per (tree, env), made on first use. */
+export function jinjaEnvironmentFor(tree: StateTree, env: string): JinjaEnvironment {
+  let byEnv = environments.get(tree);
+  if (!byEnv) {
+    byEnv = new Map();
+    environments.set(tree, byEnv);
+  }
+  let jinja = byEnv.get(env);
+  if (!jinja) {
+    jinja = createJinjaEnvironment((path) => tree.read(env, path));
+    byEnv.set(env, jinja);
+  }
+  return jinja;
+}
+
+const SUPPORTED = new Set(['jinja', 'yaml', 'json']);
+
+/** `#!jinja|yaml` on the first line; Salt's default pipe when there is none. */
+export function rendererPipe(text: string): { pipe: string[]; body: string } {
+  if (!text.startsWith('#!')) return { pipe: ['jinja', 'yaml'], body: text };
+  const nl = text.indexOf('\n');
+  const line = nl < 0 ? text.slice(2) : text.slice(2, nl);
+  const pipe = line
+    .split('|')
+    .map((p) => p.trim().split(/\s+/)[0].toLowerCase())
+    .filter((p) => p !== '');
+  // Blank the shebang line so line numbers stay those of the file.
+  return { pipe, body: nl < 0 ? '' : text.slice(nl) };
+}
+
+function hasJinja(text: string): boolean {
+  return text.includes('{{') || text.includes('{%') || text.includes('{#');
+}
+
+/** The variables a template sees: grains, pillar, salt, sls paths, ... */
+export function templateVars(input: RenderInput): Record<string, unknown> {
+  const ctx: RenderContext = input.context;
+  const grains = ctx.grains ?? {};
+  const pillar = deepCopy(ctx.pillar ?? {});
+  const opts: Record<string, unknown> = { id: grains.id, saltenv: input.env, ...(ctx.opts ?? {}) };
+  const helpers = builtinHelpers({
+    grains,
+    pillar,
+    opts,
+    listFiles: () => input.tree.list(input.env),
+    log: ctx.log,
+  });
+  const tplfile = input.path;
+  const slash = tplfile.lastIndexOf('/');
+  const tpldir = slash < 0 ? '.' : tplfile.slice(0, slash);
+  const vars: Record<string, unknown> = {
+    grains,
+    pillar,
+    params: ctx.params ?? {},
+    opts,
+    saltenv: input.env,
+    salt: saltObject(helpers, ctx.salt),
+    tplpath: tplfile,
+    tplfile,
+    tpldir,
+    tpldot: tpldir.replace(/\//g, '.'),
+    tplroot: tpldir.split('/')[0],
+  };
+  if (input.sls !== undefined) {
+    const isInit = tplfile.endsWith('/init.sls') || tplfile === 'init.sls';
+    const parts = input.sls.split('.');
+    const slspath = (isInit ? parts : parts.slice(0, -1)).join('/');
+    Object.assign(vars, {
+      sls: input.sls,
+      slspath,
+      sls_path: slspath.replace(/\//g, '_'),
+      slsdotpath: slspath.replace(/\//g, '.'),
+      slscolonpath: slspath.replace(/\//g, ':'),
+    });
+  }
+  return Object.assign(vars, ctx.extra ?? {});
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'None';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'string') return v.length > 40 ? `the string '${v.slice(0, 40)}...'` : `the string '${v}'`;
+  return typeof v;
+}
+
+/** Renders one file to raw high data, with positions and coded diagnostics. */
+export function renderSls(input: RenderInput): RenderOutput {
+  const file = input.path;
+  const positions: PositionMap = { file, ids: {} };
+  const fail = (d: Diagnostic): RenderOutput => ({ high: undefined, positions, diagnostics: [d] });
+  const where = { file, sls: input.sls, env: input.env };
+
+  const { pipe, body } = rendererPipe(input.text);
+  const unknown = pipe.find((p) => !SUPPORTED.has(p));
+  if (unknown !== undefined || pipe.length === 0) {
+    return fail(compilerErrors.diag('BRINE_ERR_COMPILE_RENDERER', { file, renderer: unknown ?? '' }, { ...where, line: 1, column: 1 }));
+  }
+
+  let text = body;
+  if (pipe.includes('jinja') && hasJinja(text)) {
+    try {
+      text = jinjaEnvironmentFor(input.tree, input.env).render(file, text, templateVars(input));
+    } catch (e) {
+      if (!(e instanceof TemplateFailure)) throw e;
+      return fail(
+        compilerErrors.diag('BRINE_ERR_COMPILE_TEMPLATE', { detail: e.message }, { ...where, file: e.file ?? file, line: e.line, column: e.column }),
+      );
+    }
+  }
+
+  let value: unknown;
+  if (pipe.includes('yaml')) {
+    const res = loadYaml(text);
+    if (res.error) {
+      return fail(compilerErrors.diag('BRINE_ERR_COMPILE_YAML', { detail: res.error.message }, { ...where, line: res.error.line, column: res.error.column }));
+    }
+    value = res.value;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) Object.assign(positions, collectPositions(res, file));
+  } else if (pipe.includes('json')) {
+    try {
+      value = text.trim() === '' ? null : JSON.parse(text);
+    } catch (e) {
+      return fail(compilerErrors.diag('BRINE_ERR_COMPILE_YAML', { detail: `bad JSON: ${(e as Error).message}` }, where));
+    }
+  } else {
+    value = text.trim() === '' ? null : text;
+  }
+
+  if (value === null || value === undefined) return { high: {}, positions, diagnostics: [] };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return fail(compilerErrors.diag('BRINE_ERR_COMPILE_NOT_A_DICT', { sls: input.sls ?? file, got: describe(value) }, { ...where, line: 1, column: 1 }));
+  }
+  return { high: value as HighData, positions, diagnostics: [] };
+}

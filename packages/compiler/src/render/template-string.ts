@@ -1,0 +1,51 @@
+/**
+ * Rendering a Jinja template that is not an SLS file (e.g. `file.managed` with
+ * `template: jinja`): same dialect, filters and `salt` helpers, text out.
+ */
+import { createJinjaEnvironment, TemplateFailure, type TemplateReader } from './jinja/environment.js';
+import { builtinHelpers, saltObject, type HelperTable } from './jinja/salt-helpers.js';
+import { deepCopy } from './jinja/traverse.js';
+
+export interface TemplateStringOptions {
+  /** The template's name (for error messages and `./` imports), e.g. `web/nginx.conf`. */
+  name: string;
+  /** Reads imported / included templates by path from the root; none when absent. */
+  read?: TemplateReader;
+  grains?: Record<string, unknown>;
+  pillar?: Record<string, unknown>;
+  opts?: Record<string, unknown>;
+  salt?: HelperTable;
+  /** Further variables (`context`/`defaults` of file.managed). */
+  vars?: Record<string, unknown>;
+}
+
+export type TemplateStringResult = { ok: true; text: string } | { ok: false; error: TemplateFailure };
+
+const noFiles: TemplateReader = () => undefined;
+const shared = new WeakMap<TemplateReader, ReturnType<typeof createJinjaEnvironment>>();
+
+/** Renders `text` as a Jinja template; never throws for template errors. */
+export function renderTemplateString(text: string, options: TemplateStringOptions): TemplateStringResult {
+  const read = options.read ?? noFiles;
+  let env = shared.get(read);
+  if (!env) {
+    env = createJinjaEnvironment(read);
+    shared.set(read, env);
+  }
+  const grains = options.grains ?? {};
+  const pillar = deepCopy(options.pillar ?? {});
+  const opts = { id: grains.id, ...(options.opts ?? {}) };
+  const vars = {
+    grains,
+    pillar,
+    opts,
+    salt: saltObject(builtinHelpers({ grains, pillar, opts }), options.salt),
+    ...(options.vars ?? {}),
+  };
+  try {
+    return { ok: true, text: env.render(options.name, text, vars) };
+  } catch (e) {
+    if (e instanceof TemplateFailure) return { ok: false, error: e };
+    throw e;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * YAML with the semantics Salt users get (PyYAML's YAML 1.1 safe loader plus Salt's tweaks):
+ * yes/no/on/off are booleans (y/n are not), `0644` is the decimal 644 (Salt strips the leading
+ * zeros so that modes read naturally), `1e3` is a string, timestamps stay strings, duplicate keys
+ * are an error. Maps become plain objects in document order; positions of the keys an SLS file
+ * is made of are recorded.
+ */
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
+import type { IdPositions, PositionMap } from './types.js';
+
+type TagDef = { tag: string; format?: string; test?: RegExp; default?: boolean | 'key'; resolve?: unknown };
+
+const INT = 'tag:yaml.org,2002:int';
+const FLOAT = 'tag:yaml.org,2002:float';
+const BOOL = 'tag:yaml.org,2002:bool';
+
+/** Salt: `0644` -> 644 (decimal); a signed one stays octal as in PyYAML. */
+function saltOctal(src: string): number {
+  const s = src.replace(/_/g, '');
+  if (s.startsWith('0')) return parseInt(s.replace(/^0+/, '') || '0', 10);
+  const sign = s.startsWith('-') ? -1 : 1;
+  return sign * parseInt(s.slice(2), 8);
+}
+
+function saltTags(tags: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const t of tags as TagDef[]) {
+    if (t.tag === 'tag:yaml.org,2002:timestamp' && t.default) continue;
+    if (t.tag === BOOL && t.test) {
+      const isTrue = t.test.test('true');
+      out.push({ ...t, test: isTrue ? /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/ : /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/ });
+    } else if (t.tag === INT && t.format === 'OCT') {
+      out.push({ ...t, resolve: (src: string) => saltOctal(src) });
+    } else if (t.tag === INT && t.format === undefined) {
+      out.push({ ...t, test: /^[-+]?(?:0|[1-9][0-9_]*)$/ });
+    } else if (t.tag === FLOAT && t.format === 'EXP') {
+      out.push({ ...t, test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/ });
+    } else {
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+const OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  version: '1.1',
+  customTags: saltTags as SchemaOptions['customTags'],
+  uniqueKeys: true,
+  merge: true,
+  keepSourceTokens: false,
+};
+
+const TO_JS: ToJSOptions = { maxAliasCount: 10_000 };
+
+export interface YamlError {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+export interface YamlResult {
+  value: unknown;
+  error?: YamlError;
+  doc?: Document;
+  lineCounter: LineCounter;
+}
+
+function errorText(text: string, code: string, message: string, offset: number): string {
+  if (code === 'DUPLICATE_KEY') {
+    const key = /^[^:\n]*/.exec(text.slice(offset))?.[0].trim().replace(/^["']|["']$/g, '');
+    return `found conflicting ID '${key}' (a key appears twice in the same mapping)`;
+  }
+  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** Parses one YAML document; the first error is reported with its 1-based line and column. */
+export function loadYaml(text: string): YamlResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { ...OPTIONS, lineCounter });
+  const err = doc.errors[0];
+  if (err) {
+    const pos = err.linePos?.[0];
+    return {
+      value: undefined,
+      lineCounter,
+      error: { message: errorText(text, err.code, err.message, err.pos[0]), line: pos?.line, column: pos?.col },
+    };
+  }
+  try {
+    return { value: doc.toJS(TO_JS) ?? null, doc, lineCounter };
+  } catch (e) {
+    return { value: undefined, lineCounter, error: { message: (e as Error).message } };
+  }
+}
+
+function keyText(node: unknown): string | undefined {
+  if (isScalar(node)) return node.value === null ? '' : String(node.value);
+  return undefined;
+}
+
+/**
+ * Positions of the top-level keys, the state declarations under each and the argument keys in
+ * each declaration's list. `lineMap` turns a rendered line into a source line.
+ */
+export function collectPositions(res: YamlResult, file: string, lineMap?: (line: number) => number): PositionMap {
+  const positions: PositionMap = { file, ids: {} };
+  const contents = res.doc?.contents;
+  if (!isMap(contents)) return positions;
+  const pos = (node: { range?: [number, number, number] | null } | null | undefined) => {
+    const at = res.lineCounter.linePos(node?.range?.[0] ?? 0);
+    return { file, line: lineMap ? lineMap(at.line) : at.line, column: at.col };
+  };
+  for (const pair of contents.items) {
+    const id = keyText(pair.key);
+    if (id === undefined) continue;
+    const entry: IdPositions = { pos: pos(pair.key as never), states: {}, args: {} };
+    positions.ids[id] = entry;
+    if (!isMap(pair.value)) continue;
+    for (const decl of pair.value.items) {
+      const state = keyText(decl.key);
+      if (state === undefined) continue;
+      entry.states[state] = pos(decl.key as never);
+      if (!isSeq(decl.value)) continue;
+      for (const item of decl.value.items) {
+        if (!isMap(item)) continue;
+        for (const arg of item.items) {
+          const name = keyText(arg.key);
+          if (name !== undefined && !(`${state}/${name}` in entry.args)) entry.args[`${state}/${name}`] = pos(arg.key as never);
+        }
+      }
+    }
+  }
+  return positions;
+}
