@@ -1,0 +1,150 @@
+import {
+  argBindEntryValue,
+  findArgBindRefs,
+  REQUISITE_KEYS,
+  type Diagnostic,
+  type HighData,
+  type StageResult,
+} from '@brine/core';
+import { compilerErrors } from './errors.js';
+
+/**
+ * The arg_bind stage (Idem's argument binding), on refined high data: every
+ * `${<state>:<id>[<name>]:<prop>...}` in an argument value becomes an `arg_bind` requisite of
+ * that state, so the referenced state runs first; the runtime later reads the value from the
+ * referenced state's `new_state`.
+ *
+ * The entry shape (visible in show_lowstate): `arg_bind` is a requisite list like `require`,
+ * one entry per referenced state, in the order the references first appear:
+ *
+ *     - arg_bind:
+ *       - test: State_B              # ${test:State_B:ID}
+ *       - file: site[/srv/www]       # ${file:site[/srv/www]:path}
+ *
+ * (Idem nests the property and argument under the entry; Brine keeps requisite-shaped entries so
+ * every requisite tool reads them alike, and the references themselves stay in the argument
+ * values, where the runtime substitutes them.) Existing `arg_bind` entries are kept.
+ *
+ * Diagnostics (BRINE_ERR_COMPILE_ARG_BIND): a reference to an ID that does not exist, to an ID
+ * without a declaration of that state module, to a resource name the ID does not declare, to an
+ * ID with several `names` without saying which, to the state itself, and `${...}` text that has
+ * a reference's shape but does not parse. Requisite lists and `names` are not searched.
+ */
+
+/** Where an ID came from, for diagnostics (structurally the gather stage's IdOrigin). */
+export interface ArgBindOrigin {
+  file?: string;
+  line?: number;
+  column?: number;
+  sls?: string;
+  env?: string;
+  args?: Record<string, { line?: number; column?: number } | undefined>;
+}
+
+type Decl = Record<string, unknown>;
+
+function isDict(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function oneKey(arg: unknown): string | undefined {
+  if (!isDict(arg)) return undefined;
+  const keys = Object.keys(arg);
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/** The resource names an ID's declaration of a state module has: its name(s), else the ID. */
+function resourceNames(id: string, list: unknown[]): string[] {
+  const names: string[] = [];
+  let name: string | undefined;
+  for (const arg of list) {
+    const key = oneKey(arg);
+    if (key === 'name') name = String((arg as Decl).name);
+    if (key === 'names' && Array.isArray((arg as Decl).names)) {
+      for (const n of (arg as Decl).names as unknown[]) {
+        const nk = oneKey(n);
+        names.push(typeof n === 'string' ? n : nk ?? String(n));
+      }
+    }
+  }
+  if (names.length > 0) return names;
+  return [name ?? id];
+}
+
+export function argBind(high: HighData, origins?: Record<string, ArgBindOrigin | undefined>): StageResult<HighData> {
+  const diagnostics: Diagnostic[] = [];
+  const out: HighData = { ...high };
+
+  for (const id of Object.keys(high)) {
+    if (id.startsWith('__')) continue;
+    const decl = high[id];
+    if (!isDict(decl)) continue;
+    let newDecl: Decl | undefined;
+    for (const state of Object.keys(decl)) {
+      if (state.startsWith('__')) continue;
+      const list = decl[state];
+      if (!Array.isArray(list)) continue;
+      const entries: Array<Record<string, string>> = [];
+      const seen = new Set<string>();
+      let existing = -1;
+      list.forEach((arg, i) => {
+        const key = oneKey(arg);
+        if (key === undefined) return;
+        if (key === 'arg_bind') existing = i;
+        if (REQUISITE_KEYS.has(key) || key === 'names') return;
+        const { uses, errors } = findArgBindRefs(key, (arg as Decl)[key]);
+        const o = origins?.[id];
+        const p = o?.args?.[`${state}/${key}`];
+        const where = { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls ?? (decl.__sls__ as string | undefined), env: o?.env ?? (decl.__env__ as string | undefined), id };
+        const report = (detail: string) => diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_ARG_BIND', { id, detail }, where));
+        for (const e of errors) report(`argument '${e.where}' of state '${state}': ${e.text} is not a valid reference (${e.reason})`);
+        for (const { ref, where: at } of uses) {
+          const prefix = `argument '${at}' of state '${state}' references ${ref.text}, but`;
+          const target = high[ref.id];
+          if (!isDict(target)) {
+            report(`${prefix} there is no ID '${ref.id}' in this run`);
+            continue;
+          }
+          const targetList = target[ref.state];
+          if (!Array.isArray(targetList)) {
+            report(`${prefix} ID '${ref.id}' has no '${ref.state}' state`);
+            continue;
+          }
+          if (ref.id === id && ref.state === state) {
+            report(`${prefix} a state cannot bind to its own result`);
+            continue;
+          }
+          const names = resourceNames(ref.id, targetList);
+          if (ref.resource !== undefined && !names.includes(ref.resource)) {
+            report(`${prefix} ID '${ref.id}' declares no resource named '${ref.resource}' (it has: ${names.join(', ')})`);
+            continue;
+          }
+          if (ref.resource === undefined && names.length > 1) {
+            report(`${prefix} ID '${ref.id}' has several names; say which, like \${${ref.state}:${ref.id}[${names[0]}]:...}`);
+            continue;
+          }
+          const value = argBindEntryValue(ref);
+          const k = `${ref.state}\0${value}`;
+          if (seen.has(k)) continue;
+          seen.add(k);
+          entries.push({ [ref.state]: value });
+        }
+      });
+      if (entries.length === 0) continue;
+      const newList = [...list];
+      if (existing >= 0) {
+        const prev = (newList[existing] as Decl).arg_bind;
+        const kept = Array.isArray(prev) ? [...prev] : [];
+        const have = new Set(kept.map((e) => JSON.stringify(e)));
+        for (const e of entries) if (!have.has(JSON.stringify(e))) kept.push(e);
+        newList[existing] = { arg_bind: kept };
+      } else {
+        newList.push({ arg_bind: entries });
+      }
+      newDecl ??= { ...decl };
+      newDecl[state] = newList;
+    }
+    if (newDecl) out[id] = newDecl;
+  }
+  return { value: out, diagnostics };
+}
