@@ -1,0 +1,6 @@
+a:
+  test.nop: []
+b:
+  test.nop: []
+a:
+  test.nop: []

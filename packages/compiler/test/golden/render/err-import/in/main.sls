@@ -1,0 +1,3 @@
+a:
+  test.nop: []
+{% from "lib/map.jinja" import m %}

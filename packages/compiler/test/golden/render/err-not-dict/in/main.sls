@@ -1,0 +1,3 @@
+{% for i in range(2) %}
+- item{{ i }}
+{% endfor %}

@@ -1,0 +1,4 @@
+a:
+  test.nop:
+   - name: x
+  - bad
