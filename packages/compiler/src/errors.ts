@@ -21,7 +21,9 @@ export const compilerErrors = defineErrors({
     "ID '{id}': state '{state}' names more than one function ({functions}); use one state declaration per function",
   BRINE_ERR_COMPILE_BAD_ARG:
     "ID '{id}': argument {index} of state '{state}' must be a one-key dictionary like '- key: value' (got {got})",
-  BRINE_ERR_COMPILE_UNKNOWN_KEY: "ID '{id}': unknown key '{key}' (not a state module declaration)",
+  BRINE_ERR_COMPILE_SUSPICIOUS_ARG:
+    "ID '{id}': argument '{key}' is not a requisite; did you mean '{suggestion}'?",
+  BRINE_ERR_COMPILE_UNKNOWN_KEY: "ID '{id}': unknown {what} '{key}'",
   BRINE_ERR_COMPILE_BAD_REQUISITE:
     "ID '{id}': requisite '{requisite}' must be a list of '- <state>: <id or name>' references (got {got})",
   BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND:

@@ -96,27 +96,29 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
     high,
     low: hasErrors(diagnostics) ? [] : low,
     origins,
-    diagnostics,
+    diagnostics: dedupe(diagnostics),
     failed: hasErrors(diagnostics),
   });
   const gathered = gatherHigh({ tree: opts.tree, matches, context: renderContext(opts), render: opts.render });
   diagnostics.push(...gathered.diagnostics);
   const { high: rawHigh, origins } = gathered.value;
-  if (hasErrors(diagnostics)) return done(rawHigh, rawHigh, [], origins);
+  // Later stages still run after a failed render so that every problem is reported at once;
+  // what a missing file would cascade into (extends and requisites naming its IDs) is not.
+  const renderFailed = hasErrors(diagnostics);
+  const later = (ds: Diagnostic[]) =>
+    renderFailed ? ds.filter((d) => d.code !== 'BRINE_ERR_COMPILE_EXTEND_MISSING' && d.code !== 'BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND') : ds;
 
   let high = rawHigh;
   if (!raw) {
     const rec = reconcile({ high: rawHigh, origins });
-    diagnostics.push(...rec.diagnostics);
+    diagnostics.push(...later(rec.diagnostics));
     high = rec.value;
   } else {
     high = Object.fromEntries(Object.entries(rawHigh).filter(([k]) => !k.startsWith('__'))) as HighData;
   }
-  diagnostics.push(...verifyHigh(high, origins, opts.schema).diagnostics);
-  if (hasErrors(diagnostics)) return done(rawHigh, high, [], origins);
-
+  diagnostics.push(...later(verifyHigh(high, origins, opts.schema).diagnostics));
   const low = orderChunks(compileLow(high).value).value;
-  if (!raw) diagnostics.push(...verifyLow(low, origins).diagnostics);
+  if (!raw) diagnostics.push(...later(verifyLow(low, origins).diagnostics));
   return done(rawHigh, high, low, origins);
 }
 
@@ -134,4 +136,15 @@ export function compileHighstate(opts: CompileOptions, raw = false): Compiled {
 /** `state.sls a,b saltenv=env`: the matches come from the arguments instead of top files. */
 export function compileSls(opts: CompileOptions, sls: string[], env = 'base', raw = false): Compiled {
   return compileMatches(opts, { [env]: sls }, raw);
+}
+
+/** The same finding reached by two stages is reported once. */
+function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.code}\0${d.id ?? ''}\0${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

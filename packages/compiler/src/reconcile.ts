@@ -171,7 +171,7 @@ export function requisiteIn(high: HighData, diagnostics: Diagnostic[], origins?:
             if (key === 'use' || key === 'use_in') {
               const [user, userState, used, usedState] = key === 'use' ? [id, state, tid, tstate] : [tid, tstate, id, state];
               if (user === used && userState === usedState) {
-                diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_USE_SELF', {}, where(origins, user)));
+                diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_USE_SELF', { id: user }, where(origins, user)));
                 continue;
               }
               uses.push([user, used]);
@@ -183,7 +183,7 @@ export function requisiteIn(high: HighData, diagnostics: Diagnostic[], origins?:
               }
             } else if (key === 'prereq') {
               if (tid === id && tstate === state) {
-                diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_PREREQ_SELF', {}, where(origins, id)));
+                diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_PREREQ_SELF', { id }, where(origins, id)));
                 continue;
               }
               addReq(tid, tstate, 'prerequired', { [state]: id });

@@ -60,7 +60,7 @@ export function verifyHigh(
     let stateCount = 0;
     for (const [state, run] of Object.entries(decl)) {
       if (state.startsWith('__')) {
-        if (!KNOWN_ID_KEYS.has(state)) err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: state }, id, undefined, 'warning');
+        if (!KNOWN_ID_KEYS.has(state)) err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: state, what: 'key' }, id, undefined, 'warning');
         continue;
       }
       stateCount++;
@@ -72,9 +72,9 @@ export function verifyHigh(
       if (funcs.length === 0) err('BRINE_ERR_COMPILE_NO_FUNCTION', { id, state }, id, state);
       else if (funcs.length > 1) err('BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS', { id, state, functions: funcs.join(', ') }, id, state);
       if (schema && !schema.hasModule(state)) {
-        err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: state }, id, state, 'warning');
+        err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: state, what: 'state module' }, id, state, 'warning');
       } else if (schema && funcs.length === 1 && !schema.hasFunction(state, funcs[0]!)) {
-        err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: `${state}.${funcs[0]}` }, id, state, 'warning');
+        err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: `${state}.${funcs[0]}`, what: 'state function' }, id, state, 'warning');
       }
       (run as unknown[]).forEach((arg, index) => {
         if (typeof arg === 'string') return;
@@ -103,9 +103,10 @@ export function verifyHigh(
           const ok = typeof value === 'number' || value === 'first' || value === 'last' || (typeof value === 'string' && /^-?\d+$/.test(value));
           if (!ok) err('BRINE_ERR_COMPILE_BAD_ORDER', { id, got: JSON.stringify(value) }, id, path);
         } else {
+          // Only long keys sharing a prefix: short real arguments (`user`) must not trip this.
           for (const req of REQUISITE_KEYS) {
-            if (key !== req && near(key, req) && /^(req|wat|onc|onf|pre|use|lis)/.test(key)) {
-              err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: `${key}' (did you mean '${req}'?)` }, id, path, 'warning');
+            if (key.length >= 6 && key.slice(0, 3) === req.slice(0, 3) && near(key, req)) {
+              err('BRINE_ERR_COMPILE_SUSPICIOUS_ARG', { id, key, suggestion: req }, id, path, 'warning');
               break;
             }
           }

@@ -1,0 +1,4 @@
+keep_yes:
+  test.nop: []
+keep_not:
+  test.nop: []

@@ -1,0 +1,2 @@
+la:
+  test.nop: []

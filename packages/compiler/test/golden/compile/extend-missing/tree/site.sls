@@ -1,0 +1,6 @@
+extend:
+  not_included:
+    service:
+      - enable: true
+site:
+  test.nop: []

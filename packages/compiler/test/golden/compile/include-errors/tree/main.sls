@@ -1,0 +1,5 @@
+include:
+  - missing.thing
+  - ...way.up
+ok:
+  test.nop: []

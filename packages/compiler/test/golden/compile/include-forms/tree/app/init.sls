@@ -1,0 +1,6 @@
+include:
+  - .db
+  - web.*
+  - base: edit.vim
+app_state:
+  test.nop: []

@@ -1,0 +1,2 @@
+common_state:
+  test.nop: []

@@ -1,0 +1,2 @@
+vim:
+  pkg.installed

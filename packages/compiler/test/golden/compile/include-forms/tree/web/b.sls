@@ -1,0 +1,4 @@
+include:
+  - common
+web_b:
+  test.nop: []

@@ -1,0 +1,5 @@
+a:
+  test.nop:
+    - require:
+      - test: nope
+      - sls: nosls

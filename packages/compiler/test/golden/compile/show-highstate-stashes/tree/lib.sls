@@ -1,0 +1,4 @@
+l:
+  test.nop: []
+gone:
+  test.nop: []

@@ -1,0 +1,10 @@
+include:
+  - lib
+extend:
+  l:
+    test:
+      - comment: extended
+m:
+  test.nop:
+    - require_in:
+      - test: l

@@ -1,0 +1,6 @@
+base:
+  '*':
+    - from_base
+dev:
+  '*':
+    - dev_from_base

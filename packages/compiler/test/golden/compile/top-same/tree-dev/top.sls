@@ -1,0 +1,6 @@
+base:
+  '*':
+    - ignored
+dev:
+  '*':
+    - d

@@ -1,0 +1,6 @@
+base:
+  '*':
+    - a
+dev:
+  '*':
+    - from_base_for_dev
