@@ -42,6 +42,7 @@ export const GLOBAL_STATE_ARGS: ReadonlySet<string> = new Set<string>([
   'state_output_diff',
   'test',
   'aggregate',
+  'sfun',
 ]);
 
 /** Whether a chunk key is the state system's rather than the function's. */
