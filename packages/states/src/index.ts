@@ -5,3 +5,5 @@ export { statesErrors } from './errors.js';
 export { testModule, watchedWithChanges } from './modules/test.js';
 export { cmdModule } from './modules/cmd.js';
 export { dirFileClient, parseSaltUrl } from './host/dir-file-client.js';
+export { fileModule } from './modules/file.js';
+export { fileDiff, lineDiff, unifiedDiffLines } from './util/diff.js';

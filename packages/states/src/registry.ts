@@ -2,6 +2,7 @@ import type { StateFunction, StateModule, StateRegistry } from '@brine/core';
 import { statesErrors } from './errors.js';
 import { testModule } from './modules/test.js';
 import { cmdModule } from './modules/cmd.js';
+import { fileModule } from './modules/file.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -29,7 +30,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 export function allModules(): StateModule[] {
-  return [testModule(), cmdModule()];
+  return [testModule(), cmdModule(), fileModule()];
 }
 
 /** The registry with every module Brine ships. */

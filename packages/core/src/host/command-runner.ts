@@ -113,6 +113,15 @@ export function createCommandRunner(): CommandRunner {
           });
           child.stdin.end(options.stdin);
         }
+        if (options.signal) {
+          const onAbort = () => {
+            killGroup('SIGTERM');
+            killTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+            killTimer.unref();
+          };
+          if (options.signal.aborted) onAbort();
+          else options.signal.addEventListener('abort', onAbort, { once: true });
+        }
         if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
           timer = setTimeout(() => {
             timedOut = true;

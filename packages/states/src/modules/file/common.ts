@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile, chown, chmod, mkdir } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import type { Stats } from 'node:fs';
+import type { CommandRunner, StateReturn } from '@brine/core';
+import { modeOf, ownerNames, lstatOrUndefined } from '../../util/fs-meta.js';
+
+export function start(name: string): StateReturn {
+  return { name, changes: {}, result: true, comment: '' };
+}
+
+export function failed(ret: StateReturn, comment: string): StateReturn {
+  ret.result = false;
+  ret.comment = comment;
+  return ret;
+}
+
+/** Salt refuses relative paths for every file state. */
+export function notAbsolute(name: string): string | undefined {
+  return isAbsolute(name) ? undefined : `Specified file ${name} is not an absolute path`;
+}
+
+/** Python's str.splitlines for text files ("\n" and "\r\n"). */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+export function isText(buf: Buffer): boolean {
+  return !buf.subarray(0, 8000).includes(0);
+}
+
+/** The resource contract of a file-like path: what argument binding can reference. */
+export async function pathState(path: string, cmd?: CommandRunner): Promise<Record<string, unknown> | null> {
+  const st = await lstatOrUndefined(path);
+  if (!st) return null;
+  return describe(path, st, cmd);
+}
+
+export async function describe(path: string, st: Stats, cmd?: CommandRunner): Promise<Record<string, unknown>> {
+  const { user, group } = await ownerNames(st, cmd);
+  const out: Record<string, unknown> = { name: path, mode: modeOf(st), user, group };
+  if (st.isFile()) {
+    const body = await readFile(path);
+    out.size = st.size;
+    out.sha256 = createHash('sha256').update(body).digest('hex');
+  } else if (st.isDirectory()) {
+    out.type = 'directory';
+  } else if (st.isSymbolicLink()) {
+    out.type = 'symlink';
+  }
+  return out;
+}
+
+/**
+ * Replaces a file's bytes atomically: a temp file beside it, the old file's mode and owner copied
+ * (or `defaultMode` for a new file), then rename over. No backup is left behind.
+ */
+export async function atomicWrite(path: string, data: Buffer | string, old: Stats | undefined, defaultMode: number): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.brine-${randomBytes(6).toString('hex')}`);
+  try {
+    await writeFile(tmp, data, { mode: old ? old.mode & 0o7777 : defaultMode });
+    if (old) {
+      await chmod(tmp, old.mode & 0o7777);
+      if (process.getuid?.() === 0) await chown(tmp, old.uid, old.gid);
+    } else {
+      await chmod(tmp, defaultMode);
+    }
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Mode a new file gets: 0666 less the process umask, as open(2) would give it. */
+export function defaultFileMode(): number {
+  const mask = process.umask();
+  return 0o666 & ~mask;
+}
+
+export async function ensureParent(path: string, makedirs: boolean): Promise<boolean> {
+  const parent = dirname(path);
+  const st = await lstatOrUndefined(parent);
+  if (st) return true;
+  if (!makedirs) return false;
+  await mkdir(parent, { recursive: true });
+  return true;
+}

@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
+import { asBool } from '../../util/args.js';
+import { fileDiff } from '../../util/diff.js';
+import { applyMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
+import { renderTemplate } from '../../util/template.js';
+import { atomicWrite, defaultFileMode, describe, ensureParent, failed, isText, notAbsolute, start } from './common.js';
+
+export const managedArgs: Record<string, ArgSpec> = {
+  source: { type: ['string', 'list'] },
+  source_hash: { type: 'string' },
+  contents: { type: ['string', 'list', 'number', 'boolean'] },
+  contents_newline: { type: 'boolean' },
+  template: { type: 'string' },
+  defaults: { type: 'dict' },
+  context: { type: 'dict' },
+  user: { type: ['string', 'number'] },
+  group: { type: ['string', 'number'] },
+  mode: { type: ['string', 'number'] },
+  makedirs: { type: 'boolean' },
+  dir_mode: { type: ['string', 'number'] },
+  replace: { type: 'boolean' },
+  show_changes: { type: 'boolean' },
+  create: { type: 'boolean' },
+  follow_symlinks: { type: 'boolean' },
+  backup: { type: 'string' },
+  skip_verify: { type: 'boolean' },
+  saltenv: { type: 'string' },
+  encoding: { type: 'string' },
+};
+
+const TEST_COMMENT = (name: string) =>
+  `The file ${name} is set to be changed\nNote: No changes made, actual changes may\nbe different due to other states.`;
+
+/** Where the new contents come from: `contents`, or the first `source` found. */
+async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): Promise<Buffer | undefined | { error: string }> {
+  const saltenv = typeof args.saltenv === 'string' ? args.saltenv : ctx.low.__env__ ?? 'base';
+  let body: Buffer | undefined;
+  if (args.contents !== undefined && args.contents !== null) {
+    if (args.source) return { error: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'" };
+    let text = Array.isArray(args.contents) ? args.contents.map(String).join('\n') : String(args.contents);
+    if (args.contents_newline !== false && !text.endsWith('\n')) text += '\n';
+    body = Buffer.from(text);
+  } else if (args.source) {
+    const sources = Array.isArray(args.source) ? args.source.map(String) : [String(args.source)];
+    for (const src of sources) {
+      if (src.startsWith('salt://')) body = await ctx.files.get(src, saltenv);
+      else if (src.startsWith('file://') || isAbsolute(src)) {
+        const p = src.startsWith('file://') ? src.slice('file://'.length) : src;
+        body = await readFile(p).catch(() => undefined);
+      } else return { error: `Source ${src} is not a salt:// URL or a local absolute path` };
+      if (body) break;
+    }
+    if (!body) {
+      return {
+        error: sources.length === 1 ? `Source file ${sources[0]} not found in saltenv '${saltenv}'` : `none of the specified sources were found`,
+      };
+    }
+    if (typeof args.source_hash === 'string' && args.source_hash) {
+      const spec = args.source_hash.includes('=') ? args.source_hash.split('=', 2) : [null, args.source_hash];
+      const hex = String(spec[1]).toLowerCase();
+      const algo = spec[0] ?? ({ 32: 'md5', 40: 'sha1', 64: 'sha256', 128: 'sha512' } as Record<number, string>)[hex.length];
+      if (!algo) return { error: `Invalid source_hash ${args.source_hash}` };
+      const got = createHash(algo).update(body).digest('hex');
+      if (got !== hex) return { error: `Specified ${algo} checksum for ${String(args.source)} (${hex}) does not match actual checksum (${got})` };
+    }
+  } else {
+    return undefined;
+  }
+  if (typeof args.template === 'string' && args.template) {
+    const text = renderTemplate(body.toString('utf8'), args.template, ctx, args.defaults as Record<string, unknown>, args.context as Record<string, unknown>);
+    body = Buffer.from(text);
+  }
+  return body;
+}
+
+/** file.managed: the file has these contents, this owner and this mode. */
+export async function managed(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+  let name = String(args.name);
+  const ret = start(name);
+  const bad = notAbsolute(name);
+  if (bad) return failed(ret, bad);
+  let mode: string | undefined;
+  try {
+    mode = normaliseMode(args.mode);
+  } catch (e) {
+    return failed(ret, (e as Error).message);
+  }
+  const own = await resolveOwnership(args.user, args.group, ctx.cmd);
+  if (own.error) return failed(ret, own.error);
+  let want: Buffer | undefined;
+  try {
+    const d = await desiredBytes(args, ctx);
+    if (d && 'error' in d) return failed(ret, d.error);
+    want = d;
+  } catch (e) {
+    return failed(ret, `Unable to manage file: ${(e as Error).message}`);
+  }
+  let st = await lstatOrUndefined(name);
+  if (st?.isSymbolicLink() && args.follow_symlinks !== false) {
+    const target = await stat(name).catch(() => undefined);
+    if (target) st = target;
+  }
+  if (st?.isDirectory()) return failed(ret, `Specified target ${name} is a directory`);
+  const exists = st !== undefined;
+  if (!exists && args.create === false) {
+    ret.comment = `File ${name} is not present and is not set for creation`;
+    return ret;
+  }
+  const old = exists ? await readFile(name) : undefined;
+  ret.old_state = exists && st ? await describe(name, st, ctx.cmd) : null;
+  const replace = args.replace !== false;
+  const contentChange = want !== undefined && old !== undefined && replace && !old.equals(want);
+  const showChanges = asBool(args.show_changes, true);
+  const diffOf = (o: Buffer, n: Buffer) =>
+    !showChanges ? '<show_changes=False>' : isText(o) && isText(n) ? fileDiff(o.toString('utf8'), n.toString('utf8')) : 'Replace binary file';
+
+  if (ctx.test) {
+    if (!exists) {
+      ret.changes = { newfile: name };
+      ret.result = null;
+      ret.comment = TEST_COMMENT(name);
+      return ret;
+    }
+    const changes: Record<string, unknown> = {};
+    if (contentChange && old && want) changes.diff = diffOf(old, want);
+    Object.assign(changes, await metaChanges(st!, { ...own, user: args.user, group: args.group, mode }));
+    ret.changes = changes;
+    if (Object.keys(changes).length) {
+      ret.result = null;
+      ret.comment = TEST_COMMENT(name);
+    } else {
+      ret.comment = `The file ${name} is in the correct state`;
+      ret.new_state = ret.old_state;
+    }
+    return ret;
+  }
+
+  if (!exists && !(await ensureParent(name, asBool(args.makedirs)))) return failed(ret, 'Parent directory not present');
+  const changes: Record<string, unknown> = {};
+  if (!exists) {
+    await atomicWrite(name, want ?? Buffer.alloc(0), undefined, defaultFileMode());
+    changes.diff = 'New file';
+    st = await lstatOrUndefined(name);
+  } else if (contentChange && old && want) {
+    await atomicWrite(name, want, st, defaultFileMode());
+    changes.diff = diffOf(old, want);
+  }
+  const meta = await metaChanges(st!, { ...own, user: args.user, group: args.group, mode });
+  if (Object.keys(meta).length) {
+    await applyMeta(name, { uid: meta.user ? own.uid : undefined, gid: meta.group ? own.gid : undefined }, meta.mode);
+    Object.assign(changes, meta);
+  }
+  ret.changes = changes;
+  ret.comment = Object.keys(changes).length ? `File ${name} updated` : `File ${name} is in the correct state`;
+  const now = await lstatOrUndefined(name);
+  ret.new_state = now ? await describe(name, now, ctx.cmd) : null;
+  return ret;
+}

@@ -1,0 +1,72 @@
+import { lstat, chown, chmod } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import type { CommandRunner } from '@brine/core';
+import { getGroup, getUser } from './accounts.js';
+
+/** Salt's mode form: a string of four octal digits ("0644"); numbers are read as written (644). */
+export function normaliseMode(mode: unknown): string | undefined {
+  if (mode === undefined || mode === null || mode === '') return undefined;
+  let s = String(mode).trim();
+  if (s.startsWith('0o')) s = s.slice(2);
+  if (!/^[0-7]{1,4}$/.test(s)) throw new Error(`'${String(mode)}' is not a valid file mode`);
+  return s.padStart(4, '0');
+}
+
+export function modeOf(st: Stats): string {
+  return (st.mode & 0o7777).toString(8).padStart(4, '0');
+}
+
+export async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Ownership {
+  uid?: number;
+  gid?: number;
+  error?: string;
+}
+
+/** Resolves user/group names (or ids) to ids; Salt's "User x is not available" when unknown. */
+export async function resolveOwnership(user: unknown, group: unknown, cmd: CommandRunner): Promise<Ownership> {
+  const out: Ownership = {};
+  const errs: string[] = [];
+  if (user !== undefined && user !== null && user !== '') {
+    const u = await getUser(String(user), cmd);
+    if (u) out.uid = u.uid;
+    else errs.push(`User ${String(user)} is not available`);
+  }
+  if (group !== undefined && group !== null && group !== '') {
+    const g = await getGroup(String(group), cmd);
+    if (g) out.gid = g.gid;
+    else errs.push(`Group ${String(group)} is not available`);
+  }
+  if (errs.length) out.error = errs.join(' ');
+  return out;
+}
+
+export async function ownerNames(st: Stats, cmd?: CommandRunner): Promise<{ user: string; group: string }> {
+  const u = await getUser(st.uid, cmd);
+  const g = await getGroup(st.gid, cmd);
+  return { user: u?.name ?? String(st.uid), group: g?.name ?? String(st.gid) };
+}
+
+/** What ownership/mode changes a path needs, as Salt reports them ({user, group, mode}). */
+export async function metaChanges(
+  st: Stats,
+  want: { user?: unknown; group?: unknown; mode?: string; uid?: number; gid?: number },
+): Promise<Record<string, string>> {
+  const ch: Record<string, string> = {};
+  if (want.uid !== undefined && st.uid !== want.uid) ch.user = String(want.user);
+  if (want.gid !== undefined && st.gid !== want.gid) ch.group = String(want.group);
+  if (want.mode !== undefined && modeOf(st) !== want.mode) ch.mode = want.mode;
+  return ch;
+}
+
+export async function applyMeta(path: string, own: Ownership, mode: string | undefined): Promise<void> {
+  if (own.uid !== undefined || own.gid !== undefined) await chown(path, own.uid ?? -1, own.gid ?? -1);
+  if (mode !== undefined) await chmod(path, parseInt(mode, 8));
+}
