@@ -7,3 +7,5 @@ export { cmdModule } from './modules/cmd.js';
 export { dirFileClient, parseSaltUrl } from './host/dir-file-client.js';
 export { fileModule } from './modules/file.js';
 export { fileDiff, lineDiff, unifiedDiffLines } from './util/diff.js';
+export { userModule } from './modules/user.js';
+export { groupModule } from './modules/group.js';

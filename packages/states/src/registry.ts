@@ -3,6 +3,8 @@ import { statesErrors } from './errors.js';
 import { testModule } from './modules/test.js';
 import { cmdModule } from './modules/cmd.js';
 import { fileModule } from './modules/file.js';
+import { userModule } from './modules/user.js';
+import { groupModule } from './modules/group.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -30,7 +32,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 export function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule()];
 }
 
 /** The registry with every module Brine ships. */

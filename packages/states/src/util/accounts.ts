@@ -80,3 +80,8 @@ export function secondaryGroups(user: string): string[] {
 export function forgetAccounts(): void {
   caches.clear();
 }
+
+/** A group's name from the local group table, when it is there. */
+export function localGroupName(gid: number): string | undefined {
+  return readTable('/etc/group', parseGroup).find((g) => g.gid === gid)?.name;
+}

@@ -1,0 +1,180 @@
+import type { ArgSpec, StateContext, StateModule, StateReturn } from '@brine/core';
+import { forgetAccounts, getGroup, getUser, localGroupName, secondaryGroups, type PasswdEntry } from '../util/accounts.js';
+import { asBool, asList } from '../util/args.js';
+import { needPrograms } from '../util/which.js';
+
+const presentArgs: Record<string, ArgSpec> = {
+  uid: { type: ['number', 'string'] },
+  gid: { type: ['number', 'string'] },
+  groups: { type: ['list', 'string'] },
+  optional_groups: { type: ['list', 'string'] },
+  remove_groups: { type: 'boolean' },
+  home: { type: 'string' },
+  createhome: { type: 'boolean' },
+  shell: { type: 'string' },
+  system: { type: 'boolean' },
+  fullname: { type: 'string' },
+  usergroup: { type: 'boolean' },
+  unique: { type: 'boolean' },
+};
+
+/** The resource contract of a user account. */
+export function userState(u: PasswdEntry | undefined): Record<string, unknown> | null {
+  if (!u) return null;
+  return { name: u.name, uid: u.uid, gid: u.gid, home: u.home, shell: u.shell, fullname: u.gecos.split(',')[0], groups: allGroups(u) };
+}
+
+function allGroups(u: PasswdEntry): string[] {
+  const primary = localGroupName(u.gid);
+  const set = new Set(secondaryGroups(u.name));
+  if (primary) set.add(primary);
+  return [...set].sort();
+}
+
+
+async function gidOf(gid: unknown, ctx: StateContext): Promise<number | undefined | 'missing'> {
+  if (gid === undefined || gid === null || gid === '') return undefined;
+  const g = await getGroup(String(gid), ctx.cmd);
+  return g ? g.gid : 'missing';
+}
+
+async function present(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+  const name = String(args.name);
+  const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+  const gid = await gidOf(args.gid, ctx);
+  if (gid === 'missing') return { ...ret, result: false, comment: `The following group(s) are not present: ${String(args.gid)}` };
+  const groups = asList(args.groups);
+  const optional = [];
+  for (const g of asList(args.optional_groups)) if (await getGroup(g, ctx.cmd)) optional.push(g);
+  const missingGroups = [];
+  for (const g of groups) if (!(await getGroup(g, ctx.cmd))) missingGroups.push(g);
+  if (missingGroups.length) return { ...ret, result: false, comment: `The following group(s) are not present: ${missingGroups.join(',')}` };
+  const wantGroups = [...new Set([...groups, ...optional])];
+  const user = await getUser(name, ctx.cmd);
+  ret.old_state = userState(user);
+
+  if (!user) {
+    const argv = ['useradd'];
+    if (args.uid !== undefined) argv.push('-u', String(args.uid));
+    if (gid !== undefined) argv.push('-g', String(gid));
+    else if (args.usergroup === false) argv.push('-N');
+    if (wantGroups.length) argv.push('-G', wantGroups.join(','));
+    if (typeof args.home === 'string') argv.push('-d', args.home);
+    argv.push(asBool(args.createhome, true) && !asBool(args.system) ? '-m' : '-M');
+    if (typeof args.shell === 'string') argv.push('-s', args.shell);
+    if (asBool(args.system)) argv.push('-r');
+    if (typeof args.fullname === 'string') argv.push('-c', args.fullname);
+    if (args.unique === false) argv.push('-o');
+    argv.push(name);
+    if (ctx.test) {
+      ret.result = null;
+      ret.comment = `User ${name} set to be added`;
+      ret.changes = { [name]: 'new' };
+      return ret;
+    }
+    const r = await ctx.cmd.run(argv);
+    forgetAccounts();
+    if (r.retcode !== 0) return { ...ret, result: false, comment: `Failed to create new user ${name}: ${r.stderr || r.stdout}` };
+    const made = await getUser(name, ctx.cmd);
+    ret.new_state = userState(made);
+    ret.changes = (ret.new_state as Record<string, unknown>) ?? { name };
+    ret.comment = `New user ${name} created`;
+    return ret;
+  }
+
+  const diff: Record<string, unknown> = {};
+  const mod: string[] = [];
+  if (args.uid !== undefined && Number(args.uid) !== user.uid) {
+    diff.uid = Number(args.uid);
+    mod.push('-u', String(args.uid));
+  }
+  if (gid !== undefined && gid !== user.gid) {
+    diff.gid = gid;
+    mod.push('-g', String(gid));
+  }
+  if (typeof args.home === 'string' && args.home !== user.home) {
+    diff.home = args.home;
+    mod.push('-d', args.home);
+  }
+  if (typeof args.shell === 'string' && args.shell !== user.shell) {
+    diff.shell = args.shell;
+    mod.push('-s', args.shell);
+  }
+  if (typeof args.fullname === 'string' && args.fullname !== user.gecos.split(',')[0]) {
+    diff.fullname = args.fullname;
+    mod.push('-c', args.fullname);
+  }
+  if (args.groups !== undefined || args.optional_groups !== undefined) {
+    const current = secondaryGroups(name).sort();
+    const primary = (await getGroup(user.gid, ctx.cmd))?.name;
+    const wanted = wantGroups.filter((g) => g !== primary).sort();
+    const removeOthers = asBool(args.remove_groups, true);
+    const target = removeOthers ? wanted : [...new Set([...current, ...wanted])].sort();
+    if (target.join(',') !== current.join(',')) {
+      diff.groups = target;
+      mod.push('-G', target.join(','));
+    }
+  }
+  if (!mod.length) {
+    ret.comment = `User ${name} is present and up to date`;
+    ret.new_state = ret.old_state;
+    return ret;
+  }
+  if (ctx.test) {
+    ret.result = null;
+    ret.changes = diff;
+    ret.comment =
+      'The following user attributes are set to be changed:\n' +
+      Object.entries(diff)
+        .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}\n`)
+        .join('');
+    return ret;
+  }
+  const r = await ctx.cmd.run(['usermod', ...mod, name]);
+  forgetAccounts();
+  if (r.retcode !== 0) return { ...ret, result: false, comment: `These values could not be changed: ${Object.keys(diff).join(', ')}: ${r.stderr}` };
+  ret.changes = diff;
+  ret.comment = `Updated user ${name}`;
+  ret.new_state = userState(await getUser(name, ctx.cmd));
+  return ret;
+}
+
+async function absent(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+  const name = String(args.name);
+  const ret: StateReturn = { name, changes: {}, result: true, comment: '', new_state: null };
+  const user = await getUser(name, ctx.cmd);
+  ret.old_state = userState(user);
+  if (!user) {
+    ret.comment = `User ${name} is not present`;
+    return ret;
+  }
+  if (ctx.test) {
+    ret.result = null;
+    ret.changes = { [name]: 'removed' };
+    ret.comment = `User ${name} set for removal`;
+    return ret;
+  }
+  const argv = ['userdel'];
+  if (asBool(args.purge)) argv.push('-r');
+  if (asBool(args.force)) argv.push('-f');
+  const r = await ctx.cmd.run([...argv, name]);
+  forgetAccounts();
+  if (r.retcode !== 0 && !(asBool(args.purge) && r.retcode === 12)) {
+    return { ...ret, result: false, comment: `Failed to remove user ${name}: ${r.stderr || r.stdout}` };
+  }
+  ret.changes = { [name]: 'removed' };
+  ret.comment = `Removed user ${name}`;
+  return ret;
+}
+
+/** Salt's `user` states through the shadow tools (useradd, usermod, userdel). */
+export function userModule(): StateModule {
+  return {
+    name: 'user',
+    available: () => needPrograms('useradd', 'usermod', 'userdel'),
+    functions: {
+      present: { args: presentArgs, run: present },
+      absent: { args: { purge: { type: 'boolean' }, force: { type: 'boolean' } }, run: absent },
+    },
+  };
+}
