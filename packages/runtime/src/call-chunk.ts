@@ -76,7 +76,7 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
       args.sfun = fun;
       return normalise(chunk, await module.modWatch(args, env.context(chunk, test)), full);
     }
-    if (!found) return fail(chunk, `${notFound}\nReason: '${full}' is not available`);
+    if (!found) return fail(chunk, `${notFound}\nReason: '${full}' is not available.`);
     const bound = bindStateArgs(full, found.fn, chunk);
     if ('error' in bound) return fail(chunk, bound.error);
     return normalise(chunk, await found.fn.run(bound.args, env.context(chunk, test)), full);
