@@ -161,14 +161,25 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
       file: path,
       line: p?.pos.line,
       column: p?.pos.column,
-      states: p?.states ?? {},
-      args: p?.args ?? {},
+      states: byModule(p?.states ?? {}),
+      args: byModule(p?.args ?? {}),
     };
   }
   // The file's own IDs come first in its dict, the included ones after, like Salt's update().
   mergeInto(ctx, state, included, env, sls);
   injectAutoOrder(state, ctx.order);
   return state;
+}
+
+/** Positions keyed as written (`file.managed/require`) also under the module (`file/require`). */
+function byModule<T>(map: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = { ...map };
+  for (const [key, value] of Object.entries(map)) {
+    const [state, ...rest] = key.split('/');
+    const dot = state!.indexOf('.');
+    if (dot > 0) out[[state!.slice(0, dot), ...rest].join('/')] ??= value;
+  }
+  return out;
 }
 
 export function gatherHigh(input: GatherInput): { value: Gathered; diagnostics: Diagnostic[] } {

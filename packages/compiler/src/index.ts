@@ -11,4 +11,5 @@ export * from './compile-low.js';
 export * from './order.js';
 export * from './pipeline.js';
 export * from './dir-tree.js';
-export type * from './render/types.js';
+export * from './render/index.js';
+export * from './arg-bind.js';

@@ -1,8 +1,10 @@
 import { hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
+import { argBind } from './arg-bind.js';
 import { compileLow } from './compile-low.js';
 import { gatherHigh, type IdOrigin } from './gather.js';
 import { orderChunks } from './order.js';
 import { reconcile } from './reconcile.js';
+import { renderSls } from './render/index.js';
 import type { RenderContext, RenderInput, RenderOutput, SaltHelpers } from './render/types.js';
 import type { StateTree } from './state-tree.js';
 import { compileTop, type TopData, type TopMergeStrategy } from './top.js';
@@ -30,7 +32,8 @@ export interface CompileOptions {
   nodegroups?: Record<string, string | string[]>;
   stateTop?: string;
   schema?: StateSchema;
-  render: (input: RenderInput) => RenderOutput;
+  /** Defaults to renderSls (nunjucks then YAML). */
+  render?: (input: RenderInput) => RenderOutput;
 }
 
 export interface Compiled {
@@ -54,7 +57,7 @@ function renderContext(opts: CompileOptions): RenderContext {
 }
 
 export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagnostics: Diagnostic[] } {
-  const render = opts.render;
+  const render = opts.render ?? renderSls;
   const topName = opts.stateTop ?? 'top.sls';
   const diagnostics: Diagnostic[] = [];
   const tops: Record<string, TopData> = {};
@@ -99,7 +102,7 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
     diagnostics: dedupe(diagnostics),
     failed: hasErrors(diagnostics),
   });
-  const gathered = gatherHigh({ tree: opts.tree, matches, context: renderContext(opts), render: opts.render });
+  const gathered = gatherHigh({ tree: opts.tree, matches, context: renderContext(opts), render: opts.render ?? renderSls });
   diagnostics.push(...gathered.diagnostics);
   const { high: rawHigh, origins } = gathered.value;
   // Later stages still run after a failed render so that every problem is reported at once;
@@ -112,7 +115,9 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
   if (!raw) {
     const rec = reconcile({ high: rawHigh, origins });
     diagnostics.push(...later(rec.diagnostics));
-    high = rec.value;
+    const bound = argBind(rec.value, origins);
+    diagnostics.push(...later(bound.diagnostics));
+    high = bound.value;
   } else {
     high = Object.fromEntries(Object.entries(rawHigh).filter(([k]) => !k.startsWith('__'))) as HighData;
   }

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { compileHighstate, dirTree } from '../src/index.js';
 import { conformanceCases } from './support/conformance.js';
-import { yamlOnlyRender } from './support/yaml-only-render.js';
+import { renderSls } from '../src/render/index.js';
 
 /**
  * Salt 3007's own `state.show_lowstate` output for each public conformance case: Brine must
@@ -12,7 +12,7 @@ for (const c of conformanceCases()) {
     const compiled = compileHighstate({
       tree: dirTree({ base: [c.tree] }),
       minion: { id: 'anchor', grains: { id: 'anchor' } },
-      render: yamlOnlyRender,
+      render: renderSls,
     });
     if (Array.isArray(c.low) && c.low.every((x) => typeof x === 'object')) {
       t.same(compiled.diagnostics.filter((d) => d.severity === 'error'), [], 'no errors');

@@ -83,7 +83,8 @@ export function formatDiagnostic(d: Diagnostic): string {
     if (d.line !== undefined && d.column !== undefined) where += `:${d.column}`;
     where += ': ';
   }
-  const id = d.id !== undefined ? ` [ID ${d.id}]` : '';
+  // The ID is named once: messages that already quote it need no tag.
+  const id = d.id !== undefined && !d.message.includes(`'${d.id}'`) ? ` [ID ${d.id}]` : '';
   return `${where}${d.severity === 'warning' ? 'warning' : 'error'} ${d.code}${id}: ${d.message}`;
 }
 

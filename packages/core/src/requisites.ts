@@ -103,7 +103,6 @@ export const RUNTIME_REQUISITES = [
   'onfail_any',
   'prereq',
   'listen',
-
 ] as const;
 
 /** The `(kind, target)` pairs a chunk declares, in declaration order. */

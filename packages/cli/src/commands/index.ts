@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import { localCommand } from './local.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
-export const commands: Command[] = [];
+export const commands: Command[] = [localCommand];

@@ -1,4 +1,4 @@
-import { yamlOnlyRender } from './yaml-only-render.js';
+import { renderSls } from '../../src/render/index.js';
 
-/** The renderer golden cases compile with. */
-export const goldenRender = yamlOnlyRender;
+/** The renderer golden cases compile with: the real one, so positions are checked too. */
+export const goldenRender = renderSls;

@@ -1,0 +1,61 @@
+import { createCommandRunner, type LowChunk, type StateRegistry } from '@brine/core';
+import { runLowState } from '@brine/runtime';
+import { dirFileClient } from '@brine/states';
+import { cliErrors } from '../errors.js';
+import { isTrue } from '../salt-args.js';
+import { compileFor, slsArgs } from './compile.js';
+import type { LocalFunction, LocalResult } from './functions.js';
+import type { LocalOptions } from './options.js';
+import { formatDiagnostic } from '@brine/core';
+
+/** Runs ordered low chunks on this host and shapes the result like salt-call's. */
+async function run(opts: LocalOptions, registry: StateRegistry, low: LowChunk[]): Promise<Pick<LocalResult, 'value' | 'retcode'>> {
+  const outcome = await runLowState(low, {
+    registry,
+    test: isTrue(opts.call.kwargs.test),
+    cmd: createCommandRunner(),
+    files: dirFileClient(opts.roots),
+    templateContext: { grains: opts.grains, pillar: opts.pillar, params: opts.params, opts: { id: opts.id } },
+    ...(isTrue(opts.call.kwargs.failhard) ? { failhard: true } : {}),
+  });
+  // salt-call exits 1 when a state failed; the running dict is printed either way.
+  return { value: outcome.running, retcode: outcome.retcode === 0 ? 0 : 1 };
+}
+
+async function applyCompiled(opts: LocalOptions, registry: StateRegistry, mode: 'highstate' | 'sls'): Promise<LocalResult> {
+  const c = compileFor(opts, mode, false, registry);
+  if (c.failed) {
+    const errors = c.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
+    return { value: errors, retcode: 1, diagnostics: c.diagnostics, isRun: true, compileFailed: true };
+  }
+  return { ...(await run(opts, registry, c.low)), diagnostics: c.diagnostics, isRun: true };
+}
+
+export const applyFunctions: Record<string, LocalFunction> = {
+  async 'state.apply'(opts, registry) {
+    return applyCompiled(opts, registry, slsArgs(opts).length > 0 ? 'sls' : 'highstate');
+  },
+  async 'state.highstate'(opts, registry) {
+    return applyCompiled(opts, registry, 'highstate');
+  },
+  async 'state.sls'(opts, registry) {
+    if (slsArgs(opts).length === 0) {
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: 'state.sls needs an SLS name', usage: 'brine local state.sls <sls>[,<sls>...] [test=True]' });
+    }
+    return applyCompiled(opts, registry, 'sls');
+  },
+  /** `state.single pkg.installed name=vim`: one state, no SLS. */
+  async 'state.single'(opts, registry) {
+    const [fn] = opts.call.args;
+    const { name, test: _test, ...args } = opts.call.kwargs;
+    void _test;
+    if (typeof fn !== 'string' || !fn.includes('.') || name === undefined) {
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: 'state.single needs <module.function> and name=...', usage: 'brine local state.single <module.function> name=<name> [key=value...]' });
+    }
+    const dot = fn.indexOf('.');
+    const chunk = {
+      state: fn.slice(0, dot), name: String(name), __sls__: 'state.single', __env__: 'base', __id__: String(name), order: 10000, ...args, fun: fn.slice(dot + 1),
+    } as LowChunk;
+    return { ...(await run(opts, registry, [chunk])), diagnostics: [], isRun: true };
+  },
+};

@@ -1,0 +1,45 @@
+import { compileHighstate, compileSls, dirTree, renderSls, type Compiled, type CompileOptions, type StateSchema } from '@brine/compiler';
+import type { StateRegistry } from '@brine/core';
+import type { LocalOptions } from './options.js';
+
+/** The compiler's view of the registry: used for warnings about unknown modules/functions. */
+export function registrySchema(registry: StateRegistry): StateSchema {
+  return {
+    hasModule: (state) => registry.module(state) !== undefined,
+    hasFunction: (state, fun) => registry.lookup(state, fun) !== undefined,
+  };
+}
+
+export function compileOptions(opts: LocalOptions, registry?: StateRegistry): CompileOptions {
+  const kw = opts.call.kwargs;
+  const inlinePillar = kw.pillar && typeof kw.pillar === 'object' && !Array.isArray(kw.pillar) ? (kw.pillar as Record<string, unknown>) : {};
+  return {
+    tree: dirTree(opts.roots),
+    minion: { id: opts.id, grains: opts.grains },
+    pillar: { ...opts.pillar, ...inlinePillar },
+    params: opts.params,
+    render: renderSls,
+    ...(typeof kw.saltenv === 'string' ? { saltenv: kw.saltenv } : {}),
+    ...(registry ? { schema: registrySchema(registry) } : {}),
+  };
+}
+
+/** SLS names from `state.sls a,b` / `state.show_sls a b` / `mods=a,b`. */
+export function slsArgs(opts: LocalOptions): string[] {
+  const raw = [...opts.call.args, ...(opts.call.kwargs.mods !== undefined ? [opts.call.kwargs.mods] : [])];
+  const out: string[] = [];
+  for (const a of raw) {
+    if (Array.isArray(a)) out.push(...a.map(String));
+    else out.push(...String(a).split(',').map((s) => s.trim()).filter(Boolean));
+  }
+  return out;
+}
+
+export function compileFor(opts: LocalOptions, mode: 'highstate' | 'sls', raw: boolean, registry?: StateRegistry): Compiled {
+  const copts = compileOptions(opts, registry);
+  if (mode === 'sls') {
+    const env = typeof opts.call.kwargs.saltenv === 'string' ? opts.call.kwargs.saltenv : 'base';
+    return compileSls(copts, slsArgs(opts), env, raw);
+  }
+  return compileHighstate(copts, raw);
+}

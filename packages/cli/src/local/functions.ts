@@ -1,0 +1,58 @@
+import { formatDiagnostic, type Diagnostic, type StateRegistry } from '@brine/core';
+import { compileTopFiles } from '@brine/compiler';
+import { cliErrors } from '../errors.js';
+import { compileFor, compileOptions, slsArgs } from './compile.js';
+import type { LocalOptions } from './options.js';
+
+export interface LocalResult {
+  /** What `--out json` prints under the minion id. */
+  value: unknown;
+  retcode: number;
+  diagnostics: Diagnostic[];
+  /** A running dict (state runs) prints with the highstate outputter by default. */
+  isRun?: boolean;
+  /** The value is the list of compile errors. */
+  compileFailed?: boolean;
+}
+
+export type LocalFunction = (opts: LocalOptions, registry: StateRegistry) => Promise<LocalResult>;
+
+function failed(diagnostics: Diagnostic[]): LocalResult {
+  // Like Salt, a compile failure returns the list of errors (here each names file and line).
+  return { value: diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic), retcode: 1, diagnostics, compileFailed: true };
+}
+
+function needSls(opts: LocalOptions): void {
+  if (slsArgs(opts).length === 0) {
+    throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `${opts.fun} needs an SLS name`, usage: `brine local ${opts.fun} <sls>[,<sls>...]` });
+  }
+}
+
+export const showFunctions: Record<string, LocalFunction> = {
+  async 'state.show_top'(opts) {
+    const top = compileTopFiles(compileOptions(opts));
+    if (top.diagnostics.some((d) => d.severity === 'error')) return failed(top.diagnostics);
+    return { value: top.matches, retcode: 0, diagnostics: top.diagnostics };
+  },
+  async 'state.show_highstate'(opts, registry) {
+    const c = compileFor(opts, 'highstate', false, registry);
+    return c.failed ? failed(c.diagnostics) : { value: c.rawHigh, retcode: 0, diagnostics: c.diagnostics };
+  },
+  async 'state.show_lowstate'(opts, registry) {
+    const c = compileFor(opts, 'highstate', false, registry);
+    return c.failed ? failed(c.diagnostics) : { value: c.low, retcode: 0, diagnostics: c.diagnostics };
+  },
+  async 'state.show_sls'(opts, registry) {
+    needSls(opts);
+    const c = compileFor(opts, 'sls', false, registry);
+    return c.failed ? failed(c.diagnostics) : { value: c.rawHigh, retcode: 0, diagnostics: c.diagnostics };
+  },
+  async 'state.show_low_sls'(opts, registry) {
+    needSls(opts);
+    const c = compileFor(opts, 'sls', true, registry);
+    return c.failed ? failed(c.diagnostics) : { value: c.low, retcode: 0, diagnostics: c.diagnostics };
+  },
+  async 'grains.items'(opts) {
+    return { value: opts.grains, retcode: 0, diagnostics: [] };
+  },
+};

@@ -1,0 +1,94 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
+import type { Grains, Pillar } from '@brine/core';
+import { cliErrors } from '../errors.js';
+import type { OutFormat } from '../output/format.js';
+import { parseSaltArgs, type SaltArgs } from '../salt-args.js';
+import { localGrains } from './grains.js';
+
+export const LOCAL_USAGE =
+  'brine local <function> [args] [key=value...] [--file-root DIR] [--file-root ENV=DIR] [--id ID] ' +
+  '[--grains FILE] [--pillar FILE] [--params FILE] [--out highstate|json|yaml]';
+
+export interface LocalOptions {
+  fun: string;
+  call: SaltArgs;
+  roots: Record<string, string[]>;
+  id: string;
+  grains: Grains;
+  pillar: Pillar;
+  params: Record<string, unknown>;
+  out: OutFormat | undefined;
+  color: boolean;
+}
+
+function readDataFile(what: string, file: string): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = parse(readFileSync(file, 'utf8'), { version: '1.1' });
+  } catch (e) {
+    throw cliErrors.make('BRINE_ERR_CLI_BAD_FILE', { what, file, detail: (e as Error).message });
+  }
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw cliErrors.make('BRINE_ERR_CLI_BAD_FILE', { what, file, detail: 'it must hold a dictionary' });
+  }
+  return data as Record<string, unknown>;
+}
+
+export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'file-root': { type: 'string', multiple: true },
+        id: { type: 'string' },
+        grains: { type: 'string' },
+        pillar: { type: 'string' },
+        params: { type: 'string' },
+        out: { type: 'string' },
+        'no-color': { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: (e as Error).message, usage: LOCAL_USAGE });
+  }
+  const { values, positionals } = parsed;
+  const [fun, ...rest] = positionals;
+  if (!fun) throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: 'no function given', usage: LOCAL_USAGE });
+  const out = values.out as OutFormat | undefined;
+  if (out !== undefined && !['highstate', 'json', 'yaml', 'nested'].includes(out)) {
+    throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `unknown output '${out}'`, usage: LOCAL_USAGE });
+  }
+  const roots: Record<string, string[]> = {};
+  for (const spec of values['file-root'] ?? ['/srv/salt']) {
+    const m = /^([A-Za-z0-9_-]+)=(.+)$/.exec(spec);
+    const [env, dir] = m ? [m[1]!, m[2]!] : ['base', spec];
+    const abs = resolve(cwd, dir);
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) {
+      throw cliErrors.make('BRINE_ERR_CLI_BAD_FILE_ROOT', { root: spec, detail: 'is not a directory' });
+    }
+    (roots[env] ??= []).push(abs);
+  }
+  const id = values.id ?? hostname();
+  const call = parseSaltArgs(rest);
+  const pillar = values.pillar ? readDataFile('pillar file', resolve(cwd, values.pillar)) : {};
+  const params = values.params ? readDataFile('params file', resolve(cwd, values.params)) : {};
+  return {
+    fun,
+    call,
+    roots,
+    id,
+    grains: localGrains(id, values.grains ? resolve(cwd, values.grains) : undefined),
+    pillar,
+    params,
+    out,
+    color: !values['no-color'] && !!process.stdout.isTTY && !process.env.NO_COLOR,
+  };
+}

@@ -1,0 +1,39 @@
+import { parse } from 'yaml';
+
+/**
+ * Salt-style command arguments: positional args and `key=value` pairs, each value read as YAML
+ * the way salt-call does (`test=True` is a boolean, `port=80` a number, `pillar='{"a": 1}'` a dict).
+ */
+export interface SaltArgs {
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+}
+
+export function yamlifyArg(text: string): unknown {
+  if (text === '') return '';
+  try {
+    const v = parse(text, { version: '1.1' }) as unknown;
+    // A plain word that YAML reads as null (`~`, `null`) stays a string unless it really is null.
+    if (v === null && !/^(~|null|None)$/i.test(text)) return text;
+    if (v === null && text === 'None') return null;
+    return v;
+  } catch {
+    return text;
+  }
+}
+
+export function parseSaltArgs(words: string[]): SaltArgs {
+  const out: SaltArgs = { args: [], kwargs: {} };
+  for (const w of words) {
+    const m = /^([A-Za-z_][\w.-]*)=([\s\S]*)$/.exec(w);
+    if (m) out.kwargs[m[1]!] = yamlifyArg(m[2]!);
+    else out.args.push(yamlifyArg(w));
+  }
+  return out;
+}
+
+/** Salt's truthiness for flags such as `test=True` given as strings or booleans. */
+export function isTrue(v: unknown): boolean {
+  if (typeof v === 'string') return /^(true|yes|on|1)$/i.test(v);
+  return v === true || v === 1;
+}
