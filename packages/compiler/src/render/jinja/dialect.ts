@@ -21,6 +21,32 @@ const Parser: any = require('nunjucks/src/parser.js').Parser;
 const Compiler: any = require('nunjucks/src/compiler.js').Compiler;
 const transformer: any = require('nunjucks/src/transformer.js');
 const baseRuntime: any = nunjucks.runtime;
+const Tokenizer: any = lexer.lex('', {}).constructor;
+
+/**
+ * Like Jinja's lexer, `}}` inside an open `{` is two closing braces, not the end of the
+ * expression: `{{ {'a': {'b': 1}} }}` works.
+ */
+class BalancedTokenizer extends Tokenizer {
+  depth = 0;
+
+  nextToken(): any {
+    if (this.in_code && this.depth > 0 && this.current() === '}') {
+      const lineno = this.lineno;
+      const colno = this.colno;
+      this.forward();
+      this.depth--;
+      return { type: lexer.TOKEN_RIGHT_CURLY, value: '}', lineno, colno };
+    }
+    const tok = super.nextToken();
+    if (tok) {
+      if (tok.type === lexer.TOKEN_LEFT_CURLY) this.depth++;
+      else if (tok.type === lexer.TOKEN_RIGHT_CURLY) this.depth = Math.max(0, this.depth - 1);
+      else if (tok.type === lexer.TOKEN_VARIABLE_START || tok.type === lexer.TOKEN_BLOCK_START) this.depth = 0;
+    }
+    return tok;
+  }
+}
 
 /** Nodes of our own; the compiler knows how to emit them. */
 const PyTruthy = nodes.Node.extend('PyTruthy', { fields: ['target'] });
@@ -373,7 +399,7 @@ Object.assign(dialectRuntime, {
     const r = a % b;
     return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
   },
-  concat: (a: unknown, b: unknown) => str(a ?? '') + str(b ?? ''),
+  concat: (a: unknown, b: unknown) => (a === undefined ? '' : str(a)) + (b === undefined ? '' : str(b)),
   dict(pairs: Array<[unknown, unknown]>) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of pairs) out[str(k)] = v;
@@ -397,7 +423,7 @@ export function iterate(v: unknown): unknown {
 
 /** Compiles template source to nunjucks' template properties (`root` and blocks). */
 export function compileTemplate(src: string, name: string, extensions: any[]): Record<string, any> {
-  const parser = new (DialectParser as any)(lexer.lex(src, {}));
+  const parser = new (DialectParser as any)(new (BalancedTokenizer as any)(src, {}));
   parser.extensions = extensions;
   parser.templateName = name;
   let props: any;

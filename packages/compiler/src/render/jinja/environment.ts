@@ -5,7 +5,7 @@
  * can serve `file.managed template: jinja` too.
  */
 import { posix } from 'node:path';
-import { parse as parseYamlText } from 'yaml';
+import { loadYaml } from '../yaml-load.js';
 import { compileTemplate, iterate, nunjucks } from './dialect.js';
 import { FILTERS, TESTS } from './filters.js';
 import { str } from './python.js';
@@ -116,7 +116,11 @@ function saltExtensions(): any[] {
 
 function parseAs(kind: string, text: string, what: string): unknown {
   try {
-    if (kind === 'yaml') return parseYamlText(text, { version: '1.1' }) ?? null;
+    if (kind === 'yaml') {
+      const res = loadYaml(text);
+      if (res.error) throw new Error(`${res.error.message}${res.error.line ? ` (line ${res.error.line})` : ''}`);
+      return res.value;
+    }
     if (kind === 'json') return JSON.parse(text);
     return text;
   } catch (e) {

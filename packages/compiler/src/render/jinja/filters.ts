@@ -3,7 +3,7 @@
  * included), registered on our environments in place of nunjucks' JavaScript-flavoured ones.
  */
 import { createHash } from 'node:crypto';
-import { parse as parseYamlText } from 'yaml';
+import { loadYaml } from '../yaml-load.js';
 import { memberLookup } from './methods.js';
 import { bindArgs, isDict, isStringLike, percentFormat, repr, splitArgs, str, strFormat, truthy } from './python.js';
 import { pyJson, toYaml, yamlDquote, yamlEncode, yamlSquote } from './serialize.js';
@@ -187,7 +187,11 @@ export const FILTERS: Record<string, Filter> = {
   yaml_dquote: (v) => yamlDquote(v),
   yaml_squote: (v) => yamlSquote(v),
   yaml_encode: (v) => yamlEncode(v),
-  load_yaml: (v) => parseYamlText(str(v), { version: '1.1' }) ?? null,
+  load_yaml: (v) => {
+    const res = loadYaml(str(v));
+    if (res.error) throw new Error(`load_yaml: ${res.error.message}`);
+    return res.value;
+  },
   load_json: (v) => JSON.parse(str(v)),
   dictsort(value, ...raw) {
     const a = bindArgs(raw, ['case_sensitive', 'by', 'reverse'], { case_sensitive: false, by: 'key', reverse: false });
