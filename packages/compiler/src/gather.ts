@@ -41,6 +41,8 @@ interface Ctx {
   mods: Set<string>;
   order: { next: number };
   origins: Record<string, IdOrigin>;
+  /** The most recent declaration of each ID: where a duplicate is reported. */
+  latest: Record<string, IdOrigin>;
   diagnostics: Diagnostic[];
   index: Map<string, string[]>;
 }
@@ -74,7 +76,7 @@ function mergeInto(ctx: Ctx, into: HighData, from: HighData, env: string, sls: s
       const prevSls = `${existing.__env__}:${existing.__sls__}`;
       const body = from[id] as Record<string, unknown>;
       const newSls = `${body.__env__}:${body.__sls__}`;
-      const origin = ctx.origins[id];
+      const origin = ctx.latest[id] ?? ctx.origins[id];
       ctx.diagnostics.push(
         compilerErrors.diag(
           'BRINE_ERR_COMPILE_DUPLICATE_ID',
@@ -155,7 +157,7 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
   for (const id of Object.keys(state)) {
     if (id.startsWith('__')) continue;
     const p = out.positions.ids[id];
-    ctx.origins[id] ??= {
+    ctx.latest[id] = {
       env,
       sls,
       file: path,
@@ -164,6 +166,7 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
       states: byModule(p?.states ?? {}),
       args: byModule(p?.args ?? {}),
     };
+    ctx.origins[id] ??= ctx.latest[id]!;
   }
   // The file's own IDs come first in its dict, the included ones after, like Salt's update().
   mergeInto(ctx, state, included, env, sls);
@@ -188,6 +191,7 @@ export function gatherHigh(input: GatherInput): { value: Gathered; diagnostics: 
     mods: new Set(),
     order: { next: 10000 },
     origins: {},
+    latest: {},
     diagnostics: [],
     index: new Map(),
   };
