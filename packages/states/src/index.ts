@@ -9,3 +9,5 @@ export { fileModule } from './modules/file.js';
 export { fileDiff, lineDiff, unifiedDiffLines } from './util/diff.js';
 export { userModule } from './modules/user.js';
 export { groupModule } from './modules/group.js';
+export { pkgModule, dpkgVersions } from './modules/pkg.js';
+export { serviceModule, type ServiceModuleOptions } from './modules/service.js';

@@ -5,6 +5,8 @@ import { cmdModule } from './modules/cmd.js';
 import { fileModule } from './modules/file.js';
 import { userModule } from './modules/user.js';
 import { groupModule } from './modules/group.js';
+import { pkgModule } from './modules/pkg.js';
+import { serviceModule } from './modules/service.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -32,7 +34,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 export function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule()];
 }
 
 /** The registry with every module Brine ships. */

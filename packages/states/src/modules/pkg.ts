@@ -1,0 +1,221 @@
+import type { ArgSpec, CommandRunner, StateContext, StateModule, StateReturn } from '@brine/core';
+import { asBool, isDict } from '../util/args.js';
+import { needPrograms } from '../util/which.js';
+
+const APT_ENV = { DEBIAN_FRONTEND: 'noninteractive', APT_LISTCHANGES_FRONTEND: 'none' };
+const APT_OPTS = ['-q', '-y', '-o', 'DPkg::Options::=--force-confold', '-o', 'DPkg::Options::=--force-confdef'];
+
+const commonArgs: Record<string, ArgSpec> = {
+  pkgs: { type: 'list' },
+  version: { type: ['string', 'number'] },
+  refresh: { type: 'boolean' },
+  fromrepo: { type: 'string' },
+  skip_verify: { type: 'boolean' },
+  hold: { type: 'boolean' },
+  install_recommends: { type: 'boolean' },
+  cache_valid_time: { type: 'number' },
+};
+
+interface Target {
+  name: string;
+  version?: string;
+}
+
+/** `name` or `pkgs` (names, or one-key {name: version} dicts) as install targets. */
+function targets(args: Record<string, unknown>): Target[] {
+  if (Array.isArray(args.pkgs) && args.pkgs.length) {
+    const out: Target[] = [];
+    for (const p of args.pkgs) {
+      if (isDict(p)) for (const [n, v] of Object.entries(p)) out.push({ name: n, version: v === null || v === undefined ? undefined : String(v) });
+      else out.push({ name: String(p) });
+    }
+    return out;
+  }
+  const version = args.version === undefined || args.version === null ? undefined : String(args.version);
+  return String(args.name)
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)
+    .map((name) => ({ name, version }));
+}
+
+/** Installed packages and their versions (dpkg status "installed" only); all when no names are given. */
+export async function dpkgVersions(cmd: CommandRunner, names: string[] = []): Promise<Map<string, string>> {
+  const r = await cmd.run(['dpkg-query', '-W', '-f=${Package}\t${db:Status-Status}\t${Version}\n', ...names]);
+  const out = new Map<string, string>();
+  for (const line of r.stdout.split('\n')) {
+    const [pkg, status, version] = line.split('\t');
+    if (pkg && status === 'installed') out.set(pkg.split(':')[0], version);
+  }
+  return out;
+}
+
+/** Packages that dpkg still knows in any state (installed or config files left). */
+async function dpkgKnown(cmd: CommandRunner, names: string[]): Promise<Map<string, string>> {
+  const r = await cmd.run(['dpkg-query', '-W', '-f=${Package}\t${db:Status-Status}\t${Version}\n', ...names]);
+  const out = new Map<string, string>();
+  for (const line of r.stdout.split('\n')) {
+    const [pkg, status] = line.split('\t');
+    if (pkg && status && status !== 'not-installed') out.set(pkg.split(':')[0], status);
+  }
+  return out;
+}
+
+async function candidate(cmd: CommandRunner, name: string): Promise<string | undefined> {
+  const r = await cmd.run(['apt-cache', 'policy', name]);
+  const m = /Candidate:\s*(\S+)/.exec(r.stdout);
+  return m && m[1] !== '(none)' ? m[1] : undefined;
+}
+
+function diffVersions(before: Map<string, string>, after: Map<string, string>): Record<string, { old: string; new: string }> {
+  const changes: Record<string, { old: string; new: string }> = {};
+  for (const [p, v] of after) if (before.get(p) !== v) changes[p] = { old: before.get(p) ?? '', new: v };
+  for (const [p, v] of before) if (!after.has(p)) changes[p] = { old: v, new: '' };
+  return changes;
+}
+
+function stateOf(names: string[], versions: Map<string, string>): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const n of names) out[n] = versions.get(n) ?? null;
+  return out;
+}
+
+async function refresh(args: Record<string, unknown>, ctx: StateContext): Promise<string | undefined> {
+  if (!asBool(args.refresh)) return undefined;
+  const r = await ctx.cmd.run(['apt-get', '-q', 'update'], { env: APT_ENV });
+  return r.retcode === 0 ? undefined : `Failed to refresh the package database: ${r.stderr || r.stdout}`;
+}
+
+async function install(
+  args: Record<string, unknown>,
+  ctx: StateContext,
+  want: Target[],
+  todo: string[],
+  verbs: { done: string; would: string; fail: string; ok: string },
+): Promise<StateReturn> {
+  const name = String(args.name);
+  const names = want.map((t) => t.name);
+  const before = await dpkgVersions(ctx.cmd);
+  const ret: StateReturn = { name, changes: {}, result: true, comment: '', old_state: stateOf(names, before) };
+  if (!todo.length) {
+    ret.comment = verbs.ok;
+    ret.new_state = ret.old_state;
+    return ret;
+  }
+  if (ctx.test) {
+    ret.result = null;
+    ret.comment = `The following packages would be ${verbs.would}: ${todo.map((s) => s.split('=')[0]).join(', ')}`;
+    for (const spec of todo) {
+      const [n, v] = spec.split('=');
+      ret.changes[n] = { old: before.get(n) ?? '', new: v ?? 'latest' };
+    }
+    return ret;
+  }
+  const err = await refresh(args, ctx);
+  if (err) return { ...ret, result: false, comment: err };
+  const argv = ['apt-get', ...APT_OPTS];
+  if (args.install_recommends === false) argv.push('--no-install-recommends');
+  if (typeof args.fromrepo === 'string') argv.push('-t', args.fromrepo);
+  const r = await ctx.cmd.run([...argv, 'install', ...todo], { env: APT_ENV });
+  const after = await dpkgVersions(ctx.cmd);
+  ret.changes = diffVersions(before, after);
+  ret.new_state = stateOf(names, after);
+  const failed = want.filter((t) => !after.has(t.name) || (t.version !== undefined && after.get(t.name) !== t.version)).map((t) => t.name);
+  if (r.retcode !== 0 || failed.length) {
+    ret.result = false;
+    ret.comment = `The following packages failed to ${verbs.fail}: ${(failed.length ? failed : todo).join(', ')}\n${r.stderr || r.stdout}`.trim();
+    return ret;
+  }
+  ret.comment = `The following packages were ${verbs.done}: ${todo.map((s) => s.split('=')[0]).join(', ')}`;
+  return ret;
+}
+
+async function installed(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+  const want = targets(args);
+  const have = await dpkgVersions(ctx.cmd, want.map((t) => t.name));
+  const todo = want
+    .filter((t) => !have.has(t.name) || (t.version !== undefined && have.get(t.name) !== t.version))
+    .map((t) => (t.version !== undefined ? `${t.name}=${t.version}` : t.name));
+  return install(args, ctx, want, todo, {
+    done: 'installed/updated',
+    would: 'installed/updated',
+    fail: 'install/update',
+    ok: 'All specified packages are already installed',
+  });
+}
+
+async function latest(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+  const want = targets(args).map((t) => ({ name: t.name }));
+  const err = ctx.test ? undefined : await refresh(args, ctx);
+  if (err) return { name: String(args.name), changes: {}, result: false, comment: err };
+  const have = await dpkgVersions(ctx.cmd, want.map((t) => t.name));
+  const todo: string[] = [];
+  const missing: string[] = [];
+  for (const t of want) {
+    const c = await candidate(ctx.cmd, t.name);
+    if (!c) missing.push(t.name);
+    else if (have.get(t.name) !== c) todo.push(t.name);
+  }
+  if (missing.length) {
+    return { name: String(args.name), changes: {}, result: false, comment: `No information found for '${missing.join("', '")}'.` };
+  }
+  const ret = await install({ ...args, refresh: false }, ctx, want, todo, {
+    done: 'installed/upgraded',
+    would: 'installed/upgraded',
+    fail: 'install/upgrade',
+    ok: want.length === 1 ? `Package ${want[0].name} is already up-to-date` : 'All packages are up-to-date',
+  });
+  return ret;
+}
+
+function removeFn(purge: boolean) {
+  return async (args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> => {
+    const want = targets(args).map((t) => t.name);
+    const name = String(args.name);
+    const before = await dpkgVersions(ctx.cmd);
+    const known = purge ? await dpkgKnown(ctx.cmd, want) : new Map<string, string>();
+    const todo = want.filter((n) => before.has(n) || known.has(n));
+    const ret: StateReturn = { name, changes: {}, result: true, comment: '', old_state: stateOf(want, before) };
+    if (!todo.length) {
+      ret.comment = 'All specified packages are already absent';
+      ret.new_state = ret.old_state;
+      return ret;
+    }
+    const verb = purge ? 'purged' : 'removed';
+    if (ctx.test) {
+      ret.result = null;
+      ret.comment = `The following packages will be ${verb}: ${todo.join(', ')}.`;
+      for (const n of todo) ret.changes[n] = { old: before.get(n) ?? '', new: '' };
+      return ret;
+    }
+    const r = await ctx.cmd.run(['apt-get', ...APT_OPTS, purge ? 'purge' : 'remove', ...todo], { env: APT_ENV });
+    const after = await dpkgVersions(ctx.cmd);
+    ret.changes = diffVersions(before, after);
+    ret.new_state = stateOf(want, after);
+    const left = todo.filter((n) => after.has(n));
+    if (r.retcode !== 0 || left.length) {
+      ret.result = false;
+      ret.comment = `The following packages failed to ${purge ? 'purge' : 'remove'}: ${(left.length ? left : todo).join(', ')}\n${r.stderr}`.trim();
+      return ret;
+    }
+    ret.comment = `All targeted packages were ${verb}.`;
+    return ret;
+  };
+}
+
+/** Salt's `pkg` states on Debian and Ubuntu (dpkg-query to look, apt-get to act). */
+export function pkgModule(): StateModule {
+  return {
+    name: 'pkg',
+    available: () => {
+      const a = needPrograms('dpkg-query', 'apt-get', 'apt-cache');
+      return a.available ? a : { available: false, reason: `only Debian-family hosts are supported (${a.reason})` };
+    },
+    functions: {
+      installed: { args: commonArgs, run: installed },
+      latest: { args: commonArgs, run: latest },
+      removed: { args: { pkgs: { type: 'list' }, version: { type: ['string', 'number'] } }, run: removeFn(false) },
+      purged: { args: { pkgs: { type: 'list' }, version: { type: ['string', 'number'] } }, run: removeFn(true) },
+    },
+  };
+}
