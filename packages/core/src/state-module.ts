@@ -14,6 +14,8 @@ export interface CommandOptions {
   shell?: string;
   stdin?: string;
   timeoutMs?: number;
+  /** Aborting it ends the command's process group (SIGTERM, then SIGKILL); used by job kills. */
+  signal?: AbortSignal;
 }
 
 export interface CommandResult {

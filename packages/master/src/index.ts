@@ -1,1 +1,12 @@
-export {};
+export * from './errors.js';
+export * from './config.js';
+export * from './jid.js';
+export * from './store.js';
+export * from './keys.js';
+export * from './event-bus.js';
+export * from './hub.js';
+export * from './jobs.js';
+export * from './api.js';
+export * from './tls.js';
+export * from './master.js';
+export * from './client.js';

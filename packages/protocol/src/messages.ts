@@ -115,7 +115,7 @@ export type Message = MinionToMaster | MasterToMinion;
 export type MessageType = Message['type'];
 
 /** A message without the envelope fields, for building one. */
-export type Body<M extends Message> = Omit<M, 'v'>;
+export type Body<M extends Message> = M extends Message ? Omit<M, 'v'> : never;
 
 export function encode<M extends Message>(msg: Body<M>): string {
   return JSON.stringify({ v: PROTOCOL_VERSION, ...msg });

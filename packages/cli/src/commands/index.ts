@@ -1,5 +1,20 @@
 import type { Command } from '../command.js';
 import { localCommand } from './local.js';
+import { masterCommand } from './master.js';
+import { minionCommand, minionsCommand } from './minion.js';
+import { keyCommand } from './key.js';
+import { runCommand } from './run.js';
+import { jobsCommand } from './jobs.js';
+import { eventsCommand } from './events.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
-export const commands: Command[] = [localCommand];
+export const commands: Command[] = [
+  localCommand,
+  masterCommand,
+  minionCommand,
+  minionsCommand,
+  keyCommand,
+  runCommand,
+  jobsCommand,
+  eventsCommand,
+];

@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { MasterClient, resolveApi, type JobReport, type JobRow } from '@brine/master/client';
+import { stringify as toYaml } from 'yaml';
+import type { Command } from '../command.js';
+import { printReport } from './run.js';
+
+/** `brine jobs`: the job store (list, show, active), like the jobs runner. */
+export const jobsCommand: Command = {
+  name: 'jobs',
+  summary: 'query jobs: list, show <jid>, active',
+  usage:
+    'brine jobs list [--function F] [--target T] [--minion ID] [--since TIME] [--until TIME] [--limit N] | show <jid> | active  [--out text|json|yaml] [--config MASTER_CONFIG]',
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string', short: 'c' },
+        function: { type: 'string' },
+        target: { type: 'string' },
+        minion: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        limit: { type: 'string' },
+        out: { type: 'string', default: 'text' },
+      },
+    });
+    const [action = 'list', jid] = positionals;
+    const client = new MasterClient(resolveApi(values.config, io.env));
+    const out = values.out ?? 'text';
+    const dump = (v: unknown) => io.stdout(out === 'yaml' ? toYaml(v) : JSON.stringify(v, null, 2) + '\n');
+    if (action === 'list') {
+      const q = new URLSearchParams();
+      for (const k of ['function', 'target', 'minion', 'since', 'until', 'limit'] as const) {
+        if (values[k] !== undefined) q.set(k, values[k]!);
+      }
+      const { jobs } = await client.get<{ jobs: Array<JobRow & { returned: number }> }>(`/v1/jobs${q.size ? `?${q}` : ''}`);
+      if (out !== 'text') return dump(jobs), 0;
+      for (const j of jobs) {
+        const tgt = Array.isArray(j.target) ? j.target.join(',') : j.target;
+        io.stdout(
+          `${j.jid}:\n    Function:   ${j.fun}\n    Arguments:  ${JSON.stringify(j.arg)}${Object.keys(j.kwarg).length ? ' ' + JSON.stringify(j.kwarg) : ''}\n` +
+            `    Target:     ${tgt}\n    Target-type: ${j.tgt_type}\n    User:       ${j.user}\n    StartTime:  ${j.created_at}\n` +
+            `    Returned:   ${j.returned}/${j.expected.length}\n`,
+        );
+      }
+      return 0;
+    }
+    if (action === 'show') {
+      if (!jid) {
+        io.stderr('brine jobs show: give a jid\n');
+        return 2;
+      }
+      const report = await client.get<JobReport>(`/v1/jobs/${encodeURIComponent(jid)}`);
+      if (out !== 'text') return dump(report), 0;
+      const j = report.job;
+      io.stdout(
+        `jid:        ${j.jid}\nfunction:   ${j.fun}\narguments:  ${JSON.stringify(j.arg)}${Object.keys(j.kwarg).length ? ' ' + JSON.stringify(j.kwarg) : ''}\n` +
+          `target:     ${Array.isArray(j.target) ? j.target.join(',') : j.target} (${j.tgt_type})\nstarted:    ${j.created_at}\n` +
+          `minions:    ${j.expected.join(', ')}\nreturned:   ${Object.keys(report.returns).length}/${j.expected.length}\n` +
+          (report.missing.length ? `not returned: ${report.missing.map((m) => m.minion).join(', ')}\n` : '') +
+          '\n',
+      );
+      printReport(report, 'text', io);
+      return 0;
+    }
+    if (action === 'active') {
+      const { active } = await client.get<{ active: Array<{ jid: string; fun: string; target: unknown; created_at: string; running: string[] }> }>(
+        '/v1/jobs/active',
+      );
+      if (out !== 'text') return dump(active), 0;
+      for (const a of active) {
+        io.stdout(`${a.jid}:\n    Function:   ${a.fun}\n    StartTime:  ${a.created_at}\n    Running:    ${a.running.join(', ')}\n`);
+      }
+      return 0;
+    }
+    io.stderr(`brine jobs: unknown action '${action}'\nusage: ${this.usage}\n`);
+    return 2;
+  },
+};

@@ -1,0 +1,28 @@
+import { parseArgs } from 'node:util';
+import { createLogger } from '@brine/core';
+import type { Command } from '../command.js';
+
+/** `brine master`: runs the master daemon in the foreground until SIGTERM/SIGINT. */
+export const masterCommand: Command = {
+  name: 'master',
+  summary: 'run the master daemon (minion channel + operator API)',
+  usage: 'brine master [--config FILE] [--log-level LEVEL]',
+  async run(argv, io) {
+    const { values } = parseArgs({
+      args: argv,
+      options: { config: { type: 'string', short: 'c' }, 'log-level': { type: 'string', short: 'l' } },
+    });
+    const { loadMasterConfig, startMaster } = await import('@brine/master');
+    const file = values.config ?? io.env.BRINE_MASTER_CONFIG;
+    const config = loadMasterConfig(file, values['log-level'] ? { log_level: values['log-level'] } : {});
+    const log = createLogger({ level: config.log_level, base: { app: 'brine', role: 'master' } });
+    const master = await startMaster(config, log);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    await master.close();
+    return 0;
+  },
+};

@@ -1,0 +1,168 @@
+import { parseArgs } from 'node:util';
+import { MasterClient, resolveApi, type JobReport } from '@brine/master/client';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import type { Command, CommandIO } from '../command.js';
+
+/** A command-line argument read as YAML, as Salt does (`42` a number, `True` a boolean). */
+function yamlArg(text: string): unknown {
+  if (text === '') return '';
+  try {
+    const v = parseYaml(text, { version: '1.1' }) as unknown;
+    // a jid or any long number stays text rather than lose digits
+    if (typeof v === 'number' && !Number.isSafeInteger(v) && /^\d+$/.test(text.trim())) return text;
+    if (v === null && !/^(~|null|None)$/i.test(text)) return text;
+    return v;
+  } catch {
+    return text;
+  }
+}
+
+/** Salt's nested outputter: scalars as is, dicts as `key:` blocks, lists as `- item`. */
+export function formatNested(value: unknown, indent = 4): string {
+  const pad = ' '.repeat(indent);
+  if (value === null || value === undefined) return `${pad}None\n`;
+  if (typeof value === 'boolean') return `${pad}${value ? 'True' : 'False'}\n`;
+  if (typeof value !== 'object') {
+    return String(value)
+      .split('\n')
+      .map((l) => `${pad}${l}\n`)
+      .join('');
+  }
+  if (Array.isArray(value)) {
+    return value
+      .map((v) => (v !== null && typeof v === 'object' ? `${pad}|_\n${formatNested(v, indent + 2)}` : `${pad}- ${typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)}\n`))
+      .join('');
+  }
+  let out = `${pad}----------\n`;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out += `${pad}${k}:\n${formatNested(v, indent + 4)}`;
+  }
+  return out;
+}
+
+export type JobOut = 'text' | 'nested' | 'txt' | 'json' | 'yaml';
+
+/** Prints the returns of a job (and the minions that did not return) in the chosen format. */
+export function printReport(report: Pick<JobReport, 'returns' | 'missing'>, out: string, io: CommandIO): void {
+  const byMinion: Record<string, unknown> = {};
+  for (const [m, r] of Object.entries(report.returns)) byMinion[m] = r.return;
+  const missingText = (reason: string) => `Minion did not return. [${reason === 'not connected' ? 'Not connected' : 'No response'}]`;
+  for (const m of report.missing) byMinion[m.minion] = missingText(m.reason);
+  const ids = Object.keys(byMinion).sort();
+  if (out === 'json') {
+    for (const id of ids) io.stdout(JSON.stringify({ [id]: byMinion[id] }) + '\n');
+  } else if (out === 'yaml') {
+    for (const id of ids) io.stdout(toYaml({ [id]: byMinion[id] }));
+  } else if (out === 'txt') {
+    for (const id of ids) {
+      const v = byMinion[id];
+      io.stdout(`${id}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
+    }
+  } else {
+    for (const id of ids) io.stdout(`${id}:\n${formatNested(byMinion[id])}`);
+  }
+}
+
+const TYPE_FLAGS = {
+  pcre: 'pcre',
+  list: 'list',
+  grain: 'grain',
+  'grain-pcre': 'grain_pcre',
+  pillar: 'pillar',
+  'pillar-pcre': 'pillar_pcre',
+  ipcidr: 'ipcidr',
+  compound: 'compound',
+  nodegroup: 'nodegroup',
+} as const;
+
+/** `brine run`: the `salt` command. */
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run a function on targeted minions (like the salt command)',
+  usage:
+    "brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out text|json|yaml|txt] [--config MASTER_CONFIG]",
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string', short: 'c' },
+        pcre: { type: 'boolean', short: 'E' },
+        list: { type: 'boolean', short: 'L' },
+        grain: { type: 'boolean', short: 'G' },
+        'grain-pcre': { type: 'boolean', short: 'P' },
+        pillar: { type: 'boolean', short: 'I' },
+        'pillar-pcre': { type: 'boolean', short: 'J' },
+        ipcidr: { type: 'boolean', short: 'S' },
+        compound: { type: 'boolean', short: 'C' },
+        nodegroup: { type: 'boolean', short: 'N' },
+        timeout: { type: 'string', short: 't' },
+        async: { type: 'boolean' },
+        batch: { type: 'string', short: 'b' },
+        out: { type: 'string', default: 'text' },
+      },
+    });
+    const [target, fun, ...rest] = positionals;
+    if (!target || !fun) {
+      io.stderr(`usage: ${this.usage}\n`);
+      return 2;
+    }
+    const types = Object.entries(TYPE_FLAGS).filter(([flag]) => values[flag as keyof typeof values]);
+    if (types.length > 1) {
+      io.stderr('brine run: choose one target type\n');
+      return 2;
+    }
+    const tgt_type = types[0]?.[1] ?? 'glob';
+    const arg: unknown[] = [];
+    const kwarg: Record<string, unknown> = {};
+    for (const w of rest) {
+      const m = /^([A-Za-z_][\w.-]*)=([\s\S]*)$/.exec(w);
+      if (m) kwarg[m[1]!] = yamlArg(m[2]!);
+      else arg.push(yamlArg(w));
+    }
+    const timeout = values.timeout !== undefined ? Number(values.timeout) : undefined;
+    if (timeout !== undefined && !(timeout >= 0)) {
+      io.stderr(`brine run: --timeout must be a number of seconds\n`);
+      return 2;
+    }
+    const client = new MasterClient(resolveApi(values.config, io.env));
+    const body: Record<string, unknown> = {
+      tgt: tgt_type === 'list' ? target.split(',').map((s) => s.trim()) : target,
+      tgt_type,
+      fun,
+      arg,
+      kwarg,
+    };
+    if (timeout !== undefined) body.timeout = timeout;
+    if (values.batch !== undefined) body.batch = values.batch;
+    const pub = await client.post<{ jid: string; minions: string[]; timeout: number }>('/v1/jobs', body);
+    if (values.async) {
+      io.stdout(`Executed command with job ID: ${pub.jid}\n`);
+      return 0;
+    }
+    const progress = process.stderr.isTTY && values.out !== 'json';
+    let stopProgress = () => {};
+    if (progress) {
+      const ac = new AbortController();
+      let returned = 0;
+      const draw = () => process.stderr.write(`\r[${returned}/${pub.minions.length} returned] ${pub.jid}`);
+      draw();
+      void client
+        .events(`brine/job/${pub.jid}/ret/*`, () => {
+          returned++;
+          draw();
+        }, ac.signal)
+        .catch(() => {});
+      stopProgress = () => {
+        ac.abort();
+        process.stderr.write('\r\x1b[K');
+      };
+    }
+    const wait = values.batch !== undefined ? 86400 : pub.timeout;
+    const report = await client.get<JobReport>(`/v1/jobs/${pub.jid}?wait=${wait}`);
+    stopProgress();
+    printReport(report, values.out ?? 'text', io);
+    const failed = report.missing.length > 0 || Object.values(report.returns).some((r) => !r.success);
+    return failed ? 1 : 0;
+  },
+};

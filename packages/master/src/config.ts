@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { masterErrors } from './errors.js';
+
+/** Options of `brine master`; see config/master.yaml for what each one means. */
+export interface MasterConfig {
+  interface: string;
+  port: number;
+  api_host: string;
+  api_port: number;
+  data_dir: string;
+  pki_dir: string;
+  token_file: string;
+  tls_cert: string | null;
+  tls_key: string | null;
+  auto_accept: boolean;
+  autosign: string[];
+  nodegroups: Record<string, string | string[]>;
+  keep_jobs_seconds: number;
+  timeout: number;
+  max_frame_bytes: number;
+  ping_interval: number;
+  log_level: string;
+}
+
+export const MASTER_DEFAULTS: MasterConfig = {
+  interface: '0.0.0.0',
+  port: 4506,
+  api_host: '127.0.0.1',
+  api_port: 4507,
+  data_dir: '/var/lib/brine/master',
+  pki_dir: '',
+  token_file: '',
+  tls_cert: null,
+  tls_key: null,
+  auto_accept: false,
+  autosign: [],
+  nodegroups: {},
+  keep_jobs_seconds: 86400,
+  timeout: 5,
+  max_frame_bytes: 1024 * 1024,
+  ping_interval: 30,
+  log_level: 'info',
+};
+
+const KINDS: Record<keyof MasterConfig, string> = {
+  interface: 'string',
+  port: 'number',
+  api_host: 'string',
+  api_port: 'number',
+  data_dir: 'string',
+  pki_dir: 'string',
+  token_file: 'string',
+  tls_cert: 'string?',
+  tls_key: 'string?',
+  auto_accept: 'boolean',
+  autosign: 'string[]',
+  nodegroups: 'object',
+  keep_jobs_seconds: 'number',
+  timeout: 'number',
+  max_frame_bytes: 'number',
+  ping_interval: 'number',
+  log_level: 'string',
+};
+
+function kindOk(kind: string, v: unknown): boolean {
+  if (kind.endsWith('?') && v === null) return true;
+  switch (kind.replace('?', '')) {
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'string[]':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+  }
+  return false;
+}
+
+/**
+ * Builds the master config from defaults and an optional YAML file. Relative paths are taken
+ * from the config file's folder, so a checkout-local config works from any cwd.
+ */
+export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig> = {}): MasterConfig {
+  let fromFile: Record<string, unknown> = {};
+  const base = file ? path.dirname(path.resolve(file)) : process.cwd();
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file, detail: (err as Error).message });
+    }
+    const parsed: unknown = parse(text);
+    if (parsed !== null && parsed !== undefined) {
+      if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file, detail: 'must be a mapping of options' });
+      }
+      fromFile = parsed as Record<string, unknown>;
+    }
+  }
+  const merged: Record<string, unknown> = { ...MASTER_DEFAULTS, ...fromFile, ...overrides };
+  for (const [key, value] of Object.entries(merged)) {
+    const kind = KINDS[key as keyof MasterConfig];
+    if (!kind) throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: file ?? '-', detail: `unknown option '${key}'` });
+    if (!kindOk(kind, value)) {
+      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', {
+        file: file ?? '-',
+        detail: `option '${key}' must be ${kind.replace('?', ' or null')}`,
+      });
+    }
+  }
+  const cfg = merged as unknown as MasterConfig;
+  const abs = (p: string) => path.resolve(base, p);
+  cfg.data_dir = abs(cfg.data_dir);
+  cfg.pki_dir = cfg.pki_dir ? abs(cfg.pki_dir) : path.join(cfg.data_dir, 'pki');
+  cfg.token_file = cfg.token_file ? abs(cfg.token_file) : path.join(cfg.data_dir, 'api_token');
+  if (cfg.tls_cert) cfg.tls_cert = abs(cfg.tls_cert);
+  if (cfg.tls_key) cfg.tls_key = abs(cfg.tls_key);
+  return cfg;
+}

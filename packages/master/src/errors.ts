@@ -1,0 +1,19 @@
+import { defineErrors } from '@brine/core';
+
+export const masterErrors = defineErrors({
+  BRINE_ERR_MASTER_CONFIG: 'master config {file}: {detail}',
+  BRINE_ERR_MASTER_TLS: 'cannot set up TLS: {detail}',
+  BRINE_ERR_MASTER_STORE: 'store {file}: {detail}',
+  BRINE_ERR_MASTER_UNAUTHORIZED: 'missing or wrong API token',
+  BRINE_ERR_MASTER_BAD_REQUEST: '{detail}',
+  BRINE_ERR_MASTER_NOT_FOUND: '{what} not found',
+  BRINE_ERR_MASTER_NO_MINIONS: "no minions matched the target '{target}' ({type})",
+  BRINE_ERR_MASTER_BAD_BATCH: "bad batch size '{batch}': use a number or a percentage like 25%",
+  BRINE_ERR_MASTER_AUTH_FAILED: 'minion {minion}: signature does not verify for this session',
+  BRINE_ERR_MASTER_KEY_DENIED: 'minion {minion}: a different key is already known for this id; the new key is denied',
+  BRINE_ERR_MASTER_KEY_REJECTED: 'minion {minion}: key is rejected',
+  BRINE_ERR_MASTER_NOT_YOUR_JOB: 'minion {minion} was not a target of job {jid}',
+  BRINE_ERR_MASTER_INTERNAL: 'internal error: {detail}',
+});
+
+export type MasterErrorCode = keyof typeof masterErrors.table;

@@ -1,0 +1,44 @@
+import { globMatch } from '@brine/compiler';
+import type { MasterStore } from './store.js';
+
+export interface BusEvent {
+  tag: string;
+  data: unknown;
+  stamp: string;
+}
+
+type Listener = (ev: BusEvent) => void;
+
+/**
+ * Master events: each is stored, then handed to live subscribers once the store has it, so a
+ * subscriber never hears of something a later query could not find.
+ */
+export class EventBus {
+  private listeners = new Set<{ pattern: string; fn: Listener }>();
+  counts = { fired: 0 };
+
+  constructor(private readonly store: MasterStore) {}
+
+  fire(tag: string, data: unknown): void {
+    const ev: BusEvent = { tag, data, stamp: new Date().toISOString() };
+    this.counts.fired++;
+    this.store.insertEvent(tag, data, () => {
+      for (const l of this.listeners) {
+        if (l.pattern === '*' || globMatch(tag, l.pattern)) {
+          try {
+            l.fn(ev);
+          } catch {
+            // a broken subscriber must not stop the others
+          }
+        }
+      }
+    });
+  }
+
+  /** Listens to tags matching a glob (`*` crosses `/`); returns the unsubscribe function. */
+  subscribe(pattern: string, fn: Listener): () => void {
+    const entry = { pattern, fn };
+    this.listeners.add(entry);
+    return () => this.listeners.delete(entry);
+  }
+}

@@ -1,0 +1,275 @@
+import { randomBytes, verify, type KeyObject } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Server } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import type { Logger } from '@brine/core';
+import {
+  authPayload,
+  encode,
+  EXPORTER_LABEL,
+  parseFrame,
+  protocolErrors,
+  type Body,
+  type MasterToMinion,
+  type Message,
+  type RetMsg,
+} from '@brine/protocol';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { masterErrors } from './errors.js';
+import type { EventBus } from './event-bus.js';
+import type { KeyManager } from './keys.js';
+import type { MasterStore } from './store.js';
+
+/** One minion connection; `minion` is set once its key signature checked out. */
+export interface Session {
+  ws: WebSocket;
+  peer: string;
+  binding: string;
+  claimed?: string;
+  key?: KeyObject;
+  nonce?: string;
+  minion?: string;
+  /** Jobs sent to (or reported running by) this minion that have not returned. */
+  running: Set<string>;
+  grains: Record<string, unknown>;
+  started: boolean;
+}
+
+export interface HubStats {
+  connections: number;
+  authenticated: number;
+  invalid_frames: number;
+  auth_failures: number;
+  frames_in: number;
+}
+
+export interface HubHandlers {
+  /** A return from an authenticated minion for a job that targeted it. */
+  onReturn(session: Session, ret: RetMsg): void;
+  onReady(session: Session): void;
+  onGone(minion: string): void;
+}
+
+/**
+ * The minion channel. Every frame is validated; a bad one gets a coded `error` frame and is
+ * counted. Until a session has authenticated only `hello` and `auth` are accepted.
+ */
+export class MinionHub {
+  readonly wss: WebSocketServer;
+  readonly sessions = new Map<string, Session>();
+  readonly stats: HubStats = { connections: 0, authenticated: 0, invalid_frames: 0, auth_failures: 0, frames_in: 0 };
+  private heartbeat?: NodeJS.Timeout;
+  handlers?: HubHandlers;
+
+  constructor(
+    server: Server,
+    private readonly deps: {
+      keys: KeyManager;
+      store: MasterStore;
+      events: EventBus;
+      log: Logger;
+      maxFrameBytes: number;
+      pingInterval: number;
+    },
+  ) {
+    // ws closes frames beyond maxPayload on its own; below that our validator answers with a code
+    this.wss = new WebSocketServer({ server, path: '/ws', maxPayload: deps.maxFrameBytes * 4 });
+    this.wss.on('connection', (ws, req) => this.accept(ws, req));
+    if (deps.pingInterval > 0) {
+      this.heartbeat = setInterval(() => {
+        for (const ws of this.wss.clients) {
+          const w = ws as WebSocket & { alive?: boolean };
+          if (w.alive === false) ws.terminate();
+          else {
+            w.alive = false;
+            ws.ping();
+          }
+        }
+      }, deps.pingInterval * 1000);
+      this.heartbeat.unref();
+    }
+  }
+
+  send(session: Session, msg: Body<MasterToMinion>): void {
+    if (session.ws.readyState === session.ws.OPEN) session.ws.send(encode(msg));
+  }
+
+  private sendError(session: Session, code: string, message: string, ref?: string): void {
+    this.send(session, ref === undefined ? { type: 'error', code, message } : { type: 'error', code, message, ref });
+  }
+
+  private accept(ws: WebSocket, req: IncomingMessage): void {
+    const socket = req.socket as TLSSocket;
+    let binding = '';
+    try {
+      binding = socket.exportKeyingMaterial(32, EXPORTER_LABEL, Buffer.alloc(0)).toString('base64');
+    } catch {
+      ws.close(1011, 'no TLS session');
+      return;
+    }
+    const session: Session = {
+      ws,
+      peer: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
+      binding,
+      running: new Set(),
+      grains: {},
+      started: false,
+    };
+    this.stats.connections++;
+    (ws as WebSocket & { alive?: boolean }).alive = true;
+    ws.on('pong', () => ((ws as WebSocket & { alive?: boolean }).alive = true));
+    ws.on('message', (data, isBinary) => {
+      try {
+        this.onFrame(session, isBinary ? (data as Buffer) : data.toString());
+      } catch (err) {
+        this.deps.log.error({ err, minion: session.minion }, 'frame handler failed');
+        this.sendError(session, 'BRINE_ERR_MASTER_INTERNAL', (err as Error).message);
+      }
+    });
+    ws.on('error', (err) => {
+      this.stats.invalid_frames++;
+      this.deps.log.warn({ peer: session.peer, minion: session.minion, err: err.message }, 'minion socket error');
+    });
+    ws.on('close', () => this.drop(session));
+  }
+
+  private drop(session: Session): void {
+    this.stats.connections--;
+    const id = session.minion;
+    if (id && this.sessions.get(id) === session) {
+      this.sessions.delete(id);
+      this.stats.authenticated--;
+      this.deps.store.touchMinion(id);
+      this.deps.log.info({ minion: id }, 'minion disconnected');
+      this.deps.events.fire('brine/presence/change', { new: [], lost: [id] });
+      this.handlers?.onGone(id);
+    }
+  }
+
+  private onFrame(session: Session, raw: string | Buffer): void {
+    this.stats.frames_in++;
+    const parsed = parseFrame(raw, this.deps.maxFrameBytes);
+    if (!parsed.ok) {
+      this.stats.invalid_frames++;
+      this.deps.log.warn({ peer: session.peer, minion: session.minion, code: parsed.error.code }, parsed.error.message);
+      this.sendError(session, parsed.error.code, parsed.error.message, parsed.ref);
+      return;
+    }
+    const msg = parsed.msg;
+    if (!session.minion && msg.type !== 'hello' && msg.type !== 'auth' && msg.type !== 'ping') {
+      this.stats.invalid_frames++;
+      const e = protocolErrors.make('BRINE_ERR_PROTO_NOT_AUTHENTICATED', { type: msg.type });
+      this.sendError(session, e.code, e.message, msg.id);
+      session.ws.close(1008, e.code);
+      return;
+    }
+    this.dispatch(session, msg);
+  }
+
+  private unexpected(session: Session, msg: Message): void {
+    this.stats.invalid_frames++;
+    const e = protocolErrors.make('BRINE_ERR_PROTO_UNEXPECTED', { type: msg.type });
+    this.sendError(session, e.code, e.message, msg.id);
+  }
+
+  private dispatch(session: Session, msg: Message): void {
+    switch (msg.type) {
+      case 'hello':
+        return this.onHello(session, msg.minion, msg.pub);
+      case 'auth':
+        return this.onAuth(session, msg.sig, msg.id);
+      case 'grains': {
+        // the authenticated id wins over whatever the minion reports as its id grain
+        session.grains = { ...msg.grains, id: session.minion };
+        for (const jid of msg.running) session.running.add(jid);
+        this.deps.store.saveGrains(session.minion!, session.grains);
+        if (!session.started) {
+          session.started = true;
+          this.deps.events.fire(`brine/minion/${session.minion}/start`, { id: session.minion });
+          this.handlers?.onReady(session);
+        }
+        return;
+      }
+      case 'ret':
+        return this.handlers?.onReturn(session, msg);
+      case 'ping':
+        return this.send(session, msg.id === undefined ? { type: 'pong' } : { type: 'pong', id: msg.id });
+      case 'pong':
+        return;
+      case 'error':
+        this.deps.log.warn({ minion: session.minion, code: msg.code }, `minion reports: ${msg.message}`);
+        return;
+      default:
+        return this.unexpected(session, msg);
+    }
+  }
+
+  private onHello(session: Session, minion: string, pub: string): void {
+    if (session.claimed || session.minion) return this.unexpected(session, { v: 1, type: 'hello', minion, pub, version: '' });
+    const admission = this.deps.keys.admit(minion, pub);
+    this.deps.log.info({ minion, peer: session.peer, key: admission.state }, 'minion hello');
+    if (admission.state !== 'accepted') {
+      if (admission.state === 'pending') {
+        this.send(session, { type: 'key_state', state: 'pending' });
+      } else {
+        this.stats.auth_failures++;
+        this.send(session, { type: 'key_state', state: admission.state });
+      }
+      session.ws.close(1000, `key ${admission.state}`);
+      return;
+    }
+    session.claimed = minion;
+    session.key = admission.key;
+    session.nonce = randomBytes(32).toString('base64');
+    this.send(session, { type: 'challenge', nonce: session.nonce });
+  }
+
+  private onAuth(session: Session, sig: string, ref?: string): void {
+    if (!session.claimed || !session.key || !session.nonce || session.minion) {
+      return this.unexpected(session, { v: 1, type: 'auth', sig });
+    }
+    const minion = session.claimed;
+    const payload = authPayload(minion, session.nonce, session.binding);
+    // the nonce is single-use: a failed attempt has to start over with a new hello
+    session.nonce = undefined;
+    let good = false;
+    try {
+      good = verify(null, payload, session.key, Buffer.from(sig, 'base64'));
+    } catch {
+      good = false;
+    }
+    if (!good) {
+      this.stats.auth_failures++;
+      const e = masterErrors.make('BRINE_ERR_MASTER_AUTH_FAILED', { minion });
+      this.deps.log.warn({ minion, peer: session.peer }, e.message);
+      this.deps.events.fire('brine/auth', { id: minion, act: 'auth_failed' });
+      this.sendError(session, e.code, e.message, ref);
+      session.ws.close(1008, e.code);
+      return;
+    }
+    const previous = this.sessions.get(minion);
+    if (previous && previous !== session) {
+      // the newest authenticated connection wins; the old one is stale (network change, restart)
+      previous.minion = undefined;
+      previous.ws.close(1000, 'replaced by a new session');
+      this.stats.authenticated--;
+    }
+    session.minion = minion;
+    this.sessions.set(minion, session);
+    this.stats.authenticated++;
+    this.deps.log.info({ minion, peer: session.peer }, 'minion authenticated');
+    this.send(session, { type: 'welcome', minion });
+    this.deps.events.fire('brine/presence/change', { new: [minion], lost: [] });
+  }
+
+  /** Closes the session of a minion whose key was rejected or deleted. */
+  disconnect(minion: string): void {
+    this.sessions.get(minion)?.ws.close(1008, 'key no longer accepted');
+  }
+
+  close(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const ws of this.wss.clients) ws.terminate();
+    this.wss.close();
+  }
+}

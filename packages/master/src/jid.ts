@@ -1,0 +1,35 @@
+/**
+ * Job ids the way Salt makes them: the UTC time as YYYYMMDDhhmmssffffff (microseconds), which
+ * sorts by time. Two jobs in the same microsecond, or a clock that steps back, would collide, so
+ * each new jid is at least one more than the last one handed out (including the last stored one).
+ */
+export class JidGenerator {
+  private last: bigint;
+
+  constructor(lastKnown?: string | null) {
+    this.last = lastKnown && /^\d{20}$/.test(lastKnown) ? BigInt(lastKnown) : 0n;
+  }
+
+  next(now: Date = new Date()): string {
+    const micros = String(now.getUTCMilliseconds() * 1000 + Math.floor((performance.now() % 1) * 1000)).padStart(6, '0');
+    const stamp =
+      String(now.getUTCFullYear()).padStart(4, '0') +
+      String(now.getUTCMonth() + 1).padStart(2, '0') +
+      String(now.getUTCDate()).padStart(2, '0') +
+      String(now.getUTCHours()).padStart(2, '0') +
+      String(now.getUTCMinutes()).padStart(2, '0') +
+      String(now.getUTCSeconds()).padStart(2, '0') +
+      micros;
+    let jid = BigInt(stamp);
+    if (jid <= this.last) jid = this.last + 1n;
+    this.last = jid;
+    return jid.toString().padStart(20, '0');
+  }
+}
+
+/** The time a jid stands for, as ISO 8601. */
+export function jidToIso(jid: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{3})\d{3}$/.exec(jid);
+  if (!m) return '';
+  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z`;
+}

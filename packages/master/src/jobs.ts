@@ -1,0 +1,315 @@
+import { checkTarget, matchTarget, type TargetType, TARGET_TYPES } from '@brine/compiler';
+import { BrineError, type Logger } from '@brine/core';
+import type { RetMsg } from '@brine/protocol';
+import { masterErrors } from './errors.js';
+import type { EventBus } from './event-bus.js';
+import type { MinionHub, Session } from './hub.js';
+import { JidGenerator } from './jid.js';
+import type { KeyManager } from './keys.js';
+import type { JobRow, MasterStore, ReturnRow } from './store.js';
+
+export interface JobRequest {
+  tgt: string | string[];
+  tgt_type?: TargetType;
+  fun: string;
+  arg?: unknown[];
+  kwarg?: Record<string, unknown>;
+  /** Sliding window: at most this many (or this percentage of) minions run the job at once. */
+  batch?: string | number | null;
+  /** Seconds a batch slot waits for a minion before moving on. */
+  timeout?: number;
+  user?: string;
+}
+
+export interface MissingMinion {
+  minion: string;
+  reason: 'no response' | 'not connected';
+}
+
+export interface JobReport {
+  jid: string;
+  job: JobRow;
+  returns: Record<string, Omit<ReturnRow, 'jid' | 'minion'>>;
+  missing: MissingMinion[];
+  done: boolean;
+}
+
+interface LiveJob {
+  job: JobRow;
+  /** Sent and not yet returned. */
+  pending: Set<string>;
+  /** Batch mode: minions still waiting for a slot. */
+  queue: string[];
+  window: number;
+  notConnected: Set<string>;
+  slotTimers: Map<string, NodeJS.Timeout>;
+  waiters: Array<() => void>;
+  timeout: number;
+}
+
+/** Parses `--batch`: `N` minions or `N%` of the targeted ones, at least one. */
+export function batchSize(batch: string | number, total: number): number {
+  const s = String(batch).trim();
+  const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(s);
+  if (!m || Number(m[1]) <= 0) throw masterErrors.make('BRINE_ERR_MASTER_BAD_BATCH', { batch: s });
+  const n = m[2] ? Math.ceil((Number(m[1]) / 100) * total) : Math.floor(Number(m[1]));
+  return Math.max(1, n);
+}
+
+/**
+ * Targets, publishes and follows jobs. A job row and its expected minions are committed before
+ * any minion hears of it; returns are committed before anyone is told about them.
+ */
+export class JobManager {
+  private readonly jids: JidGenerator;
+  private readonly live = new Map<string, LiveJob>();
+  private sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly deps: {
+      store: MasterStore;
+      hub: MinionHub;
+      keys: KeyManager;
+      events: EventBus;
+      log: Logger;
+      nodegroups: Record<string, string | string[]>;
+      defaultTimeout: number;
+    },
+  ) {
+    this.jids = new JidGenerator(deps.store.lastJid());
+    deps.hub.handlers = {
+      onReturn: (s, r) => this.onReturn(s, r),
+      onReady: () => {},
+      onGone: (m) => this.onGone(m),
+    };
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  /** Ids of accepted minions the target matches, from the grains cache. */
+  resolve(tgt: string | string[], type: TargetType): string[] {
+    if (!TARGET_TYPES.includes(type)) {
+      throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `unknown target type '${type}'` });
+    }
+    const opts = { nodegroups: this.deps.nodegroups };
+    const diags = checkTarget(tgt, type, opts);
+    if (diags.length > 0) throw new BrineError(diags[0]!.code, diags[0]!.message, {}, diags);
+    const grains = new Map(this.deps.store.listMinions().map((m) => [m.minion, m.grains]));
+    const accepted = [...new Set(this.deps.keys.acceptedIds())].sort();
+    return accepted.filter((id) => {
+      const g = this.deps.hub.sessions.get(id)?.grains;
+      return matchTarget(tgt, type, { id, grains: g && Object.keys(g).length ? g : (grains.get(id) ?? { id }) }, opts);
+    });
+  }
+
+  publish(req: JobRequest): { jid: string; minions: string[]; not_connected: string[] } {
+    const type = req.tgt_type ?? 'glob';
+    const minions = this.resolve(req.tgt, type);
+    if (minions.length === 0) {
+      throw masterErrors.make('BRINE_ERR_MASTER_NO_MINIONS', { target: String(req.tgt), type });
+    }
+    const window = req.batch !== undefined && req.batch !== null ? batchSize(req.batch, minions.length) : minions.length;
+    const jid = this.jids.next();
+    const job: JobRow = {
+      jid,
+      fun: req.fun,
+      arg: req.arg ?? [],
+      kwarg: req.kwarg ?? {},
+      target: req.tgt,
+      tgt_type: type,
+      user: req.user ?? 'root',
+      batch: req.batch !== undefined && req.batch !== null ? String(req.batch) : null,
+      created_at: new Date().toISOString(),
+      expected: minions,
+    };
+    this.deps.store.insertJob(job);
+    const live: LiveJob = {
+      job,
+      pending: new Set(),
+      queue: [],
+      window,
+      notConnected: new Set(),
+      slotTimers: new Map(),
+      waiters: [],
+      timeout: req.timeout ?? this.deps.defaultTimeout,
+    };
+    for (const m of minions) {
+      if (this.deps.hub.sessions.has(m)) live.queue.push(m);
+      else live.notConnected.add(m);
+    }
+    this.live.set(jid, live);
+    this.deps.events.fire(`brine/job/${jid}/new`, {
+      jid,
+      fun: job.fun,
+      arg: job.arg,
+      kwarg: job.kwarg,
+      tgt: job.target,
+      tgt_type: type,
+      minions,
+      user: job.user,
+    });
+    this.deps.log.info({ jid, fun: job.fun, minions: minions.length }, 'job published');
+    this.fill(live);
+    return { jid, minions, not_connected: [...live.notConnected] };
+  }
+
+  /** Sends the job to queued minions while the window has room. */
+  private fill(live: LiveJob): void {
+    while (live.queue.length > 0 && live.pending.size < live.window) {
+      const m = live.queue.shift()!;
+      const session = this.deps.hub.sessions.get(m);
+      if (!session) {
+        live.notConnected.add(m);
+        continue;
+      }
+      live.pending.add(m);
+      session.running.add(live.job.jid);
+      this.deps.hub.send(session, {
+        type: 'job',
+        jid: live.job.jid,
+        fun: live.job.fun,
+        arg: live.job.arg,
+        kwarg: live.job.kwarg,
+      });
+      if (live.window < live.job.expected.length) {
+        // in a batch a silent minion must not hold its slot for ever
+        const t = setTimeout(() => this.release(live, m), live.timeout * 1000);
+        t.unref();
+        live.slotTimers.set(m, t);
+      }
+    }
+    this.settle(live);
+  }
+
+  private release(live: LiveJob, minion: string): void {
+    const t = live.slotTimers.get(minion);
+    if (t) clearTimeout(t);
+    live.slotTimers.delete(minion);
+    if (live.pending.delete(minion)) this.fill(live);
+  }
+
+  private settle(live: LiveJob): void {
+    if (live.pending.size === 0 && live.queue.length === 0) {
+      const waiters = live.waiters;
+      live.waiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  private onReturn(session: Session, ret: RetMsg): void {
+    const minion = session.minion!;
+    if (!this.deps.store.isExpected(ret.jid, minion)) {
+      const e = masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: ret.jid });
+      this.deps.log.warn({ minion, jid: ret.jid }, e.message);
+      this.deps.hub.stats.invalid_frames++;
+      this.deps.hub.send(session, { type: 'error', code: e.code, message: e.message, ...(ret.id ? { ref: ret.id } : {}) });
+      return;
+    }
+    session.running.delete(ret.jid);
+    this.deps.store.insertReturn(
+      {
+        jid: ret.jid,
+        minion,
+        fun: ret.fun,
+        success: ret.success,
+        retcode: ret.retcode,
+        return: ret.return,
+        started: ret.started,
+        finished: ret.finished,
+      },
+      (inserted) => {
+        // the minion may have reconnected since: the ack goes to its current session
+        const current = this.deps.hub.sessions.get(minion);
+        if (current) this.deps.hub.send(current, { type: 'ack', jid: ret.jid });
+        if (!inserted) return;
+        this.deps.events.fire(`brine/job/${ret.jid}/ret/${minion}`, {
+          jid: ret.jid,
+          id: minion,
+          fun: ret.fun,
+          success: ret.success,
+          retcode: ret.retcode,
+          return: ret.return,
+        });
+        const live = this.live.get(ret.jid);
+        if (live) this.release(live, minion);
+      },
+    );
+    this.deps.store.touchMinion(minion);
+  }
+
+  private onGone(minion: string): void {
+    for (const live of this.live.values()) {
+      if (live.window < live.job.expected.length && live.pending.has(minion)) this.release(live, minion);
+    }
+  }
+
+  /** Resolves when every sent minion has returned, or after `timeoutSec`. */
+  async wait(jid: string, timeoutSec: number): Promise<JobReport> {
+    const live = this.live.get(jid);
+    if (live && (live.pending.size > 0 || live.queue.length > 0)) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, timeoutSec * 1000);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        live.waiters.push(done);
+      });
+    }
+    // returns committed in the same tick as the last one must be visible to the report
+    this.deps.store.flush();
+    return this.report(jid)!;
+  }
+
+  report(jid: string): JobReport | null {
+    const job = this.deps.store.getJob(jid);
+    if (!job) return null;
+    const returns: JobReport['returns'] = {};
+    for (const r of this.deps.store.returnsOf(jid)) {
+      const { jid: _j, minion, ...rest } = r;
+      returns[minion] = rest;
+    }
+    const live = this.live.get(jid);
+    const missing: MissingMinion[] = job.expected
+      .filter((m) => !(m in returns))
+      .map((m) => ({
+        minion: m,
+        reason: live?.notConnected.has(m) ? 'not connected' : 'no response',
+      }));
+    const done = missing.length === 0 || (!!live && live.pending.size === 0 && live.queue.length === 0);
+    return { jid, job, returns, missing, done };
+  }
+
+  /** Jobs some connected minion is still running (as far as the master knows). */
+  active(): Array<{ jid: string; fun: string; target: string | string[]; created_at: string; running: string[] }> {
+    const byJid = new Map<string, string[]>();
+    for (const [id, s] of this.deps.hub.sessions) {
+      for (const jid of s.running) byJid.set(jid, [...(byJid.get(jid) ?? []), id]);
+    }
+    const out = [];
+    for (const [jid, running] of [...byJid].sort(([a], [b]) => a.localeCompare(b))) {
+      const job = this.live.get(jid)?.job ?? this.deps.store.getJob(jid);
+      if (!job) continue;
+      out.push({ jid, fun: job.fun, target: job.target, created_at: job.created_at, running: running.sort() });
+    }
+    return out;
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - 3600_000;
+    for (const [jid, live] of this.live) {
+      if (Date.parse(live.job.created_at) < cutoff && live.waiters.length === 0) {
+        for (const t of live.slotTimers.values()) clearTimeout(t);
+        this.live.delete(jid);
+      }
+    }
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    for (const live of this.live.values()) {
+      for (const t of live.slotTimers.values()) clearTimeout(t);
+      for (const w of live.waiters) w();
+    }
+  }
+}

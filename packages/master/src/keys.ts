@@ -1,0 +1,107 @@
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { globMatch } from '@brine/compiler';
+import type { EventBus } from './event-bus.js';
+import type { KeyRow, KeyState, MasterStore } from './store.js';
+
+/** Fingerprint of a minion public key: SHA-256 of its DER (SPKI), colon-separated hex. */
+export function keyFingerprint(pubPem: string): string {
+  const der = createPublicKey(pubPem).export({ type: 'spki', format: 'der' });
+  return createHash('sha256').update(der).digest('hex').toUpperCase().match(/../g)!.join(':');
+}
+
+export type Admission =
+  | { state: 'accepted'; key: KeyObject }
+  | { state: Exclude<KeyState, 'accepted'> };
+
+export interface KeyChange {
+  minion: string;
+  fingerprint: string;
+  from: KeyState;
+  to: KeyState | 'deleted';
+}
+
+/**
+ * salt-key semantics. One key may be accepted per id; a different key presenting a known id is
+ * denied and never replaces the first (delete the old key to let the new one in).
+ */
+export class KeyManager {
+  constructor(
+    private readonly store: MasterStore,
+    private readonly events: EventBus,
+    private readonly opts: { autoAccept: boolean; autosign: string[] },
+  ) {}
+
+  /** Decides what a hello with this id and key gets; records unknown keys. */
+  admit(minion: string, pub: string): Admission {
+    let fingerprint: string;
+    let key: KeyObject;
+    try {
+      key = createPublicKey(pub);
+      if (key.asymmetricKeyType !== 'ed25519') return { state: 'rejected' };
+      fingerprint = keyFingerprint(pub);
+    } catch {
+      return { state: 'rejected' };
+    }
+    const rows = this.store.keysOf(minion);
+    const mine = rows.find((r) => r.fingerprint === fingerprint);
+    const others = rows.filter((r) => r.fingerprint !== fingerprint && r.state !== 'denied');
+    if (mine) {
+      if (mine.state === 'denied' && others.length === 0) {
+        // the key that made this one denied is gone: the operator gets to decide afresh
+        return this.land(minion, pub, fingerprint, true);
+      }
+      if (mine.state === 'accepted') return { state: 'accepted', key };
+      return { state: mine.state };
+    }
+    if (others.length > 0) {
+      this.store.insertKey(minion, pub, fingerprint, 'denied');
+      this.events.fire('brine/auth', { id: minion, act: 'denied', fingerprint });
+      return { state: 'denied' };
+    }
+    return this.land(minion, pub, fingerprint, false);
+  }
+
+  private land(minion: string, pub: string, fingerprint: string, exists: boolean): Admission {
+    const auto = this.opts.autoAccept || this.opts.autosign.some((p) => globMatch(minion, p));
+    const state: KeyState = auto ? 'accepted' : 'pending';
+    if (exists) this.store.setKeyState(minion, fingerprint, state);
+    else this.store.insertKey(minion, pub, fingerprint, state);
+    this.events.fire('brine/auth', { id: minion, act: state, fingerprint });
+    if (state === 'accepted') return { state, key: createPublicKey(pub) };
+    return { state };
+  }
+
+  list(): KeyRow[] {
+    return this.store.listKeys();
+  }
+
+  acceptedIds(): string[] {
+    return this.store
+      .listKeys()
+      .filter((k) => k.state === 'accepted')
+      .map((k) => k.minion);
+  }
+
+  /**
+   * Moves keys matching `match` (a glob; all when undefined) from any of `from` to `to`
+   * (`deleted` removes them). Returns what changed.
+   */
+  change(match: string | undefined, from: KeyState[], to: KeyState | 'deleted'): KeyChange[] {
+    const changed: KeyChange[] = [];
+    const rows = this.store.listKeys();
+    this.store.db.transaction(() => {
+      for (const r of rows) {
+        if (!from.includes(r.state)) continue;
+        if (match !== undefined && !globMatch(r.minion, match)) continue;
+        if (to === 'accepted' && rows.some((o) => o.minion === r.minion && o.state === 'accepted' && o !== r)) continue;
+        const was = r.state;
+        if (to === 'deleted') this.store.deleteKey(r.minion, r.fingerprint);
+        else this.store.setKeyState(r.minion, r.fingerprint, to);
+        r.state = to === 'deleted' ? r.state : to;
+        changed.push({ minion: r.minion, fingerprint: r.fingerprint, from: was, to });
+      }
+    })();
+    for (const c of changed) this.events.fire('brine/key', { id: c.minion, act: c.to, from: c.from, fingerprint: c.fingerprint });
+    return changed;
+  }
+}

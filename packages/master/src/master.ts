@@ -1,0 +1,127 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createLogger, type Logger } from '@brine/core';
+import type { FastifyInstance } from 'fastify';
+import { buildApi } from './api.js';
+import type { MasterConfig } from './config.js';
+import { EventBus } from './event-bus.js';
+import { MinionHub } from './hub.js';
+import { JobManager } from './jobs.js';
+import { KeyManager } from './keys.js';
+import { MasterStore } from './store.js';
+import { ensureCertificate, ensureToken } from './tls.js';
+
+export interface Master {
+  config: MasterConfig;
+  store: MasterStore;
+  hub: MinionHub;
+  jobs: JobManager;
+  keys: KeyManager;
+  events: EventBus;
+  api: FastifyInstance;
+  /** Port of the minion channel (wss) and of the operator API, as bound. */
+  port: number;
+  apiPort: number;
+  apiUrl: string;
+  fingerprint: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** Starts the master: store, TLS minion channel, operator API, retention timer. */
+export async function startMaster(config: MasterConfig, log: Logger = createLogger({ level: config.log_level })): Promise<Master> {
+  mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
+  const tls = ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
+  const token = ensureToken(config.token_file);
+  const store = new MasterStore(path.join(config.data_dir, 'master.db'));
+  const pruned = store.prune(config.keep_jobs_seconds);
+  if (pruned.jobs || pruned.events) log.info(pruned, 'pruned old jobs and events');
+  const events = new EventBus(store);
+  const keys = new KeyManager(store, events, { autoAccept: config.auto_accept, autosign: config.autosign });
+
+  const server: Server = createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.3' });
+  const hub = new MinionHub(server, {
+    keys,
+    store,
+    events,
+    log,
+    maxFrameBytes: config.max_frame_bytes,
+    pingInterval: config.ping_interval,
+  });
+  const jobs = new JobManager({
+    store,
+    hub,
+    keys,
+    events,
+    log,
+    nodegroups: config.nodegroups,
+    defaultTimeout: config.timeout,
+  });
+  server.on('request', (_req, res) => {
+    res.writeHead(426, { 'content-type': 'text/plain' });
+    res.end('the minion channel speaks WebSocket on /ws\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.interface, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  const api = await buildApi({
+    token,
+    store,
+    keys,
+    hub,
+    jobs,
+    events,
+    log,
+    fingerprint: tls.fingerprint,
+    defaultTimeout: config.timeout,
+  });
+  await api.listen({ host: config.api_host, port: config.api_port });
+  const apiPort = (api.server.address() as AddressInfo).port;
+  const apiUrl = `http://${config.api_host.includes(':') ? `[${config.api_host}]` : config.api_host}:${apiPort}`;
+
+  const retention = setInterval(
+    () => {
+      const r = store.prune(config.keep_jobs_seconds);
+      if (r.jobs || r.events) log.info(r, 'pruned old jobs and events');
+    },
+    Math.min(3600, Math.max(60, config.keep_jobs_seconds / 10)) * 1000,
+  );
+  retention.unref();
+
+  log.info(
+    { event: 'master_ready', port, api_port: apiPort, api_url: apiUrl, fingerprint: tls.fingerprint, data_dir: config.data_dir },
+    'master ready',
+  );
+
+  let closed = false;
+  return {
+    config,
+    store,
+    hub,
+    jobs,
+    keys,
+    events,
+    api,
+    port,
+    apiPort,
+    apiUrl,
+    fingerprint: tls.fingerprint,
+    token,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(retention);
+      jobs.close();
+      hub.close();
+      await api.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      store.close();
+      log.info({ event: 'master_stopped' }, 'master stopped');
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Versioned schema of the master store. A migration runs once, in a transaction, and bumps
+ * `PRAGMA user_version`; never edit a released step, add a new one.
+ */
+export const MIGRATIONS: string[] = [
+  // 1: keys, minions, jobs, returns, events
+  `
+  CREATE TABLE keys (
+    minion      TEXT NOT NULL,
+    pub         TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    state       TEXT NOT NULL CHECK (state IN ('pending', 'accepted', 'rejected', 'denied')),
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    PRIMARY KEY (minion, fingerprint)
+  );
+  CREATE INDEX keys_state ON keys (state, minion);
+
+  CREATE TABLE minions (
+    minion     TEXT PRIMARY KEY,
+    grains     TEXT NOT NULL DEFAULT '{}',
+    last_seen  TEXT,
+    first_seen TEXT NOT NULL
+  );
+
+  CREATE TABLE jobs (
+    jid        TEXT PRIMARY KEY,
+    fun        TEXT NOT NULL,
+    args       TEXT NOT NULL,
+    target     TEXT NOT NULL,
+    tgt_type   TEXT NOT NULL,
+    user       TEXT NOT NULL,
+    batch      TEXT,
+    created_at TEXT NOT NULL,
+    expected   TEXT NOT NULL
+  );
+  CREATE INDEX jobs_created ON jobs (created_at);
+  CREATE INDEX jobs_fun ON jobs (fun, created_at);
+
+  -- expected minions of a job, one row each, so "jobs of minion X" is an index lookup
+  CREATE TABLE job_minions (
+    jid    TEXT NOT NULL REFERENCES jobs (jid) ON DELETE CASCADE,
+    minion TEXT NOT NULL,
+    PRIMARY KEY (jid, minion)
+  );
+  CREATE INDEX job_minions_minion ON job_minions (minion, jid);
+
+  CREATE TABLE returns (
+    jid       TEXT NOT NULL REFERENCES jobs (jid) ON DELETE CASCADE,
+    minion    TEXT NOT NULL,
+    fun       TEXT NOT NULL,
+    success   INTEGER NOT NULL,
+    retcode   INTEGER NOT NULL,
+    ret       TEXT NOT NULL,
+    started   TEXT NOT NULL,
+    finished  TEXT NOT NULL,
+    stored_at TEXT NOT NULL,
+    summary   TEXT,
+    PRIMARY KEY (jid, minion)
+  );
+  CREATE INDEX returns_minion ON returns (minion, finished);
+  CREATE INDEX returns_failed ON returns (success, finished);
+
+  CREATE TABLE events (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    tag        TEXT NOT NULL,
+    data       TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX events_created ON events (created_at);
+  `,
+  // 2 (next issue): state_results (jid, minion, run_num, tag, id, name, state, fun, sls, result,
+  // changes, comment, start_time, duration) goes here.
+];

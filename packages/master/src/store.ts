@@ -1,0 +1,376 @@
+import Database from 'better-sqlite3';
+import { masterErrors } from './errors.js';
+import { MIGRATIONS } from './migrations.js';
+
+export type KeyState = 'pending' | 'accepted' | 'rejected' | 'denied';
+
+export interface KeyRow {
+  minion: string;
+  pub: string;
+  fingerprint: string;
+  state: KeyState;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MinionRow {
+  minion: string;
+  grains: Record<string, unknown>;
+  last_seen: string | null;
+  first_seen: string;
+}
+
+export interface JobRow {
+  jid: string;
+  fun: string;
+  arg: unknown[];
+  kwarg: Record<string, unknown>;
+  target: string | string[];
+  tgt_type: string;
+  user: string;
+  batch: string | null;
+  created_at: string;
+  expected: string[];
+}
+
+export interface ReturnRow {
+  jid: string;
+  minion: string;
+  fun: string;
+  success: boolean;
+  retcode: number;
+  return: unknown;
+  started: string;
+  finished: string;
+  stored_at: string;
+}
+
+export interface EventRow {
+  seq: number;
+  tag: string;
+  data: unknown;
+  created_at: string;
+}
+
+export interface JobQuery {
+  fun?: string;
+  target?: string;
+  minion?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+}
+
+type Raw = Record<string, unknown>;
+
+function jobFromRow(r: Raw): JobRow {
+  const args = JSON.parse(r.args as string) as { arg: unknown[]; kwarg: Record<string, unknown> };
+  const target = r.target as string;
+  return {
+    jid: r.jid as string,
+    fun: r.fun as string,
+    arg: args.arg,
+    kwarg: args.kwarg,
+    target: target.startsWith('[') ? (JSON.parse(target) as string[]) : target,
+    tgt_type: r.tgt_type as string,
+    user: r.user as string,
+    batch: (r.batch as string | null) ?? null,
+    created_at: r.created_at as string,
+    expected: JSON.parse(r.expected as string) as string[],
+  };
+}
+
+function returnFromRow(r: Raw): ReturnRow {
+  return {
+    jid: r.jid as string,
+    minion: r.minion as string,
+    fun: r.fun as string,
+    success: r.success === 1,
+    retcode: r.retcode as number,
+    return: JSON.parse(r.ret as string),
+    started: r.started as string,
+    finished: r.finished as string,
+    stored_at: r.stored_at as string,
+  };
+}
+
+/**
+ * The master's SQLite store (WAL). One writer: the master process. Hot writes (returns, events,
+ * last-seen) are queued and committed together in one transaction per tick; whoever must not act
+ * before the data is durable passes an `after` callback, run once the batch has committed.
+ */
+export class MasterStore {
+  readonly db: Database.Database;
+  private queue: Array<() => void> = [];
+  private afters: Array<() => void> = [];
+  private scheduled = false;
+  private closed = false;
+  private readonly stmts;
+
+  constructor(readonly file: string) {
+    try {
+      this.db = new Database(file);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('foreign_keys = ON');
+      this.db.pragma('busy_timeout = 5000');
+      this.migrate();
+    } catch (err) {
+      throw masterErrors.make('BRINE_ERR_MASTER_STORE', { file, detail: (err as Error).message });
+    }
+    const db = this.db;
+    this.stmts = {
+      keysOf: db.prepare('SELECT * FROM keys WHERE minion = ? ORDER BY created_at'),
+      keyAll: db.prepare('SELECT * FROM keys ORDER BY state, minion'),
+      keyInsert: db.prepare(
+        'INSERT INTO keys (minion, pub, fingerprint, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      keySetState: db.prepare('UPDATE keys SET state = ?, updated_at = ? WHERE minion = ? AND fingerprint = ?'),
+      keyDelete: db.prepare('DELETE FROM keys WHERE minion = ? AND fingerprint = ?'),
+      minionUpsert: db.prepare(
+        `INSERT INTO minions (minion, grains, last_seen, first_seen) VALUES (?, ?, ?, ?)
+         ON CONFLICT (minion) DO UPDATE SET grains = excluded.grains, last_seen = excluded.last_seen`,
+      ),
+      minionSeen: db.prepare('UPDATE minions SET last_seen = ? WHERE minion = ?'),
+      minionAll: db.prepare('SELECT * FROM minions ORDER BY minion'),
+      minionDelete: db.prepare('DELETE FROM minions WHERE minion = ?'),
+      jobInsert: db.prepare(
+        `INSERT INTO jobs (jid, fun, args, target, tgt_type, user, batch, created_at, expected)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      jobMinionInsert: db.prepare('INSERT OR IGNORE INTO job_minions (jid, minion) VALUES (?, ?)'),
+      jobGet: db.prepare('SELECT * FROM jobs WHERE jid = ?'),
+      jobExpects: db.prepare('SELECT 1 FROM job_minions WHERE jid = ? AND minion = ?'),
+      lastJid: db.prepare('SELECT max(jid) AS jid FROM jobs'),
+      retInsert: db.prepare(
+        `INSERT OR IGNORE INTO returns (jid, minion, fun, success, retcode, ret, started, finished, stored_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      retOf: db.prepare('SELECT * FROM returns WHERE jid = ? ORDER BY minion'),
+      retCount: db.prepare('SELECT count(*) AS n FROM returns WHERE jid = ?'),
+      eventInsert: db.prepare('INSERT INTO events (tag, data, created_at) VALUES (?, ?, ?)'),
+      pruneJobs: db.prepare('DELETE FROM jobs WHERE created_at < ?'),
+      pruneEvents: db.prepare('DELETE FROM events WHERE created_at < ?'),
+    };
+  }
+
+  private migrate(): void {
+    const current = this.db.pragma('user_version', { simple: true }) as number;
+    for (let v = current; v < MIGRATIONS.length; v++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[v]!);
+        this.db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  }
+
+  get schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  // ---- write batching ----------------------------------------------------------------
+
+  /** Queues a write; `after` runs once it is committed. */
+  enqueue(write: () => void, after?: () => void): void {
+    if (this.closed) return;
+    this.queue.push(write);
+    if (after) this.afters.push(after);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Commits every queued write in one transaction, then runs the callbacks. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.queue.length === 0 && this.afters.length === 0) return;
+    const writes = this.queue;
+    const afters = this.afters;
+    this.queue = [];
+    this.afters = [];
+    if (writes.length > 0 && !this.closed) this.db.transaction(() => writes.forEach((w) => w()))();
+    for (const a of afters) a();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
+    this.db.close();
+  }
+
+  // ---- keys --------------------------------------------------------------------------
+
+  keysOf(minion: string): KeyRow[] {
+    return this.stmts.keysOf.all(minion) as KeyRow[];
+  }
+
+  listKeys(): KeyRow[] {
+    return this.stmts.keyAll.all() as KeyRow[];
+  }
+
+  insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): void {
+    const now = new Date().toISOString();
+    this.stmts.keyInsert.run(minion, pub, fingerprint, state, now, now);
+  }
+
+  setKeyState(minion: string, fingerprint: string, state: KeyState): void {
+    this.stmts.keySetState.run(state, new Date().toISOString(), minion, fingerprint);
+  }
+
+  deleteKey(minion: string, fingerprint: string): void {
+    this.db.transaction(() => {
+      this.stmts.keyDelete.run(minion, fingerprint);
+      if (this.keysOf(minion).length === 0) this.stmts.minionDelete.run(minion);
+    })();
+  }
+
+  // ---- minions -----------------------------------------------------------------------
+
+  saveGrains(minion: string, grains: Record<string, unknown>): void {
+    const now = new Date().toISOString();
+    this.enqueue(() => this.stmts.minionUpsert.run(minion, JSON.stringify(grains), now, now));
+  }
+
+  touchMinion(minion: string): void {
+    const now = new Date().toISOString();
+    this.enqueue(() => this.stmts.minionSeen.run(now, minion));
+  }
+
+  listMinions(): MinionRow[] {
+    return (this.stmts.minionAll.all() as Raw[]).map((r) => ({
+      minion: r.minion as string,
+      grains: JSON.parse(r.grains as string) as Record<string, unknown>,
+      last_seen: (r.last_seen as string | null) ?? null,
+      first_seen: r.first_seen as string,
+    }));
+  }
+
+  // ---- jobs --------------------------------------------------------------------------
+
+  lastJid(): string | null {
+    return ((this.stmts.lastJid.get() as Raw).jid as string | null) ?? null;
+  }
+
+  /** Synchronous and durable: a job is stored before it is published. */
+  insertJob(job: JobRow): void {
+    this.flush();
+    this.db.transaction(() => {
+      this.stmts.jobInsert.run(
+        job.jid,
+        job.fun,
+        JSON.stringify({ arg: job.arg, kwarg: job.kwarg }),
+        Array.isArray(job.target) ? JSON.stringify(job.target) : job.target,
+        job.tgt_type,
+        job.user,
+        job.batch,
+        job.created_at,
+        JSON.stringify(job.expected),
+      );
+      for (const m of job.expected) this.stmts.jobMinionInsert.run(job.jid, m);
+    })();
+  }
+
+  getJob(jid: string): JobRow | null {
+    const r = this.stmts.jobGet.get(jid) as Raw | undefined;
+    return r ? jobFromRow(r) : null;
+  }
+
+  isExpected(jid: string, minion: string): boolean {
+    return this.stmts.jobExpects.get(jid, minion) !== undefined;
+  }
+
+  /** Queues a return; a second return of the same minion for the same job is ignored. */
+  insertReturn(ret: Omit<ReturnRow, 'stored_at'>, after?: (inserted: boolean) => void): void {
+    let inserted = false;
+    this.enqueue(
+      () => {
+        const info = this.stmts.retInsert.run(
+          ret.jid,
+          ret.minion,
+          ret.fun,
+          ret.success ? 1 : 0,
+          ret.retcode,
+          JSON.stringify(ret.return ?? null),
+          ret.started,
+          ret.finished,
+          new Date().toISOString(),
+        );
+        inserted = info.changes > 0;
+      },
+      after ? () => after(inserted) : undefined,
+    );
+  }
+
+  returnsOf(jid: string): ReturnRow[] {
+    return (this.stmts.retOf.all(jid) as Raw[]).map(returnFromRow);
+  }
+
+  listJobs(q: JobQuery = {}): Array<JobRow & { returned: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.fun) {
+      where.push('j.fun = ?');
+      params.push(q.fun);
+    }
+    if (q.target) {
+      where.push('j.target = ?');
+      params.push(q.target);
+    }
+    if (q.minion) {
+      where.push('j.jid IN (SELECT jid FROM job_minions WHERE minion = ?)');
+      params.push(q.minion);
+    }
+    if (q.since) {
+      where.push('j.created_at >= ?');
+      params.push(q.since);
+    }
+    if (q.until) {
+      where.push('j.created_at <= ?');
+      params.push(q.until);
+    }
+    const sql =
+      `SELECT j.*, (SELECT count(*) FROM returns r WHERE r.jid = j.jid) AS returned FROM jobs j` +
+      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+      ` ORDER BY j.jid DESC LIMIT ?`;
+    params.push(q.limit ?? 100);
+    return (this.db.prepare(sql).all(...params) as Raw[]).map((r) => ({
+      ...jobFromRow(r),
+      returned: r.returned as number,
+    }));
+  }
+
+  // ---- events ------------------------------------------------------------------------
+
+  insertEvent(tag: string, data: unknown, after?: () => void): void {
+    const now = new Date().toISOString();
+    this.enqueue(() => this.stmts.eventInsert.run(tag, JSON.stringify(data ?? null), now), after);
+  }
+
+  recentEvents(limit = 100): EventRow[] {
+    return (this.db.prepare('SELECT * FROM events ORDER BY seq DESC LIMIT ?').all(limit) as Raw[])
+      .map((r) => ({
+        seq: r.seq as number,
+        tag: r.tag as string,
+        data: JSON.parse(r.data as string),
+        created_at: r.created_at as string,
+      }))
+      .reverse();
+  }
+
+  // ---- retention ---------------------------------------------------------------------
+
+  /** Drops jobs (with their returns) and events older than `keepSeconds`. */
+  prune(keepSeconds: number, now = Date.now()): { jobs: number; events: number } {
+    const cutoff = new Date(now - keepSeconds * 1000).toISOString();
+    this.flush();
+    let jobs = 0;
+    let events = 0;
+    this.db.transaction(() => {
+      jobs = this.stmts.pruneJobs.run(cutoff).changes;
+      events = this.stmts.pruneEvents.run(cutoff).changes;
+    })();
+    return { jobs, events };
+  }
+}

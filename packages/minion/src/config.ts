@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { minionErrors } from './errors.js';
+
+/** Options of `brine minion`; see config/minion.yaml for what each one means. */
+export interface MinionConfig {
+  id: string;
+  master: string;
+  master_port: number;
+  master_finger: string | null;
+  data_dir: string;
+  pki_dir: string;
+  grains: Record<string, unknown>;
+  acceptance_wait_time: number;
+  recon_default: number;
+  recon_max: number;
+  recon_randomize: boolean;
+  max_concurrent_jobs: number;
+  max_frame_bytes: number;
+  log_level: string;
+}
+
+export const MINION_DEFAULTS: Omit<MinionConfig, 'id'> & { id: string | null } = {
+  id: null,
+  master: 'salt',
+  master_port: 4506,
+  master_finger: null,
+  data_dir: '/var/lib/brine/minion',
+  pki_dir: '',
+  grains: {},
+  acceptance_wait_time: 10,
+  recon_default: 1,
+  recon_max: 30,
+  recon_randomize: true,
+  max_concurrent_jobs: 8,
+  max_frame_bytes: 1024 * 1024,
+  log_level: 'info',
+};
+
+const KINDS: Record<keyof MinionConfig, string> = {
+  id: 'string?',
+  master: 'string',
+  master_port: 'number',
+  master_finger: 'string?',
+  data_dir: 'string',
+  pki_dir: 'string',
+  grains: 'object',
+  acceptance_wait_time: 'number',
+  recon_default: 'number',
+  recon_max: 'number',
+  recon_randomize: 'boolean',
+  max_concurrent_jobs: 'number',
+  max_frame_bytes: 'number',
+  log_level: 'string',
+};
+
+function kindOk(kind: string, v: unknown): boolean {
+  if (kind.endsWith('?') && v === null) return true;
+  switch (kind.replace('?', '')) {
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+  }
+  return false;
+}
+
+/** Defaults, then the YAML file, then overrides; relative paths are from the file's folder. */
+export function loadMinionConfig(file?: string, overrides: Partial<MinionConfig> = {}): MinionConfig {
+  let fromFile: Record<string, unknown> = {};
+  const where = file ?? '-';
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file, detail: (err as Error).message });
+    }
+    const parsed: unknown = parse(text);
+    if (parsed !== null && parsed !== undefined) {
+      if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file, detail: 'must be a mapping of options' });
+      }
+      fromFile = parsed as Record<string, unknown>;
+    }
+  }
+  const merged: Record<string, unknown> = { ...MINION_DEFAULTS, ...fromFile, ...overrides };
+  for (const [key, value] of Object.entries(merged)) {
+    const kind = KINDS[key as keyof MinionConfig];
+    if (!kind) throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file: where, detail: `unknown option '${key}'` });
+    if (!kindOk(kind, value)) {
+      throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file: where, detail: `option '${key}' must be ${kind.replace('?', ' or null')}` });
+    }
+  }
+  const cfg = merged as unknown as MinionConfig;
+  if (!cfg.id) cfg.id = os.hostname();
+  // `master: host:port` is accepted as a shorthand
+  const m = /^(.*):(\d+)$/.exec(cfg.master);
+  if (m && !cfg.master.includes(']') && m[1]!.split(':').length === 1) {
+    cfg.master = m[1]!;
+    cfg.master_port = Number(m[2]);
+  }
+  const base = file ? path.dirname(path.resolve(file)) : process.cwd();
+  cfg.data_dir = path.resolve(base, cfg.data_dir);
+  cfg.pki_dir = cfg.pki_dir ? path.resolve(base, cfg.pki_dir) : path.join(cfg.data_dir, 'pki');
+  return cfg;
+}

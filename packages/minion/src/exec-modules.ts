@@ -1,0 +1,127 @@
+import type { ExecContext, ExecFunction } from './exec-function.js';
+
+function simpleGlob(value: string, pattern: string): boolean {
+  const re = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${re}$`).test(value);
+}
+
+function lookup(data: unknown, key: string, delimiter: string): { found: boolean; value: unknown } {
+  let cur: unknown = data;
+  for (const part of key.split(delimiter)) {
+    if (Array.isArray(cur) && /^\d+$/.test(part) && Number(part) < cur.length) cur = cur[Number(part)];
+    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, part)) {
+      cur = (cur as Record<string, unknown>)[part];
+    } else return { found: false, value: undefined };
+  }
+  return { found: true, value: cur };
+}
+
+const cmdParams = [
+  { name: 'cmd', type: ['string', 'list'] as const, required: true },
+  { name: 'cwd', type: 'string' as const },
+  { name: 'stdin', type: 'string' as const },
+  { name: 'runas', type: 'string' as const },
+  { name: 'shell', type: 'string' as const },
+  { name: 'env', type: 'dict' as const },
+  { name: 'timeout', type: 'number' as const },
+];
+
+async function runCommand(args: Record<string, unknown>, ctx: ExecContext) {
+  const env = args.env as Record<string, unknown> | undefined;
+  return ctx.cmd.run(args.cmd as string | string[], {
+    ...(args.cwd !== undefined ? { cwd: args.cwd as string } : {}),
+    ...(args.stdin !== undefined ? { stdin: args.stdin as string } : {}),
+    ...(args.runas !== undefined ? { runas: args.runas as string } : {}),
+    ...(args.shell !== undefined ? { shell: args.shell as string } : {}),
+    ...(env ? { env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])) } : {}),
+    ...(args.timeout !== undefined ? { timeoutMs: (args.timeout as number) * 1000 } : {}),
+    signal: ctx.signal,
+  });
+}
+
+/** The remote execution functions a minion offers. */
+export const EXEC_FUNCTIONS: ExecFunction[] = [
+  {
+    name: 'test.ping',
+    doc: 'Answers true: the minion is up and answering.',
+    params: [],
+    run: () => ({ return: true }),
+  },
+  {
+    name: 'test.echo',
+    doc: 'Returns the text it was given.',
+    params: [{ name: 'text', type: 'any', required: true }],
+    run: (a) => ({ return: a.text }),
+  },
+  {
+    name: 'test.version',
+    doc: 'The Brine version of this minion.',
+    params: [],
+    run: (_a, ctx) => ({ return: ctx.version }),
+  },
+  {
+    name: 'grains.items',
+    doc: 'All grains of this minion.',
+    params: [],
+    run: (_a, ctx) => ({ return: ctx.grains }),
+  },
+  {
+    name: 'grains.get',
+    doc: "One grain, nested keys joined by ':' (e.g. 'ip_interfaces:eth0'), or the default.",
+    params: [
+      { name: 'key', type: 'string', required: true },
+      { name: 'default', type: 'any', default: '' },
+      { name: 'delimiter', type: 'string', default: ':' },
+    ],
+    run: (a, ctx) => {
+      const r = lookup(ctx.grains, a.key as string, a.delimiter as string);
+      return { return: r.found ? r.value : a.default };
+    },
+  },
+  {
+    name: 'cmd.run',
+    doc: 'Runs a command (a string through the shell) and returns its output, stderr included.',
+    params: cmdParams.map((p) => ({ ...p, type: [...(Array.isArray(p.type) ? p.type : [p.type])] })),
+    run: async (a, ctx) => {
+      const r = await runCommand(a, ctx);
+      const out = [r.stdout, r.stderr].filter((s) => s !== '').join('\n');
+      return { return: out, retcode: r.retcode };
+    },
+  },
+  {
+    name: 'cmd.run_all',
+    doc: 'Runs a command and returns pid, retcode, stdout and stderr.',
+    params: cmdParams.map((p) => ({ ...p, type: [...(Array.isArray(p.type) ? p.type : [p.type])] })),
+    run: async (a, ctx) => {
+      const r = await runCommand(a, ctx);
+      return { return: { pid: r.pid, retcode: r.retcode, stdout: r.stdout, stderr: r.stderr }, retcode: r.retcode };
+    },
+  },
+  {
+    name: 'sys.list_functions',
+    doc: 'Names of the functions this minion offers, optionally filtered by globs.',
+    params: [{ name: 'match', type: ['string', 'list'], default: '*' }],
+    run: (a, ctx) => {
+      const pats = Array.isArray(a.match) ? (a.match as string[]).map(String) : [String(a.match)];
+      return {
+        return: ctx.functions().filter((f) => pats.some((p) => simpleGlob(f, p.includes('*') || p.includes('.') ? p : `${p}.*`))),
+      };
+    },
+  },
+  {
+    name: 'saltutil.running',
+    doc: 'Jobs running on this minion right now.',
+    params: [],
+    run: (_a, ctx) => ({ return: ctx.running().filter((j) => j.jid !== ctx.jid) }),
+  },
+  {
+    name: 'saltutil.kill_job',
+    doc: 'Stops a running job by jid.',
+    params: [{ name: 'jid', type: ['string', 'number'], required: true }],
+    run: (a, ctx) => {
+      const jid = String(a.jid);
+      if (ctx.kill(jid)) return { return: `Signal 15 sent to job ${jid}` };
+      return { return: `No job ${jid} is running on this minion`, retcode: 1 };
+    },
+  },
+];

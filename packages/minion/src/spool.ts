@@ -1,0 +1,56 @@
+import Database from 'better-sqlite3';
+import type { RetMsg } from '@brine/protocol';
+
+export type SpooledReturn = Omit<RetMsg, 'v' | 'type' | 'id'>;
+
+/**
+ * Results the master has not acknowledged yet. Written before the first send, deleted on ack,
+ * so a return survives a master (or minion) restart and is sent again after reconnecting.
+ */
+export class ResultSpool {
+  private readonly db: Database.Database;
+  private readonly stmts;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec(`CREATE TABLE IF NOT EXISTS spool (
+      jid TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS seen (jid TEXT PRIMARY KEY, at TEXT NOT NULL);`);
+    this.stmts = {
+      put: this.db.prepare('INSERT OR REPLACE INTO spool (jid, payload, created_at) VALUES (?, ?, ?)'),
+      del: this.db.prepare('DELETE FROM spool WHERE jid = ?'),
+      all: this.db.prepare('SELECT payload FROM spool ORDER BY jid'),
+      count: this.db.prepare('SELECT count(*) AS n FROM spool'),
+      seen: this.db.prepare('INSERT OR IGNORE INTO seen (jid, at) VALUES (?, ?)'),
+      pruneSeen: this.db.prepare('DELETE FROM seen WHERE at < ?'),
+    };
+    this.stmts.pruneSeen.run(new Date(Date.now() - 7 * 86400_000).toISOString());
+  }
+
+  put(ret: SpooledReturn): void {
+    this.stmts.put.run(ret.jid, JSON.stringify(ret), new Date().toISOString());
+  }
+
+  ack(jid: string): void {
+    this.stmts.del.run(jid);
+  }
+
+  pending(): SpooledReturn[] {
+    return (this.stmts.all.all() as Array<{ payload: string }>).map((r) => JSON.parse(r.payload) as SpooledReturn);
+  }
+
+  size(): number {
+    return (this.stmts.count.get() as { n: number }).n;
+  }
+
+  /** Records a jid as received; false when it was seen before (a job runs at most once). */
+  markSeen(jid: string): boolean {
+    return this.stmts.seen.run(jid, new Date().toISOString()).changes > 0;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
