@@ -7,6 +7,7 @@
  */
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
 import type { IdPositions, PositionMap } from './types.js';
+import { fastYaml, type FastPositions } from './yaml-fast.js';
 
 type TagDef = { tag: string; format?: string; test?: RegExp; default?: boolean | 'key'; resolve?: unknown };
 
@@ -63,6 +64,8 @@ export interface YamlResult {
   error?: YamlError;
   doc?: Document;
   lineCounter: LineCounter;
+  /** Key positions when the fast path parsed the text. */
+  fast?: FastPositions;
 }
 
 function errorText(text: string, code: string, message: string, offset: number): string {
@@ -74,8 +77,10 @@ function errorText(text: string, code: string, message: string, offset: number):
 }
 
 /** Parses one YAML document; the first error is reported with its 1-based line and column. */
-export function loadYaml(text: string): YamlResult {
+export function loadYaml(text: string, options: { fast?: boolean } = {}): YamlResult {
   const lineCounter = new LineCounter();
+  const quick = options.fast === false ? undefined : fastYaml(text);
+  if (quick) return { value: quick.value, lineCounter, fast: quick.positions };
   const doc = parseDocument(text, { ...OPTIONS, lineCounter });
   const err = doc.errors[0];
   if (err) {
@@ -104,6 +109,7 @@ function keyText(node: unknown): string | undefined {
  */
 export function collectPositions(res: YamlResult, file: string, lineMap?: (line: number) => number): PositionMap {
   const positions: PositionMap = { file, ids: {} };
+  if (res.fast) return fastPositions(res.value, res.fast, file, lineMap);
   const contents = res.doc?.contents;
   if (!isMap(contents)) return positions;
   const pos = (node: { range?: [number, number, number] | null } | null | undefined) => {
@@ -126,6 +132,39 @@ export function collectPositions(res: YamlResult, file: string, lineMap?: (line:
         for (const arg of item.items) {
           const name = keyText(arg.key);
           if (name !== undefined && !(`${state}/${name}` in entry.args)) entry.args[`${state}/${name}`] = pos(arg.key as never);
+        }
+      }
+    }
+  }
+  return positions;
+}
+
+function fastPositions(value: unknown, fast: FastPositions, file: string, lineMap?: (line: number) => number): PositionMap {
+  const positions: PositionMap = { file, ids: {} };
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObj(value)) return positions;
+  const at = (p: { line: number; column: number }) => ({ file, line: lineMap ? lineMap(p.line) : p.line, column: p.column });
+  const top = fast.get(value);
+  for (const id of Object.keys(value)) {
+    const p = top?.get(id);
+    if (!p) continue;
+    const entry: IdPositions = { pos: at(p), states: {}, args: {} };
+    positions.ids[id] = entry;
+    const decl = value[id];
+    if (!isObj(decl)) continue;
+    const declPos = fast.get(decl);
+    for (const state of Object.keys(decl)) {
+      const sp = declPos?.get(state);
+      if (sp) entry.states[state] = at(sp);
+      const list = decl[state];
+      if (!Array.isArray(list)) continue;
+      for (const item of list) {
+        if (!isObj(item)) continue;
+        const itemPos = fast.get(item);
+        for (const arg of Object.keys(item)) {
+          const ap = itemPos?.get(arg);
+          const key = `${state}/${arg}`;
+          if (ap && !(key in entry.args)) entry.args[key] = at(ap);
         }
       }
     }

@@ -1,0 +1,210 @@
+/**
+ * A fast path for the YAML most SLS files are made of: block maps and sequences of plain or
+ * simply quoted scalars, one per line. Anything else (flow collections, anchors, block
+ * scalars, multi-line scalars, tabs, duplicate keys, ...) returns undefined and the caller
+ * uses the full `yaml` parser, so the result is the same either way — only faster (the full
+ * parser reads about 100k lines a second; SLS trees of 10,000 states have far more).
+ */
+
+export interface FastPos {
+  line: number;
+  column: number;
+}
+
+/** Map key positions, by map object. */
+export type FastPositions = WeakMap<object, Map<string, FastPos>>;
+
+export interface FastResult {
+  value: unknown;
+  positions: FastPositions;
+}
+
+const GIVE_UP = Symbol('give up');
+
+function octal(src: string): number {
+  const s = src.replace(/_/g, '');
+  if (s.startsWith('0')) return parseInt(s.replace(/^0+/, '') || '0', 10);
+  return (s.startsWith('-') ? -1 : 1) * parseInt(s.slice(2), 8);
+}
+
+/** Resolves a plain scalar the way the Salt loader does (see yaml-load.ts). */
+function plain(s: string): unknown {
+  if (s === '' || s === '~' || s === 'null' || s === 'Null' || s === 'NULL') return null;
+  const c = s.charCodeAt(0);
+  // Only strings that cannot be anything else skip the checks below.
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 47 || c === 95) {
+    if (/^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/.test(s)) return true;
+    if (/^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/.test(s)) return false;
+    return s;
+  }
+  if (/^[-+]?(?:0|[1-9][0-9_]*)$/.test(s)) return Number(s.replace(/_/g, ''));
+  if (/^[-+]?0[0-7_]+$/.test(s)) return octal(s);
+  if (/^[-+]?0x[0-9a-fA-F_]+$/.test(s) || /^[-+]?0b[01_]+$/.test(s) || s.includes(':') || /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(s)) {
+    return GIVE_UP;
+  }
+  if (/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/.test(s) && /\d/.test(s)) return Number(s.replace(/_/g, ''));
+  if (/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/.test(s)) return Number(s.replace(/_/g, ''));
+  return s;
+}
+
+const SPECIAL_START = /^[[\]{}#&*!|>'"%@`,]|^[-?:](?:\s|$)/;
+
+/** A scalar in value or key position; GIVE_UP when it is not one we handle. */
+function scalar(raw: string): unknown {
+  let s = raw;
+  if (s.startsWith("'")) {
+    const end = s.indexOf("'", 1);
+    if (end < 0) return GIVE_UP;
+    let v = s.slice(1, end);
+    let rest = s.slice(end + 1);
+    while (rest.startsWith("'")) {
+      const next = rest.indexOf("'", 1);
+      if (next < 0) return GIVE_UP;
+      v += "'" + rest.slice(1, next);
+      rest = rest.slice(next + 1);
+    }
+    return trailingOk(rest) ? v : GIVE_UP;
+  }
+  if (s.startsWith('"')) {
+    const m = /^"((?:[^"\\]|\\["\\/nt])*)"(.*)$/.exec(s);
+    if (!m || !trailingOk(m[2])) return GIVE_UP;
+    return JSON.parse('"' + m[1] + '"');
+  }
+  if (SPECIAL_START.test(s)) return GIVE_UP;
+  const hash = s.indexOf(' #');
+  if (hash >= 0) s = s.slice(0, hash);
+  s = s.trimEnd();
+  if (s.includes(': ') || s.endsWith(':') || s.includes('\t')) return GIVE_UP;
+  return plain(s);
+}
+
+function trailingOk(rest: string): boolean {
+  const r = rest.trim();
+  return r === '' || (r.startsWith('#') && /^\s/.test(rest));
+}
+
+interface Line {
+  indent: number;
+  text: string;
+  no: number;
+}
+
+/** Splits `key: rest`; undefined when the line is not a simple mapping entry. */
+function splitKey(text: string): { key: string; rest: string; keyLen: number } | undefined {
+  let key: string;
+  let after: string;
+  if (text.startsWith('"') || text.startsWith("'")) {
+    const q = text[0];
+    const end = text.indexOf(q, 1);
+    if (end < 0 || text.slice(1, end).includes('\\')) return undefined;
+    key = text.slice(1, end);
+    if (q === "'" && text[end + 1] === "'") return undefined;
+    after = text.slice(end + 1);
+    if (!after.startsWith(':') || (after.length > 1 && after[1] !== ' ')) return undefined;
+    return { key, rest: after.slice(1).trim(), keyLen: end + 1 };
+  }
+  const m = /^([^#\s'"[\]{}&*!|>%@`,?:-][^#]*?|-[^\s#'"[\]{}&*!|>%@`,][^#]*?):(?: +(.*))?$/.exec(text);
+  if (!m || m[1].includes(': ')) return undefined;
+  key = m[1].trimEnd();
+  const resolved = plain(key);
+  if (typeof resolved !== 'string') return undefined;
+  return { key, rest: (m[2] ?? '').trim(), keyLen: m[1].length };
+}
+
+class Reader {
+  i = 0;
+  constructor(
+    readonly lines: Line[],
+    readonly positions: FastPositions,
+  ) {}
+
+  /** A block node whose lines are indented exactly `indent`. */
+  node(indent: number): unknown {
+    const first = this.lines[this.i];
+    if (first.text.startsWith('- ') || first.text === '-') return this.seq(indent);
+    return this.map(indent);
+  }
+
+  map(indent: number): unknown {
+    const out: Record<string, unknown> = {};
+    const pos = new Map<string, FastPos>();
+    this.positions.set(out, pos);
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i];
+      if (line.indent < indent) break;
+      if (line.indent > indent) return GIVE_UP;
+      const kv = splitKey(line.text);
+      if (!kv || Object.prototype.hasOwnProperty.call(out, kv.key) || kv.key === '__proto__' || kv.key === '<<') return GIVE_UP;
+      pos.set(kv.key, { line: line.no, column: line.indent + 1 });
+      this.i++;
+      const v = this.value(kv.rest, indent, true);
+      if (v === GIVE_UP) return GIVE_UP;
+      out[kv.key] = v;
+    }
+    return out;
+  }
+
+  seq(indent: number): unknown {
+    const out: unknown[] = [];
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i];
+      if (line.indent < indent) break;
+      if (line.indent > indent || !(line.text.startsWith('- ') || line.text === '-')) return GIVE_UP;
+      const rest = line.text === '-' ? '' : line.text.slice(2);
+      const pad = rest.length - rest.trimStart().length;
+      const item = rest.trimStart();
+      if (item.startsWith('- ') || item === '-') return GIVE_UP;
+      const kv = item === '' ? undefined : splitKey(item);
+      if (kv) {
+        // `- key: value` starts a map indented at the key's column.
+        const inner = indent + 2 + pad;
+        this.lines[this.i] = { indent: inner, text: item, no: line.no };
+        const v = this.map(inner);
+        if (v === GIVE_UP) return GIVE_UP;
+        out.push(v);
+      } else {
+        this.i++;
+        const v = this.value(item, indent, false);
+        if (v === GIVE_UP) return GIVE_UP;
+        out.push(v);
+      }
+    }
+    return out;
+  }
+
+  /** The value after `key:` or `-`: inline scalar, or a nested block below. */
+  value(rest: string, indent: number, inMap: boolean): unknown {
+    const next = this.lines[this.i];
+    if (rest === '' || rest.startsWith('#')) {
+      if (rest !== '' && !/^#/.test(rest)) return GIVE_UP;
+      if (!next) return null;
+      if (next.indent > indent) return this.node(next.indent);
+      // A map's sequence value may sit at the key's own indent (`key:\n- a`).
+      if (inMap && next.indent === indent && (next.text.startsWith('- ') || next.text === '-')) return this.seq(indent);
+      return null;
+    }
+    if (next && next.indent > indent) return GIVE_UP;
+    return scalar(rest);
+  }
+}
+
+/** Parses `text` when it is in the simple subset; undefined means "use the full parser". */
+export function fastYaml(text: string): FastResult | undefined {
+  if (text.includes('\t') || text.includes('\r')) return undefined;
+  const lines: Line[] = [];
+  const raw = text.split('\n');
+  for (let n = 0; n < raw.length; n++) {
+    const l = raw[n];
+    const body = l.trimStart();
+    if (body === '' || body.startsWith('#')) continue;
+    if (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')) return undefined;
+    lines.push({ indent: l.length - body.length, text: body.trimEnd(), no: n + 1 });
+  }
+  const positions: FastPositions = new WeakMap();
+  if (lines.length === 0) return { value: null, positions };
+  const reader = new Reader(lines, positions);
+  const first = lines[0].indent;
+  const value = reader.node(first);
+  if (value === GIVE_UP || reader.i < lines.length) return undefined;
+  return { value, positions };
+}
