@@ -163,8 +163,8 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
       file: path,
       line: p?.pos.line,
       column: p?.pos.column,
-      states: byModule(p?.states ?? {}),
-      args: byModule(p?.args ?? {}),
+      states: p?.states ?? {},
+      args: p?.args ?? {},
     };
     ctx.origins[id] ??= ctx.latest[id]!;
   }
@@ -174,15 +174,21 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
   return state;
 }
 
-/** Positions keyed as written (`file.managed/require`) also under the module (`file/require`). */
-function byModule<T>(map: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = { ...map };
-  for (const [key, value] of Object.entries(map)) {
-    const [state, ...rest] = key.split('/');
-    const dot = state!.indexOf('.');
-    if (dot > 0) out[[state!.slice(0, dot), ...rest].join('/')] ??= value;
+/**
+ * The position of `<state>` or `<state>/<arg>` in an ID's origin. Positions are keyed as written
+ * (`file.managed/require`) while stages speak of the module (`file/require`): try both.
+ */
+export function positionOf(origin: IdOrigin | undefined, path: string): { line: number; column: number } | undefined {
+  if (!origin) return undefined;
+  const exact = path.includes('/') ? origin.args[path] : origin.states[path];
+  if (exact) return exact;
+  const [state, ...rest] = path.split('/');
+  const table = rest.length > 0 ? origin.args : origin.states;
+  for (const key of Object.keys(table)) {
+    const [written, ...wrest] = key.split('/');
+    if (written!.startsWith(`${state}.`) && wrest.join('/') === rest.join('/')) return table[key];
   }
-  return out;
+  return undefined;
 }
 
 export function gatherHigh(input: GatherInput): { value: Gathered; diagnostics: Diagnostic[] } {

@@ -1,7 +1,7 @@
 import type { Diagnostic, HighData, StateArg } from '@brine/core';
 import { REQUISITE_KEYS } from '@brine/core';
 import { compilerErrors } from './errors.js';
-import type { IdOrigin } from './gather.js';
+import { positionOf, type IdOrigin } from './gather.js';
 import { globMatch } from './glob.js';
 import { argKey, argKeys, cloneJson, findName, findSls, ids, isDict, stateKeys, type Decl } from './high-util.js';
 
@@ -18,20 +18,47 @@ const IN_KEYS = new Set(['require_in', 'watch_in', 'onfail_in', 'onchanges_in', 
 
 type Extend = Array<Record<string, Record<string, unknown>>>;
 
+/**
+ * Copy-on-write over high data: only the declarations and argument lists an extend touches are
+ * copied, so the caller's high data stays unchanged without a deep copy of everything.
+ */
+export class CowHigh {
+  private readonly decls = new Set<string>();
+  private readonly lists = new Set<string>();
+  constructor(readonly high: HighData) {}
+  decl(id: string): Decl {
+    if (!this.decls.has(id)) {
+      this.high[id] = { ...(this.high[id] as Decl) };
+      this.decls.add(id);
+    }
+    return this.high[id] as Decl;
+  }
+  list(id: string, state: string): StateArg[] {
+    const decl = this.decl(id);
+    const key = `${id}\0${state}`;
+    if (!this.lists.has(key)) {
+      decl[state] = [...(decl[state] as StateArg[])];
+      this.lists.add(key);
+    }
+    return decl[state] as StateArg[];
+  }
+}
+
 function where(origins: Record<string, IdOrigin> | undefined, id: string, argPath?: string) {
   const o = origins?.[id];
-  const p = argPath ? o?.args[argPath] : undefined;
+  const p = argPath ? positionOf(o, argPath) : undefined;
   return { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls, env: o?.env, id };
 }
 
 /** Applies extend data: requisite lists are merged, other arguments replaced, functions swapped. */
 export function applyExtend(
-  high: HighData,
+  cow: CowHigh,
   extend: Extend,
   diagnostics: Diagnostic[],
   origins?: Record<string, IdOrigin>,
   strictMissing = true,
 ): void {
+  const high = cow.high;
   for (const chunk of extend) {
     for (const [extId, body] of Object.entries(chunk)) {
       let id = extId;
@@ -49,14 +76,13 @@ export function applyExtend(
         }
         id = found[0]!;
       }
-      const decl = high[id] as Decl;
       for (const [state, run] of Object.entries(body)) {
         if (state.startsWith('__') || !Array.isArray(run)) continue;
-        const target = decl[state];
-        if (!Array.isArray(target)) {
-          decl[state] = cloneJson(run);
+        if (!Array.isArray((high[id] as Decl)[state])) {
+          cow.decl(id)[state] = cloneJson(run);
           continue;
         }
+        const target = cow.list(id, state);
         for (const arg of run as StateArg[]) {
           let updated = false;
           if (typeof arg === 'string') {
@@ -120,7 +146,8 @@ function refsOf(
 }
 
 /** Folds `*_in`, `use`, `use_in`, `prereq` and `prereq_in` into extend data, then applies it. */
-export function requisiteIn(high: HighData, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>): void {
+export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>): void {
+  const high = cow.high;
   const extend = new Map<string, Record<string, unknown>>();
   const ext = (id: string, state: string): StateArg[] => {
     let e = extend.get(id);
@@ -200,7 +227,7 @@ export function requisiteIn(high: HighData, diagnostics: Diagnostic[], origins?:
   }
   reportUseCycles(uses, diagnostics, origins);
   const extendList: Extend = [...extend].map(([id, body]) => ({ [id]: body }));
-  applyExtend(high, extendList, diagnostics, origins, false);
+  applyExtend(cow, extendList, diagnostics, origins, false);
 }
 
 function reportUseCycles(uses: Array<[string, string]>, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>) {
@@ -247,7 +274,8 @@ export function applyExclude(high: HighData): void {
 /** The whole stage, as Salt orders it: extend, requisite_in (+use, prereq), exclude. */
 export function reconcile(input: ReconcileInput): { value: HighData; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const high = cloneJson(input.high);
+  const high: HighData = { ...input.high };
+  const cow = new CowHigh(high);
   const extend = (high.__extend__ ?? []) as Extend;
   delete high.__extend__;
   const seen = new Map<string, string>();
@@ -262,8 +290,8 @@ export function reconcile(input: ReconcileInput): { value: HighData; diagnostics
       seen.set(id, sls);
     }
   }
-  applyExtend(high, extend, diagnostics, input.origins, true);
-  requisiteIn(high, diagnostics, input.origins);
+  applyExtend(cow, extend, diagnostics, input.origins, true);
+  requisiteIn(cow, diagnostics, input.origins);
   applyExclude(high);
   return { value: high, diagnostics };
 }

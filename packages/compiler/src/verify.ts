@@ -9,7 +9,7 @@ import {
   type StateArg,
 } from '@brine/core';
 import { compilerErrors } from './errors.js';
-import type { IdOrigin } from './gather.js';
+import { positionOf, type IdOrigin } from './gather.js';
 import { argKey, ids, isDict, stateKeys, type Decl } from './high-util.js';
 
 /**
@@ -25,7 +25,7 @@ export interface StateSchema {
 
 function at(origins: Record<string, IdOrigin> | undefined, id: string, path?: string) {
   const o = origins?.[id];
-  const p = path ? (o?.args[path] ?? o?.states[path.split('/')[0]!]) : undefined;
+  const p = path ? (positionOf(o, path) ?? positionOf(o, path.split('/')[0]!)) : undefined;
   return { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls, env: o?.env, id };
 }
 
