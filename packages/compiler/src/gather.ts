@@ -29,8 +29,19 @@ export interface IdOrigin {
   args: PositionMap['ids'][string]['args'];
 }
 
+/**
+ * `META:` sections (Idem's parameter documentation): the top-level one documents the file, one
+ * inside an ID documents that state. They are documentation, not states: taken out of the high
+ * data here and kept beside it.
+ */
+export interface MetaSections {
+  SLS: Record<string, unknown>;
+  ID_DECS: Record<string, unknown>;
+}
+
 export interface Gathered {
   high: HighData;
+  meta: MetaSections;
   origins: Record<string, IdOrigin>;
   /** `env:sls` of every file rendered, in render order. */
   rendered: string[];
@@ -43,6 +54,7 @@ interface Ctx {
   origins: Record<string, IdOrigin>;
   /** The most recent declaration of each ID: where a duplicate is reported. */
   latest: Record<string, IdOrigin>;
+  meta: MetaSections;
   diagnostics: Diagnostic[];
   index: Map<string, string[]>;
 }
@@ -153,6 +165,16 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
     }
   }
 
+  if ('META' in state) {
+    ctx.meta.SLS[sls] = state.META;
+    delete state.META;
+  }
+  for (const id of Object.keys(state)) {
+    const decl = state[id];
+    if (id.startsWith('__') || decl === null || typeof decl !== 'object' || Array.isArray(decl) || !('META' in decl)) continue;
+    ctx.meta.ID_DECS[`${sls}.${id}`] = (decl as Record<string, unknown>).META;
+    delete (decl as Record<string, unknown>).META;
+  }
   standardizeFile(state, sls, env, out.positions, ctx.diagnostics);
   for (const id of Object.keys(state)) {
     if (id.startsWith('__')) continue;
@@ -198,6 +220,7 @@ export function gatherHigh(input: GatherInput): { value: Gathered; diagnostics: 
     order: { next: 10000 },
     origins: {},
     latest: {},
+    meta: { SLS: {}, ID_DECS: {} },
     diagnostics: [],
     index: new Map(),
   };
@@ -215,7 +238,7 @@ export function gatherHigh(input: GatherInput): { value: Gathered; diagnostics: 
     }
   }
   return {
-    value: { high, origins: ctx.origins, rendered: [...ctx.mods] },
+    value: { high, meta: ctx.meta, origins: ctx.origins, rendered: [...ctx.mods] },
     diagnostics: ctx.diagnostics,
   };
 }

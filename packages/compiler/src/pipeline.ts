@@ -1,7 +1,7 @@
 import { hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
 import { argBind } from './arg-bind.js';
 import { compileLow } from './compile-low.js';
-import { gatherHigh, type IdOrigin } from './gather.js';
+import { gatherHigh, type IdOrigin, type MetaSections } from './gather.js';
 import { orderChunks } from './order.js';
 import { reconcile } from './reconcile.js';
 import { renderSls } from './render/index.js';
@@ -44,6 +44,8 @@ export interface Compiled {
   high: HighData;
   low: LowChunk[];
   origins: Record<string, IdOrigin>;
+  /** `META:` sections taken out of the SLS files. */
+  meta: MetaSections;
   diagnostics: Diagnostic[];
   /** True when any stage reported an error: low is then empty. */
   failed: boolean;
@@ -93,8 +95,10 @@ export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagn
 /** From matches to ordered low state; `raw` stops before extend/requisite_in/exclude (show_low_sls). */
 export function compileMatches(opts: CompileOptions, matches: Matches, raw = false): Compiled {
   const diagnostics: Diagnostic[] = [];
+  let meta: MetaSections = { SLS: {}, ID_DECS: {} };
   const done = (rawHigh: HighData, high: HighData, low: LowChunk[], origins: Record<string, IdOrigin>): Compiled => ({
     matches,
+    meta,
     rawHigh,
     high,
     low: hasErrors(diagnostics) ? [] : low,
@@ -105,6 +109,7 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
   const gathered = gatherHigh({ tree: opts.tree, matches, context: renderContext(opts), render: opts.render ?? renderSls });
   diagnostics.push(...gathered.diagnostics);
   const { high: rawHigh, origins } = gathered.value;
+  meta = gathered.value.meta;
   // Later stages still run after a failed render so that every problem is reported at once;
   // what a missing file would cascade into (extends and requisites naming its IDs) is not.
   const renderFailed = hasErrors(diagnostics);
@@ -131,7 +136,7 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
 export function compileHighstate(opts: CompileOptions, raw = false): Compiled {
   const top = compileTopFiles(opts);
   if (hasErrors(top.diagnostics)) {
-    return { matches: top.matches, rawHigh: {}, high: {}, low: [], origins: {}, diagnostics: top.diagnostics, failed: true };
+    return { matches: top.matches, rawHigh: {}, high: {}, low: [], origins: {}, meta: { SLS: {}, ID_DECS: {} }, diagnostics: top.diagnostics, failed: true };
   }
   const compiled = compileMatches(opts, top.matches, raw);
   compiled.diagnostics.unshift(...top.diagnostics);
