@@ -12,7 +12,7 @@ interface Report {
 const cluster = new Cluster({
   minions: ['web1', 'web2', 'db1'],
   minionConfig: (id) => ({ grains: { role: id.startsWith('web') ? 'web' : 'db', deep: { tier: id === 'db1' ? 'gold' : 'iron' } } }),
-  master: { nodegroups: { webs: 'L@web1,web2', all_but_db: 'N@webs and not db1' } },
+  master: { nodegroups: { webs: 'L@web1,web2', all_but_db: 'N@webs and not db1', loop: 'N@loop' } },
 });
 t.before(async () => {
   await cluster.start();
@@ -30,53 +30,58 @@ t.test('brine run test.ping reaches every minion and the job is stored', async (
 });
 
 t.test('targeting: grain, nested grain, list, pcre, compound, nodegroup', async (t) => {
-  const cases: Array<[string[], string[]]> = [
-    [['-G', 'role:web'], ['web1', 'web2']],
-    [['-G', 'deep:tier:gold'], ['db1']],
-    [['-L', 'web1,db1'], ['db1', 'web1']],
-    [['-E', '^web[0-9]$'], ['web1', 'web2']],
-    [['-C', 'G@role:db or web2'], ['db1', 'web2']],
-    [['-N', 'all_but_db'], ['web1', 'web2']],
+  const cases: Array<[string | string[], string, string[]]> = [
+    ['role:web', 'grain', ['web1', 'web2']],
+    ['deep:tier:gold', 'grain', ['db1']],
+    [['web1', 'db1'], 'list', ['db1', 'web1']],
+    ['^web[0-9]$', 'pcre', ['web1', 'web2']],
+    ['deep:tier:^g', 'grain_pcre', ['db1']],
+    ['127.0.0.0/8', 'ipcidr', ['db1', 'web1', 'web2']],
+    ['G@role:db or web2', 'compound', ['db1', 'web2']],
+    ['all_but_db', 'nodegroup', ['web1', 'web2']],
   ];
-  for (const [flags, want] of cases) {
-    const tgt = flags[1]!;
-    const r = await cluster.brine(['run', flags[0]!, tgt, 'test.ping', '--out', 'json']);
-    t.equal(r.code, 0, `${flags.join(' ')}: ${r.stderr}`);
-    const got = r.stdout.trim().split('\n').map((l) => Object.keys(JSON.parse(l) as object)[0]);
-    t.same(got, want, flags.join(' '));
+  for (const [tgt, tgt_type, want] of cases) {
+    const r = await cluster.run(tgt, 'test.ping', [], { tgt_type });
+    t.same(Object.keys(r.returns).sort(), want, `${tgt_type} ${String(tgt)}`);
   }
+  // the CLI flags map to the same types
+  const cli = await cluster.brine(['run', '-G', 'role:web', 'test.ping', '--out', 'json']);
+  t.equal(cli.code, 0, cli.stderr);
+  t.same(cli.stdout.trim().split('\n').map((l) => Object.keys(JSON.parse(l) as object)[0]), ['web1', 'web2']);
 });
 
 t.test('a bad target expression is a clear coded error; an empty match too', async (t) => {
   const bad = await cluster.brine(['run', '-C', 'G@role:web and (', 'test.ping']);
   t.equal(bad.code, 1);
   t.match(bad.stderr, /BRINE_ERR_COMPILE_BAD_TARGET/);
-  const none = await cluster.brine(['run', 'nothing*', 'test.ping']);
-  t.equal(none.code, 1);
-  t.match(none.stderr, /BRINE_ERR_MASTER_NO_MINIONS/);
+  await t.rejects(cluster.run('nothing*', 'test.ping'), { code: 'BRINE_ERR_MASTER_NO_MINIONS' });
+  await t.rejects(cluster.run('N@loop', 'test.ping', [], { tgt_type: 'compound' }), { code: 'BRINE_ERR_COMPILE_BAD_TARGET' });
 });
 
 t.test('cmd.run, cmd.run_all and argument checking', async (t) => {
   const r = await cluster.brine(['run', 'web1', 'cmd.run', 'echo out; echo err >&2', '--out', 'json']);
   t.same(JSON.parse(r.stdout), { web1: 'out\nerr' });
-  const all = await cluster.brine(['run', 'web1', 'cmd.run_all', 'echo hi; exit 3', '--out', 'json']);
-  t.equal(all.code, 1, 'a failing command fails the run');
-  const ret = (JSON.parse(all.stdout) as { web1: { retcode: number; stdout: string } }).web1;
+  const all = await cluster.run('web1', 'cmd.run_all', ['echo hi; exit 3']);
+  const ret = all.returns.web1!;
   t.equal(ret.retcode, 3);
-  t.equal(ret.stdout, 'hi');
-  const missing = await cluster.brine(['run', 'web1', 'test.echo', '--out', 'json']);
-  t.match(JSON.parse(missing.stdout), { web1: /BRINE_ERR_MINION_BAD_ARGS|missing required argument 'text'/ });
-  t.equal(missing.code, 1);
-  const extra = await cluster.brine(['run', 'web1', 'test.echo', 'a', 'nope=1', '--out', 'json']);
-  t.match(JSON.parse(extra.stdout), { web1: /unexpected keyword argument 'nope'/ });
-  const unknown = await cluster.brine(['run', 'web1', 'no.such', '--out', 'json']);
-  t.match(JSON.parse(unknown.stdout), { web1: /'no.such' is not available/ });
+  t.equal(ret.success, false);
+  t.match(ret.return, { retcode: 3, stdout: 'hi', stderr: '' });
+  const missing = await cluster.run('web1', 'test.echo');
+  t.match(missing.returns.web1, { success: false, return: /missing required argument 'text'/ });
+  const extra = await cluster.run('web1', 'test.echo', ['a'], { kwarg: { nope: 1 } });
+  t.match(extra.returns.web1!.return, /unexpected keyword argument 'nope'/);
+  const badType = await cluster.run('web1', 'cmd.run', [{ a: 1 }]);
+  t.match(badType.returns.web1!.return, /argument 'cmd' must be string or list/);
+  const unknown = await cluster.run('web1', 'no.such');
+  t.match(unknown.returns.web1!.return, /'no.such' is not available/);
   const echo = await cluster.brine(['run', 'web1', 'test.echo', '42', '--out', 'json']);
   t.same(JSON.parse(echo.stdout), { web1: 42 }, 'arguments are read as YAML');
-  const g = await cluster.brine(['run', 'db1', 'grains.get', 'deep:tier', '--out', 'json']);
-  t.same(JSON.parse(g.stdout), { db1: 'gold' });
-  const fns = await cluster.brine(['run', 'db1', 'sys.list_functions', 'test', '--out', 'json']);
-  t.same(JSON.parse(fns.stdout), { db1: ['test.echo', 'test.ping', 'test.version'] });
+  const g = await cluster.run('db1', 'grains.get', ['deep:tier']);
+  t.equal(g.returns.db1!.return, 'gold');
+  const items = await cluster.run('db1', 'grains.items');
+  t.match(items.returns.db1!.return, { id: 'db1', kernel: String, os_family: String, ipv4: Array, num_cpus: Number });
+  const fns = await cluster.run('db1', 'sys.list_functions', ['test']);
+  t.same(fns.returns.db1!.return, ['test.echo', 'test.ping', 'test.version']);
 });
 
 t.test('--async prints the jid; jobs show lists returns; text output reads like salt', async (t) => {
@@ -104,8 +109,10 @@ t.test('a minion that does not return in time is listed as such; jobs active and
   const sleeping = active.active.find((a) => a.fun === 'cmd.run');
   t.ok(sleeping, 'the sleeping job is active');
   t.same(sleeping!.running, ['db1']);
-  const running = await cluster.brine(['run', 'db1', 'saltutil.running', '--out', 'json']);
-  t.match(JSON.parse(running.stdout), { db1: [{ jid: sleeping!.jid, fun: 'cmd.run' }] });
+  const running = await cluster.run('db1', 'saltutil.running');
+  t.match(running.returns.db1!.return, [{ jid: sleeping!.jid, fun: 'cmd.run' }]);
+  const cliActive = await cluster.brine(['jobs', 'active']);
+  t.match(cliActive.stdout, new RegExp(`${sleeping!.jid}:\\n    Function:   cmd.run`));
   const kill = await cluster.brine(['run', 'db1', 'saltutil.kill_job', sleeping!.jid, '--out', 'json']);
   t.equal(kill.code, 0, kill.stdout + kill.stderr);
   const killed = await until(async () => {
@@ -122,10 +129,9 @@ t.test('--batch runs a sliding window over the targeted minions', async (t) => {
   const r = await cluster.brine(['run', '*', 'test.ping', '--batch', '1', '--out', 'json']);
   t.equal(r.code, 0, r.stderr);
   t.equal(r.stdout.trim().split('\n').length, 3);
-  const pct = await cluster.brine(['run', '*', 'test.ping', '--batch', '50%', '--out', 'json']);
-  t.equal(pct.code, 0, pct.stderr);
-  const bad = await cluster.brine(['run', '*', 'test.ping', '--batch', 'lots']);
-  t.match(bad.stderr, /BRINE_ERR_MASTER_BAD_BATCH/);
+  const pct = await cluster.run('*', 'test.ping', [], { batch: '50%' });
+  t.equal(Object.keys(pct.returns).length, 3);
+  await t.rejects(cluster.run('*', 'test.ping', [], { batch: 'lots' }), { code: 'BRINE_ERR_MASTER_BAD_BATCH' });
 });
 
 t.test('the event bus streams job events in order, after they are stored', async (t) => {

@@ -5,6 +5,13 @@ import { MasterClient } from '@brine/master';
 import { stringify } from 'yaml';
 import { brine, BrineProcess } from './proc.js';
 
+export interface JobResult {
+  jid: string;
+  minions: string[];
+  returns: Record<string, { success: boolean; retcode: number; return: unknown }>;
+  missing: Array<{ minion: string; reason: string }>;
+}
+
 export interface ClusterOptions {
   /** Master config options beyond the test defaults. */
   master?: Record<string, unknown>;
@@ -103,6 +110,11 @@ export class Cluster {
       const { minions } = await this.client.get<{ minions: Array<{ id: string; connected: boolean; grains: Record<string, unknown> }> }>('/v1/minions');
       return ids.every((id) => minions.some((m) => m.id === id && m.connected && m.grains.os)) ? true : undefined;
     }, `minions ${ids.join(',')} connected`);
+  }
+
+  /** Runs a job through the API and waits for it (what `brine run` does, without a process). */
+  run(tgt: string | string[], fun: string, arg: unknown[] = [], extra: Record<string, unknown> = {}): Promise<JobResult> {
+    return this.client.post<JobResult>('/v1/jobs', { tgt, fun, arg, wait: true, ...extra });
   }
 
   brine(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
