@@ -85,6 +85,7 @@ export class Cluster {
       acceptance_wait_time: 0.2,
       recon_default: 0.1,
       recon_max: 0.5,
+      log_level: 'debug',
       ...(this.opts.minionConfig?.(id) ?? {}),
       ...extra,
     };

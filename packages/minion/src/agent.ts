@@ -157,6 +157,7 @@ export class MinionAgent extends EventEmitter {
           return;
         case 'ack':
           this.spool.ack(msg.jid);
+          this.log.debug({ event: 'ret_acked', jid: msg.jid }, 'the master stored the return');
           this.emit('acked', msg.jid);
           return;
         case 'ping':
