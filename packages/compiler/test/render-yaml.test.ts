@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectPositions, loadYaml } from '../src/render/index.js';
-import { fastYaml } from '../src/render/yaml-fast.js';
+import { fastYaml } from '@brine/jinja';
 
 const samples = [
   'a:\n  file.managed:\n    - name: /etc/x\n    - mode: 0644\n    - user: root\n    - require:\n      - pkg: p\n',

@@ -5,7 +5,7 @@
  * can serve `file.managed template: jinja` too.
  */
 import { posix } from 'node:path';
-import { loadYaml } from '../yaml-load.js';
+import { loadYaml } from './yaml-load.js';
 import { compileTemplate, iterate, nunjucks } from './dialect.js';
 import { FILTERS, TESTS } from './filters.js';
 import { str } from './python.js';

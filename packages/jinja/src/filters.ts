@@ -3,7 +3,7 @@
  * included), registered on our environments in place of nunjucks' JavaScript-flavoured ones.
  */
 import { createHash } from 'node:crypto';
-import { loadYaml } from '../yaml-load.js';
+import { loadYaml } from './yaml-load.js';
 import { memberLookup } from './methods.js';
 import { bindArgs, isDict, isStringLike, percentFormat, repr, splitArgs, str, strFormat, truthy } from './python.js';
 import { pyJson, toYaml, yamlDquote, yamlEncode, yamlSquote } from './serialize.js';

@@ -2,9 +2,9 @@
  * Rendering a Jinja template that is not an SLS file (e.g. `file.managed` with
  * `template: jinja`): same dialect, filters and `salt` helpers, text out.
  */
-import { createJinjaEnvironment, TemplateFailure, type TemplateReader } from './jinja/environment.js';
-import { builtinHelpers, saltObject, type HelperTable } from './jinja/salt-helpers.js';
-import { deepCopy } from './jinja/traverse.js';
+import { createJinjaEnvironment, TemplateFailure, type TemplateReader } from './environment.js';
+import { builtinHelpers, saltObject, type HelperTable } from './salt-helpers.js';
+import { deepCopy } from './traverse.js';
 
 export interface TemplateStringOptions {
   /** The template's name (for error messages and `./` imports), e.g. `web/nginx.conf`. */

@@ -6,7 +6,7 @@
  * is made of are recorded.
  */
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
-import type { IdPositions, PositionMap } from './types.js';
+import type { IdPositions, PositionMap } from './positions.js';
 import { fastYaml, type FastPositions } from './yaml-fast.js';
 
 type TagDef = { tag: string; format?: string; test?: RegExp; default?: boolean | 'key'; resolve?: unknown };

@@ -5,11 +5,8 @@
 import type { Diagnostic, HighData } from '@brine/core';
 import { compilerErrors } from '../errors.js';
 import type { StateTree } from '../state-tree.js';
-import { createJinjaEnvironment, TemplateFailure, type JinjaEnvironment } from './jinja/environment.js';
-import { builtinHelpers, saltObject } from './jinja/salt-helpers.js';
-import { deepCopy } from './jinja/traverse.js';
+import { builtinHelpers, collectPositions, createJinjaEnvironment, deepCopy, loadYaml, saltObject, TemplateFailure, type JinjaEnvironment } from '@brine/jinja';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './types.js';
-import { collectPositions, loadYaml } from './yaml-load.js';
 
 const environments = new WeakMap<StateTree, Map<string, JinjaEnvironment>>();
 

@@ -1,20 +1,8 @@
-import type { Diagnostic, Grains, HighData, Pillar, SourcePos } from '@brine/core';
+import type { Diagnostic, Grains, HighData, Pillar } from '@brine/core';
+import type { IdPositions, PositionMap } from '@brine/jinja';
+
+export type { IdPositions, PositionMap };
 import type { StateTree } from '../state-tree.js';
-
-/** Where each ID (and each state declaration under it) came from in its SLS file. */
-export interface IdPositions {
-  pos: SourcePos;
-  /** Keyed by the state declaration key as written (`file.managed`, `pkg`, ...). */
-  states: Record<string, SourcePos>;
-  /** Keyed `<state key>/<arg key>`, e.g. `file.managed/require`. */
-  args: Record<string, SourcePos>;
-}
-
-/** Positions of the top-level keys of one rendered SLS file. */
-export interface PositionMap {
-  file: string;
-  ids: Record<string, IdPositions>;
-}
 
 /** What the template sees besides `grains`, `pillar`, ... : Salt's `salt` helper object. */
 export type SaltHelpers = Record<string, Record<string, (...args: any[]) => unknown>>;

@@ -1,16 +1,10 @@
-import nunjucks from 'nunjucks';
 import type { StateContext } from '@brine/core';
-
-let env: nunjucks.Environment | undefined;
-
-function environment(): nunjucks.Environment {
-  if (!env) env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
-  return env;
-}
+import { renderTemplateString } from '@brine/jinja';
 
 /**
- * Renders a file's text with the named template engine (only `jinja`, through nunjucks) and the
- * run's template context, overlaid with `defaults` then `context` as Salt does.
+ * Renders a file's text with the named template engine (only `jinja`: Brine's Jinja dialect, the
+ * same one SLS files use) and the run's template context, overlaid with `defaults` then
+ * `context` as Salt does. A template error throws with the template's name and line.
  */
 export function renderTemplate(
   text: string,
@@ -18,8 +12,21 @@ export function renderTemplate(
   ctx: StateContext,
   defaults?: Record<string, unknown>,
   context?: Record<string, unknown>,
+  name = 'template',
 ): string {
   if (engine !== 'jinja') throw new Error(`template engine '${engine}' is not supported (only jinja)`);
-  const vars = { ...(ctx.templateContext ?? {}), ...(defaults ?? {}), ...(context ?? {}) };
-  return environment().renderString(text, vars);
+  const base = ctx.templateContext ?? {};
+  const { grains, pillar, opts, ...rest } = base as Record<string, Record<string, unknown> | undefined>;
+  const out = renderTemplateString(text, {
+    name,
+    ...(grains ? { grains } : {}),
+    ...(pillar ? { pillar } : {}),
+    ...(opts ? { opts } : {}),
+    vars: { ...rest, ...(defaults ?? {}), ...(context ?? {}) },
+  });
+  if (!out.ok) {
+    const where = out.error.line !== undefined ? ` (line ${out.error.line}${out.error.column !== undefined ? `, column ${out.error.column}` : ''})` : '';
+    throw new Error(`${name}${where}: ${out.error.message}`);
+  }
+  return out.text;
 }

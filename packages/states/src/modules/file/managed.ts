@@ -70,7 +70,7 @@ async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): P
     return undefined;
   }
   if (typeof args.template === 'string' && args.template) {
-    const text = renderTemplate(body.toString('utf8'), args.template, ctx, args.defaults as Record<string, unknown>, args.context as Record<string, unknown>);
+    const text = renderTemplate(body.toString('utf8'), args.template, ctx, args.defaults as Record<string, unknown>, args.context as Record<string, unknown>, String(args.source));
     body = Buffer.from(text);
   }
   return body;

@@ -1,0 +1,12 @@
+/**
+ * The Jinja dialect of Brine (nunjucks with Python semantics, Salt's tags, filters and `salt`
+ * helpers) and the Salt-flavoured YAML loader. Shared by the compiler (SLS files rendered on the
+ * master) and the states (`file.managed template: jinja` rendered where the state runs).
+ */
+export type { IdPositions, PositionMap } from './positions.js';
+export { renderTemplateString, type TemplateStringOptions, type TemplateStringResult } from './template-string.js';
+export { createJinjaEnvironment, normalizeName, TemplateFailure, type JinjaEnvironment, type TemplateReader } from './environment.js';
+export { builtinHelpers, saltObject, type HelperData, type HelperFn, type HelperTable, type LogLevel } from './salt-helpers.js';
+export { loadYaml, collectPositions, type YamlResult, type YamlError } from './yaml-load.js';
+export { fastYaml, type FastPositions } from './yaml-fast.js';
+export { deepCopy, traverse } from './traverse.js';
