@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { batchSize } from '../src/jobs.js';
+import { JidGenerator, jidToIso } from '../src/jid.js';
+import { MasterStore } from '../src/store.js';
+
+function tmpStore(t: { teardown(fn: () => void): void }): MasterStore {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-store-'));
+  const store = new MasterStore(path.join(dir, 'master.db'));
+  t.teardown(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return store;
+}
+
+t.test('jids are 20 digits, UTC, strictly increasing even within one microsecond', async (t) => {
+  const gen = new JidGenerator();
+  const now = new Date('2025-03-04T05:06:07.089Z');
+  const a = gen.next(now);
+  const b = gen.next(now);
+  t.match(a, /^20250304050607089\d{3}$/);
+  t.ok(BigInt(b) > BigInt(a));
+  t.equal(jidToIso(a), '2025-03-04T05:06:07.089Z');
+  const after = new JidGenerator('99990101000000000000');
+  t.equal(after.next(now), '99990101000000000001', 'never below the last stored jid');
+});
+
+t.test('batch sizes: a number or a percentage, at least one', async (t) => {
+  t.equal(batchSize('2', 10), 2);
+  t.equal(batchSize(3, 10), 3);
+  t.equal(batchSize('25%', 10), 3);
+  t.equal(batchSize('1%', 10), 1);
+  t.throws(() => batchSize('x', 10), { code: 'BRINE_ERR_MASTER_BAD_BATCH' });
+  t.throws(() => batchSize('0', 10), { code: 'BRINE_ERR_MASTER_BAD_BATCH' });
+});
+
+t.test('a return is stored once; callbacks run after commit; retention prunes by age', async (t) => {
+  const store = tmpStore(t);
+  t.equal(store.schemaVersion, 1);
+  const job = {
+    jid: '20250101000000000001', fun: 'test.ping', arg: [], kwarg: {}, target: '*', tgt_type: 'glob',
+    user: 'root', batch: null, created_at: '2025-01-01T00:00:00.000Z', expected: ['a', 'b'],
+  };
+  store.insertJob(job);
+  t.ok(store.isExpected(job.jid, 'a'));
+  t.notOk(store.isExpected(job.jid, 'c'));
+  const ret = { jid: job.jid, minion: 'a', fun: 'test.ping', success: true, retcode: 0, return: true, started: '', finished: '' };
+  const results: boolean[] = [];
+  await new Promise<void>((resolve) => {
+    store.insertReturn(ret, (inserted) => results.push(inserted));
+    store.insertReturn(ret, (inserted) => {
+      results.push(inserted);
+      resolve();
+    });
+  });
+  t.same(results, [true, false]);
+  t.equal(store.returnsOf(job.jid).length, 1);
+  t.same(store.listJobs({ minion: 'b' }).map((j) => j.returned), [1]);
+  t.same(store.listJobs({ minion: 'zzz' }), []);
+  store.insertJob({ ...job, jid: '20990101000000000001', created_at: new Date().toISOString() });
+  const pruned = store.prune(3600);
+  t.same(pruned.jobs, 1);
+  t.equal(store.returnsOf(job.jid).length, 0, 'returns go with their job');
+  t.equal(store.listJobs().length, 1);
+});
+
+t.test('the schema survives reopening (migrations run once)', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-store-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'master.db');
+  const s1 = new MasterStore(file);
+  s1.insertKey('m', 'PEM', 'AA', 'pending');
+  s1.close();
+  const s2 = new MasterStore(file);
+  t.equal(s2.keysOf('m')[0]!.state, 'pending');
+  t.equal(s2.db.pragma('journal_mode', { simple: true }), 'wal');
+  s2.close();
+});

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { loadMinionConfig } from '../src/config.js';
+import { bindArgs } from '../src/exec-function.js';
+import { EXEC_FUNCTIONS } from '../src/exec-modules.js';
+import { ResultSpool } from '../src/spool.js';
+
+const fn = (name: string) => EXEC_FUNCTIONS.find((f) => f.name === name)!;
+
+t.test('arguments bind like a Python call', async (t) => {
+  t.same(bindArgs(fn('grains.get'), ['os'], {}), { key: 'os', default: '', delimiter: ':' });
+  t.same(bindArgs(fn('grains.get'), [], { key: 'a', default: 1 }), { key: 'a', default: 1, delimiter: ':' });
+  t.same(bindArgs(fn('cmd.run'), ['ls'], { timeout: '5' }).timeout, 5, 'numbers given as text are read');
+  t.throws(() => bindArgs(fn('test.ping'), [1], {}), { code: 'BRINE_ERR_MINION_BAD_ARGS', message: /at most 0 positional/ });
+  t.throws(() => bindArgs(fn('test.echo'), [], {}), { message: /missing required argument 'text'/ });
+  t.throws(() => bindArgs(fn('test.echo'), ['a'], { text: 'b' }), { message: /multiple values/ });
+  t.throws(() => bindArgs(fn('cmd.run'), ['ls'], { timeout: 'soon' }), { message: /must be number/ });
+  t.same(bindArgs(fn('test.ping'), [], { __pub_jid: 'x' }), {}, 'dunder keywords are ignored');
+});
+
+t.test('the spool keeps returns until acknowledged and remembers seen jobs', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-spool-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'spool.db');
+  let s = new ResultSpool(file);
+  const ret = { jid: '20250101000000000001', fun: 'test.ping', success: true, retcode: 0, return: true, started: 'a', finished: 'b' };
+  s.put(ret);
+  t.ok(s.markSeen(ret.jid));
+  t.notOk(s.markSeen(ret.jid));
+  s.close();
+  s = new ResultSpool(file);
+  t.same(s.pending(), [ret], 'survives a restart');
+  s.ack(ret.jid);
+  t.equal(s.size(), 0);
+  s.close();
+});
+
+t.test('config: defaults, host:port shorthand, unknown options refused', async (t) => {
+  const c = loadMinionConfig(undefined, { id: 'x', master: 'salt.example:4606' });
+  t.equal(c.master, 'salt.example');
+  t.equal(c.master_port, 4606);
+  t.throws(() => loadMinionConfig(undefined, { nope: 1 } as never), { code: 'BRINE_ERR_MINION_CONFIG' });
+});
