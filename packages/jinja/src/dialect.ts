@@ -62,6 +62,47 @@ class DialectParser extends Parser {
   /** The template being parsed; extensions use it to resolve `./` paths. */
   templateName = '';
 
+  /** Lists, dicts and tuples as Python writes them: a trailing comma is allowed, `(x,)` is a tuple. */
+  parseAggregate(): any {
+    const tok = this.nextToken();
+    let node: any;
+    if (tok.type === lexer.TOKEN_LEFT_PAREN) node = new nodes.Group(tok.lineno, tok.colno);
+    else if (tok.type === lexer.TOKEN_LEFT_BRACKET) node = new nodes.Array(tok.lineno, tok.colno);
+    else if (tok.type === lexer.TOKEN_LEFT_CURLY) node = new nodes.Dict(tok.lineno, tok.colno);
+    else return null;
+    const closing = (t: any) => t.type === lexer.TOKEN_RIGHT_PAREN || t.type === lexer.TOKEN_RIGHT_BRACKET || t.type === lexer.TOKEN_RIGHT_CURLY;
+    let trailingComma = false;
+    for (;;) {
+      if (closing(this.peekToken())) {
+        this.nextToken();
+        break;
+      }
+      if (node.children.length > 0) {
+        if (!this.skip(lexer.TOKEN_COMMA)) this.fail('expected a comma between the items', tok.lineno, tok.colno);
+        trailingComma = true;
+        if (closing(this.peekToken())) {
+          this.nextToken();
+          break;
+        }
+      }
+      trailingComma = false;
+      if (node instanceof nodes.Dict) {
+        const key = this.parsePrimary();
+        if (!this.skip(lexer.TOKEN_COLON)) this.fail('expected a colon after the dict key', tok.lineno, tok.colno);
+        const value = this.parseExpression();
+        node.addChild(new nodes.Pair(key.lineno, key.colno, key, value));
+      } else {
+        node.addChild(this.parseExpression());
+      }
+    }
+    if (node instanceof nodes.Group && (trailingComma || node.children.length !== 1)) {
+      const tuple = new nodes.Array(tok.lineno, tok.colno);
+      for (const c of node.children) tuple.addChild(c);
+      return tuple;
+    }
+    return node;
+  }
+
   parsePostfix(node: any): any {
     for (let tok = this.peekToken(); tok; tok = this.peekToken()) {
       if (tok.type === lexer.TOKEN_LEFT_PAREN) {

@@ -1,0 +1,7 @@
+base:
+  '*':
+    - motd
+    - app
+  'roles:web':
+    - match: grain
+    - web
