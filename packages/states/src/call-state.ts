@@ -1,6 +1,5 @@
+import { bindStateArgs } from '@brine/core';
 import type {
-  ArgSpec,
-  ArgType,
   Availability,
   LowChunk,
   StateContext,
@@ -9,7 +8,6 @@ import type {
   StateRegistry,
   StateReturn,
 } from '@brine/core';
-import { isGlobalStateArg } from './global-args.js';
 
 const availabilityCache = new WeakMap<StateModule, Promise<Availability>>();
 
@@ -29,92 +27,8 @@ function fail(chunk: LowChunk, comment: string): StateReturn {
   return { name: chunk.name, result: false, changes: {}, comment };
 }
 
-const TYPE_WORDS: Record<ArgType, string> = {
-  string: 'a string',
-  number: 'a number',
-  boolean: 'a boolean',
-  list: 'a list',
-  dict: 'a dict',
-  any: 'anything',
-};
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a dict';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return 'a number';
-  if (typeof value === 'boolean') return 'a boolean';
-  return typeof value;
-}
-
-function matches(value: unknown, type: ArgType): boolean {
-  switch (type) {
-    case 'any':
-      return true;
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'list':
-      return Array.isArray(value);
-    case 'dict':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-  }
-}
-
-function typeWords(spec: ArgSpec): string {
-  const types = Array.isArray(spec.type) ? spec.type : [spec.type];
-  const words = types.map((t) => TYPE_WORDS[t]);
-  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : words[0];
-}
-
-/**
- * The function's arguments out of a chunk: its declared arguments (type-checked, defaults filled),
- * `name`, and extra keys when the function takes any. Global state arguments and requisites are
- * left to the runtime. Answers a comment instead when the chunk does not fit the function.
- */
-export function bindArgs(
-  fullName: string,
-  fn: StateFunction,
-  chunk: LowChunk,
-  fillDefaults = true,
-): { args: Record<string, unknown> } | { error: string } {
-  const args: Record<string, unknown> = { name: chunk.name };
-  for (const [key, value] of Object.entries(chunk)) {
-    if (key === 'name') continue;
-    const spec = fn.args[key];
-    if (spec) {
-      if (value === null || value === undefined) continue;
-      const types = Array.isArray(spec.type) ? spec.type : [spec.type];
-      if (!types.some((t) => matches(value, t))) {
-        return {
-          error: `Argument '${key}' of state ${fullName} must be ${typeWords(spec)}, not ${typeOf(value)}`,
-        };
-      }
-      args[key] = value;
-    } else if (isGlobalStateArg(key)) {
-      continue;
-    } else if (fn.extraArgs) {
-      args[key] = value;
-    } else {
-      const known = Object.keys(fn.args).sort();
-      return {
-        error:
-          `Unknown argument '${key}' for state ${fullName}` +
-          (known.length ? ` (it takes: name, ${known.join(', ')})` : ' (it takes only name)'),
-      };
-    }
-  }
-  for (const [key, spec] of Object.entries(fn.args)) {
-    if (key in args) continue;
-    if (spec.required) return { error: `Missing required argument '${key}' for state ${fullName}` };
-    if (fillDefaults && spec.default !== undefined) args[key] = structuredClone(spec.default);
-  }
-  return { args };
-}
+/** Kept under its old name for callers of this package; the logic lives in core. */
+export const bindArgs = bindStateArgs;
 
 /** Makes sure a function's answer has the four keys, whatever it returned. */
 function normalise(chunk: LowChunk, ret: StateReturn | undefined, fullName: string): StateReturn {

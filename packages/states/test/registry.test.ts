@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { StateModule } from '@brine/core';
-import { callState, callModWatch, createRegistry, defaultRegistry, GLOBAL_STATE_ARGS, hasModWatch } from '../src/index.js';
+import { callState, callModWatch, createRegistry, defaultRegistry, GLOBAL_STATE_ARGS,
+  isGlobalStateArg, hasModWatch } from '../src/index.js';
 import { chunk, ctxFor } from './helpers.js';
 
 const probe: StateModule = {
@@ -70,9 +71,10 @@ t.test('unknown functions, unavailable modules and exceptions fail the state onl
 });
 
 t.test('GLOBAL_STATE_ARGS covers requisites and global arguments', async (t) => {
-  for (const k of ['require', 'watch_in', 'onchanges_any', 'prereq', 'listen', 'unless', 'onlyif', 'creates', 'failhard', 'retry', 'parallel', 'names', 'arg_bind', 'check_cmd', 'order', '__id__', 'use', 'fire_event']) {
+  for (const k of ['require', 'watch_in', 'onchanges_any', 'prereq', 'listen', 'unless', 'onlyif', 'creates', 'failhard', 'retry', 'parallel', 'names', 'arg_bind', 'check_cmd', 'order', 'use', 'fire_event']) {
     t.ok(GLOBAL_STATE_ARGS.has(k), k);
   }
+  t.ok(isGlobalStateArg('__id__'), 'every injected __key__');
 });
 
 t.test('mod_watch through the registry', async (t) => {
