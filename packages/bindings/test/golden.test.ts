@@ -1,0 +1,65 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { dirBindingsSource, formatExplain, resolveBindings, type CategorySpec, type Layer } from '../src/index.js';
+
+/**
+ * Golden cases for structured bindings, one folder a case:
+ *   site/, modules/ (and site-2/, modules-2/ ... for more roots of a layer): bindings roots;
+ *   case.json: {minion: {id, grains, environment}, categories?, explainText?: [names]};
+ *   expected.json: {pillar, explain, diagnostics}; expected-explain.txt when explainText is set.
+ * BRINE_UPDATE_GOLDEN=1 rewrites the expected files (review the diff before committing).
+ */
+const GOLDEN = fileURLToPath(new URL('./golden/', import.meta.url));
+
+interface CaseSpec {
+  minion?: { id?: string; grains?: Record<string, unknown>; environment?: string };
+  categories?: CategorySpec[];
+  explainText?: string[];
+}
+
+function layers(dir: string): Record<Layer, string[]> {
+  const out: Record<Layer, string[]> = { site: [], modules: [] };
+  for (const name of readdirSync(dir).sort()) {
+    const m = /^(site|modules)(?:-\d+)?$/.exec(name);
+    if (m && statSync(join(dir, name)).isDirectory()) out[m[1] as Layer].push(join(dir, name));
+  }
+  return out;
+}
+
+interface Asserts {
+  equal(found: unknown, wanted: unknown, message?: string): boolean;
+  comment(...args: unknown[]): void;
+}
+
+function check(t: Asserts, file: string, actual: string): void {
+  if (process.env.BRINE_UPDATE_GOLDEN || !existsSync(file)) {
+    writeFileSync(file, actual);
+    t.comment(`wrote ${file}`);
+  }
+  t.equal(actual, readFileSync(file, 'utf8'), file);
+}
+
+for (const name of readdirSync(GOLDEN).sort()) {
+  const dir = join(GOLDEN, name);
+  if (!statSync(dir).isDirectory()) continue;
+  t.test(name, async (t) => {
+    const spec: CaseSpec = existsSync(join(dir, 'case.json')) ? JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) : {};
+    const id = spec.minion?.id ?? 'minion1';
+    const r = resolveBindings({
+      files: dirBindingsSource(layers(dir)),
+      categories: spec.categories,
+      minion: { id, grains: { id, ...(spec.minion?.grains ?? {}) }, environment: spec.minion?.environment },
+    });
+    // Roots are absolute paths: the golden files name them relative to the case.
+    for (const e of Object.values(r.value.explain)) {
+      for (const ref of [e.winner, ...e.shadowed, ...(e.multibind?.contributions ?? [])]) ref.root = relative(dir, ref.root);
+    }
+    const actual = { pillar: r.value.pillar, explain: r.value.explain, diagnostics: r.diagnostics };
+    check(t, join(dir, 'expected.json'), JSON.stringify(actual, null, 2) + '\n');
+    if (spec.explainText) {
+      check(t, join(dir, 'expected-explain.txt'), spec.explainText.map((n) => formatExplain(r.value.explain, n)).join('\n'));
+    }
+  });
+}
