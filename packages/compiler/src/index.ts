@@ -13,3 +13,4 @@ export * from './pipeline.js';
 export * from './dir-tree.js';
 export * from './render/index.js';
 export * from './arg-bind.js';
+export * from './validate/index.js';

@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { memberLookup, methodLookup } from './methods.js';
+import { pyHooks } from './py-object.js';
 import { isDict, isStringLike, percentFormat, str, truthy } from './python.js';
 
 const require = createRequire(import.meta.url);
@@ -457,6 +458,8 @@ Object.assign(dialectRuntime, {
 
 /** `for x in y` over a dict yields its keys; over a string its characters. */
 export function iterate(v: unknown): unknown {
+  const hooks = pyHooks(v);
+  if (hooks?.iter) return hooks.iter();
   if (isDict(v)) return Object.keys(v);
   if (isStringLike(v)) return [...String(v)];
   return v;

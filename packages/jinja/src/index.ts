@@ -10,3 +10,4 @@ export { builtinHelpers, saltObject, type HelperData, type HelperFn, type Helper
 export { loadYaml, collectPositions, type YamlResult, type YamlError } from './yaml-load.js';
 export { fastYaml, type FastPositions } from './yaml-fast.js';
 export { deepCopy, traverse } from './traverse.js';
+export { PY_OBJECT, pyHooks, type PyObjectHooks } from './py-object.js';

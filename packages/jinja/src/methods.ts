@@ -2,6 +2,7 @@
  * The methods of Python's dict, list and str that Jinja lets templates call
  * (`d.items()`, `l.append(x)`, `s.startswith('a')`, ...). Looked up by the template runtime.
  */
+import { pyHooks } from './py-object.js';
 import { isDict, splitArgs, str, strFormat, truthy } from './python.js';
 
 type Method = (self: any, ...args: any[]) => unknown;
@@ -289,6 +290,12 @@ function jsMember(obj: any, key: unknown): unknown {
  */
 export function memberLookup(obj: unknown, key: unknown): unknown {
   if (obj === undefined || obj === null) return undefined;
+  const hooks = pyHooks(obj);
+  if (hooks?.lookup) return hooks.lookup(key, false, () => plainMemberLookup(obj, key));
+  return plainMemberLookup(obj, key);
+}
+
+function plainMemberLookup(obj: unknown, key: unknown): unknown {
   if (typeof key === 'number' && key < 0 && (Array.isArray(obj) || typeof obj === 'string')) {
     return (obj as unknown[])[(obj as unknown[]).length + key];
   }
@@ -306,10 +313,16 @@ export function memberLookup(obj: unknown, key: unknown): unknown {
  */
 export function methodLookup(obj: unknown, key: unknown): unknown {
   if (obj === undefined || obj === null) return undefined;
+  const hooks = pyHooks(obj);
+  if (hooks?.lookup) return hooks.lookup(key, true, () => plainMethodLookup(obj, key));
+  return plainMethodLookup(obj, key);
+}
+
+function plainMethodLookup(obj: unknown, key: unknown): unknown {
   if (typeof key === 'string') {
     if (isDict(obj) && hasOwn(obj, key) && typeof obj[key] === 'function') return obj[key];
     const m = pythonMethod(obj, key);
     if (m) return m;
   }
-  return memberLookup(obj, key);
+  return plainMemberLookup(obj, key);
 }

@@ -1,0 +1,6 @@
+{% set ruleIds = params.get("ruleDict") %}
+{% for key, value in ruleIds.items() %}
+{{ key }}:
+    securestate.rules_status.present:
+        - x: value-{{ value }}
+{% endfor %}
