@@ -5,7 +5,7 @@ import { gatherHigh, type IdOrigin, type MetaSections } from './gather.js';
 import { orderChunks } from './order.js';
 import { reconcile } from './reconcile.js';
 import { renderSls } from './render/index.js';
-import type { RenderContext, RenderInput, RenderOutput, SaltHelpers } from './render/types.js';
+import type { PositionMap, RenderContext, RenderInput, RenderOutput, SaltHelpers } from './render/types.js';
 import type { StateTree } from './state-tree.js';
 import { compileTop, type TopData, type TopMergeStrategy } from './top.js';
 import { verifyHigh, verifyLow, type StateSchema } from './verify.js';
@@ -64,6 +64,7 @@ export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagn
   const diagnostics: Diagnostic[] = [];
   const tops: Record<string, TopData> = {};
   const files: Record<string, string> = {};
+  const positions: Record<string, PositionMap> = {};
   const envs = opts.tree.envs();
   for (const env of envs) {
     const text = opts.tree.read(env, topName);
@@ -75,10 +76,12 @@ export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagn
     diagnostics.push(...out.diagnostics);
     tops[env] = (out.high ?? {}) as TopData;
     files[env] = topName;
+    positions[env] = out.positions;
   }
   const top = compileTop({
     tops,
     files,
+    positions,
     envs,
     minion: { id: opts.minion.id, grains: opts.minion.grains, pillar: opts.pillar ?? {} },
     ...(opts.strategy ? { strategy: opts.strategy } : {}),

@@ -1,5 +1,6 @@
 import type { Diagnostic, Grains, Matches, Pillar } from '@brine/core';
 import { compilerErrors } from './errors.js';
+import type { PositionMap } from './render/types.js';
 import { matchTarget, TARGET_TYPES, type TargetOptions, type TargetType } from './target.js';
 
 /**
@@ -28,6 +29,8 @@ export interface TopInput {
   envs?: string[];
   /** For diagnostics: the file each top came from, by env. */
   files?: Record<string, string>;
+  /** For diagnostics: where each section and target sits in its top file, by env. */
+  positions?: Record<string, PositionMap>;
 }
 
 type Section = Map<string, unknown[]>;
@@ -41,10 +44,13 @@ export interface TopOutput {
 export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const strategy = input.strategy ?? 'merge';
-  const report = (env: string, detail: string) =>
+  const report = (env: string, detail: string, section?: string, target?: string) => {
+    const ids = input.positions?.[env]?.ids;
+    const p = section !== undefined ? (target !== undefined ? ids?.[section]?.states[target] : undefined) ?? ids?.[section]?.pos : undefined;
     diagnostics.push(
-      compilerErrors.diag('BRINE_ERR_COMPILE_TOP', { env, detail }, { file: input.files?.[env] ?? `${env}:top.sls`, env }),
+      compilerErrors.diag('BRINE_ERR_COMPILE_TOP', { env, detail }, { file: input.files?.[env] ?? `${env}:top.sls`, env, line: p?.line, column: p?.column }),
     );
+  };
 
   // Validate the shape of every top file first, so every problem is reported at once.
   const tops: Array<[string, Record<string, Section>]> = [];
@@ -61,14 +67,14 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
     for (const [env, body] of Object.entries(data)) {
       if (env === 'include') continue;
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-        report(fileEnv, `section '${env}' must map targets to lists of SLS, got ${describe(body)}`);
+        report(fileEnv, `section '${env}' must map targets to lists of SLS, got ${describe(body)}`, env);
         continue;
       }
       const section: Section = new Map();
       for (const [tgt, list] of Object.entries(body as Record<string, unknown>)) {
         if (typeof list === 'string') section.set(tgt, [list]);
         else if (Array.isArray(list)) section.set(tgt, list);
-        else report(fileEnv, `target '${tgt}' in section '${env}' must have a list of SLS, got ${describe(list)}`);
+        else report(fileEnv, `target '${tgt}' in section '${env}' must have a list of SLS, got ${describe(list)}`, env, tgt);
       }
       sections[env] = section;
     }
@@ -135,7 +141,7 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
         if (isMatchItem(item)) {
           const t = (item as { match: unknown }).match;
           if (typeof t !== 'string' || !TARGET_TYPES.includes(t as TargetType)) {
-            report(env, `target '${tgt}': unknown match type '${String(t)}' (one of ${TARGET_TYPES.join(', ')})`);
+            report(env, `target '${tgt}': unknown match type '${String(t)}' (one of ${TARGET_TYPES.join(', ')})`, env, tgt);
             type = 'glob';
             continue;
           }
@@ -146,7 +152,7 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
       try {
         hit = matchTarget(tgt, type, input.minion, input.targetOptions);
       } catch (e) {
-        report(env, (e as Error).message);
+        report(env, (e as Error).message, env, tgt);
         continue;
       }
       if (!hit) continue;
@@ -156,14 +162,14 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
         else if (item && typeof item === 'object' && !isMatchItem(item)) {
           const entries = Object.entries(item as Record<string, unknown>);
           if (entries.length !== 1 || typeof entries[0]![1] !== 'string') {
-            report(env, `target '${tgt}': bad item ${JSON.stringify(item)} (an SLS name, '- match: type' or '- env: sls')`);
+            report(env, `target '${tgt}': bad item ${JSON.stringify(item)} (an SLS name, '- match: type' or '- env: sls')`, env, tgt);
             continue;
           }
           const [otherEnv, sls] = entries[0] as [string, string];
           if (input.envs && !input.envs.includes(otherEnv)) continue;
           add(otherEnv, sls);
         } else if (!isMatchItem(item)) {
-          report(env, `target '${tgt}': bad item ${JSON.stringify(item)}`);
+          report(env, `target '${tgt}': bad item ${JSON.stringify(item)}`, env, tgt);
         }
       }
     }
