@@ -82,7 +82,7 @@ class FileLoader {
     });
     if (this.doc.errors.length) {
       const e = this.doc.errors[0];
-      const detail = e.message.split('\n')[0];
+      const detail = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
       this.diagnostics.push(
         bindingsErrors.diag('BRINE_ERR_BINDINGS_YAML', { detail }, { file: this.ref.path, line: e.linePos?.[0].line, column: e.linePos?.[0].col }),
       );
@@ -257,7 +257,7 @@ class FileLoader {
     if (typeof raw !== 'object' || Array.isArray(raw)) return void fail('options must be a dictionary');
     const allowed = type === 'hash' ? ['conflict_resolution', 'flatten', 'uniq'] : ['flatten', 'priority_on_named', 'priority_on_unnamed', 'uniq'];
     for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-      if (!allowed.includes(k)) return void fail(`'${k}' is not an option of a ${type} multibind (${allowed.join(', ')})`);
+      if (!allowed.includes(k)) return void fail(`'${k}' is not an option of ${type === 'array' ? 'an array' : 'a hash'} multibind (${allowed.join(', ')})`);
       if (k === 'conflict_resolution') {
         if (!RESOLUTIONS.has(v as ConflictResolution)) return void fail(`conflict_resolution is one of ${[...RESOLUTIONS].join(', ')}`);
         o.conflict_resolution = v as ConflictResolution;

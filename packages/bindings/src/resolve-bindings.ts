@@ -265,14 +265,14 @@ class Resolver {
           this.error('BRINE_ERR_BINDINGS_LOOKUP_MISSING', { name: label, place: placeOf(b), what: `'${target}'` }, b, owner);
           return FAILED;
         }
-        return this.valueOf(target, b);
+        return this.inherit(owner, target, this.valueOf(target, b));
       }
       case 'first_found': {
         const names = spec.names.map(str);
         for (const n of names) {
           if (!this.isBound(n)) continue;
           note(n);
-          return this.valueOf(n, b);
+          return this.inherit(owner, n, this.valueOf(n, b));
         }
         const what = `the first found of ${names.map((n) => `'${n}'`).join(', ')}`;
         this.error('BRINE_ERR_BINDINGS_LOOKUP_MISSING', { name: label, place: placeOf(b), what }, b, owner);
@@ -286,7 +286,7 @@ class Resolver {
           this.error('BRINE_ERR_BINDINGS_LOOKUP_MISSING', { name: label, place: placeOf(b), what: `'${target}'` }, b, owner);
           return FAILED;
         }
-        const h = this.valueOf(target, b);
+        const h = this.inherit(owner, target, this.valueOf(target, b));
         if (h === FAILED) return FAILED;
         if (!isPlainObject(h)) {
           this.error('BRINE_ERR_BINDINGS_HASH_LOOKUP', { name: label, place: placeOf(b), detail: `'${target}' is not a dictionary` }, b, owner);
@@ -301,6 +301,19 @@ class Resolver {
       case 'none':
         return FAILED;
     }
+  }
+
+  /** A name that looked up a failed one fails too, and says why in its explanation. */
+  private inherit(owner: string | undefined, target: string, v: Value): Value {
+    if (v !== FAILED || owner === undefined) return v;
+    const codes = new Set<string>();
+    for (const [n, set] of this.errorsByName) {
+      if (n === target || n.startsWith(`${target}.`)) for (const c of set) codes.add(c);
+    }
+    const mine = this.errorsByName.get(owner) ?? new Set<string>();
+    for (const c of codes) mine.add(c);
+    this.errorsByName.set(owner, mine);
+    return v;
   }
 
   private multibind(name: string, b: Binding): Value {

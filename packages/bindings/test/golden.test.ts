@@ -56,7 +56,8 @@ for (const name of readdirSync(GOLDEN).sort()) {
     for (const e of Object.values(r.value.explain)) {
       for (const ref of [e.winner, ...e.shadowed, ...(e.multibind?.contributions ?? [])]) ref.root = relative(dir, ref.root);
     }
-    const actual = { pillar: r.value.pillar, explain: r.value.explain, diagnostics: r.diagnostics };
+    const diagnostics = r.diagnostics.map((d) => ({ ...d, message: d.message.split(`${dir}/`).join('') }));
+    const actual = { pillar: r.value.pillar, explain: r.value.explain, diagnostics };
     check(t, join(dir, 'expected.json'), JSON.stringify(actual, null, 2) + '\n');
     if (spec.explainText) {
       check(t, join(dir, 'expected-explain.txt'), spec.explainText.map((n) => formatExplain(r.value.explain, n)).join('\n'));
