@@ -131,7 +131,54 @@ class Runner {
     const p = this.inflight.get(tag);
     if (p) return p;
     if (this.checkAbort()) return;
+    await this.warm(chunk);
+    if (tag in this.running || this.stopped) return;
     await this.evaluate(chunk, false);
+  }
+
+  /**
+   * Runs a chunk's not-yet-run requisites deepest first, iteratively, in exactly the order the
+   * recursive evaluation would: a requisite chain tens of thousands of states long must not
+   * exhaust the stack. Trees that involve prereq are left to the recursion (they fork into dry
+   * runs, and they are shallow in practice).
+   */
+  private async warm(root: LowChunk): Promise<void> {
+    const kidsOf = (c: LowChunk): LowChunk[] | null => {
+      const { reqs, lost } = lookupRequisites(this.index, c, false);
+      if (lost.size > 0) return [];
+      if (reqs.some((r) => r.kind === 'prereq')) return null;
+      return reqs.filter((r) => r.kind !== 'listen').flatMap((r) => r.chunks);
+    };
+    const rootKids = kidsOf(root);
+    if (!rootKids || rootKids.length === 0) return;
+    const order: LowChunk[] = [];
+    const seen = new Set<LowChunk>([root]);
+    const stack: Array<{ c: LowChunk; kids: LowChunk[]; i: number }> = [{ c: root, kids: rootKids, i: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.i < top.kids.length) {
+        const k = top.kids[top.i++]!;
+        const ktag = this.tagOf(k);
+        if (seen.has(k) || ktag in this.running || this.inflight.has(ktag)) continue;
+        const kk = kidsOf(k);
+        if (kk === null) return;
+        seen.add(k);
+        stack.push({ c: k, kids: kk, i: 0 });
+      } else {
+        stack.pop();
+        if (top.c !== root) order.push(top.c);
+      }
+    }
+    // Short chains gain nothing from this; the recursion handles them identically.
+    if (order.length < 64) return;
+    for (const c of order) {
+      if (this.checkAbort() || this.stopped) return;
+      const ctag = this.tagOf(c);
+      if (ctag in this.running) continue;
+      const p = this.inflight.get(ctag);
+      if (p) await p;
+      else await this.evaluate(c, false);
+    }
   }
 
   /** Records a result: the running dict (with its number) for a real run, the prereq map for a dry run. */

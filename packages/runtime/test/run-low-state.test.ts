@@ -240,3 +240,19 @@ t.test('a runtime cycle (compiler missed it) fails the state instead of hanging'
 t.test('a bad low state is a coded error', async (t) => {
   await t.rejects(run({} as unknown as LowChunk[]), { code: 'BRINE_ERR_RUNTIME_BAD_LOWSTATE' });
 });
+
+t.test('a requisite chain far deeper than the stack runs in the recursive order', async (t) => {
+  // Each state requires the one after it, so the first chunk pulls the whole chain in.
+  const n = 30000;
+  const low: LowChunk[] = [];
+  for (let i = 0; i < n; i++) low.push(T(`c${i}`, 'succeed_without_changes', i + 1 < n ? { require: [{ test: `c${i + 1}` }] } : {}));
+  const out = await run(low);
+  t.equal(out.retcode, 0);
+  const ran = order_(out.running);
+  t.equal(ran.length, n);
+  t.equal(ran[0], `c${n - 1}`, 'the deepest requisite runs first');
+  t.equal(ran[n - 1], 'c0');
+  // The same order a short chain gets through plain recursion.
+  const short = await run([T('a', 'succeed_without_changes', { require: [{ test: 'b' }, { test: 'c' }] }), T('b', 'succeed_without_changes', { require: [{ test: 'c' }] }), T('c')]);
+  t.same(order_(short.running), ['c', 'b', 'a']);
+});
