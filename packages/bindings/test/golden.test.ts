@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { dirBindingsSource, formatExplain, resolveBindings, type CategorySpec, type Layer } from '../src/index.js';
 
 /**
@@ -28,12 +28,7 @@ function layers(dir: string): Record<Layer, string[]> {
   return out;
 }
 
-interface Asserts {
-  equal(found: unknown, wanted: unknown, message?: string): boolean;
-  comment(...args: unknown[]): void;
-}
-
-function check(t: Asserts, file: string, actual: string): void {
+function check(t: Test, file: string, actual: string): void {
   if (process.env.BRINE_UPDATE_GOLDEN || !existsSync(file)) {
     writeFileSync(file, actual);
     t.comment(`wrote ${file}`);
