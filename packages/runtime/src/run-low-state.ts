@@ -58,7 +58,7 @@ const REQ_FREE_KEYS = [
   'prereq_in', 'onfail_in', 'onchanges_in', 'listen_in', 'use_in',
 ];
 
-const SALT_KEY_ORDER = ['name', 'changes', 'result', 'comment', '__sls__', '__run_num__', '__id__', 'start_time', 'duration'];
+const SALT_KEYS: ReadonlySet<string> = new Set(['name', 'changes', 'result', 'comment', '__sls__', '__run_num__', '__id__', 'start_time', 'duration']);
 
 class Runner {
   readonly running: RunningDict = {};
@@ -197,7 +197,7 @@ class Runner {
       base.start_time = timing.startTime;
       base.duration = timing.duration;
     }
-    for (const [k, v] of Object.entries(ret)) if (!SALT_KEY_ORDER.includes(k)) base[k] = v;
+    for (const [k, v] of Object.entries(ret)) if (!SALT_KEYS.has(k)) base[k] = v;
     const res = base as StateResult;
     if (dryRun) {
       this.pre.set(tag, res);
