@@ -291,7 +291,9 @@ class DialectCompiler extends Compiler {
     this._compileExpression(node.target, frame);
     this._emit('),');
     this._compileExpression(node.val, frame);
-    this._emit(')');
+    // A third argument (ignored) evaluated last: a lookup that throws (params['missing'])
+    // reports its own line and column, not those of the last call.
+    this._emit(`, (lineno = ${node.lineno}, colno = ${node.colno}))`);
   }
 
   compileFunCall(node: any, frame: any): void {

@@ -6,6 +6,7 @@ import { keyCommand } from './key.js';
 import { runCommand } from './run.js';
 import { jobsCommand } from './jobs.js';
 import { eventsCommand } from './events.js';
+import { validateCommand } from './validate.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
 export const commands: Command[] = [
@@ -17,4 +18,5 @@ export const commands: Command[] = [
   runCommand,
   jobsCommand,
   eventsCommand,
+  validateCommand,
 ];

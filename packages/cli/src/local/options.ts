@@ -3,11 +3,13 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
+import { strictParams } from '@brine/compiler';
 import type { Grains, Pillar } from '@brine/core';
 import { cliErrors } from '../errors.js';
 import type { OutFormat } from '../output/format.js';
 import { parseSaltArgs, type SaltArgs } from '../salt-args.js';
 import { localGrains } from './grains.js';
+import { loadParamsFiles, mergeParams } from './params.js';
 
 export const LOCAL_USAGE =
   'brine local <function> [args] [key=value...] [--file-root DIR] [--file-root ENV=DIR] [--id ID] ' +
@@ -51,7 +53,7 @@ export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
         id: { type: 'string' },
         grains: { type: 'string' },
         pillar: { type: 'string' },
-        params: { type: 'string' },
+        params: { type: 'string', multiple: true },
         out: { type: 'string' },
         'no-color': { type: 'boolean' },
       },
@@ -79,7 +81,15 @@ export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
   const id = values.id ?? hostname();
   const call = parseSaltArgs(rest);
   const pillar = values.pillar ? readDataFile('pillar file', resolve(cwd, values.pillar)) : {};
-  const params = values.params ? readDataFile('params file', resolve(cwd, values.params)) : {};
+  // Params files in order, then `params='{...}'` on the command line (see params.ts).
+  const params = loadParamsFiles(values.params ?? [], cwd);
+  const inlineParams = call.kwargs.params;
+  if (inlineParams !== undefined) {
+    if (inlineParams === null || typeof inlineParams !== 'object' || Array.isArray(inlineParams)) {
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `params= must be a dictionary, e.g. params='{"k": 1}'`, usage: LOCAL_USAGE });
+    }
+    mergeParams(params, inlineParams as Record<string, unknown>);
+  }
   return {
     fun,
     call,
@@ -87,7 +97,7 @@ export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
     id,
     grains: localGrains(id, values.grains ? resolve(cwd, values.grains) : undefined),
     pillar,
-    params,
+    params: strictParams(params),
     out,
     color: !values['no-color'] && !!process.stdout.isTTY && !process.env.NO_COLOR,
   };

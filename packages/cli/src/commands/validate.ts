@@ -1,0 +1,104 @@
+import { existsSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { stringify } from 'yaml';
+import { dirTree, renderSls, validateSls } from '@brine/compiler';
+import { formatDiagnostic, type Diagnostic } from '@brine/core';
+import { defaultRegistry } from '@brine/states';
+import type { Command } from '../command.js';
+import { cliErrors } from '../errors.js';
+import { registrySchema } from '../local/compile.js';
+import { localGrains } from '../local/grains.js';
+
+export const VALIDATE_USAGE =
+  'brine validate <sls>[,<sls>...] [--file-root DIR] [--file-root ENV=DIR] [--saltenv ENV] [--id ID] [--grains FILE] [--out json|yaml]';
+
+interface ValidateOptions {
+  sls: string[];
+  env: string;
+  roots: Record<string, string[]>;
+  id: string;
+  grainsFile: string | undefined;
+  out: 'json' | 'yaml';
+}
+
+function usage(detail: string): never {
+  throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail, usage: VALIDATE_USAGE });
+}
+
+function parseValidateOptions(argv: string[], cwd: string): ValidateOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'file-root': { type: 'string', multiple: true },
+        saltenv: { type: 'string' },
+        id: { type: 'string' },
+        grains: { type: 'string' },
+        out: { type: 'string' },
+      },
+    });
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const sls = positionals.flatMap((p) => p.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (sls.length === 0) usage('no SLS given');
+  const out = values.out ?? 'json';
+  if (out !== 'json' && out !== 'yaml') usage(`unknown output '${out}' (json or yaml)`);
+  const roots: Record<string, string[]> = {};
+  for (const spec of values['file-root'] ?? ['/srv/salt']) {
+    const m = /^([A-Za-z0-9_-]+)=(.+)$/.exec(spec);
+    const [env, dir] = m ? [m[1]!, m[2]!] : ['base', spec];
+    const abs = resolve(cwd, dir);
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) {
+      throw cliErrors.make('BRINE_ERR_CLI_BAD_FILE_ROOT', { root: spec, detail: 'is not a directory' });
+    }
+    (roots[env] ??= []).push(abs);
+  }
+  return {
+    sls,
+    env: values.saltenv ?? 'base',
+    roots,
+    id: values.id ?? hostname(),
+    grainsFile: values.grains ? resolve(cwd, values.grains) : undefined,
+    out,
+  };
+}
+
+function withUserPath(d: Diagnostic, roots: Record<string, string[]>, cwd: string): Diagnostic {
+  if (!d.file) return d;
+  for (const root of roots[d.env ?? 'base'] ?? Object.values(roots).flat()) {
+    const full = join(root, d.file);
+    if (existsSync(full)) return { ...d, file: relative(cwd, full) || full };
+  }
+  return d;
+}
+
+/**
+ * `brine validate`: renders the SLS files with recording params and prints what they use (the
+ * report of validateSls, as the seed shows it: 4-space JSON by default). Diagnostics go to
+ * stderr; the exit code is 1 when the files do not compile (the report is printed anyway).
+ */
+export const validateCommand: Command = {
+  name: 'validate',
+  summary: 'list the params each state of an SLS uses, and those its META does not document',
+  usage: VALIDATE_USAGE,
+  async run(argv, io) {
+    const opts = parseValidateOptions(argv, io.cwd);
+    const grains = localGrains(opts.id, opts.grainsFile);
+    const res = validateSls(
+      { tree: dirTree(opts.roots), minion: { id: opts.id, grains }, render: renderSls, schema: registrySchema(defaultRegistry()) },
+      opts.sls,
+      opts.env,
+    );
+    for (const d of res.diagnostics) io.stderr(formatDiagnostic(withUserPath(d, opts.roots, io.cwd)) + '\n');
+    if (opts.out === 'yaml') io.stdout(stringify(res.report, { lineWidth: 0, aliasDuplicateObjects: false }));
+    else io.stdout(JSON.stringify(res.report, null, 4) + '\n');
+    return res.failed ? 1 : 0;
+  },
+};
