@@ -5,7 +5,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 export function deepCopy<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+  return v === null || typeof v !== 'object' ? v : (structuredClone(v) as T);
 }
 
 /** Recursive merge into a copy of `under`: dictionaries merge, anything else from `over` wins. */
@@ -24,10 +24,9 @@ export function deepMerge(under: unknown, over: unknown): unknown {
 export function nestNames(entries: Array<[string, unknown]>, clash: (name: string, inner: string) => void): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const sorted = entries
-    .map((e, i) => ({ e, i, depth: e[0].split('.').length }))
-    .sort((a, b) => a.depth - b.depth || a.i - b.i);
-  for (const { e: [name, value] } of sorted) {
-    const parts = name.split('.');
+    .map(([name, value], i) => ({ name, value, i, parts: name.split('.') }))
+    .sort((a, b) => a.parts.length - b.parts.length || a.i - b.i);
+  for (const { name, value, parts } of sorted) {
     let cur = out;
     let ok = true;
     for (let i = 0; i < parts.length - 1; i++) {

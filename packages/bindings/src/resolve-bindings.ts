@@ -114,17 +114,17 @@ class Resolver {
         applies: b.when.every(([c, v]) => this.cats.values.get(c)?.includes(categoryKey(v)) ?? false),
       };
       if (b.in !== undefined) {
-        if (p.applies) this.contributions.set(b.in, [...(this.contributions.get(b.in) ?? []), p]);
+        if (p.applies) pushTo(this.contributions, b.in, p);
         continue;
       }
       const name = b.name!;
-      this.allByName.set(name, [...(this.allByName.get(name) ?? []), p]);
+      pushTo(this.allByName, name, p);
       if (b.multibind) {
         const names = this.multibindNames.get(b.multibind.id) ?? new Set<string>();
         names.add(name);
         this.multibindNames.set(b.multibind.id, names);
       }
-      if (p.applies) this.byName.set(name, [...(this.byName.get(name) ?? []), p]);
+      if (p.applies) pushTo(this.byName, name, p);
     }
     for (const list of [...this.byName.values(), ...this.contributions.values()]) list.sort(stronger);
   }
@@ -135,7 +135,7 @@ class Resolver {
       const groups = new Map<string, Placed[]>();
       for (const p of list) {
         const k = levelOf(p);
-        groups.set(k, [...(groups.get(k) ?? []), p]);
+        pushTo(groups, k, p);
       }
       for (const [k, group] of groups) {
         if (group.length < 2) continue;
@@ -397,6 +397,12 @@ class Resolver {
       this.errorsByName.set(name, set);
     }
   }
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, v: V): void {
+  const list = map.get(key);
+  if (list) list.push(v);
+  else map.set(key, [v]);
 }
 
 /** Layer and precedence, as one comparable-for-equality key. */
