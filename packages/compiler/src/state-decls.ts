@@ -87,37 +87,52 @@ export function standardizeFile(
       delete state[id];
       continue;
     }
+    // A new object instead of deleting keys: deleted properties turn V8 objects into slow
+    // dictionaries, and every later stage reads these declarations.
     const decl = body as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    const moved: Array<[string, unknown[]]> = [];
     const seenModules = new Set<string>();
     for (const key of Object.keys(decl)) {
-      if (key.startsWith('_')) continue;
       let value = decl[key];
-      // `pkg.installed:` with nothing after the colon means no arguments.
-      if (value === null) value = decl[key] = [];
-      if (!Array.isArray(value)) continue;
-      const dot = key.indexOf('.');
-      if (dot > 0) {
-        const mod = key.slice(0, dot);
-        if (seenModules.has(mod) || (mod in decl && mod !== key)) {
-          const p = positions?.ids[id]?.states[key];
-          diagnostics.push(
-            compilerErrors.diag(
-              'BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS',
-              { id, state: mod, functions: `${key} and another ${mod} declaration` },
-              { ...where(id), ...(p ? { line: p.line, column: p.column } : {}) },
-            ),
-          );
-          continue;
-        }
-        delete decl[key];
-        decl[mod] = [...value, key.slice(dot + 1)];
-        seenModules.add(mod);
-      } else {
-        seenModules.add(key);
+      if (key.startsWith('_')) {
+        out[key] = value;
+        continue;
       }
+      // `pkg.installed:` with nothing after the colon means no arguments.
+      if (value === null) value = [];
+      if (!Array.isArray(value)) {
+        out[key] = value;
+        continue;
+      }
+      const dot = key.indexOf('.');
+      if (dot <= 0) {
+        seenModules.add(key);
+        out[key] = value;
+        continue;
+      }
+      const mod = key.slice(0, dot);
+      if (seenModules.has(mod) || (mod in decl && mod !== key)) {
+        const p = positions?.ids[id]?.states[key];
+        diagnostics.push(
+          compilerErrors.diag(
+            'BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS',
+            { id, state: mod, functions: `${key} and another ${mod} declaration` },
+            { ...where(id), ...(p ? { line: p.line, column: p.column } : {}) },
+          ),
+        );
+        out[key] = value;
+        continue;
+      }
+      // Salt moves a short dec to the end of the ID, with the function last in its list.
+      value.push(key.slice(dot + 1));
+      moved.push([mod, value]);
+      seenModules.add(mod);
     }
-    if (!('__sls__' in decl)) decl.__sls__ = sls;
-    if (!('__env__' in decl)) decl.__env__ = env;
+    for (const [mod, value] of moved) out[mod] = value;
+    if (!('__sls__' in out)) out.__sls__ = sls;
+    if (!('__env__' in out)) out.__env__ = env;
+    state[id] = out;
   }
 }
 
