@@ -67,10 +67,11 @@ export function formatExplain(explain: Record<string, Explanation>, name: string
     out.push(`    bound by: ${describe(e.winner)}${e.winner.kind !== 'to' && e.winner.kind !== 'abstract' ? ` (${e.winner.kind})` : ''}`);
     if (e.lookups?.length) out.push(`    looked up: ${e.lookups.join(', ')}`);
     if (e.multibind) {
+      // + made it into the value, - was outranked or failed.
       out.push(`    multibind ${e.multibind.id} (${e.multibind.type}), contributions:`);
       for (const c of e.multibind.contributions) {
         const key = c.key !== undefined ? `${c.key} = ` : '';
-        out.push(`      ${c.used ? '+' : '-'} ${key}${show(c.value)}  ${describe(c)}`);
+        out.push(`      ${c.used ? '+' : '-'} ${key}${c.value === undefined ? '(failed)' : show(c.value)}  ${describe(c)}`);
       }
     }
     if (e.shadowed.length) {

@@ -229,8 +229,8 @@ class Resolver {
   }
 
   /** A binding's own value: `to` interpolated, or one of the lookups; then its declared type. */
-  private evaluate(b: Binding, label: string): Value {
-    const owner = b.name !== undefined && b.in === undefined ? b.name : undefined;
+  /** `owner` is the pillar name whose explanation collects the errors (a multibind's, for a contribution). */
+  private evaluate(b: Binding, label: string, owner: string | undefined = b.in === undefined ? b.name : undefined): Value {
     let v: Value;
     try {
       v = this.evaluateSpec(b, label, owner);
@@ -327,7 +327,7 @@ class Resolver {
     const contribs: Contribution[] = [];
     let failed = false;
     for (const p of placed) {
-      const v = this.evaluate(p.b, `${mb.id}${p.b.name !== undefined ? `[${p.b.name}]` : ''}`);
+      const v = this.evaluate(p.b, `${mb.id}${p.b.name !== undefined ? `[${p.b.name}]` : ''}`, name);
       if (v === FAILED) failed = true;
       contribs.push({ key: p.b.name, value: v, level: levelOf(p), place: placeOf(p.b) });
     }
@@ -366,7 +366,7 @@ class Resolver {
         id: win.b.multibind.id,
         type: win.b.multibind.type,
         contributions: mb.placed.map((p, i): ContributionRef => {
-          const c: ContributionRef = { ...this.ref(p), used: mb.used[i] };
+          const c: ContributionRef = { ...this.ref(p), used: mb.used[i] && mb.contribs[i].value !== FAILED };
           if (p.b.name !== undefined) c.key = p.b.name;
           if (mb.contribs[i].value !== FAILED) c.value = mb.contribs[i].value;
           return c;
