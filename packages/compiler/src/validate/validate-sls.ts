@@ -141,13 +141,14 @@ function conflictingDefaults(recorder: ParamRecorder): string[] {
   return out;
 }
 
-/** META `params` of a state, else of its file. */
+/** META `params` of a state over those of its file (which document every state of the file). */
 function metaParams(meta: MetaSections, sls: string, key: string): unknown {
   const own = meta.ID_DECS[key];
-  if (isDict(own) && 'params' in own) return own.params;
   const file = meta.SLS[sls];
-  if (isDict(file) && 'params' in file) return file.params;
-  return undefined;
+  const ownParams = isDict(own) && isDict(own.params) ? own.params : undefined;
+  const fileParams = isDict(file) && isDict(file.params) ? file.params : undefined;
+  if (!ownParams && !fileParams) return undefined;
+  return { ...fileParams, ...ownParams };
 }
 
 /** Renders and compiles `sls` (in `env`) with recording params; never throws for template problems. */

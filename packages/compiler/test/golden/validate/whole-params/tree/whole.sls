@@ -1,0 +1,4 @@
+dump:
+  file.serialize:
+    - name: /tmp/params.json
+    - dataset: "{{ params }}"
