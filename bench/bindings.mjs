@@ -1,6 +1,6 @@
 // Scenario: 200 module bindings files (11,000 bindings, 5,000 names), loaded once, resolved for 100 minions.
 // Run after `npx tsc -b packages/bindings`: node packages/bindings/bench/resolve.mjs
-import { loadBindings, memoryBindingsSource, resolveBindings } from '../dist/index.js';
+import { loadBindings, memoryBindingsSource, resolveBindings } from '../packages/bindings/dist/index.js';
 const modules = {};
 for (let m = 0; m < 200; m++) {
   let text = `bindings_version: 1\nname: 'mod${m}::default'\nbind:\n`;
