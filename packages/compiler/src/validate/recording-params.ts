@@ -86,6 +86,11 @@ function positional(args: unknown[]): unknown[] {
   return args;
 }
 
+/** A key as the template wrote it: a literal, or the expression of a parameter used as a key. */
+function keyText(k: unknown): string {
+  return k instanceof ParamRef ? k.expression : literal(typeof k === 'number' ? k : String(k));
+}
+
 export const MARKER = /brine__param_(\d+)__/gi;
 
 /** A stand-in value: prints as its marker. */
@@ -143,7 +148,7 @@ export class ParamRecorder {
   lookup(self: ParamRef, key: unknown, call: boolean): unknown {
     if (!call) {
       if (typeof key === 'number') return this.child(self, key, `${self.expression}[${key}]`);
-      if (typeof key === 'string' || key instanceof String) return this.child(self, String(key), `${self.expression}[${literal(String(key))}]`);
+      if (typeof key === 'string' || key instanceof String) return this.child(self, String(key), `${self.expression}[${keyText(key)}]`);
       this.notes.push({ expression: self.expression, note: `a lookup with a ${typeof key} key cannot be traced` });
       return self;
     }
@@ -158,7 +163,7 @@ export class ParamRecorder {
             return self;
           }
           const dflt = args.length > 1 ? args[1] : undefined;
-          const expr = `${self.expression}.get(${literal(String(k))}${dflt === undefined ? '' : `, ${literal(dflt)}`})`;
+          const expr = `${self.expression}.get(${keyText(k)}${dflt === undefined ? '' : `, ${literal(dflt)}`})`;
           return this.child(self, typeof k === 'number' ? k : String(k), expr, dflt ?? null);
         };
       case 'items':

@@ -222,7 +222,8 @@ export function validateSls(opts: ValidateOptions, sls: string[], env = 'base'):
       high: recorder.restoreDeep(rawHigh),
       low: recorder.restoreDeep(compiled.low),
       meta,
-      parameters: { GLOBAL: isDict(global0) ? global0 : {}, ID_DECS: idDecs },
+      // A parameter used as another's key (`params.ports[params.get('name')]`) is a marker key.
+      parameters: { GLOBAL: recorder.restoreDeep(isDict(global0) ? global0 : {}), ID_DECS: recorder.restoreDeep(idDecs) },
       warnings: { GLOBAL: global, ID_DECS: warnIds },
     },
     diagnostics: compiled.diagnostics.map((d) => ({ ...d, message: recorder.restore(d.message), ...(d.id ? { id: recorder.restore(d.id) } : {}) })),
