@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { brine, REPO } from './support/brine-cli.js';
@@ -47,9 +48,28 @@ t.test('state.apply through the CLI reads like salt-call (p07-watch)', async (t)
   t.match(text.stdout, /Summary for local\n-+\nSucceeded: 4 \(changed=2\)\nFailed:    0/);
 });
 
-t.test('a failing state makes the exit code 1 (p06-require)', async (t) => {
-  const run = await brine(['local', 'state.apply', '--file-root', join(CASES, 'p06-require/tree'), '--id', 'anchor', '--out', 'json']);
-  t.equal(run.code, 1);
+t.test('exit codes: 2 when a state failed (p06-require), 1 for a compile error (p21)', async (t) => {
+  const failed = await brine(['local', 'state.apply', '--file-root', join(CASES, 'p06-require/tree'), '--id', 'anchor', '--out', 'json']);
+  t.equal(failed.code, 2);
+  const broken = await brine(['local', 'state.apply', '--file-root', join(CASES, 'p21-requisite-cycle/tree'), '--id', 'anchor']);
+  t.equal(broken.code, 1);
+  t.match(broken.stderr, /BRINE_ERR_COMPILE_CYCLE/);
+});
+
+t.test('state.single, state.low and --state-output terse', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'brine-single-'));
+  try {
+    const single = await brine(['local', 'state.single', 'file.managed', `name=${dir}/x`, 'contents=hi', '--out', 'json']);
+    t.equal(single.code, 0, single.stderr);
+    t.equal(readFileSync(join(dir, 'x'), 'utf8'), 'hi\n');
+    const low = await brine(['local', 'state.low', JSON.stringify({ state: 'file', fun: 'absent', name: `${dir}/x` }), '--out', 'json']);
+    t.equal(low.code, 0, low.stderr);
+    t.throws(() => statSync(join(dir, 'x')));
+    const terse = await brine(['local', 'state.apply', '--file-root', join(CASES, 'p01-basic-order/tree'), '--state-output', 'terse']);
+    t.match(terse.stdout, /Name: zeta - Function: test.succeed_without_changes - Result: Clean/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 t.test('test=True changes nothing (p23-file-states)', async (t) => {

@@ -43,7 +43,7 @@ export const localCommand: Command = {
     else if (result.compileFailed) {
       // The errors went to stderr already, one per line with file and line.
     } else if (out === 'highstate' && result.isRun) {
-      io.stdout(formatHighstate(value as Parameters<typeof formatHighstate>[0], { minion, color: opts.color }) + '\n');
+      io.stdout(formatHighstate(value as Parameters<typeof formatHighstate>[0], { minion, color: opts.color, mode: opts.stateOutput }) + '\n');
     } else io.stdout(formatYaml(minion, value));
     return result.retcode;
   },

@@ -18,8 +18,8 @@ async function run(opts: LocalOptions, registry: StateRegistry, low: LowChunk[])
     templateContext: { grains: opts.grains, pillar: opts.pillar, params: opts.params, opts: { id: opts.id } },
     ...(isTrue(opts.call.kwargs.failhard) ? { failhard: true } : {}),
   });
-  // salt-call exits 1 when a state failed; the running dict is printed either way.
-  return { value: outcome.running, retcode: outcome.retcode === 0 ? 0 : 1 };
+  // Exit codes: 0 all good, 2 a state failed (the runtime's retcode), 1 a compile error.
+  return { value: outcome.running, retcode: outcome.retcode };
 }
 
 async function applyCompiled(opts: LocalOptions, registry: StateRegistry, mode: 'highstate' | 'sls'): Promise<LocalResult> {
@@ -43,6 +43,20 @@ export const applyFunctions: Record<string, LocalFunction> = {
       throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: 'state.sls needs an SLS name', usage: 'brine local state.sls <sls>[,<sls>...] [test=True]' });
     }
     return applyCompiled(opts, registry, 'sls');
+  },
+  /** `state.low '{"state": "pkg", "fun": "installed", "name": "vim"}'`: one raw low chunk. */
+  async 'state.low'(opts, registry) {
+    const [raw] = opts.call.args;
+    const low = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : undefined) as Record<string, unknown> | undefined;
+    if (!low || typeof low.state !== 'string' || typeof low.fun !== 'string' || low.name === undefined) {
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', {
+        detail: 'state.low needs a low chunk with state, fun and name',
+        usage: `brine local state.low '{"state": "file", "fun": "managed", "name": "/tmp/x", "contents": "hi"}'`,
+      });
+    }
+    const name = String(low.name);
+    const chunk = { __id__: name, __sls__: 'state.low', __env__: 'base', order: 10000, ...low, name } as LowChunk;
+    return { ...(await run(opts, registry, [chunk])), diagnostics: [], isRun: true };
   },
   /** `state.single pkg.installed name=vim`: one state, no SLS. */
   async 'state.single'(opts, registry) {

@@ -13,7 +13,7 @@ import { loadParamsFiles, mergeParams } from './params.js';
 
 export const LOCAL_USAGE =
   'brine local <function> [args] [key=value...] [--file-root DIR] [--file-root ENV=DIR] [--id ID] ' +
-  '[--grains FILE] [--pillar FILE] [--params FILE] [--out highstate|json|yaml]';
+  '[--grains FILE] [--pillar FILE] [--params FILE] [--out highstate|json|yaml] [--state-output full|terse|mixed|changes]';
 
 export interface LocalOptions {
   fun: string;
@@ -25,6 +25,8 @@ export interface LocalOptions {
   params: Record<string, unknown>;
   out: OutFormat | undefined;
   color: boolean;
+  /** Highstate outputter mode: full (default), terse, mixed or changes. */
+  stateOutput: 'full' | 'terse' | 'mixed' | 'changes';
 }
 
 function readDataFile(what: string, file: string): Record<string, unknown> {
@@ -56,6 +58,7 @@ export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
         params: { type: 'string', multiple: true },
         out: { type: 'string' },
         'no-color': { type: 'boolean' },
+        'state-output': { type: 'string' },
       },
     });
   } catch (e) {
@@ -68,8 +71,15 @@ export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
   if (out !== undefined && !['highstate', 'json', 'yaml', 'nested'].includes(out)) {
     throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `unknown output '${out}'`, usage: LOCAL_USAGE });
   }
+  const stateOutput = (values['state-output'] ?? 'full') as LocalOptions['stateOutput'];
+  if (!['full', 'terse', 'mixed', 'changes'].includes(stateOutput)) {
+    throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `unknown --state-output '${stateOutput}' (full, terse, mixed, changes)`, usage: LOCAL_USAGE });
+  }
   const roots: Record<string, string[]> = {};
-  for (const spec of values['file-root'] ?? ['/srv/salt']) {
+  // Salt's default root is used when it exists; a root named on the command line must exist.
+  const specs = values['file-root'] ?? (existsSync('/srv/salt') ? ['/srv/salt'] : []);
+  if (specs.length === 0) roots.base = [];
+  for (const spec of specs) {
     const m = /^([A-Za-z0-9_-]+)=(.+)$/.exec(spec);
     const [env, dir] = m ? [m[1]!, m[2]!] : ['base', spec];
     const abs = resolve(cwd, dir);
@@ -100,5 +110,6 @@ export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
     params: strictParams(params),
     out,
     color: !values['no-color'] && !!process.stdout.isTTY && !process.env.NO_COLOR,
+    stateOutput,
   };
 }
