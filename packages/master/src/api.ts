@@ -9,6 +9,10 @@ import type { KeyManager } from './keys.js';
 import { buildOpenApi, type RouteDoc } from './openapi.js';
 import type { KeyState, MasterStore } from './store.js';
 import { tokenMatches } from './tls.js';
+import type { FileServer } from './file-server.js';
+import { jidFromTime, parseSince } from './jid.js';
+import type { StateResultStore } from './state-results.js';
+import type { StateService } from './state-service.js';
 
 export interface ApiDeps {
   token: string;
@@ -20,6 +24,9 @@ export interface ApiDeps {
   log: Logger;
   fingerprint: string;
   defaultTimeout: number;
+  results: StateResultStore;
+  states: StateService;
+  files: FileServer;
 }
 
 const errorSchema = {
@@ -240,10 +247,71 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     },
   );
 
+  const statesQuery = {
+    type: 'object',
+    properties: {
+      minion: { type: 'string' },
+      id: { type: 'string', description: 'state ID or name' },
+      failed: { type: 'boolean' },
+      changed: { type: 'boolean' },
+      since: { type: 'string', description: '7d, 12h, 30m or an ISO 8601 time' },
+      jid: { type: 'string' },
+      limit: { type: 'integer', minimum: 1, maximum: 100000 },
+    },
+  } as const;
+
+  route(
+    {
+      method: 'GET',
+      url: '/v1/jobs/:jid/states',
+      summary: 'State results of one job as stored (in run order per minion)',
+      schema: {
+        params: { type: 'object', properties: { jid: { type: 'string', pattern: '^\\d{20}$' } } },
+        querystring: { type: 'object', properties: { minion: { type: 'string' } } },
+      },
+    },
+    (req) => {
+      const { jid } = req.params as { jid: string };
+      const { minion } = req.query as { minion?: string };
+      if (!deps.store.getJob(jid)) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
+      return { jid, states: deps.results.ofJob(jid, minion) };
+    },
+  );
+
+  route(
+    { method: 'GET', url: '/v1/states', summary: 'Stored state results: by minion, state ID or name, failed, changed, since', schema: { querystring: statesQuery } },
+    (req) => {
+      const q = req.query as { minion?: string; id?: string; failed?: boolean; changed?: boolean; since?: string; jid?: string; limit?: number };
+      let sinceJid: string | undefined;
+      if (q.since !== undefined) {
+        const t = parseSince(q.since);
+        if (!t) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `bad time '${q.since}': use 7d, 12h, 30m or an ISO 8601 time` });
+        sinceJid = jidFromTime(t);
+      }
+      const states = deps.results.query({
+        ...(q.minion ? { minion: q.minion } : {}),
+        ...(q.id ? { id: q.id } : {}),
+        ...(q.failed ? { failed: true } : {}),
+        ...(q.changed ? { changed: true } : {}),
+        ...(q.jid ? { jid: q.jid } : {}),
+        ...(sinceJid ? { sinceJid } : {}),
+        ...(q.limit ? { limit: q.limit } : {}),
+      });
+      return { states, minions: [...new Set(states.map((s) => s.minion))].sort() };
+    },
+  );
+
+  route({ method: 'GET', url: '/v1/states/last', summary: 'The last highstate of each minion (not test runs), with counts' }, () => ({
+    last: deps.results.lastHighstates(),
+  }));
+
   route({ method: 'GET', url: '/v1/stats', summary: 'Counters of the minion channel and the bus' }, () => ({
     ...deps.hub.stats,
     events_fired: deps.events.counts.fired,
     schema_version: deps.store.schemaVersion,
+    ...deps.states.stats,
+    files_served: deps.files.served,
+    files_refused: deps.files.refused,
   }));
 
   docs.push({

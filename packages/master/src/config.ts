@@ -22,6 +22,16 @@ export interface MasterConfig {
   max_frame_bytes: number;
   ping_interval: number;
   log_level: string;
+  file_roots: Record<string, string[]>;
+  pillar_roots: Record<string, string[]>;
+  top_file_merging_strategy: 'merge' | 'same' | 'merge_all';
+  env_order: string[];
+  default_top: string;
+  state_top: string;
+  pillar_merge_lists: boolean;
+  master_tops: Record<string, unknown>;
+  master_tops_dirs: string[];
+  compile_cache_size: number;
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -42,6 +52,16 @@ export const MASTER_DEFAULTS: MasterConfig = {
   max_frame_bytes: 1024 * 1024,
   ping_interval: 30,
   log_level: 'info',
+  file_roots: { base: ['/srv/salt'] },
+  pillar_roots: { base: ['/srv/pillar'] },
+  top_file_merging_strategy: 'merge',
+  env_order: [],
+  default_top: 'base',
+  state_top: 'top.sls',
+  pillar_merge_lists: false,
+  master_tops: {},
+  master_tops_dirs: [],
+  compile_cache_size: 1024,
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -62,6 +82,16 @@ const KINDS: Record<keyof MasterConfig, string> = {
   max_frame_bytes: 'number',
   ping_interval: 'number',
   log_level: 'string',
+  file_roots: 'roots',
+  pillar_roots: 'roots',
+  top_file_merging_strategy: 'strategy',
+  env_order: 'string[]',
+  default_top: 'string',
+  state_top: 'string',
+  pillar_merge_lists: 'boolean',
+  master_tops: 'object',
+  master_tops_dirs: 'string[]',
+  compile_cache_size: 'number',
 };
 
 function kindOk(kind: string, v: unknown): boolean {
@@ -77,6 +107,13 @@ function kindOk(kind: string, v: unknown): boolean {
       return Array.isArray(v) && v.every((x) => typeof x === 'string');
     case 'object':
       return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'roots':
+      return (
+        typeof v === 'object' && v !== null && !Array.isArray(v) &&
+        Object.values(v).every((d) => Array.isArray(d) && d.every((x) => typeof x === 'string'))
+      );
+    case 'strategy':
+      return v === 'merge' || v === 'same' || v === 'merge_all';
   }
   return false;
 }
@@ -121,5 +158,9 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   cfg.token_file = cfg.token_file ? abs(cfg.token_file) : path.join(cfg.data_dir, 'api_token');
   if (cfg.tls_cert) cfg.tls_cert = abs(cfg.tls_cert);
   if (cfg.tls_key) cfg.tls_key = abs(cfg.tls_key);
+  const absRoots = (r: Record<string, string[]>) => Object.fromEntries(Object.entries(r).map(([env, dirs]) => [env, dirs.map(abs)]));
+  cfg.file_roots = absRoots(cfg.file_roots);
+  cfg.pillar_roots = absRoots(cfg.pillar_roots);
+  cfg.master_tops_dirs = cfg.master_tops_dirs.map(abs);
   return cfg;
 }

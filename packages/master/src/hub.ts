@@ -2,7 +2,7 @@ import { randomBytes, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
-import type { Logger } from '@brine/core';
+import { toBrineError, type Logger } from '@brine/core';
 import {
   authPayload,
   encode,
@@ -12,7 +12,9 @@ import {
   type Body,
   type MasterToMinion,
   type Message,
+  type ReqMsg,
   type RetMsg,
+  type StateResultsMsg,
 } from '@brine/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { masterErrors } from './errors.js';
@@ -47,6 +49,8 @@ export interface HubHandlers {
   /** A return from an authenticated minion for a job that targeted it. */
   onReturn(session: Session, ret: RetMsg): void;
   onReady(session: Session): void;
+  /** State results streamed during a job. */
+  onStateResults?(session: Session, msg: StateResultsMsg): void;
   onGone(minion: string): void;
 }
 
@@ -60,6 +64,8 @@ export class MinionHub {
   readonly stats: HubStats = { connections: 0, authenticated: 0, invalid_frames: 0, auth_failures: 0, frames_in: 0 };
   private heartbeat?: NodeJS.Timeout;
   handlers?: HubHandlers;
+  /** Answers `req` frames (compile, files, pillar) for the session's own identity. */
+  requests?: (session: Session, msg: ReqMsg) => Promise<unknown>;
 
   constructor(
     server: Server,
@@ -192,6 +198,10 @@ export class MinionHub {
       }
       case 'ret':
         return this.handlers?.onReturn(session, msg);
+      case 'state_results':
+        return this.handlers?.onStateResults?.(session, msg);
+      case 'req':
+        return this.onRequest(session, msg);
       case 'ping':
         return this.send(session, msg.id === undefined ? { type: 'pong' } : { type: 'pong', id: msg.id });
       case 'pong':
@@ -202,6 +212,19 @@ export class MinionHub {
       default:
         return this.unexpected(session, msg);
     }
+  }
+
+  private onRequest(session: Session, msg: ReqMsg): void {
+    const handler = this.requests;
+    if (!handler) return this.unexpected(session, msg);
+    handler(session, msg).then(
+      (data) => this.send(session, { type: 'res', ref: msg.id, data: data ?? null }),
+      (err: unknown) => {
+        const e = toBrineError(err);
+        if (e.code === 'BRINE_ERR_CORE_INTERNAL') this.deps.log.error({ err, minion: session.minion, op: msg.op }, 'request failed');
+        this.sendError(session, e.code, e.message, msg.id);
+      },
+    );
   }
 
   private onHello(session: Session, minion: string, pub: string): void {

@@ -33,3 +33,23 @@ export function jidToIso(jid: string): string {
   if (!m) return '';
   return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z`;
 }
+
+/** The smallest jid of a given time (for "since T" queries). */
+export function jidFromTime(t: Date): string {
+  const iso = t.toISOString(); // YYYY-MM-DDThh:mm:ss.mmmZ
+  return iso.replace(/[-:T.Z]/g, '').slice(0, 17) + '000';
+}
+
+/**
+ * A point in time from `7d`, `12h`, `30m`, `45s`, `2w` (that long ago) or an ISO 8601 time;
+ * undefined when the text is neither.
+ */
+export function parseSince(text: string, now = Date.now()): Date | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*([smhdw])$/.exec(text.trim());
+  if (m) {
+    const unit = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 }[m[2] as 's' | 'm' | 'h' | 'd' | 'w'];
+    return new Date(now - Number(m[1]) * unit * 1000);
+  }
+  const t = Date.parse(text);
+  return Number.isNaN(t) ? undefined : new Date(t);
+}

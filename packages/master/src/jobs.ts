@@ -1,11 +1,12 @@
 import { checkTarget, matchTarget, type TargetType, TARGET_TYPES } from '@brine/compiler';
 import { BrineError, type Logger } from '@brine/core';
-import type { RetMsg } from '@brine/protocol';
+import type { RetMsg, StateResultsMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import type { EventBus } from './event-bus.js';
 import type { MinionHub, Session } from './hub.js';
 import { JidGenerator } from './jid.js';
 import type { KeyManager } from './keys.js';
+import { isHighstateJob, type StateResultStore } from './state-results.js';
 import type { JobRow, MasterStore, ReturnRow } from './store.js';
 
 export interface JobRequest {
@@ -74,11 +75,15 @@ export class JobManager {
       log: Logger;
       nodegroups: Record<string, string | string[]>;
       defaultTimeout: number;
+      states: StateResultStore;
+      /** Pillar of a minion, for pillar targets (-I, I@). */
+      pillarOf?: (id: string, grains: Record<string, unknown>) => Record<string, unknown>;
     },
   ) {
     this.jids = new JidGenerator(deps.store.lastJid());
     deps.hub.handlers = {
       onReturn: (s, r) => this.onReturn(s, r),
+      onStateResults: (s, m) => this.onStateResults(s, m),
       onReady: () => {},
       onGone: (m) => this.onGone(m),
     };
@@ -96,9 +101,13 @@ export class JobManager {
     if (diags.length > 0) throw new BrineError(diags[0]!.code, diags[0]!.message, {}, diags);
     const grains = new Map(this.deps.store.listMinions().map((m) => [m.minion, m.grains]));
     const accepted = [...new Set(this.deps.keys.acceptedIds())].sort();
+    // pillar is compiled only when the expression can look at it
+    const needsPillar = type === 'pillar' || type === 'pillar_pcre' || (type === 'compound' && /(^|[\s(])[IJ]@/.test(String(tgt)));
     return accepted.filter((id) => {
-      const g = this.deps.hub.sessions.get(id)?.grains;
-      return matchTarget(tgt, type, { id, grains: g && Object.keys(g).length ? g : (grains.get(id) ?? { id }) }, opts);
+      const live = this.deps.hub.sessions.get(id)?.grains;
+      const g = live && Object.keys(live).length ? live : (grains.get(id) ?? { id });
+      const pillar = needsPillar && this.deps.pillarOf ? this.deps.pillarOf(id, g) : undefined;
+      return matchTarget(tgt, type, pillar ? { id, grains: g, pillar } : { id, grains: g }, opts);
     });
   }
 
@@ -123,6 +132,7 @@ export class JobManager {
       expected: minions,
     };
     this.deps.store.insertJob(job);
+    if (isHighstateJob(job.fun, job.arg, job.kwarg)) this.deps.states.markHighstate(jid);
     const live: LiveJob = {
       job,
       pending: new Set(),
@@ -235,6 +245,34 @@ export class JobManager {
       },
     );
     this.deps.store.touchMinion(minion);
+  }
+
+  private onStateResults(session: Session, msg: StateResultsMsg): void {
+    const minion = session.minion!;
+    if (!this.deps.store.isExpected(msg.jid, minion)) {
+      const e = masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: msg.jid });
+      this.deps.log.warn({ minion, jid: msg.jid }, e.message);
+      this.deps.hub.stats.invalid_frames++;
+      this.deps.hub.send(session, { type: 'error', code: e.code, message: e.message, ...(msg.id ? { ref: msg.id } : {}) });
+      return;
+    }
+    const nums = msg.results.map((r) => r.run_num);
+    this.deps.states.insert(msg.jid, minion, msg.results, () => {
+      const current = this.deps.hub.sessions.get(minion);
+      if (current) this.deps.hub.send(current, { type: 'state_ack', jid: msg.jid, nums });
+      this.deps.events.fire(`brine/job/${msg.jid}/prog/${minion}`, {
+        jid: msg.jid,
+        id: minion,
+        fun: msg.fun,
+        results: msg.results.map((r) => ({
+          run_num: r.run_num,
+          tag: r.tag,
+          result: r.ret.result ?? null,
+          changed: !!r.ret.changes && typeof r.ret.changes === 'object' && Object.keys(r.ret.changes).length > 0,
+          duration: typeof r.ret.duration === 'number' ? r.ret.duration : null,
+        })),
+      });
+    });
   }
 
   private onGone(minion: string): void {

@@ -12,6 +12,11 @@ import { JobManager } from './jobs.js';
 import { KeyManager } from './keys.js';
 import { MasterStore } from './store.js';
 import { ensureCertificate, ensureToken } from './tls.js';
+import { FileServer } from './file-server.js';
+import { loadMasterTops } from './master-tops.js';
+import { requestHandler } from './requests.js';
+import { StateResultStore } from './state-results.js';
+import { StateService } from './state-service.js';
 
 export interface Master {
   config: MasterConfig;
@@ -20,6 +25,9 @@ export interface Master {
   jobs: JobManager;
   keys: KeyManager;
   events: EventBus;
+  states: StateService;
+  results: StateResultStore;
+  files: FileServer;
   api: FastifyInstance;
   /** Port of the minion channel (wss) and of the operator API, as bound. */
   port: number;
@@ -41,6 +49,12 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
   const events = new EventBus(store);
   const keys = new KeyManager(store, events, { autoAccept: config.auto_accept, autosign: config.autosign });
 
+  const tops = await loadMasterTops(config.master_tops, config.master_tops_dirs);
+  for (const e of tops.errors) log.error({ event: 'master_tops_error' }, e);
+  const states = new StateService(config, tops, log);
+  const files = new FileServer(states.files, log);
+  const results = new StateResultStore(store);
+
   const server: Server = createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.3' });
   const hub = new MinionHub(server, {
     keys,
@@ -58,7 +72,10 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     log,
     nodegroups: config.nodegroups,
     defaultTimeout: config.timeout,
+    states: results,
+    pillarOf: (id, grains) => states.pillar(id, grains).pillar,
   });
+  hub.requests = requestHandler(states, files);
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('the minion channel speaks WebSocket on /ws\n');
@@ -79,6 +96,9 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     log,
     fingerprint: tls.fingerprint,
     defaultTimeout: config.timeout,
+    results,
+    states,
+    files,
   });
   await api.listen({ host: config.api_host, port: config.api_port });
   const apiPort = (api.server.address() as AddressInfo).port;
@@ -106,6 +126,9 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     jobs,
     keys,
     events,
+    states,
+    results,
+    files,
     api,
     port,
     apiPort,

@@ -69,6 +69,34 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX events_created ON events (created_at);
   `,
-  // 2 (next issue): state_results (jid, minion, run_num, tag, id, name, state, fun, sls, result,
-  // changes, comment, start_time, duration) goes here.
+  // 2: state results, streamed by minions as each state completes
+  `
+  CREATE TABLE state_results (
+    jid        TEXT NOT NULL REFERENCES jobs (jid) ON DELETE CASCADE,
+    minion     TEXT NOT NULL,
+    run_num    INTEGER NOT NULL,
+    tag        TEXT NOT NULL,
+    id         TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    state      TEXT NOT NULL,
+    fun        TEXT NOT NULL,
+    sls        TEXT,
+    result     INTEGER,            -- 1 true, 0 false, NULL (test mode: would change)
+    changed    INTEGER NOT NULL,   -- 1 when changes is not empty
+    changes    TEXT NOT NULL,
+    comment    TEXT NOT NULL,
+    start_time TEXT,
+    duration   REAL,
+    stored_at  TEXT NOT NULL,
+    PRIMARY KEY (jid, minion, run_num)
+  );
+  CREATE INDEX state_results_minion ON state_results (minion, jid);
+  CREATE INDEX state_results_failed ON state_results (jid) WHERE result = 0;
+  CREATE INDEX state_results_id ON state_results (id, changed, jid);
+  CREATE INDEX state_results_name ON state_results (name, changed, jid);
+
+  -- a highstate (state.apply without SLS, state.highstate) run for real, not test=True
+  ALTER TABLE jobs ADD COLUMN highstate INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX jobs_highstate ON jobs (highstate, jid);
+  `,
 ];

@@ -39,7 +39,7 @@ t.test('batch sizes: a number or a percentage, at least one', async (t) => {
 
 t.test('a return is stored once; callbacks run after commit; retention prunes by age', async (t) => {
   const store = tmpStore(t);
-  t.equal(store.schemaVersion, 1);
+  t.equal(store.schemaVersion, 2);
   const job = {
     jid: '20250101000000000001', fun: 'test.ping', arg: [], kwarg: {}, target: '*', tgt_type: 'glob',
     user: 'root', batch: null, created_at: '2025-01-01T00:00:00.000Z', expected: ['a', 'b'],

@@ -3,7 +3,8 @@ import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { createCommandRunner, toBrineError, type CommandRunner, type Logger } from '@brine/core';
+import { BrineError, createCommandRunner, toBrineError, type CommandRunner, type Logger, type StateRegistry, type StateResult } from '@brine/core';
+import { defaultRegistry } from '@brine/states';
 import {
   authPayload,
   encode,
@@ -12,6 +13,7 @@ import {
   type Body,
   type JobMsg,
   type MinionToMaster,
+  type StateResultItem,
 } from '@brine/protocol';
 import WebSocket from 'ws';
 import type { MinionConfig } from './config.js';
@@ -20,7 +22,9 @@ import { bindArgs, type ExecFunction, type RunningJob } from './exec-function.js
 import { EXEC_FUNCTIONS } from './exec-modules.js';
 import { collectGrains } from './grains.js';
 import { ensureIdentity, type MinionIdentity } from './identity.js';
+import { remoteFileClient } from './remote-file-client.js';
 import { ResultSpool, type SpooledReturn } from './spool.js';
+import { STATE_FUNCTIONS } from './state-functions.js';
 
 export const MINION_VERSION = '0.1.0';
 
@@ -29,7 +33,20 @@ export interface AgentOptions {
   /** Replaces host grains (swarm benchmarks run many agents in one process). */
   grains?: Record<string, unknown>;
   cmd?: CommandRunner;
+  /** State modules (defaults to every module of @brine/states). */
+  registry?: StateRegistry;
 }
+
+interface PendingRequest {
+  op: string;
+  args: Record<string, unknown>;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** Seconds a request to the master may wait (including time spent reconnecting). */
+const REQUEST_TIMEOUT_S = 300;
 
 interface Running extends RunningJob {
   abort: AbortController;
@@ -55,6 +72,14 @@ export class MinionAgent extends EventEmitter {
   private grains: Record<string, unknown>;
   private readonly cmd: CommandRunner;
   private readonly log: Logger;
+  private readonly registry: StateRegistry;
+  private readonly requests = new Map<string, PendingRequest>();
+  private reqSeq = 0;
+  /** Streamed state results not yet handed to the spool and the socket, by jid. */
+  private readonly outbox = new Map<string, { fun: string; items: StateResultItem[] }>();
+  private outboxScheduled = false;
+  /** The state run holding this minion's lock (one highstate at a time). */
+  private stateRun?: { jid: string; fun: string; started: Date };
 
   constructor(
     readonly config: MinionConfig,
@@ -66,7 +91,8 @@ export class MinionAgent extends EventEmitter {
     mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
     this.identity = ensureIdentity(config.pki_dir);
     this.spool = new ResultSpool(path.join(config.data_dir, 'spool.db'));
-    for (const f of EXEC_FUNCTIONS) this.functions.set(f.name, f);
+    for (const f of [...EXEC_FUNCTIONS, ...STATE_FUNCTIONS]) this.functions.set(f.name, f);
+    this.registry = opts.registry ?? defaultRegistry();
     this.grains = opts.grains ? { ...opts.grains, id: config.id } : collectGrains(config.id, config.grains, MINION_VERSION);
     this.cmd = opts.cmd ?? createCommandRunner();
   }
@@ -83,6 +109,12 @@ export class MinionAgent extends EventEmitter {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     for (const r of this.running.values()) r.abort.abort();
+    this.flushStates();
+    for (const [id, r] of this.requests) {
+      clearTimeout(r.timer);
+      r.reject(new BrineError('BRINE_ERR_MINION_STOPPED', 'the minion is stopping'));
+      this.requests.delete(id);
+    }
     const ws = this.ws;
     return new Promise((resolve) => {
       const finish = () => {
@@ -155,6 +187,19 @@ export class MinionAgent extends EventEmitter {
         case 'job':
           this.onJob(msg);
           return;
+        case 'res': {
+          const r = this.requests.get(msg.ref);
+          if (r) {
+            this.requests.delete(msg.ref);
+            clearTimeout(r.timer);
+            r.resolve(msg.data);
+          }
+          return;
+        }
+        case 'state_ack':
+          this.spool.ackStates(msg.jid, msg.nums);
+          this.emit('states-acked', msg.jid, msg.nums.length);
+          return;
         case 'ack':
           this.spool.ack(msg.jid);
           this.log.debug({ event: 'ret_acked', jid: msg.jid }, 'the master stored the return');
@@ -163,10 +208,18 @@ export class MinionAgent extends EventEmitter {
         case 'ping':
           this.send(msg.id === undefined ? { type: 'pong' } : { type: 'pong', id: msg.id });
           return;
-        case 'error':
+        case 'error': {
+          const r = msg.ref !== undefined ? this.requests.get(msg.ref) : undefined;
+          if (r) {
+            this.requests.delete(msg.ref!);
+            clearTimeout(r.timer);
+            r.reject(new BrineError(msg.code, msg.message));
+            return;
+          }
           this.log.warn({ code: msg.code, ref: msg.ref }, `master: ${msg.message}`);
           this.emit('master-error', msg);
           return;
+        }
         default:
           return;
       }
@@ -227,10 +280,75 @@ export class MinionAgent extends EventEmitter {
     this.authed = true;
     this.attempt = 0;
     this.send({ type: 'grains', grains: this.grains, running: [...this.running.keys()] });
+    // state results first: a job's return is only stored after its states
+    let resentStates = 0;
+    for (const g of this.spool.pendingStates()) {
+      for (let i = 0; i < g.results.length; i += 500) {
+        this.send({ type: 'state_results', jid: g.jid, fun: g.fun, results: g.results.slice(i, i + 500) });
+      }
+      resentStates += g.results.length;
+    }
     const spooled = this.spool.pending();
     for (const ret of spooled) this.send({ type: 'ret', ...ret });
-    this.log.info({ event: 'minion_ready', resent: spooled.length }, 'authenticated with the master');
+    // requests asked before the connection dropped are asked again (they are all idempotent)
+    for (const [id, r] of this.requests) this.send({ type: 'req', id, op: r.op, args: r.args });
+    this.log.info({ event: 'minion_ready', resent: spooled.length, resent_states: resentStates }, 'authenticated with the master');
     this.emit('ready');
+  }
+
+  // ---- requests to the master and state streaming --------------------------------------
+
+  /** Asks the master; waits through reconnects (the request is sent again after a welcome). */
+  request(op: string, args: Record<string, unknown>): Promise<unknown> {
+    const id = `r${++this.reqSeq}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.requests.delete(id);
+        reject(new BrineError('BRINE_ERR_MINION_MASTER_TIMEOUT', `the master did not answer '${op}' within ${REQUEST_TIMEOUT_S} s`));
+      }, REQUEST_TIMEOUT_S * 1000);
+      timer.unref();
+      this.requests.set(id, { op, args, resolve, reject, timer });
+      if (this.authed) this.send({ type: 'req', id, op, args });
+    });
+  }
+
+  private emitState(jid: string, fun: string, tag: string, result: StateResult): void {
+    let box = this.outbox.get(jid);
+    if (!box) this.outbox.set(jid, (box = { fun, items: [] }));
+    box.items.push({ run_num: result.__run_num__ ?? box.items.length, tag, ret: result as unknown as Record<string, unknown> });
+    if (!this.outboxScheduled) {
+      this.outboxScheduled = true;
+      setImmediate(() => this.flushStates());
+    }
+  }
+
+  /** Spools and sends the state results gathered since the last flush (one frame per job). */
+  private flushStates(): void {
+    this.outboxScheduled = false;
+    for (const [jid, box] of this.outbox) {
+      this.outbox.delete(jid);
+      if (box.items.length === 0) continue;
+      this.spool.putStates(jid, box.fun, box.items);
+      if (this.authed) this.send({ type: 'state_results', jid, fun: box.fun, results: box.items });
+    }
+  }
+
+  private claimStateRun(jid: string, fun: string): () => void {
+    const cur = this.stateRun;
+    if (cur) {
+      const d = cur.started;
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const p = (n: number, w = 2) => String(n).padStart(w, '0');
+      const when = `${d.getFullYear()}, ${months[d.getMonth()]} ${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds() * 1000, 6)}`;
+      throw new BrineError(
+        'BRINE_ERR_MINION_STATE_RUNNING',
+        `The function "${cur.fun}" is running as PID ${process.pid} and was started at ${when} with jid ${cur.jid}`,
+      );
+    }
+    this.stateRun = { jid, fun, started: new Date() };
+    return () => {
+      if (this.stateRun?.jid === jid) this.stateRun = undefined;
+    };
   }
 
   // ---- jobs --------------------------------------------------------------------------
@@ -277,6 +395,15 @@ export class MinionAgent extends EventEmitter {
           r.abort.abort();
           return true;
         },
+        state: {
+          id: this.id,
+          fun: job.fun,
+          request: (op, args) => this.request(op, args),
+          emit: (tag, result) => this.emitState(job.jid, job.fun, tag, result),
+          claim: () => this.claimStateRun(job.jid, job.fun),
+          files: remoteFileClient((op, args) => this.request(op, args), path.join(this.config.data_dir, 'files'), job.jid),
+          registry: this.registry,
+        },
       });
       ret = result.return;
       retcode = result.retcode ?? 0;
@@ -288,12 +415,15 @@ export class MinionAgent extends EventEmitter {
       }
     } catch (err) {
       const e = toBrineError(err);
-      ret = e.message;
+      // Salt answers a refused or failed state run with a list of messages
+      ret = e.code === 'BRINE_ERR_MINION_STATE_RUNNING' || job.fun.startsWith('state.') ? [e.message] : e.message;
       retcode = 1;
       success = false;
       if (e.code === 'BRINE_ERR_CORE_INTERNAL') this.log.error({ err, jid: job.jid }, 'function failed');
     }
     this.running.delete(job.jid);
+    // every streamed state result is spooled (and sent) before the return
+    this.flushStates();
     const out: SpooledReturn = { jid: job.jid, fun: job.fun, success, retcode, return: ret, started, finished: new Date().toISOString() };
     if (!this.stopped) {
       this.spool.put(out);
@@ -306,5 +436,9 @@ export class MinionAgent extends EventEmitter {
 
   spooled(): number {
     return this.spool.size();
+  }
+
+  spooledStates(): number {
+    return this.spool.stateSize();
   }
 }

@@ -1,4 +1,4 @@
-import type { CommandRunner } from '@brine/core';
+import type { CommandRunner, FileClient, StateRegistry, StateResult } from '@brine/core';
 import { minionErrors } from './errors.js';
 
 export type ParamType = 'string' | 'number' | 'boolean' | 'list' | 'dict' | 'any';
@@ -29,6 +29,24 @@ export interface ExecContext {
   functions(): string[];
   running(): RunningJob[];
   kill(jid: string): boolean;
+  /** What state functions need of the minion (absent in unit tests of plain functions). */
+  state?: StateHost;
+}
+
+/** The minion's side of a state run: the master channel, streaming, the run lock. */
+export interface StateHost {
+  id: string;
+  /** The function being run (state.apply, ...). */
+  fun: string;
+  /** Asks the master; the answer is for this minion's authenticated id only. */
+  request(op: string, args: Record<string, unknown>): Promise<unknown>;
+  /** Streams one state result to the master (spooled until acknowledged). */
+  emit(tag: string, result: StateResult): void;
+  /** Claims the one state run of this minion; throws Salt's "is running as PID" message when taken. */
+  claim(): () => void;
+  /** salt:// through the master's file server, cached per minion. */
+  files: FileClient;
+  registry: StateRegistry;
 }
 
 /** The function's value, and the retcode of the job (0 unless the function says otherwise). */
@@ -41,6 +59,8 @@ export interface ExecFunction {
   name: string;
   doc: string;
   params: Param[];
+  /** Unknown keyword arguments are passed on in `kwargs` instead of refused (state.single). */
+  extraKwargs?: boolean;
   run(args: Record<string, unknown>, ctx: ExecContext): Promise<ExecResult> | ExecResult;
 }
 
@@ -68,6 +88,10 @@ export function bindArgs(fn: ExecFunction, arg: unknown[], kwarg: Record<string,
   for (const [k, v] of Object.entries(kwarg)) {
     if (k.startsWith('__')) continue;
     const p = fn.params.find((x) => x.name === k);
+    if (!p && fn.extraKwargs) {
+      ((out.kwargs ??= {}) as Record<string, unknown>)[k] = v;
+      continue;
+    }
     if (!p) throw bad(`unexpected keyword argument '${k}'`);
     if (k in out) throw bad(`got multiple values for argument '${k}'`);
     out[k] = v;

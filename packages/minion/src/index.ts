@@ -6,3 +6,5 @@ export * from './exec-function.js';
 export * from './exec-modules.js';
 export * from './spool.js';
 export * from './agent.js';
+export * from './state-functions.js';
+export * from './remote-file-client.js';

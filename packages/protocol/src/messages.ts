@@ -49,7 +49,47 @@ export interface RetMsg extends Base {
   finished: string;
 }
 
+/**
+ * A request to the master answered for this session's identity only: `op` names what is
+ * asked (state.compile, file.get, ...); the answer is a `res` (or an `error`) carrying `ref`.
+ */
+export interface ReqMsg extends Base {
+  type: 'req';
+  id: string;
+  op: string;
+  args: Record<string, unknown>;
+}
+
+/** One state result of a running job, streamed as it completes. */
+export interface StateResultItem {
+  run_num: number;
+  tag: string;
+  ret: Record<string, unknown>;
+}
+
+/** State results of one job (those finished since the last frame); spooled until acked. */
+export interface StateResultsMsg extends Base {
+  type: 'state_results';
+  jid: string;
+  fun: string;
+  results: StateResultItem[];
+}
+
 // ---- master -> minion ---------------------------------------------------------------
+
+/** The answer to a `req`. */
+export interface ResMsg extends Base {
+  type: 'res';
+  ref: string;
+  data: unknown;
+}
+
+/** The master stored these state results of `jid` (by run number). */
+export interface StateAckMsg extends Base {
+  type: 'state_ack';
+  jid: string;
+  nums: number[];
+}
 
 export interface ChallengeMsg extends Base {
   type: 'challenge';
@@ -101,13 +141,15 @@ export interface PongMsg extends Base {
   type: 'pong';
 }
 
-export type MinionToMaster = HelloMsg | AuthMsg | GrainsMsg | RetMsg | ErrorMsg | PingMsg | PongMsg;
+export type MinionToMaster = HelloMsg | AuthMsg | GrainsMsg | RetMsg | ReqMsg | StateResultsMsg | ErrorMsg | PingMsg | PongMsg;
 export type MasterToMinion =
   | ChallengeMsg
   | KeyStateMsg
   | WelcomeMsg
   | JobMsg
   | AckMsg
+  | ResMsg
+  | StateAckMsg
   | ErrorMsg
   | PingMsg
   | PongMsg;

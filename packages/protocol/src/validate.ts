@@ -22,6 +22,10 @@ const SPECS: Record<MessageType, Spec> = {
     started: req('string'),
     finished: req('string'),
   },
+  req: { id: req('nonempty'), op: req('nonempty'), args: req('object') },
+  state_results: { jid: req('nonempty'), fun: req('nonempty'), results: req('array') },
+  res: { ref: req('nonempty'), data: req('any') },
+  state_ack: { jid: req('nonempty'), nums: req('array') },
   challenge: { nonce: req('nonempty') },
   key_state: { state: req('nonempty'), retry_after: opt('number') },
   welcome: { minion: req('nonempty') },
@@ -117,7 +121,21 @@ export function parseFrame(raw: string | Buffer, maxBytes = DEFAULT_MAX_FRAME_BY
       protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field: 'minion', detail: 'is not a valid minion id' }),
     );
   }
-  if ((type === 'ret' || type === 'job' || type === 'ack') && !JID.test(obj.jid as string)) {
+  if (type === 'state_results') {
+    const bad = (obj.results as unknown[]).findIndex(
+      (r) =>
+        typeof r !== 'object' || r === null || !Number.isInteger((r as Record<string, unknown>).run_num) ||
+        typeof (r as Record<string, unknown>).tag !== 'string' ||
+        typeof (r as Record<string, unknown>).ret !== 'object' || (r as Record<string, unknown>).ret === null,
+    );
+    if (bad >= 0) {
+      return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field: `results[${bad}]`, detail: 'must be {run_num, tag, ret}' }));
+    }
+  }
+  if (type === 'state_ack' && !(obj.nums as unknown[]).every((n) => Number.isInteger(n))) {
+    return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field: 'nums', detail: 'must be integers' }));
+  }
+  if ((type === 'ret' || type === 'job' || type === 'ack' || type === 'state_results' || type === 'state_ack') && !JID.test(obj.jid as string)) {
     return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field: 'jid', detail: 'is not a jid' }));
   }
   return { ok: true, msg: obj as unknown as Message };

@@ -1,0 +1,56 @@
+import type { Logger } from '@brine/core';
+import { masterErrors } from './errors.js';
+import type { FileRoots } from './file-roots.js';
+
+/** Why a requested path is refused, or undefined when it is a plain relative path. */
+export function unsafePath(p: string): string | undefined {
+  if (p === '') return 'is empty';
+  if (p.includes('\0')) return 'contains a NUL byte';
+  if (p.includes('\\')) return 'contains a backslash';
+  if (/%(2e|2f|5c|00)/i.test(p)) return 'contains an encoded dot, slash or NUL';
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return 'is absolute';
+  if (p.split('/').some((s) => s === '..')) return 'leaves the file roots';
+  return undefined;
+}
+
+export interface FileGetReply {
+  path: string;
+  saltenv: string;
+  hash: string;
+  size: number;
+  /** Base64 bytes; absent when the minion's copy (`have`) is current. */
+  data?: string;
+}
+
+/**
+ * The `salt://` file server: files of the file roots by env, with their sha256 so a minion
+ * keeps a cache and fetches only what changed. Paths that would leave the roots are refused
+ * and logged; symlinks out of a root are not in the tree at all.
+ */
+export class FileServer {
+  refused = 0;
+  served = 0;
+
+  constructor(
+    private readonly roots: FileRoots,
+    private readonly log: Logger,
+  ) {}
+
+  get(minion: string, rawPath: string, saltenv: string, have?: string, jid?: string): FileGetReply | null {
+    const why = unsafePath(rawPath);
+    if (why) {
+      this.refused++;
+      this.log.warn({ event: 'file_refused', minion, path: rawPath, saltenv }, `file request refused: ${why}`);
+      throw masterErrors.make('BRINE_ERR_MASTER_FILE_REFUSED', { path: rawPath, detail: why });
+    }
+    if (!(saltenv in this.roots.roots)) throw masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_ENV', { env: saltenv });
+    const rel = rawPath.split('/').filter((s) => s !== '' && s !== '.').join('/');
+    const snap = this.roots.snapshot(jid);
+    const f = snap.lookup(saltenv, rel);
+    if (!f) return null;
+    this.served++;
+    const out: FileGetReply = { path: rel, saltenv, hash: f.hash, size: f.size };
+    if (have !== f.hash) out.data = snap.read(saltenv, rel)!.toString('base64');
+    return out;
+  }
+}

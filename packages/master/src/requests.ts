@@ -1,0 +1,53 @@
+import type { ReqMsg } from '@brine/protocol';
+import { masterErrors } from './errors.js';
+import type { FileServer } from './file-server.js';
+import type { Session } from './hub.js';
+import type { CompileMode, StateService } from './state-service.js';
+
+const MODES: CompileMode[] = ['top', 'highstate', 'sls'];
+
+function str(v: unknown, field: string, op: string, optional = false): string | undefined {
+  if (v === undefined && optional) return undefined;
+  if (typeof v !== 'string') throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `${op}: '${field}' must be a string` });
+  return v;
+}
+
+/**
+ * What a minion may ask the master. Every answer is for the session's authenticated id and the
+ * grains it reported: nothing in the request can name another minion.
+ */
+export function requestHandler(states: StateService, files: FileServer) {
+  return async (session: Session, msg: ReqMsg): Promise<unknown> => {
+    const id = session.minion!;
+    const a = msg.args;
+    switch (msg.op) {
+      case 'state.compile': {
+        const mode = a.mode as CompileMode;
+        if (!MODES.includes(mode)) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `state.compile: unknown mode '${String(mode)}'` });
+        const sls = a.sls === undefined ? undefined : Array.isArray(a.sls) ? a.sls.map(String) : [String(a.sls)];
+        const pillar = a.pillar && typeof a.pillar === 'object' && !Array.isArray(a.pillar) ? (a.pillar as Record<string, unknown>) : undefined;
+        const saltenv = str(a.saltenv, 'saltenv', msg.op, true);
+        const jid = str(a.jid, 'jid', msg.op, true);
+        return states.compile(id, session.grains, {
+          mode,
+          ...(sls ? { sls } : {}),
+          ...(saltenv ? { saltenv } : {}),
+          ...(a.raw === true ? { raw: true } : {}),
+          ...(pillar ? { pillar } : {}),
+          ...(jid ? { jid } : {}),
+        });
+      }
+      case 'pillar.items': {
+        const r = states.pillar(id, session.grains);
+        return { pillar: r.pillar, errors: r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message) };
+      }
+      case 'file.get': {
+        const path = str(a.path, 'path', msg.op)!;
+        const saltenv = str(a.saltenv, 'saltenv', msg.op, true) ?? 'base';
+        return files.get(id, path, saltenv, str(a.have, 'have', msg.op, true), str(a.jid, 'jid', msg.op, true));
+      }
+      default:
+        throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
+    }
+  };
+}

@@ -1,0 +1,203 @@
+import type { LowChunk, RunningDict } from '@brine/core';
+import { runLowState } from '@brine/runtime';
+import type { ExecContext, ExecFunction, ExecResult, Param, StateHost } from './exec-function.js';
+import { minionErrors } from './errors.js';
+
+/** What the master answers to state.compile (see StateService on the master). */
+export interface CompileReply {
+  matches: Record<string, string[]>;
+  high: Record<string, unknown>;
+  low: LowChunk[];
+  errors: string[];
+  failed: boolean;
+  pillar: Record<string, unknown>;
+}
+
+function truthy(v: unknown): boolean {
+  return v === true || (typeof v === 'string' && /^(true|yes|1)$/i.test(v)) || v === 1;
+}
+
+function slsList(v: unknown): string[] {
+  if (v === undefined || v === null || v === '') return [];
+  const raw = Array.isArray(v) ? v.map(String) : [String(v)];
+  return raw.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+function host(ctx: ExecContext): StateHost {
+  if (!ctx.state) throw minionErrors.make('BRINE_ERR_MINION_FUNCTION_FAILED', { fun: 'state', detail: 'no master channel' });
+  return ctx.state;
+}
+
+const common: Param[] = [
+  { name: 'test', type: 'any' },
+  { name: 'saltenv', type: 'string' },
+  { name: 'pillar', type: 'dict' },
+  { name: 'failhard', type: 'any' },
+  { name: 'queue', type: 'any' },
+];
+
+async function compile(ctx: ExecContext, mode: 'top' | 'highstate' | 'sls', a: Record<string, unknown>, raw = false): Promise<CompileReply> {
+  const args: Record<string, unknown> = { mode, jid: ctx.jid };
+  if (mode === 'sls') args.sls = slsList(a.mods);
+  if (typeof a.saltenv === 'string') args.saltenv = a.saltenv;
+  if (a.pillar) args.pillar = a.pillar;
+  if (raw) args.raw = true;
+  return (await host(ctx).request('state.compile', args)) as CompileReply;
+}
+
+/** A compile failure answers like Salt: the list of errors, retcode 1. */
+function failed(c: CompileReply): ExecResult {
+  return { return: c.errors, retcode: 1 };
+}
+
+/** Runs compiled chunks with the runtime, streaming each result; Salt's retcode 2 on failure. */
+async function runChunks(ctx: ExecContext, low: LowChunk[], a: Record<string, unknown>, pillar: Record<string, unknown>): Promise<ExecResult> {
+  const h = host(ctx);
+  const outcome = await runLowState(low, {
+    registry: h.registry,
+    test: truthy(a.test),
+    cmd: ctx.cmd,
+    files: h.files,
+    templateContext: { grains: ctx.grains, pillar, params: {}, opts: { id: h.id } },
+    onResult: (tag, result) => h.emit(tag, result),
+    signal: ctx.signal,
+    ...(truthy(a.failhard) ? { failhard: true } : {}),
+  });
+  return { return: outcome.running as RunningDict, retcode: outcome.retcode === 0 ? 0 : 2 };
+}
+
+async function apply(ctx: ExecContext, a: Record<string, unknown>, mode: 'highstate' | 'sls'): Promise<ExecResult> {
+  const release = host(ctx).claim();
+  try {
+    const c = await compile(ctx, mode, a);
+    if (c.failed) return failed(c);
+    return await runChunks(ctx, c.low, a, c.pillar);
+  } finally {
+    release();
+  }
+}
+
+const mods: Param = { name: 'mods', type: ['string', 'list'] };
+
+/** The state functions a minion runs for the master (state.apply and friends). */
+export const STATE_FUNCTIONS: ExecFunction[] = [
+  {
+    name: 'state.apply',
+    doc: 'Applies the highstate, or the SLS named (state.apply web,db), compiled by the master. test=True only reports.',
+    params: [mods, ...common],
+    run: (a, ctx) => apply(ctx, a, slsList(a.mods).length > 0 ? 'sls' : 'highstate'),
+  },
+  {
+    name: 'state.highstate',
+    doc: 'Applies every SLS the top files and master_tops give this minion.',
+    params: common,
+    run: (a, ctx) => apply(ctx, a, 'highstate'),
+  },
+  {
+    name: 'state.sls',
+    doc: 'Applies the SLS named, without the top file.',
+    params: [{ ...mods, required: true }, ...common],
+    run: (a, ctx) => apply(ctx, a, 'sls'),
+  },
+  {
+    name: 'state.single',
+    doc: 'Runs one state function: state.single pkg.installed name=vim.',
+    params: [{ name: 'fun', type: 'string', required: true }, { name: 'name', type: 'any', required: true }, ...common],
+    extraKwargs: true,
+    run: async (a, ctx) => {
+      const fun = String(a.fun);
+      const dot = fun.indexOf('.');
+      if (dot <= 0) throw minionErrors.make('BRINE_ERR_MINION_BAD_ARGS', { fun: 'state.single', detail: `'${fun}' is not module.function` });
+      const release = host(ctx).claim();
+      try {
+        let pillar: Record<string, unknown> = {};
+        const p = (await host(ctx).request('pillar.items', {})) as { pillar: Record<string, unknown> };
+        pillar = { ...p.pillar, ...((a.pillar as Record<string, unknown>) ?? {}) };
+        const chunk = {
+          ...((a.kwargs as Record<string, unknown>) ?? {}),
+          state: fun.slice(0, dot),
+          fun: fun.slice(dot + 1),
+          name: String(a.name),
+          __id__: String(a.name),
+          __sls__: 'state.single',
+          __env__: typeof a.saltenv === 'string' ? a.saltenv : 'base',
+          order: 10000,
+        } as LowChunk;
+        return await runChunks(ctx, [chunk], a, pillar);
+      } finally {
+        release();
+      }
+    },
+  },
+  {
+    name: 'state.show_top',
+    doc: 'The SLS the top files and master_tops give this minion, by environment.',
+    params: [{ name: 'saltenv', type: 'string' }],
+    run: async (a, ctx) => {
+      const c = await compile(ctx, 'top', a);
+      return c.failed ? failed(c) : { return: c.matches };
+    },
+  },
+  {
+    name: 'state.show_highstate',
+    doc: 'The high data of this minion as the master compiles it.',
+    params: [{ name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }],
+    run: async (a, ctx) => {
+      const c = await compile(ctx, 'highstate', a);
+      return c.failed ? failed(c) : { return: c.high };
+    },
+  },
+  {
+    name: 'state.show_lowstate',
+    doc: 'The ordered low chunks of this minion.',
+    params: [{ name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }],
+    run: async (a, ctx) => {
+      const c = await compile(ctx, 'highstate', a);
+      return c.failed ? failed(c) : { return: c.low };
+    },
+  },
+  {
+    name: 'state.show_sls',
+    doc: 'The high data of the SLS named.',
+    params: [{ ...mods, required: true }, { name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }],
+    run: async (a, ctx) => {
+      const c = await compile(ctx, 'sls', a);
+      return c.failed ? failed(c) : { return: c.high };
+    },
+  },
+  {
+    name: 'state.show_low_sls',
+    doc: 'The low chunks of the SLS named, before extend and requisite_in.',
+    params: [{ ...mods, required: true }, { name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }],
+    run: async (a, ctx) => {
+      const c = await compile(ctx, 'sls', a, true);
+      return c.failed ? failed(c) : { return: c.low };
+    },
+  },
+  {
+    name: 'pillar.items',
+    doc: "This minion's pillar, compiled by the master.",
+    params: [],
+    run: async (_a, ctx) => {
+      const p = (await host(ctx).request('pillar.items', {})) as { pillar: Record<string, unknown>; errors: string[] };
+      return p.errors.length ? { return: { ...p.pillar, _errors: p.errors }, retcode: 1 } : { return: p.pillar };
+    },
+  },
+  {
+    name: 'pillar.get',
+    doc: "One pillar value, nested keys joined by ':', or the default.",
+    params: [
+      { name: 'key', type: 'string', required: true },
+      { name: 'default', type: 'any', default: '' },
+    ],
+    run: async (a, ctx) => {
+      const p = (await host(ctx).request('pillar.items', {})) as { pillar: Record<string, unknown> };
+      let cur: unknown = p.pillar;
+      for (const part of String(a.key).split(':')) {
+        if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, part)) cur = (cur as Record<string, unknown>)[part];
+        else return { return: a.default };
+      }
+      return { return: cur };
+    },
+  },
+];
