@@ -1,4 +1,4 @@
-import { lstat, chown, chmod } from 'node:fs/promises';
+import { lstat, chown, chmod } from './sync-fs.js';
 import type { Stats } from 'node:fs';
 import type { CommandRunner } from '@brine/core';
 import { getGroup, getUser } from './accounts.js';

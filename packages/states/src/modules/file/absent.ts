@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm } from '../../util/sync-fs.js';
 import type { StateContext, StateReturn } from '@brine/core';
 import { lstatOrUndefined } from '../../util/fs-meta.js';
 import { describe, failed, notAbsolute, start } from './common.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile, chown, chmod, mkdir } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile, chown, chmod, mkdir } from '../../util/sync-fs.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { Stats } from 'node:fs';
 import type { CommandRunner, StateReturn } from '@brine/core';

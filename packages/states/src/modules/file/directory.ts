@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from '../../util/sync-fs.js';
 import { dirname, join } from 'node:path';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool, asList } from '../../util/args.js';

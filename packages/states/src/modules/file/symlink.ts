@@ -1,4 +1,4 @@
-import { lchown, readlink, rm, symlink as mkSymlink, mkdir } from 'node:fs/promises';
+import { lchown, readlink, rm, symlink as mkSymlink, mkdir } from '../../util/sync-fs.js';
 import { dirname } from 'node:path';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
