@@ -111,3 +111,27 @@ t.test('state.single and state.sls', async (t) => {
   const { states } = await cluster.client.get<{ states: Array<{ minion: string }>; minions: string[] }>('/v1/states?id=one-off&changed=true');
   t.same(states.map((s) => s.minion), ['db1']);
 });
+
+t.test('brine run state.apply: live progress, outputter per minion, fleet summary; jobs show prints the same', async (t) => {
+  const live = await cluster.brine(['run', '*', 'state.apply', '--progress', '-t', '30']);
+  t.equal(live.code, 0, live.stderr);
+  t.match(live.stderr, /web1: \d+ states done/);
+  t.match(live.stderr, /db1: returned/);
+  t.match(live.stdout, /^db1:\n/);
+  t.match(live.stdout, /Summary for web2\n/);
+  t.match(live.stdout, /Fleet summary for job \d{20}\n/);
+  t.match(live.stdout, /Minions: 3 {2}succeeded: 3 {2}failed: 0 {2}changed: \d/);
+  t.match(live.stdout, /States: {2}11 {2}succeeded: 11 {2}failed: 0/);
+  t.match(live.stdout, /Slowest states:\n +\d+\.\d{3} ms {2}\S+ {2}\w+\.\w+ {2}\S+/);
+  const jid = /Fleet summary for job (\d{20})/.exec(live.stdout)![1]!;
+  const shown = await cluster.brine(['jobs', 'show', jid]);
+  t.equal(shown.code, 0, shown.stderr);
+  t.equal(shown.stdout, live.stdout, 'the stored run renders exactly like the live one');
+
+  const failed = await cluster.brine(['jobs', 'states', '--failed', '--since', '7d']);
+  t.match(failed.stdout, /db1 {2}test\.fail_without_changes {2}db-broken {2}Result: False/);
+  const changed = await cluster.brine(['jobs', 'states', '--id', 'web-conf', '--changed', '--out', 'json']);
+  t.same((JSON.parse(changed.stdout) as { minions: string[] }).minions, ['web1', 'web2'], 'which minions changed web-conf');
+  const last = await cluster.brine(['jobs', 'last']);
+  t.match(last.stdout, new RegExp(`db1 +${jid} .* succeeded {2}states: 3`));
+});

@@ -3,13 +3,20 @@ import { MasterClient, resolveApi, type JobReport, type JobRow } from '@brine/ma
 import { stringify as toYaml } from 'yaml';
 import type { Command } from '../command.js';
 import { printReport } from './run.js';
+import { fleetExitCode, formatFleet, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
+
+interface StoredState extends FleetStateRow {
+  jid: string;
+}
 
 /** `brine jobs`: the job store (list, show, active), like the jobs runner. */
 export const jobsCommand: Command = {
   name: 'jobs',
-  summary: 'query jobs: list, show <jid>, active',
+  summary: 'query jobs: list, show <jid>, active, states, last',
   usage:
-    'brine jobs list [--function F] [--target T] [--minion ID] [--since TIME] [--until TIME] [--limit N] | show <jid> | active  [--out text|json|yaml] [--config MASTER_CONFIG]',
+    'brine jobs list [--function F] [--target T] [--minion ID] [--since TIME] [--until TIME] [--limit N] | show <jid> | active' +
+    ' | states [--minion ID] [--id STATE_ID_OR_NAME] [--failed] [--changed] [--since 7d] [--jid JID] [--limit N] | last' +
+    '  [--out text|json|yaml] [--config MASTER_CONFIG]',
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -22,6 +29,10 @@ export const jobsCommand: Command = {
         since: { type: 'string' },
         until: { type: 'string' },
         limit: { type: 'string' },
+        id: { type: 'string' },
+        jid: { type: 'string' },
+        failed: { type: 'boolean' },
+        changed: { type: 'boolean' },
         out: { type: 'string', default: 'text' },
       },
     });
@@ -53,6 +64,13 @@ export const jobsCommand: Command = {
       }
       const report = await client.get<JobReport>(`/v1/jobs/${encodeURIComponent(jid)}`);
       if (out !== 'text') return dump(report), 0;
+      if (STATE_RUN_FUNCTIONS.has(report.job.fun)) {
+        // the same rendering as the live `brine run`, from the stored returns and state results
+        const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${encodeURIComponent(jid)}/states`);
+        const run = { jid: report.jid, returns: report.returns, missing: report.missing, states };
+        io.stdout(formatFleet(run, { color: !!process.stdout.isTTY && !io.env.NO_COLOR }));
+        return fleetExitCode(run);
+      }
       const j = report.job;
       io.stdout(
         `jid:        ${j.jid}\nfunction:   ${j.fun}\narguments:  ${JSON.stringify(j.arg)}${Object.keys(j.kwarg).length ? ' ' + JSON.stringify(j.kwarg) : ''}\n` +
@@ -62,6 +80,31 @@ export const jobsCommand: Command = {
           '\n',
       );
       printReport(report, 'text', io);
+      return 0;
+    }
+    if (action === 'states') {
+      const q = new URLSearchParams();
+      for (const k of ['minion', 'id', 'since', 'jid', 'limit'] as const) if (values[k] !== undefined) q.set(k, values[k]!);
+      if (values.failed) q.set('failed', 'true');
+      if (values.changed) q.set('changed', 'true');
+      const { states, minions } = await client.get<{ states: StoredState[]; minions: string[] }>(`/v1/states${q.size ? `?${q}` : ''}`);
+      if (out !== 'text') return dump({ minions, states }), 0;
+      for (const s of states) {
+        const res = s.result === true ? 'True' : s.result === false ? 'False' : 'None';
+        const changed = Object.keys(s.changes).length ? ' changed' : '';
+        io.stdout(`${s.jid}  ${s.minion}  ${s.state}.${s.fun}  ${s.id}${s.name !== s.id ? ` (${s.name})` : ''}  Result: ${res}${changed}\n    ${s.comment.split('\n').join('\n    ')}\n`);
+      }
+      io.stdout(`${states.length} state result(s) from ${minions.length} minion(s)${minions.length ? `: ${minions.join(', ')}` : ''}\n`);
+      return 0;
+    }
+    if (action === 'last') {
+      const { last } = await client.get<{ last: Array<{ minion: string; jid: string; created_at: string; success: boolean | null; states: number; failed: number; changed: number }> }>(
+        '/v1/states/last',
+      );
+      if (out !== 'text') return dump(last), 0;
+      for (const l of last) {
+        io.stdout(`${l.minion.padEnd(24)} ${l.jid}  ${l.created_at}  ${l.success ? 'succeeded' : 'failed'}  states: ${l.states}  failed: ${l.failed}  changed: ${l.changed}\n`);
+      }
       return 0;
     }
     if (action === 'active') {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { MasterClient, resolveApi, type JobReport } from '@brine/master/client';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import type { Command, CommandIO } from '../command.js';
+import { fleetExitCode, formatFleet, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
 
 /** A command-line argument read as YAML, as Salt does (`42` a number, `True` a boolean). */
 function yamlArg(text: string): unknown {
@@ -80,7 +81,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'run a function on targeted minions (like the salt command)',
   usage:
-    "brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out text|json|yaml|txt] [--config MASTER_CONFIG]",
+    "brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out text|json|yaml|txt] [--progress] [--state-output full|terse|mixed|changes] [--config MASTER_CONFIG]",
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -100,6 +101,8 @@ export const runCommand: Command = {
         async: { type: 'boolean' },
         batch: { type: 'string', short: 'b' },
         out: { type: 'string', default: 'text' },
+        progress: { type: 'boolean' },
+        'state-output': { type: 'string' },
       },
     });
     const [target, fun, ...rest] = positionals;
@@ -135,14 +138,59 @@ export const runCommand: Command = {
     };
     if (timeout !== undefined) body.timeout = timeout;
     if (values.batch !== undefined) body.batch = values.batch;
-    const pub = await client.post<{ jid: string; minions: string[]; timeout: number }>('/v1/jobs', body);
+    const stateRun = STATE_RUN_FUNCTIONS.has(fun) && (values.out === 'text' || values.out === 'highstate');
+    const tty = !!process.stderr.isTTY;
+    const progress = (tty || !!values.progress) && values.out !== 'json';
+    let stopProgress = () => {};
+    let flushEarly = () => {};
+    let jid = '';
+    if (stateRun && progress && !values.async) {
+      // subscribed before publishing, so the first results are not missed
+      const ac = new AbortController();
+      const done = new Map<string, number>();
+      const early: Array<{ tag: string; data: unknown }> = [];
+      const onEvent = (ev: { tag: string; data: unknown }) => {
+        if (!jid) return void early.push(ev);
+        if (!ev.tag.startsWith(`brine/job/${jid}/`)) return;
+        const d = ev.data as { id: string; results?: Array<{ tag: string; result: boolean | null }> };
+        if (ev.tag.includes('/prog/')) {
+          done.set(d.id, (done.get(d.id) ?? 0) + (d.results?.length ?? 0));
+          const last = d.results?.[d.results.length - 1];
+          if (tty) {
+            const parts = [...done].sort(([a], [b]) => a.localeCompare(b)).map(([m, n]) => `${m} ${n}`);
+            process.stderr.write(`\r\x1b[K[states done] ${parts.join(', ')}`.slice(0, (process.stderr.columns || 100) + 8));
+          } else if (last) {
+            const [st, id, , f] = last.tag.split('_|-');
+            io.stderr(`${d.id}: ${done.get(d.id)} states done (${st}.${f} ${id}: ${last.result === false ? 'failed' : last.result === null ? 'would change' : 'ok'})\n`);
+          }
+        } else if (ev.tag.includes('/ret/') && !tty) {
+          io.stderr(`${d.id}: returned\n`);
+        }
+      };
+      let opened!: () => void;
+      const open = new Promise<void>((r) => (opened = r));
+      void client.events('brine/job/*', onEvent, ac.signal, opened).catch(() => opened());
+      await open;
+      stopProgress = () => {
+        ac.abort();
+        if (tty) process.stderr.write('\r\x1b[K');
+      };
+      flushEarly = () => early.splice(0).forEach(onEvent);
+    }
+    let pub: { jid: string; minions: string[]; timeout: number };
+    try {
+      pub = await client.post<{ jid: string; minions: string[]; timeout: number }>('/v1/jobs', body);
+    } catch (e) {
+      stopProgress();
+      throw e;
+    }
+    jid = pub.jid;
+    flushEarly();
     if (values.async) {
       io.stdout(`Executed command with job ID: ${pub.jid}\n`);
       return 0;
     }
-    const progress = process.stderr.isTTY && values.out !== 'json';
-    let stopProgress = () => {};
-    if (progress) {
+    if (!stateRun && progress && tty) {
       const ac = new AbortController();
       let returned = 0;
       const draw = () => process.stderr.write(`\r[${returned}/${pub.minions.length} returned] ${pub.jid}`);
@@ -161,6 +209,12 @@ export const runCommand: Command = {
     const wait = values.batch !== undefined ? 86400 : pub.timeout;
     const report = await client.get<JobReport>(`/v1/jobs/${pub.jid}?wait=${wait}`);
     stopProgress();
+    if (stateRun) {
+      const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${pub.jid}/states`);
+      const mode = values['state-output'] as 'full' | 'terse' | 'mixed' | 'changes' | undefined;
+      io.stdout(formatFleet({ jid: pub.jid, returns: report.returns, missing: report.missing, states }, { color: !!process.stdout.isTTY && !io.env.NO_COLOR, ...(mode ? { mode } : {}) }));
+      return fleetExitCode({ jid: pub.jid, returns: report.returns, missing: report.missing, states });
+    }
     printReport(report, values.out ?? 'text', io);
     const failed = report.missing.length > 0 || Object.values(report.returns).some((r) => !r.success);
     return failed ? 1 : 0;
