@@ -77,7 +77,9 @@ export function compilePillar(
     delete data.include;
     if (Array.isArray(include)) {
       for (const inc of include) {
-        if (typeof inc === 'string') renderOne(env, inc.startsWith('.') ? sls.split('.').slice(0, -1).join('.') + inc : inc, sls);
+        if (typeof inc !== 'string') continue;
+        const parent = sls.split('.').slice(0, -1).join('.');
+        renderOne(env, inc.startsWith('.') ? (parent ? parent + inc : inc.slice(1)) : inc, sls);
       }
     }
     deepMerge(pillar, data, opts.mergeLists);

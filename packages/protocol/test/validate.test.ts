@@ -38,3 +38,26 @@ t.test('the ref of a bad frame is kept for the reply', async (t) => {
   t.notOk(r.ok);
   if (!r.ok) t.equal(r.ref, 'req-7');
 });
+
+t.test('requests and streamed state results are validated', async (t) => {
+  const jid = '20250101000000000001';
+  const good = [
+    { v: 1, type: 'req', id: 'r1', op: 'state.compile', args: { mode: 'highstate' } },
+    { v: 1, type: 'state_results', jid, fun: 'state.apply', results: [{ run_num: 0, tag: 'a_|-b_|-c_|-d', ret: { result: true } }] },
+    { v: 1, type: 'state_ack', jid, nums: [0, 1] },
+    { v: 1, type: 'res', ref: 'r1', data: null },
+  ];
+  for (const g of good) t.ok(parseFrame(JSON.stringify(g)).ok, g.type);
+  const bad = [
+    { v: 1, type: 'req', op: 'x', args: {} },
+    { v: 1, type: 'req', id: 'r', op: 'x', args: [] },
+    { v: 1, type: 'state_results', jid, fun: 'f', results: [{ run_num: 'x', tag: 't', ret: {} }] },
+    { v: 1, type: 'state_results', jid: 'nope', fun: 'f', results: [] },
+    { v: 1, type: 'state_ack', jid, nums: ['a'] },
+  ];
+  for (const b of bad) {
+    const r = parseFrame(JSON.stringify(b));
+    t.notOk(r.ok, JSON.stringify(b));
+    if (!r.ok) t.equal(r.error.code, 'BRINE_ERR_PROTO_BAD_FIELD');
+  }
+});
