@@ -16,6 +16,7 @@ export interface MasterConfig {
   tls_key: string | null;
   auto_accept: boolean;
   autosign: string[];
+  autosign_networks: string[];
   nodegroups: Record<string, string | string[]>;
   keep_jobs_seconds: number;
   timeout: number;
@@ -46,6 +47,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   tls_key: null,
   auto_accept: false,
   autosign: [],
+  autosign_networks: [],
   nodegroups: {},
   keep_jobs_seconds: 86400,
   timeout: 5,
@@ -76,6 +78,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   tls_key: 'string?',
   auto_accept: 'boolean',
   autosign: 'string[]',
+  autosign_networks: 'string[]',
   nodegroups: 'object',
   keep_jobs_seconds: 'number',
   timeout: 'number',

@@ -26,6 +26,8 @@ import type { MasterStore } from './store.js';
 export interface Session {
   ws: WebSocket;
   peer: string;
+  /** The peer's IP address (autosign_networks). */
+  address: string;
   binding: string;
   claimed?: string;
   key?: KeyObject;
@@ -116,6 +118,7 @@ export class MinionHub {
     const session: Session = {
       ws,
       peer: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
+      address: req.socket.remoteAddress ?? '',
       binding,
       running: new Set(),
       grains: {},
@@ -229,7 +232,7 @@ export class MinionHub {
 
   private onHello(session: Session, minion: string, pub: string): void {
     if (session.claimed || session.minion) return this.unexpected(session, { v: 1, type: 'hello', minion, pub, version: '' });
-    const admission = this.deps.keys.admit(minion, pub);
+    const admission = this.deps.keys.admit(minion, pub, session.address);
     this.deps.log.info({ minion, peer: session.peer, key: admission.state }, 'minion hello');
     if (admission.state !== 'accepted') {
       if (admission.state === 'pending') {

@@ -1,4 +1,5 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { BlockList, isIPv4 } from 'node:net';
 import { globMatch } from '@brine/compiler';
 import type { EventBus } from './event-bus.js';
 import type { KeyRow, KeyState, MasterStore } from './store.js';
@@ -28,11 +29,26 @@ export class KeyManager {
   constructor(
     private readonly store: MasterStore,
     private readonly events: EventBus,
-    private readonly opts: { autoAccept: boolean; autosign: string[] },
-  ) {}
+    private readonly opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[] },
+  ) {
+    for (const cidr of opts.autosignNetworks ?? []) {
+      const [addr, bits] = cidr.split('/');
+      const v4 = isIPv4(addr!);
+      this.networks.addSubnet(addr!, bits === undefined ? (v4 ? 32 : 128) : Number(bits), v4 ? 'ipv4' : 'ipv6');
+    }
+  }
+
+  private readonly networks = new BlockList();
+
+  /** Is this peer address inside one of the autosign networks? */
+  private inNetworks(address?: string): boolean {
+    if (!address || !this.opts.autosignNetworks?.length) return false;
+    const a = address.startsWith('::ffff:') ? address.slice(7) : address;
+    return this.networks.check(a, isIPv4(a) ? 'ipv4' : 'ipv6');
+  }
 
   /** Decides what a hello with this id and key gets; records unknown keys. */
-  admit(minion: string, pub: string): Admission {
+  admit(minion: string, pub: string, address?: string): Admission {
     let fingerprint: string;
     let key: KeyObject;
     try {
@@ -48,7 +64,7 @@ export class KeyManager {
     if (mine) {
       if (mine.state === 'denied' && others.length === 0) {
         // the key that made this one denied is gone: the operator gets to decide afresh
-        return this.land(minion, pub, fingerprint, true);
+        return this.land(minion, pub, fingerprint, true, address);
       }
       if (mine.state === 'accepted') return { state: 'accepted', key };
       return { state: mine.state };
@@ -58,11 +74,11 @@ export class KeyManager {
       this.events.fire('brine/auth', { id: minion, act: 'denied', fingerprint });
       return { state: 'denied' };
     }
-    return this.land(minion, pub, fingerprint, false);
+    return this.land(minion, pub, fingerprint, false, address);
   }
 
-  private land(minion: string, pub: string, fingerprint: string, exists: boolean): Admission {
-    const auto = this.opts.autoAccept || this.opts.autosign.some((p) => globMatch(minion, p));
+  private land(minion: string, pub: string, fingerprint: string, exists: boolean, address?: string): Admission {
+    const auto = this.opts.autoAccept || this.opts.autosign.some((p) => globMatch(minion, p)) || this.inNetworks(address);
     const state: KeyState = auto ? 'accepted' : 'pending';
     if (exists) this.store.setKeyState(minion, fingerprint, state);
     else this.store.insertKey(minion, pub, fingerprint, state);

@@ -47,7 +47,7 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
   const pruned = store.prune(config.keep_jobs_seconds);
   if (pruned.jobs || pruned.events) log.info(pruned, 'pruned old jobs and events');
   const events = new EventBus(store);
-  const keys = new KeyManager(store, events, { autoAccept: config.auto_accept, autosign: config.autosign });
+  const keys = new KeyManager(store, events, { autoAccept: config.auto_accept, autosign: config.autosign, autosignNetworks: config.autosign_networks });
 
   const tops = await loadMasterTops(config.master_tops, config.master_tops_dirs);
   for (const e of tops.errors) log.error({ event: 'master_tops_error' }, e);

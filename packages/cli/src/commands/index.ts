@@ -6,6 +6,7 @@ import { keyCommand } from './key.js';
 import { runCommand } from './run.js';
 import { jobsCommand } from './jobs.js';
 import { eventsCommand } from './events.js';
+import { demoCommand } from './demo.js';
 import { validateCommand } from './validate.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
@@ -18,5 +19,6 @@ export const commands: Command[] = [
   runCommand,
   jobsCommand,
   eventsCommand,
+  demoCommand,
   validateCommand,
 ];

@@ -1,0 +1,3 @@
+root: /tmp/brine-fleet
+tier: general
+admins: [alice, bob]

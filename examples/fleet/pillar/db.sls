@@ -1,0 +1,4 @@
+tier: storage
+admins: [carol]
+db:
+  max_connections: 200

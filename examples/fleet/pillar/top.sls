@@ -1,0 +1,8 @@
+base:
+  '*':
+    - common
+  'role:web':
+    - match: grain
+    - web
+  'db*':
+    - db

@@ -1,0 +1,4 @@
+tier: frontend
+web:
+  port: 8080
+  workers: 4

@@ -1,0 +1,8 @@
+include:
+  - .motd
+
+common-ready:
+  test.succeed_without_changes:
+    - comment: base layer of {{ grains['id'] }} in place
+    - require:
+      - file: motd

@@ -1,0 +1,17 @@
+import { existsSync } from 'node:fs';
+import t from 'tap';
+import { brine } from './helpers/proc.js';
+
+t.test('brine demo: a master and three minions apply the example tree, then everything stops', async (t) => {
+  const r = await brine(['demo'], { NO_COLOR: '1' });
+  t.equal(r.code, 0, r.stderr + r.stdout);
+  const dir = /data in (\S+)/.exec(r.stdout)?.[1];
+  t.ok(dir, 'names its temp folder');
+  t.match(r.stdout, /^db1:\n/m);
+  t.match(r.stdout, /Summary for web2\n/);
+  t.match(r.stdout, /Minions: 3 {2}succeeded: 3 {2}failed: 0 {2}changed: 3/);
+  t.match(r.stdout, /States: {2}15 {2}succeeded: 15 {2}failed: 0/);
+  t.match(r.stderr, /web1: \d+ more state\(s\) done/);
+  t.match(r.stdout, /removed the demo folder/);
+  t.notOk(existsSync(dir!), 'the temp folder is gone');
+});
