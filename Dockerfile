@@ -1,0 +1,17 @@
+# The Brine image: one image for the master, the minions and the CLI.
+#   docker build -t brine .
+#   docker run --rm brine --help
+FROM node:20-bookworm-slim
+WORKDIR /brine
+# better-sqlite3 builds its native module when no prebuilt one fits
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+    && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
+COPY packages ./packages
+RUN npm ci --no-audit --no-fund && npx tsc -b
+COPY config ./config
+COPY examples ./examples
+RUN mkdir -p /var/lib/brine/master /var/lib/brine/minion
+EXPOSE 4506
+ENTRYPOINT ["node", "/brine/packages/cli/dist/bin.js"]
+CMD ["--help"]

@@ -1,0 +1,85 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { BlockList } from 'node:net';
+import path from 'node:path';
+import { loadMasterConfig, MASTER_DEFAULTS } from '@brine/master';
+import { loadMinionConfig, MINION_DEFAULTS } from '@brine/minion';
+import t from 'tap';
+import { parse } from 'yaml';
+import { REPO } from './helpers/proc.js';
+
+/**
+ * docker-compose.yml cannot run here (no Docker engine): this checks that everything it names
+ * exists in the repo — the Dockerfile and what it copies, each command's verb and config file,
+ * every bind-mounted folder and every path and port inside those configs.
+ */
+const compose = parse(readFileSync(path.join(REPO, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, { build?: string; command: string[]; volumes?: string[]; expose?: string[]; networks?: string[]; depends_on?: string[] }>;
+  networks: Record<string, { ipam: { config: Array<{ subnet: string }> } }>;
+  volumes: Record<string, unknown>;
+};
+const dockerfile = readFileSync(path.join(REPO, 'Dockerfile'), 'utf8');
+
+/** The repo path behind a path inside the image (the Dockerfile copies the repo to /brine). */
+function inRepo(containerPath: string): string {
+  t.ok(containerPath.startsWith('/brine/'), `${containerPath} is inside the image's /brine`);
+  return path.join(REPO, containerPath.slice('/brine/'.length));
+}
+
+t.test('the Dockerfile copies what exists and runs the built CLI', async (t) => {
+  for (const m of dockerfile.matchAll(/^COPY (.+) \S+$/gm)) {
+    for (const src of m[1]!.split(/\s+/)) t.ok(existsSync(path.join(REPO, src)), `COPY ${src}`);
+  }
+  t.match(dockerfile, /^WORKDIR \/brine$/m);
+  const entry = /^ENTRYPOINT \["node", "([^"]+)"\]$/m.exec(dockerfile)![1]!;
+  t.ok(existsSync(inRepo(entry)), `${entry} is what the build produces`);
+  t.match(dockerfile, /^EXPOSE 4506$/m);
+});
+
+t.test('every service: built from the Dockerfile, a real verb, a config that loads', async (t) => {
+  const { commands } = (await import(path.join(REPO, 'packages/cli/dist/commands/index.js'))) as { commands: Array<{ name: string }> };
+  const verbs = new Set(commands.map((c) => c.name));
+  const subnet = compose.networks.brine!.ipam.config[0]!.subnet;
+  const masterSvc = compose.services.master!;
+  const masterCfgPath = masterSvc.command[masterSvc.command.indexOf('--config') + 1]!;
+  const master = loadMasterConfig(inRepo(masterCfgPath));
+  t.same(masterSvc.expose, [String(master.port)], 'the exposed port is the minion channel');
+  t.ok(master.autosign_networks.includes(subnet), 'keys are auto-accepted for the compose network only');
+  t.same(master.autosign, MASTER_DEFAULTS.autosign);
+  t.equal(master.auto_accept, false);
+  // the state tree and pillar the master serves are bind mounts of folders in the repo
+  const mounts = new Map((masterSvc.volumes ?? []).filter((v) => v.startsWith('./')).map((v) => [v.split(':')[1]!, v.split(':')[0]!]));
+  for (const dir of [...Object.values(master.file_roots).flat(), ...Object.values(master.pillar_roots).flat()]) {
+    const src = mounts.get(dir);
+    t.ok(src, `${dir} is mounted`);
+    t.ok(statSync(path.join(REPO, src!)).isDirectory(), `${src} exists`);
+  }
+  t.ok(existsSync(path.join(REPO, mounts.get(master.file_roots.base![0]!)!, 'top.sls')), 'the mounted tree has a top file');
+
+  for (const [name, svc] of Object.entries(compose.services)) {
+    t.equal(svc.build, '.', `${name} is built from the Dockerfile`);
+    t.ok(verbs.has(svc.command[0]!), `${name}: '${svc.command[0]}' is a brine verb`);
+    t.same(svc.networks, ['brine'], `${name} is on the compose network`);
+    for (const v of svc.volumes ?? []) {
+      const [src] = v.split(':');
+      if (src!.startsWith('./')) t.ok(existsSync(path.join(REPO, src!)), `${name}: ${src} exists`);
+      else t.ok(src! in compose.volumes, `${name}: volume ${src} is declared`);
+    }
+    if (svc.command[0] !== 'minion') continue;
+    const cfgPath = svc.command[svc.command.indexOf('--config') + 1]!;
+    const minion = loadMinionConfig(inRepo(cfgPath));
+    t.equal(minion.id, name, `${name}: the config's id is the service name`);
+    t.ok(minion.master in compose.services, `${name}: its master '${minion.master}' is a service`);
+    t.equal(minion.master_port, master.port, `${name}: connects to the master's port`);
+    t.same(svc.depends_on, ['master']);
+    t.not(minion.data_dir, MINION_DEFAULTS.data_dir + '-unset');
+    t.ok((svc.volumes ?? []).some((v) => v.endsWith(`:${minion.data_dir}`)), `${name}: its data_dir is a volume`);
+  }
+  t.ok((masterSvc.volumes ?? []).some((v) => v.endsWith(`:${master.data_dir}`)), 'the master data_dir is a volume');
+});
+
+t.test('autosign_networks: the compose subnet is a real CIDR', async (t) => {
+  const [addr, bits] = compose.networks.brine!.ipam.config[0]!.subnet.split('/');
+  const bl = new BlockList();
+  bl.addSubnet(addr!, Number(bits), 'ipv4');
+  t.ok(bl.check('172.28.0.5', 'ipv4'));
+});
