@@ -40,6 +40,20 @@ export interface CompileReply {
   cached: boolean;
 }
 
+/**
+ * Templates render on the master: an execution function that would have to run on the minion
+ * (cmd.run, file.read, ...) is not there. The renderer only says the call failed; say why.
+ */
+export function explainMasterSide(d: Diagnostic): Diagnostic {
+  const m = /Unable to call `salt(?:\["([\w.]+)"\]|\.(\w+\.\w+))`/.exec(d.message);
+  if (!m) return d;
+  const fn = m[1] ?? m[2];
+  return {
+    ...d,
+    message: `${d.message} (salt['${fn}'] is not available: templates render on the master, where only the built-in helpers such as pillar.get and grains.get exist; execution functions that would run on the minion cannot be called from SLS templates)`,
+  };
+}
+
 function hashOf(...parts: unknown[]): string {
   const h = createHash('sha256');
   for (const p of parts) h.update(typeof p === 'string' ? p : JSON.stringify(p) ?? 'undefined').update('\0');
@@ -129,7 +143,8 @@ export class StateService {
     const grains = { ...rawGrains, id };
     const pil = this.pillar(id, grains, req.jid);
     const pillar = req.pillar ? { ...pil.pillar, ...req.pillar } : pil.pillar;
-    const fail = (diagnostics: Diagnostic[], matches: Matches = {}): CompileReply => {
+    const fail = (raw: Diagnostic[], matches: Matches = {}): CompileReply => {
+      const diagnostics = raw.map(explainMasterSide);
       const errors = diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
       return { matches, high: {}, low: [], diagnostics, errors, failed: true, pillar, cached: false };
     };

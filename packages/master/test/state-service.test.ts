@@ -144,3 +144,12 @@ t.test('the file server: hashes, only changed bytes, escapes refused and logged'
   t.ok(lines.some((l) => l.includes('out-link')), 'the escaping symlink is logged');
   t.equal(unsafePath('ok/path.txt'), undefined);
 });
+
+t.test('an execution function called from a template is a clear error naming it', async (t) => {
+  const dir = tmp(t);
+  write(dir, { 'top.sls': "base:\n  '*':\n    - a\n", 'a.sls': "x:\n  test.nop:\n    - v: {{ salt['cmd.run']('hostname') }}\n" });
+  const s = await service({ file_roots: { base: [dir] }, pillar_roots: {} });
+  const c = await s.compile('m1', grains, { mode: 'highstate' });
+  t.ok(c.failed);
+  t.match(c.errors[0], /^a\.sls:3:\d+: .*salt\['cmd\.run'\] is not available: templates render on the master/);
+});
