@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { masterErrors } from './errors.js';
@@ -155,6 +156,14 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
     }
   }
   const cfg = merged as unknown as MasterConfig;
+  for (const cidr of cfg.autosign_networks) {
+    const [addr, bits, extra] = cidr.split('/');
+    const v = isIP(addr ?? '');
+    const max = v === 6 ? 128 : 32;
+    if (!v || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: file ?? '-', detail: `autosign_networks: '${cidr}' is not a network like 10.0.0.0/8` });
+    }
+  }
   const abs = (p: string) => path.resolve(base, p);
   cfg.data_dir = abs(cfg.data_dir);
   cfg.pki_dir = cfg.pki_dir ? abs(cfg.pki_dir) : path.join(cfg.data_dir, 'pki');

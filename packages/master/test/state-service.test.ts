@@ -153,3 +153,26 @@ t.test('an execution function called from a template is a clear error naming it'
   t.ok(c.failed);
   t.match(c.errors[0], /^a\.sls:3:\d+: .*salt\['cmd\.run'\] is not available: templates render on the master/);
 });
+
+t.test('autosign_networks must be networks', async (t) => {
+  const { loadMasterConfig } = await import('../src/config.js');
+  t.same(loadMasterConfig(undefined, { autosign_networks: ['10.0.0.0/8', '::1', 'fd00::/8'] }).autosign_networks, ['10.0.0.0/8', '::1', 'fd00::/8']);
+  for (const bad of ['10.0.0.0/33', 'nope', '10.0.0.0/8/1']) {
+    t.throws(() => loadMasterConfig(undefined, { autosign_networks: [bad] }), { code: 'BRINE_ERR_MASTER_CONFIG' }, bad);
+  }
+});
+
+t.test('autosign_networks: a new key from inside the network is accepted, from outside it waits', async (t) => {
+  const { generateKeyPairSync } = await import('node:crypto');
+  const { MasterStore } = await import('../src/store.js');
+  const { EventBus } = await import('../src/event-bus.js');
+  const { KeyManager } = await import('../src/keys.js');
+  const store = new MasterStore(path.join(tmp(t), 'm.db'));
+  t.teardown(() => store.close());
+  const keys = new KeyManager(store, new EventBus(store), { autoAccept: false, autosign: [], autosignNetworks: ['172.28.0.0/16'] });
+  const pub = () => generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  t.equal(keys.admit('inside', pub(), '172.28.3.4').state, 'accepted');
+  t.equal(keys.admit('mapped', pub(), '::ffff:172.28.0.9').state, 'accepted');
+  t.equal(keys.admit('outside', pub(), '10.1.2.3').state, 'pending');
+  t.equal(keys.admit('unknown', pub()).state, 'pending');
+});
