@@ -93,6 +93,7 @@ export function argBind(high: HighData, origins?: Record<string, ArgBindOrigin |
         if (key === 'arg_bind') existing = i;
         if (REQUISITE_KEYS.has(key) || key === 'names') return;
         const { uses, errors } = findArgBindRefs(key, (arg as Decl)[key]);
+        if (uses.length === 0 && errors.length === 0) return;
         const o = origins?.[id];
         const p = o?.args?.[`${state}/${key}`];
         const where = { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls ?? (decl.__sls__ as string | undefined), env: o?.env ?? (decl.__env__ as string | undefined), id };
