@@ -55,6 +55,13 @@ const PySlice = nodes.Node.extend('PySlice', { fields: ['target', 'start', 'stop
 const OWN_NODES = [PyTruthy, PySlice];
 export const dialectNodes = { PyTruthy, PySlice };
 
+/** Jinja's namespace(): the one object templates may assign attributes to. */
+export class Namespace {
+  constructor(init: Record<string, unknown>) {
+    Object.assign(this, init);
+  }
+}
+
 function wrapTruthy(node: any): any {
   return new PyTruthy(node.lineno, node.colno, node);
 }
@@ -151,6 +158,32 @@ class DialectCompiler extends Compiler {
   assertType(node: any, ...types: any[]): void {
     if (OWN_NODES.some((t) => node instanceof t) || node instanceof nodes.Capture) return;
     super.assertType(node, ...types);
+  }
+
+  /** Jinja's `loop.cycle(...)` beside the loop variables nunjucks binds. */
+  _emitLoopBindings(node: any, arr: string, i: string, len: string): void {
+    super._emitLoopBindings(node, arr, i, len);
+    this._emitLine(`frame.set("loop.cycle", runtime.loopCycle(${i}));`);
+  }
+
+  /** `{% set ns.attr = value %}`: Jinja allows attribute assignment on a namespace(). */
+  compileSet(node: any, frame: any): void {
+    const target = node.targets[0];
+    if (node.targets.length === 1 && target instanceof nodes.LookupVal) {
+      this._emit('runtime.setAttr(');
+      this.compile(target.target, frame);
+      this._emit(',');
+      this.compile(target.val, frame);
+      this._emit(',');
+      if (node.value) this._compileExpression(node.value, frame);
+      else this.compile(node.body, frame);
+      this._emitLine(');');
+      return;
+    }
+    if (node.targets.some((t: any) => !(t instanceof nodes.Symbol))) {
+      this.fail('set: only names and namespace attributes (ns.x) can be assigned', node.lineno, node.colno);
+    }
+    super.compileSet(node, frame);
   }
 
   compilePyTruthy(node: any, frame: any): void {
@@ -409,6 +442,11 @@ function annotate(e: any, file: string, lineno: number | undefined, colno: numbe
 /** The runtime our compiled templates get instead of nunjucks' own. */
 export const dialectRuntime: any = Object.create(baseRuntime);
 Object.assign(dialectRuntime, {
+  loopCycle: (i: number) => (...items: unknown[]) => (items.length ? items[i % items.length] : undefined),
+  setAttr(obj: unknown, key: unknown, value: unknown) {
+    if (!(obj instanceof Namespace)) throw new Error('cannot assign attribute on non-namespace object');
+    (obj as unknown as Record<string, unknown>)[String(key)] = value;
+  },
   memberLookup,
   methodLookup,
   truthy,

@@ -6,9 +6,9 @@
  */
 import { posix } from 'node:path';
 import { loadYaml } from './yaml-load.js';
-import { compileTemplate, iterate, nunjucks } from './dialect.js';
+import { compileTemplate, iterate, Namespace, nunjucks } from './dialect.js';
 import { FILTERS, TESTS } from './filters.js';
-import { str } from './python.js';
+import { splitArgs, str } from './python.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -156,6 +156,12 @@ export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
   });
   env.addFilter('__brine_load', (text: unknown, kind: string) => parseAs(kind, str(text), `load_${kind} block`));
   env.addGlobal('__brine_iter', iterate);
+  env.addGlobal('namespace', (...raw: unknown[]) => {
+    const { args, kwargs } = splitArgs(raw);
+    const init: Record<string, unknown> = {};
+    for (const a of args) if (a && typeof a === 'object' && !Array.isArray(a)) Object.assign(init, a);
+    return new Namespace({ ...init, ...kwargs });
+  });
   env.addGlobal('range', (...args: number[]) => {
     const [start, stop, step] = args.length === 1 ? [0, args[0], 1] : [args[0], args[1], args[2] ?? 1];
     if (step === 0) throw new Error('range() arg 3 must not be zero');
