@@ -19,6 +19,14 @@ export interface TemplateStringOptions {
   vars?: Record<string, unknown>;
 }
 
+/** Salt's `tpl*` variables for a template at `path` in its file root (`web/nginx.conf`). */
+export function templatePathVars(path: string): Record<string, string> {
+  const tplfile = path.replace(/^salt:\/\//, '').replace(/\?.*$/, '');
+  const slash = tplfile.lastIndexOf('/');
+  const tpldir = slash < 0 ? '.' : tplfile.slice(0, slash);
+  return { tplpath: tplfile, tplfile, tpldir, tpldot: tpldir.replace(/\//g, '.'), tplroot: tpldir.split('/')[0]! };
+}
+
 export type TemplateStringResult = { ok: true; text: string } | { ok: false; error: TemplateFailure };
 
 const noFiles: TemplateReader = () => undefined;
@@ -36,6 +44,7 @@ export function renderTemplateString(text: string, options: TemplateStringOption
   const pillar = deepCopy(options.pillar ?? {});
   const opts = { id: grains.id, ...(options.opts ?? {}) };
   const vars = {
+    ...templatePathVars(options.name),
     grains,
     pillar,
     opts,

@@ -5,7 +5,7 @@
 import type { Diagnostic, HighData } from '@brine/core';
 import { compilerErrors } from '../errors.js';
 import type { StateTree } from '../state-tree.js';
-import { builtinHelpers, collectPositions, createJinjaEnvironment, deepCopy, loadYaml, saltObject, TemplateFailure, type JinjaEnvironment } from '@brine/jinja';
+import { builtinHelpers, collectPositions, createJinjaEnvironment, deepCopy, loadYaml, saltObject, templatePathVars, TemplateFailure, type JinjaEnvironment } from '@brine/jinja';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './types.js';
 
 const environments = new WeakMap<StateTree, Map<string, JinjaEnvironment>>();
@@ -58,8 +58,6 @@ export function templateVars(input: RenderInput): Record<string, unknown> {
     log: ctx.log,
   });
   const tplfile = input.path;
-  const slash = tplfile.lastIndexOf('/');
-  const tpldir = slash < 0 ? '.' : tplfile.slice(0, slash);
   const vars: Record<string, unknown> = {
     grains,
     pillar,
@@ -67,11 +65,7 @@ export function templateVars(input: RenderInput): Record<string, unknown> {
     opts,
     saltenv: input.env,
     salt: saltObject(helpers, ctx.salt),
-    tplpath: tplfile,
-    tplfile,
-    tpldir,
-    tpldot: tpldir.replace(/\//g, '.'),
-    tplroot: tpldir.split('/')[0],
+    ...templatePathVars(tplfile),
   };
   if (input.sls !== undefined) {
     const isInit = tplfile.endsWith('/init.sls') || tplfile === 'init.sls';
