@@ -7,6 +7,7 @@ import type { MinionHub } from './hub.js';
 import type { JobManager } from './jobs.js';
 import type { KeyManager } from './keys.js';
 import { buildOpenApi, type RouteDoc } from './openapi.js';
+import { dataRoutes } from './data-routes.js';
 import type { KeyState, MasterStore } from './store.js';
 import { tokenMatches } from './tls.js';
 import type { FileServer } from './file-server.js';
@@ -304,6 +305,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   route({ method: 'GET', url: '/v1/states/last', summary: 'The last highstate of each minion (not test runs), with counts' }, () => ({
     last: deps.results.lastHighstates(),
   }));
+
+  dataRoutes(route, deps);
 
   route({ method: 'GET', url: '/v1/stats', summary: 'Counters of the minion channel and the bus' }, () => ({
     ...deps.hub.stats,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse } from 'yaml';
+import type { CategorySpec } from '@brine/bindings';
 import { masterErrors } from './errors.js';
 
 /** Options of `brine master`; see config/master.yaml for what each one means. */
@@ -34,6 +35,10 @@ export interface MasterConfig {
   master_tops: Record<string, unknown>;
   master_tops_dirs: string[];
   compile_cache_size: number;
+  /** Structured bindings, per layer (site above modules); see packages/bindings. */
+  bindings_roots: { site?: string[]; modules?: string[] };
+  /** Binding categories, highest precedence first (names or {name, from|value}). */
+  bindings_categories: CategorySpec[];
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -65,6 +70,8 @@ export const MASTER_DEFAULTS: MasterConfig = {
   master_tops: {},
   master_tops_dirs: [],
   compile_cache_size: 1024,
+  bindings_roots: { site: [], modules: [] },
+  bindings_categories: ['node', 'environment', 'osfamily', 'common'],
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -96,6 +103,13 @@ const KINDS: Record<keyof MasterConfig, string> = {
   master_tops: 'object',
   master_tops_dirs: 'string[]',
   compile_cache_size: 'number',
+  bindings_roots: 'layers',
+  bindings_categories: 'categories',
+};
+
+const KIND_TEXT: Record<string, string> = {
+  layers: '{site: [dirs], modules: [dirs]}',
+  categories: 'a list of category names or {name, from} / {name, value} entries',
 };
 
 function kindOk(kind: string, v: unknown): boolean {
@@ -115,6 +129,16 @@ function kindOk(kind: string, v: unknown): boolean {
       return (
         typeof v === 'object' && v !== null && !Array.isArray(v) &&
         Object.values(v).every((d) => Array.isArray(d) && d.every((x) => typeof x === 'string'))
+      );
+    case 'layers':
+      return (
+        typeof v === 'object' && v !== null && !Array.isArray(v) &&
+        Object.entries(v).every(([k, d]) => (k === 'site' || k === 'modules') && Array.isArray(d) && d.every((x) => typeof x === 'string'))
+      );
+    case 'categories':
+      return (
+        Array.isArray(v) &&
+        v.every((c) => typeof c === 'string' || (typeof c === 'object' && c !== null && typeof (c as { name?: unknown }).name === 'string'))
       );
     case 'strategy':
       return v === 'merge' || v === 'same' || v === 'merge_all';
@@ -151,7 +175,7 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
     if (!kindOk(kind, value)) {
       throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', {
         file: file ?? '-',
-        detail: `option '${key}' must be ${kind.replace('?', ' or null')}`,
+        detail: `option '${key}' must be ${KIND_TEXT[kind] ?? kind.replace('?', ' or null')}`,
       });
     }
   }
@@ -174,5 +198,9 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   cfg.file_roots = absRoots(cfg.file_roots);
   cfg.pillar_roots = absRoots(cfg.pillar_roots);
   cfg.master_tops_dirs = cfg.master_tops_dirs.map(abs);
+  cfg.bindings_roots = {
+    site: (cfg.bindings_roots.site ?? []).map(abs),
+    modules: (cfg.bindings_roots.modules ?? []).map(abs),
+  };
   return cfg;
 }

@@ -1,3 +1,4 @@
+import { formatDiagnostic } from '@brine/core';
 import type { ReqMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import type { FileServer } from './file-server.js';
@@ -26,6 +27,11 @@ export function requestHandler(states: StateService, files: FileServer) {
         if (!MODES.includes(mode)) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `state.compile: unknown mode '${String(mode)}'` });
         const sls = a.sls === undefined ? undefined : Array.isArray(a.sls) ? a.sls.map(String) : [String(a.sls)];
         const pillar = a.pillar && typeof a.pillar === 'object' && !Array.isArray(a.pillar) ? (a.pillar as Record<string, unknown>) : undefined;
+        const isDict = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+        if (a.params !== undefined && !isDict(a.params)) {
+          throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `${msg.op}: 'params' must be a dictionary` });
+        }
+        const params = a.params as Record<string, unknown> | undefined;
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true);
         const jid = str(a.jid, 'jid', msg.op, true);
         return states.compile(id, session.grains, {
@@ -34,12 +40,13 @@ export function requestHandler(states: StateService, files: FileServer) {
           ...(saltenv ? { saltenv } : {}),
           ...(a.raw === true ? { raw: true } : {}),
           ...(pillar ? { pillar } : {}),
+          ...(params ? { params } : {}),
           ...(jid ? { jid } : {}),
         });
       }
       case 'pillar.items': {
         const r = states.pillar(id, session.grains);
-        return { pillar: r.pillar, errors: r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message) };
+        return { pillar: r.pillar, errors: r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic) };
       }
       case 'file.get': {
         const path = str(a.path, 'path', msg.op)!;

@@ -4,13 +4,18 @@ import {
   compileSls,
   compileTopFiles,
   renderSls,
+  strictParams,
+  validateSls,
   type CompileOptions,
+  type ValidateReport,
 } from '@brine/compiler';
+import { mergeWithClassicPillar, type Explanation } from '@brine/bindings';
 import { formatDiagnostic, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
 import type { Logger } from '@brine/core';
 import type { MasterConfig } from './config.js';
 import { FileRoots, type TreeSnapshot } from './file-roots.js';
 import { runMasterTops, type LoadedTops } from './master-tops.js';
+import { BindingsService } from './bindings-service.js';
 import { compilePillar, type PillarResult } from './pillar.js';
 
 export type CompileMode = 'top' | 'highstate' | 'sls';
@@ -23,8 +28,25 @@ export interface CompileRequest {
   raw?: boolean;
   /** Inline pillar given on the command line (`pillar='{...}'`), merged over the minion's. */
   pillar?: Record<string, unknown>;
+  /**
+   * Params for the templates (`params` in SLS files), as the operator gave them: `--params`
+   * files merged in order, then `params='{...}'`. `params['missing']` fails naming the key.
+   */
+  params?: Record<string, unknown>;
   /** The job asking: every minion of a job compiles against one snapshot of the tree. */
   jid?: string;
+}
+
+/** A minion's pillar with the explanation of every name its bindings bound. */
+export interface MinionPillar extends PillarResult {
+  explain: Record<string, Explanation>;
+}
+
+/** `brine validate --minion`: validateSls's report, rendered on the master for that minion. */
+export interface ValidateReply {
+  report: ValidateReport;
+  diagnostics: Diagnostic[];
+  failed: boolean;
 }
 
 /** What a minion gets back: enough to run (low) or to show (matches, high). */
@@ -93,7 +115,8 @@ export class StateService {
   readonly files: FileRoots;
   readonly pillars: FileRoots;
   private readonly compiled: Lru<CompileReply>;
-  private readonly pillarCache: Lru<PillarResult>;
+  private readonly pillarCache: Lru<MinionPillar>;
+  readonly bindings: BindingsService;
 
   constructor(
     private readonly config: MasterConfig,
@@ -106,20 +129,35 @@ export class StateService {
     this.pillars = new FileRoots(config.pillar_roots, config.env_order, escape('pillar_roots'));
     this.compiled = new Lru(config.compile_cache_size);
     this.pillarCache = new Lru(config.compile_cache_size);
+    this.bindings = new BindingsService(config.bindings_roots, config.bindings_categories);
   }
 
   get stats() {
     return { compile_hits: this.compiled.hits, compile_misses: this.compiled.misses, pillar_hits: this.pillarCache.hits, pillar_misses: this.pillarCache.misses };
   }
 
-  /** A minion's pillar, from the pillar roots, with its grains. */
-  pillar(id: string, grains: Grains, jid?: string): PillarResult {
+  /**
+   * A minion's pillar: classic pillar (the pillar roots, rendered with its grains), then its
+   * structured bindings merged on top (mergeWithClassicPillar). Errors of either are the
+   * diagnostics; a name with a bindings error is left out.
+   */
+  pillar(id: string, grains: Grains, jid?: string): MinionPillar {
     const snap = this.pillars.snapshot(jid && `pillar:${jid}`);
     const g = { ...grains, id };
-    const key = hashOf(snap.hash, id, g, this.config.pillar_merge_lists);
+    const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
+    const key = hashOf(snap.hash, loaded?.hash ?? '', id, g, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
     if (hit) return hit;
-    const res = compilePillar(snap, { id, grains: g }, { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups });
+    const classic = compilePillar(snap, { id, grains: g }, { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups });
+    let res: MinionPillar = { ...classic, explain: {} };
+    if (loaded) {
+      const bound = this.bindings.resolve(id, g, jid, loaded);
+      res = {
+        pillar: mergeWithClassicPillar(classic.pillar, bound.pillar),
+        diagnostics: [...classic.diagnostics, ...bound.diagnostics],
+        explain: bound.explain,
+      };
+    }
     this.pillarCache.set(key, res);
     return res;
   }
@@ -135,6 +173,7 @@ export class StateService {
       stateTop: this.config.state_top,
       nodegroups: this.config.nodegroups,
       extMatches: ext,
+      params: strictParams(req.params ?? {}),
       ...(req.saltenv ? { saltenv: req.saltenv } : {}),
     };
   }
@@ -159,7 +198,7 @@ export class StateService {
       ext = t.matches;
     }
     const snap = this.files.snapshot(req.jid);
-    const key = hashOf(snap.hash, id, grains, pillar, ext, req.mode, req.sls ?? [], req.saltenv ?? '', !!req.raw, this.config.top_file_merging_strategy);
+    const key = hashOf(snap.hash, id, grains, pillar, ext, req.mode, req.sls ?? [], req.saltenv ?? '', !!req.raw, this.config.top_file_merging_strategy, req.params ?? {});
     const hit = this.compiled.get(key);
     if (hit) return { ...hit, cached: true };
     const opts = this.options(snap, id, grains, pillar, req, ext);
@@ -176,5 +215,26 @@ export class StateService {
     }
     this.compiled.set(key, reply);
     return reply;
+  }
+
+  /**
+   * Renders `sls` for one minion (its grains and pillar) with recording params: the report of
+   * `brine validate`, diagnostics naming the files as they are on the master.
+   */
+  validate(id: string, rawGrains: Grains, sls: string[], saltenv = 'base'): ValidateReply {
+    const grains = { ...rawGrains, id };
+    const pil = this.pillar(id, grains);
+    const snap = this.files.snapshot();
+    const res = validateSls({ tree: snap.tree, minion: { id, grains }, pillar: pil.pillar, nodegroups: this.config.nodegroups }, sls, saltenv);
+    const onDisk = (d: Diagnostic): Diagnostic => {
+      const f = d.file ? snap.lookup(d.env ?? saltenv, d.file) : undefined;
+      return f ? { ...d, file: f.abs } : d;
+    };
+    const pillarErrors = pil.diagnostics.filter((d) => d.severity === 'error');
+    return {
+      report: res.report,
+      diagnostics: [...pillarErrors, ...res.diagnostics.map(explainMasterSide).map(onDisk)],
+      failed: res.failed || pillarErrors.length > 0,
+    };
   }
 }

@@ -34,6 +34,8 @@ const common: Param[] = [
   { name: 'pillar', type: 'dict' },
   { name: 'failhard', type: 'any' },
   { name: 'queue', type: 'any' },
+  // template params (`brine run ... --params FILE params='{...}'`): the CLI merges them
+  { name: 'params', type: 'dict' },
 ];
 
 async function compile(ctx: ExecContext, mode: 'top' | 'highstate' | 'sls', a: Record<string, unknown>, raw = false): Promise<CompileReply> {
@@ -41,6 +43,7 @@ async function compile(ctx: ExecContext, mode: 'top' | 'highstate' | 'sls', a: R
   if (mode === 'sls') args.sls = slsList(a.mods);
   if (typeof a.saltenv === 'string') args.saltenv = a.saltenv;
   if (a.pillar) args.pillar = a.pillar;
+  if (a.params) args.params = a.params;
   if (raw) args.raw = true;
   return (await host(ctx).request('state.compile', args)) as CompileReply;
 }
@@ -58,7 +61,7 @@ async function runChunks(ctx: ExecContext, low: LowChunk[], a: Record<string, un
     test: truthy(a.test),
     cmd: ctx.cmd,
     files: h.files,
-    templateContext: { grains: ctx.grains, pillar, params: {}, opts: { id: h.id } },
+    templateContext: { grains: ctx.grains, pillar, params: (a.params as Record<string, unknown>) ?? {}, opts: { id: h.id } },
     onResult: (tag, result) => h.emit(tag, result),
     signal: ctx.signal,
     ...(truthy(a.failhard) ? { failhard: true } : {}),
@@ -132,7 +135,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_top',
     doc: 'The SLS the top files and master_tops give this minion, by environment.',
-    params: [{ name: 'saltenv', type: 'string' }],
+    params: [{ name: 'saltenv', type: 'string' }, { name: 'params', type: 'dict' }],
     run: async (a, ctx) => {
       const c = await compile(ctx, 'top', a);
       return c.failed ? failed(c) : { return: c.matches };
@@ -141,7 +144,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_highstate',
     doc: 'The high data of this minion as the master compiles it.',
-    params: [{ name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }],
+    params: [{ name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }, { name: 'params', type: 'dict' }],
     run: async (a, ctx) => {
       const c = await compile(ctx, 'highstate', a);
       return c.failed ? failed(c) : { return: c.high };
@@ -150,7 +153,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_lowstate',
     doc: 'The ordered low chunks of this minion.',
-    params: [{ name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }],
+    params: [{ name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }, { name: 'params', type: 'dict' }],
     run: async (a, ctx) => {
       const c = await compile(ctx, 'highstate', a);
       return c.failed ? failed(c) : { return: c.low };
@@ -159,7 +162,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_sls',
     doc: 'The high data of the SLS named.',
-    params: [{ ...mods, required: true }, { name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }],
+    params: [{ ...mods, required: true }, { name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }, { name: 'params', type: 'dict' }],
     run: async (a, ctx) => {
       const c = await compile(ctx, 'sls', a);
       return c.failed ? failed(c) : { return: c.high };
@@ -168,7 +171,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_low_sls',
     doc: 'The low chunks of the SLS named, before extend and requisite_in.',
-    params: [{ ...mods, required: true }, { name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }],
+    params: [{ ...mods, required: true }, { name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }, { name: 'params', type: 'dict' }],
     run: async (a, ctx) => {
       const c = await compile(ctx, 'sls', a, true);
       return c.failed ? failed(c) : { return: c.low };

@@ -8,6 +8,7 @@ import { jobsCommand } from './jobs.js';
 import { eventsCommand } from './events.js';
 import { demoCommand } from './demo.js';
 import { validateCommand } from './validate.js';
+import { pillarCommand } from './pillar.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
 export const commands: Command[] = [
@@ -21,4 +22,5 @@ export const commands: Command[] = [
   eventsCommand,
   demoCommand,
   validateCommand,
+  pillarCommand,
 ];

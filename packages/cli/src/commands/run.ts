@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { MasterClient, resolveApi, type JobReport } from '@brine/master/client';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import type { Command, CommandIO } from '../command.js';
+import { loadParamsFiles, mergeParams } from '../local/params.js';
 import { fleetExitCode, formatFleet, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
 
 /** A command-line argument read as YAML, as Salt does (`42` a number, `True` a boolean). */
@@ -81,7 +82,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'run a function on targeted minions (like the salt command)',
   usage:
-    "brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out text|json|yaml|txt] [--progress] [--state-output full|terse|mixed|changes] [--config MASTER_CONFIG]",
+    "brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out text|json|yaml|txt] [--progress] [--state-output full|terse|mixed|changes] [--params FILE ...] [--config MASTER_CONFIG]",
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -103,6 +104,7 @@ export const runCommand: Command = {
         out: { type: 'string', default: 'text' },
         progress: { type: 'boolean' },
         'state-output': { type: 'string' },
+        params: { type: 'string', multiple: true },
       },
     });
     const [target, fun, ...rest] = positionals;
@@ -122,6 +124,18 @@ export const runCommand: Command = {
       const m = /^([A-Za-z_][\w.-]*)=([\s\S]*)$/.exec(w);
       if (m) kwarg[m[1]!] = yamlArg(m[2]!);
       else arg.push(yamlArg(w));
+    }
+    // Template params: the --params files in order, then params='{...}' on top (as brine local
+    // does); the master compiles with them and a missing params['key'] names the key.
+    if (values.params?.length || kwarg.params !== undefined) {
+      const inline = kwarg.params;
+      if (inline !== undefined && (inline === null || typeof inline !== 'object' || Array.isArray(inline))) {
+        io.stderr(`brine run: params= must be a dictionary, e.g. params='{"k": 1}'\n`);
+        return 2;
+      }
+      const params = loadParamsFiles(values.params ?? [], io.cwd);
+      if (inline) mergeParams(params, inline as Record<string, unknown>);
+      kwarg.params = params;
     }
     const timeout = values.timeout !== undefined ? Number(values.timeout) : undefined;
     if (timeout !== undefined && !(timeout >= 0)) {

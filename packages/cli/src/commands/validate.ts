@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { dirTree, renderSls, validateSls } from '@brine/compiler';
 import { formatDiagnostic, type Diagnostic } from '@brine/core';
+import { MasterClient, resolveApi } from '@brine/master/client';
 import { defaultRegistry } from '@brine/states';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
@@ -12,7 +13,8 @@ import { registrySchema } from '../local/compile.js';
 import { localGrains } from '../local/grains.js';
 
 export const VALIDATE_USAGE =
-  'brine validate <sls>[,<sls>...] [--file-root DIR] [--file-root ENV=DIR] [--saltenv ENV] [--id ID] [--grains FILE] [--out json|yaml]';
+  'brine validate <sls>[,<sls>...] [--file-root DIR] [--file-root ENV=DIR] [--saltenv ENV] [--id ID] [--grains FILE] [--out json|yaml]\n' +
+  '       brine validate <sls>[,<sls>...] --minion ID [--saltenv ENV] [--out json|yaml] [--config MASTER_CONFIG]';
 
 interface ValidateOptions {
   sls: string[];
@@ -21,6 +23,9 @@ interface ValidateOptions {
   id: string;
   grainsFile: string | undefined;
   out: 'json' | 'yaml';
+  /** Through the master: render for this minion (its grains and pillar) with the master's tree. */
+  minion: string | undefined;
+  config: string | undefined;
 }
 
 function usage(detail: string): never {
@@ -40,6 +45,8 @@ function parseValidateOptions(argv: string[], cwd: string): ValidateOptions {
         id: { type: 'string' },
         grains: { type: 'string' },
         out: { type: 'string' },
+        minion: { type: 'string' },
+        config: { type: 'string', short: 'c' },
       },
     });
   } catch (e) {
@@ -50,6 +57,12 @@ function parseValidateOptions(argv: string[], cwd: string): ValidateOptions {
   if (sls.length === 0) usage('no SLS given');
   const out = values.out ?? 'json';
   if (out !== 'json' && out !== 'yaml') usage(`unknown output '${out}' (json or yaml)`);
+  if (values.minion !== undefined) {
+    for (const local of ['file-root', 'id', 'grains'] as const) {
+      if (values[local] !== undefined) usage(`--${local} is for a local tree; with --minion the master's tree, grains and pillar are used`);
+    }
+    return { sls, env: values.saltenv ?? 'base', roots: {}, id: values.minion, grainsFile: undefined, out, minion: values.minion, config: values.config };
+  }
   const roots: Record<string, string[]> = {};
   for (const spec of values['file-root'] ?? ['/srv/salt']) {
     const m = /^([A-Za-z0-9_-]+)=(.+)$/.exec(spec);
@@ -67,6 +80,8 @@ function parseValidateOptions(argv: string[], cwd: string): ValidateOptions {
     id: values.id ?? hostname(),
     grainsFile: values.grains ? resolve(cwd, values.grains) : undefined,
     out,
+    minion: undefined,
+    config: values.config,
   };
 }
 
@@ -90,13 +105,21 @@ export const validateCommand: Command = {
   usage: VALIDATE_USAGE,
   async run(argv, io) {
     const opts = parseValidateOptions(argv, io.cwd);
-    const grains = localGrains(opts.id, opts.grainsFile);
-    const res = validateSls(
-      { tree: dirTree(opts.roots), minion: { id: opts.id, grains }, render: renderSls, schema: registrySchema(defaultRegistry()) },
-      opts.sls,
-      opts.env,
-    );
-    for (const d of res.diagnostics) io.stderr(formatDiagnostic(withUserPath(d, opts.roots, io.cwd)) + '\n');
+    let res: { report: unknown; diagnostics: Diagnostic[]; failed: boolean };
+    if (opts.minion !== undefined) {
+      // the master renders for the minion (its grains and pillar); files named as on the master
+      const client = new MasterClient(resolveApi(opts.config, io.env));
+      res = await client.post('/v1/validate', { minion: opts.minion, sls: opts.sls, saltenv: opts.env });
+      for (const d of res.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
+    } else {
+      const grains = localGrains(opts.id, opts.grainsFile);
+      res = validateSls(
+        { tree: dirTree(opts.roots), minion: { id: opts.id, grains }, render: renderSls, schema: registrySchema(defaultRegistry()) },
+        opts.sls,
+        opts.env,
+      );
+      for (const d of res.diagnostics) io.stderr(formatDiagnostic(withUserPath(d, opts.roots, io.cwd)) + '\n');
+    }
     if (opts.out === 'yaml') io.stdout(stringify(res.report, { lineWidth: 0, aliasDuplicateObjects: false }));
     else io.stdout(JSON.stringify(res.report, null, 4) + '\n');
     return res.failed ? 1 : 0;

@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+import { MasterClient, resolveApi } from '@brine/master/client';
+import { stringify } from 'yaml';
+import type { Command } from '../command.js';
+import { cliErrors } from '../errors.js';
+import { formatNested } from './run.js';
+
+const USAGE =
+  'brine pillar explain <minion> <name> [--out text|json] [--config MASTER_CONFIG]\n' +
+  '       brine pillar items <minion> [--out text|json|yaml] [--config MASTER_CONFIG]';
+
+function usage(detail: string): never {
+  throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail, usage: USAGE });
+}
+
+/**
+ * `brine pillar`: a minion's pillar as the master compiles it (classic pillar, then structured
+ * bindings on top), and `explain`: which binding gave a name its value (file, line, layer,
+ * categories) and every binding it shadowed. Asks the master; the minion need not be connected.
+ */
+export const pillarCommand: Command = {
+  name: 'pillar',
+  summary: "a minion's pillar, and which binding gave a name its value (explain)",
+  usage: USAGE,
+  async run(argv, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: { config: { type: 'string', short: 'c' }, out: { type: 'string', default: 'text' } },
+      });
+    } catch (e) {
+      return usage((e as Error).message);
+    }
+    const { values, positionals } = parsed;
+    const [sub, minion, name] = positionals;
+    const out = values.out ?? 'text';
+    const client = () => new MasterClient(resolveApi(values.config, io.env));
+    if (sub === 'explain') {
+      if (!minion || !name || positionals.length > 3) usage('explain takes a minion id and a pillar name');
+      if (out !== 'text' && out !== 'json') usage(`unknown output '${out}' (text or json)`);
+      const r = await client().get<{ bound: boolean; text: string; errors: string[] }>(
+        `/v1/minions/${encodeURIComponent(minion)}/pillar/explain?name=${encodeURIComponent(name)}`,
+      );
+      if (out === 'json') io.stdout(JSON.stringify(r, null, 2) + '\n');
+      else {
+        io.stdout(r.text);
+        for (const e of r.errors) io.stderr(e + '\n');
+      }
+      return r.bound ? 0 : 1;
+    }
+    if (sub === 'items') {
+      if (!minion || positionals.length > 2) usage('items takes a minion id');
+      if (out !== 'text' && out !== 'json' && out !== 'yaml') usage(`unknown output '${out}' (text, json or yaml)`);
+      const r = await client().get<{ pillar: Record<string, unknown>; errors: string[] }>(`/v1/minions/${encodeURIComponent(minion)}/pillar`);
+      if (out === 'json') io.stdout(JSON.stringify({ [minion]: r.pillar }, null, 2) + '\n');
+      else if (out === 'yaml') io.stdout(stringify({ [minion]: r.pillar }));
+      else io.stdout(`${minion}:\n${formatNested(r.pillar)}`);
+      for (const e of r.errors) io.stderr(e + '\n');
+      return r.errors.length ? 1 : 0;
+    }
+    return usage(sub ? `unknown subcommand '${sub}'` : 'name a subcommand');
+  },
+};
