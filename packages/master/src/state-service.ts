@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
-  compileHighstate,
+  compileMatches,
   compileSls,
   compileTopFiles,
   renderSls,
@@ -82,6 +82,30 @@ function hashOf(...parts: unknown[]): string {
   return h.digest('hex');
 }
 
+/** Grains that notice whether anything read the minion id (directly, by listing, or by copying). */
+function watchIdReads(grains: Grains): { grains: Grains; read: () => boolean } {
+  let read = false;
+  const proxy = new Proxy(grains, {
+    get(t, k, r) {
+      if (k === 'id') read = true;
+      return Reflect.get(t, k, r);
+    },
+    has(t, k) {
+      if (k === 'id') read = true;
+      return Reflect.has(t, k);
+    },
+    ownKeys(t) {
+      read = true;
+      return Reflect.ownKeys(t);
+    },
+    getOwnPropertyDescriptor(t, k) {
+      if (k === 'id') read = true;
+      return Reflect.getOwnPropertyDescriptor(t, k);
+    },
+  });
+  return { grains: proxy, read: () => read };
+}
+
 class Lru<V> {
   private readonly map = new Map<string, V>();
   hits = 0;
@@ -115,6 +139,8 @@ export class StateService {
   readonly files: FileRoots;
   readonly pillars: FileRoots;
   private readonly compiled: Lru<CompileReply>;
+  /** Compiles that never read the minion id, shared by every minion of the same shape. */
+  private readonly shared: Lru<CompileReply>;
   private readonly pillarCache: Lru<MinionPillar>;
   readonly bindings: BindingsService;
 
@@ -128,12 +154,13 @@ export class StateService {
     this.files = new FileRoots(config.file_roots, config.env_order, escape('file_roots'));
     this.pillars = new FileRoots(config.pillar_roots, config.env_order, escape('pillar_roots'));
     this.compiled = new Lru(config.compile_cache_size);
+    this.shared = new Lru(config.compile_cache_size);
     this.pillarCache = new Lru(config.compile_cache_size);
     this.bindings = new BindingsService(config.bindings_roots, config.bindings_categories);
   }
 
   get stats() {
-    return { compile_hits: this.compiled.hits, compile_misses: this.compiled.misses, pillar_hits: this.pillarCache.hits, pillar_misses: this.pillarCache.misses };
+    return { compile_hits: this.compiled.hits, compile_misses: this.compiled.misses, shared_hits: this.shared.hits, pillar_hits: this.pillarCache.hits, pillar_misses: this.pillarCache.misses };
   }
 
   /**
@@ -208,10 +235,27 @@ export class StateService {
       const failed = top.diagnostics.some((d) => d.severity === 'error');
       reply = failed ? fail(top.diagnostics, top.matches) : { matches: top.matches, high: {}, low: [], diagnostics: top.diagnostics, errors: [], failed: false, pillar, cached: false };
     } else {
-      const c = req.mode === 'sls' ? compileSls(opts, req.sls ?? [], req.saltenv ?? 'base', !!req.raw) : compileHighstate(opts, !!req.raw);
+      // The matches come from the top files (per minion: targets name ids); what they select is
+      // then rendered once per shape (tree, grains but the id, pillar, matches, request) unless a
+      // template reads the id. A fleet of identical minions renders each SLS once.
+      const top = req.mode === 'sls' ? undefined : compileTopFiles(opts);
+      if (top && top.diagnostics.some((d) => d.severity === 'error')) return fail(top.diagnostics, top.matches);
+      const matches = top ? top.matches : { [req.saltenv ?? 'base']: req.sls ?? [] };
+      const { id: _id, ...anonymous } = grains;
+      void _id;
+      const shapeKey = hashOf('shape', snap.hash, anonymous, pillar, ext, matches, req.mode, !!req.raw, req.params ?? {});
+      const shared = this.shared.get(shapeKey);
+      if (shared) {
+        this.compiled.set(key, shared);
+        return { ...shared, cached: true };
+      }
+      const watch = watchIdReads(grains);
+      const c = req.mode === 'sls' ? compileSls({ ...opts, minion: { id, grains: watch.grains } }, req.sls ?? [], req.saltenv ?? 'base', !!req.raw) : compileMatches({ ...opts, minion: { id, grains: watch.grains } }, matches, !!req.raw);
+      if (top) c.diagnostics.unshift(...top.diagnostics);
       reply = c.failed
         ? fail(c.diagnostics, c.matches)
         : { matches: c.matches, high: c.rawHigh, low: c.low, diagnostics: c.diagnostics, errors: [], failed: false, pillar, cached: false };
+      if (!c.failed && !watch.read()) this.shared.set(shapeKey, reply);
     }
     this.compiled.set(key, reply);
     return reply;

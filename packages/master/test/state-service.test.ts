@@ -176,3 +176,30 @@ t.test('autosign_networks: a new key from inside the network is accepted, from o
   t.equal(keys.admit('outside', pub(), '10.1.2.3').state, 'pending');
   t.equal(keys.admit('unknown', pub()).state, 'pending');
 });
+
+t.test('identical minions share one compile unless a template reads the id', async (t) => {
+  const dir = tmp(t);
+  write(dir, {
+    'top.sls': "base:\n  '*':\n    - common\n  'web1':\n    - mine\n",
+    'common.sls': "motd:\n  file.managed:\n    - name: /etc/motd\n    - contents: {{ grains['role'] }}\n",
+    'mine.sls': "who:\n  test.nop:\n    - name: {{ grains['id'] }}\n",
+  });
+  const s = await service({ file_roots: { base: [dir] }, pillar_roots: {} });
+  const first = await s.compile('web2', grains, { mode: 'highstate' });
+  const second = await s.compile('web3', grains, { mode: 'highstate' });
+  t.equal(second.cached, true, 'web3 reuses what web2 compiled: the id was never read');
+  t.same(second.low, first.low);
+  t.equal(s.stats.shared_hits, 1);
+  // web1's top file matches add an SLS that reads the id: compiled for web1 alone, never shared.
+  const web1 = await s.compile('web1', grains, { mode: 'highstate' });
+  t.equal(web1.cached, false);
+  t.same(web1.low.map((c) => c.name), ['/etc/motd', 'web1']);
+  const web1b = await s.compile('web1b', grains, { mode: 'highstate' });
+  t.same(web1b.low.map((c) => c.name), ['/etc/motd'], 'different matches, different shape');
+  // The same matches as web1 for another id: the id-reading compile was not shared.
+  write(dir, { 'top.sls': "base:\n  '*':\n    - common\n    - mine\n" });
+  const a = await s.compile('a1', grains, { mode: 'highstate' });
+  const b = await s.compile('b1', grains, { mode: 'highstate' });
+  t.equal(b.cached, false);
+  t.same([a.low[1]!.name, b.low[1]!.name], ['a1', 'b1']);
+});

@@ -49,7 +49,17 @@ export function templateVars(input: RenderInput): Record<string, unknown> {
   const ctx: RenderContext = input.context;
   const grains = ctx.grains ?? {};
   const pillar = deepCopy(ctx.pillar ?? {});
-  const opts: Record<string, unknown> = { id: grains.id, saltenv: input.env, ...(ctx.opts ?? {}) };
+  // `id` is read only when a template asks: the master shares compiles between minions whose
+  // templates never looked at their id.
+  const opts: Record<string, unknown> = Object.defineProperty({ saltenv: input.env }, 'id', {
+    get: () => grains.id,
+    set(this: Record<string, unknown>, v: unknown) {
+      Object.defineProperty(this, 'id', { value: v, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: true,
+    configurable: true,
+  });
+  Object.assign(opts, ctx.opts ?? {});
   const helpers = builtinHelpers({
     grains,
     pillar,
