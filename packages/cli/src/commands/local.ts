@@ -1,27 +1,16 @@
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { formatDiagnostic, type Diagnostic } from '@brine/core';
+import { formatDiagnostic } from '@brine/core';
 import { defaultRegistry } from '@brine/states';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
 import { applyFunctions } from '../local/apply.js';
 import { showFunctions, type LocalFunction } from '../local/functions.js';
-import { LOCAL_USAGE, parseLocalOptions, type LocalOptions } from '../local/options.js';
+import { withUserPath } from '../local/file-roots.js';
+import { LOCAL_USAGE, parseLocalOptions } from '../local/options.js';
 import { formatJson, formatYaml } from '../output/format.js';
 import { formatHighstate } from '../output/highstate.js';
 
 /** Every function `brine local` knows. */
 export const localFunctions: Record<string, LocalFunction> = { ...showFunctions, ...applyFunctions };
-
-/** Diagnostics name files relative to their file root; show them as paths the user can open. */
-function withUserPath(d: Diagnostic, opts: LocalOptions, cwd: string): Diagnostic {
-  if (!d.file) return d;
-  for (const root of opts.roots[d.env ?? 'base'] ?? Object.values(opts.roots).flat()) {
-    const full = join(root, d.file);
-    if (existsSync(full)) return { ...d, file: relative(cwd, full) || full };
-  }
-  return d;
-}
 
 export const localCommand: Command = {
   name: 'local',
@@ -34,7 +23,7 @@ export const localCommand: Command = {
       throw cliErrors.make('BRINE_ERR_CLI_UNKNOWN_FUNCTION', { fun: opts.fun, known: Object.keys(localFunctions).sort().join(', ') });
     }
     const result = await fn(opts, defaultRegistry());
-    const diagnostics = result.diagnostics.map((d) => withUserPath(d, opts, io.cwd));
+    const diagnostics = result.diagnostics.map((d) => withUserPath(d, opts.roots, io.cwd));
     for (const d of diagnostics) io.stderr(formatDiagnostic(d) + '\n');
     const minion = 'local';
     const value = result.compileFailed ? diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic) : result.value;

@@ -1,6 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { dirTree, renderSls, validateSls } from '@brine/compiler';
@@ -10,6 +9,7 @@ import { defaultRegistry } from '@brine/states';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
 import { registrySchema } from '../local/compile.js';
+import { parseFileRoots, withUserPath } from '../local/file-roots.js';
 import { localGrains } from '../local/grains.js';
 
 export const VALIDATE_USAGE =
@@ -63,16 +63,7 @@ function parseValidateOptions(argv: string[], cwd: string): ValidateOptions {
     }
     return { sls, env: values.saltenv ?? 'base', roots: {}, id: values.minion, grainsFile: undefined, out, minion: values.minion, config: values.config };
   }
-  const roots: Record<string, string[]> = {};
-  for (const spec of values['file-root'] ?? ['/srv/salt']) {
-    const m = /^([A-Za-z0-9_-]+)=(.+)$/.exec(spec);
-    const [env, dir] = m ? [m[1]!, m[2]!] : ['base', spec];
-    const abs = resolve(cwd, dir);
-    if (!existsSync(abs) || !statSync(abs).isDirectory()) {
-      throw cliErrors.make('BRINE_ERR_CLI_BAD_FILE_ROOT', { root: spec, detail: 'is not a directory' });
-    }
-    (roots[env] ??= []).push(abs);
-  }
+  const roots = parseFileRoots(values['file-root'], cwd);
   return {
     sls,
     env: values.saltenv ?? 'base',
@@ -83,15 +74,6 @@ function parseValidateOptions(argv: string[], cwd: string): ValidateOptions {
     minion: undefined,
     config: values.config,
   };
-}
-
-function withUserPath(d: Diagnostic, roots: Record<string, string[]>, cwd: string): Diagnostic {
-  if (!d.file) return d;
-  for (const root of roots[d.env ?? 'base'] ?? Object.values(roots).flat()) {
-    const full = join(root, d.file);
-    if (existsSync(full)) return { ...d, file: relative(cwd, full) || full };
-  }
-  return d;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,6 +8,7 @@ import type { Grains, Pillar } from '@brine/core';
 import { cliErrors } from '../errors.js';
 import type { OutFormat } from '../output/format.js';
 import { parseSaltArgs, type SaltArgs } from '../salt-args.js';
+import { parseFileRoots } from './file-roots.js';
 import { localGrains } from './grains.js';
 import { loadParamsFiles, mergeParams } from './params.js';
 
@@ -75,19 +76,7 @@ export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
   if (!['full', 'terse', 'mixed', 'changes'].includes(stateOutput)) {
     throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `unknown --state-output '${stateOutput}' (full, terse, mixed, changes)`, usage: LOCAL_USAGE });
   }
-  const roots: Record<string, string[]> = {};
-  // Salt's default root is used when it exists; a root named on the command line must exist.
-  const specs = values['file-root'] ?? (existsSync('/srv/salt') ? ['/srv/salt'] : []);
-  if (specs.length === 0) roots.base = [];
-  for (const spec of specs) {
-    const m = /^([A-Za-z0-9_-]+)=(.+)$/.exec(spec);
-    const [env, dir] = m ? [m[1]!, m[2]!] : ['base', spec];
-    const abs = resolve(cwd, dir);
-    if (!existsSync(abs) || !statSync(abs).isDirectory()) {
-      throw cliErrors.make('BRINE_ERR_CLI_BAD_FILE_ROOT', { root: spec, detail: 'is not a directory' });
-    }
-    (roots[env] ??= []).push(abs);
-  }
+  const roots = parseFileRoots(values['file-root'], cwd);
   const id = values.id ?? hostname();
   const call = parseSaltArgs(rest);
   const pillar = values.pillar ? readDataFile('pillar file', resolve(cwd, values.pillar)) : {};
