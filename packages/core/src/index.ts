@@ -7,3 +7,4 @@ export * from './host/command-runner.js';
 export * from './requisites.js';
 export * from './state-args.js';
 export * from './arg-bind-ref.js';
+export * from './config-options.js';

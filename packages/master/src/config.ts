@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { loadOptions } from '@brine/core';
 import type { CategorySpec } from '@brine/bindings';
 import { masterErrors } from './errors.js';
 
@@ -112,19 +111,9 @@ const KIND_TEXT: Record<string, string> = {
   categories: 'a list of category names or {name, from} / {name, value} entries',
 };
 
-function kindOk(kind: string, v: unknown): boolean {
-  if (kind.endsWith('?') && v === null) return true;
-  switch (kind.replace('?', '')) {
-    case 'string':
-      return typeof v === 'string';
-    case 'number':
-      return typeof v === 'number' && Number.isFinite(v) && v >= 0;
-    case 'boolean':
-      return typeof v === 'boolean';
-    case 'string[]':
-      return Array.isArray(v) && v.every((x) => typeof x === 'string');
-    case 'object':
-      return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The master's own option kinds, beside the common ones core checks. */
+function masterKind(kind: string, v: unknown): boolean | undefined {
+  switch (kind) {
     case 'roots':
       return (
         typeof v === 'object' && v !== null && !Array.isArray(v) &&
@@ -143,7 +132,7 @@ function kindOk(kind: string, v: unknown): boolean {
     case 'strategy':
       return v === 'merge' || v === 'same' || v === 'merge_all';
   }
-  return false;
+  return undefined;
 }
 
 /**
@@ -151,34 +140,16 @@ function kindOk(kind: string, v: unknown): boolean {
  * from the config file's folder, so a checkout-local config works from any cwd.
  */
 export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig> = {}): MasterConfig {
-  let fromFile: Record<string, unknown> = {};
   const base = file ? path.dirname(path.resolve(file)) : process.cwd();
-  if (file) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file, detail: (err as Error).message });
-    }
-    const parsed: unknown = parse(text);
-    if (parsed !== null && parsed !== undefined) {
-      if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-        throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file, detail: 'must be a mapping of options' });
-      }
-      fromFile = parsed as Record<string, unknown>;
-    }
-  }
-  const merged: Record<string, unknown> = { ...MASTER_DEFAULTS, ...fromFile, ...overrides };
-  for (const [key, value] of Object.entries(merged)) {
-    const kind = KINDS[key as keyof MasterConfig];
-    if (!kind) throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: file ?? '-', detail: `unknown option '${key}'` });
-    if (!kindOk(kind, value)) {
-      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', {
-        file: file ?? '-',
-        detail: `option '${key}' must be ${KIND_TEXT[kind] ?? kind.replace('?', ' or null')}`,
-      });
-    }
-  }
+  const merged = loadOptions({
+    ...(file ? { file } : {}),
+    defaults: MASTER_DEFAULTS,
+    overrides,
+    kinds: KINDS,
+    extraKind: masterKind,
+    kindText: KIND_TEXT,
+    fail: (f, detail) => masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: f, detail }),
+  });
   const cfg = merged as unknown as MasterConfig;
   for (const cidr of cfg.autosign_networks) {
     const [addr, bits, extra] = cidr.split('/');

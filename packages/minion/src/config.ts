@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { loadOptions } from '@brine/core';
 import { minionErrors } from './errors.js';
 
 /** Options of `brine minion`; see config/minion.yaml for what each one means. */
@@ -56,48 +55,15 @@ const KINDS: Record<keyof MinionConfig, string> = {
   log_level: 'string',
 };
 
-function kindOk(kind: string, v: unknown): boolean {
-  if (kind.endsWith('?') && v === null) return true;
-  switch (kind.replace('?', '')) {
-    case 'string':
-      return typeof v === 'string';
-    case 'number':
-      return typeof v === 'number' && Number.isFinite(v) && v >= 0;
-    case 'boolean':
-      return typeof v === 'boolean';
-    case 'object':
-      return typeof v === 'object' && v !== null && !Array.isArray(v);
-  }
-  return false;
-}
-
 /** Defaults, then the YAML file, then overrides; relative paths are from the file's folder. */
 export function loadMinionConfig(file?: string, overrides: Partial<MinionConfig> = {}): MinionConfig {
-  let fromFile: Record<string, unknown> = {};
-  const where = file ?? '-';
-  if (file) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file, detail: (err as Error).message });
-    }
-    const parsed: unknown = parse(text);
-    if (parsed !== null && parsed !== undefined) {
-      if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-        throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file, detail: 'must be a mapping of options' });
-      }
-      fromFile = parsed as Record<string, unknown>;
-    }
-  }
-  const merged: Record<string, unknown> = { ...MINION_DEFAULTS, ...fromFile, ...overrides };
-  for (const [key, value] of Object.entries(merged)) {
-    const kind = KINDS[key as keyof MinionConfig];
-    if (!kind) throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file: where, detail: `unknown option '${key}'` });
-    if (!kindOk(kind, value)) {
-      throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file: where, detail: `option '${key}' must be ${kind.replace('?', ' or null')}` });
-    }
-  }
+  const merged = loadOptions({
+    ...(file ? { file } : {}),
+    defaults: MINION_DEFAULTS,
+    overrides,
+    kinds: KINDS,
+    fail: (f, detail) => minionErrors.make('BRINE_ERR_MINION_CONFIG', { file: f, detail }),
+  });
   const cfg = merged as unknown as MinionConfig;
   if (!cfg.id) cfg.id = os.hostname();
   // `master: host:port` is accepted as a shorthand
