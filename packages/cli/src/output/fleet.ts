@@ -1,5 +1,6 @@
 import type { RunningDict, StateResult } from '@brine/core';
 import { formatHighstate, formatHighstateErrors, type HighstateMode } from './highstate.js';
+import type { StateResultRow } from '@brine/master';
 
 /**
  * The output of a state run across minions: the highstate outputter per minion (the stored
@@ -16,22 +17,8 @@ export interface FleetReturn {
   return: unknown;
 }
 
-/** A stored state result row (the API's /v1/jobs/<jid>/states). */
-export interface FleetStateRow {
-  minion: string;
-  run_num: number;
-  tag: string;
-  id: string;
-  name: string;
-  state: string;
-  fun: string;
-  sls: string | null;
-  result: boolean | null;
-  changes: Record<string, unknown>;
-  comment: string;
-  start_time: string | null;
-  duration: number | null;
-}
+/** A stored state result row (the API's /v1/jobs/<jid>/states): the store's row, as served. */
+export type FleetStateRow = Omit<StateResultRow, 'jid' | 'stored_at'>;
 
 export interface FleetReport {
   jid: string;
