@@ -192,7 +192,7 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
   }
   // The file's own IDs come first in its dict, the included ones after, like Salt's update().
   mergeInto(ctx, state, included, env, sls);
-  injectAutoOrder(state, ctx.order);
+  injectAutoOrder(state, ctx.order, out.keyOrder);
   return state;
 }
 

@@ -140,8 +140,9 @@ export function standardizeFile(
  * Auto order: every state declaration without an `order` gets the next number, in load order.
  * The counter lives across files (it is the caller's), so included files get the low numbers.
  */
-export function injectAutoOrder(state: HighData, counter: { next: number }): void {
-  for (const id of Object.keys(state)) {
+export function injectAutoOrder(state: HighData, counter: { next: number }, keyOrder?: string[]): void {
+  const keys = keyOrder ? [...new Set([...keyOrder.filter((k) => k in state), ...Object.keys(state)])] : Object.keys(state);
+  for (const id of keys) {
     if (id.startsWith('__')) continue;
     const decl = state[id];
     if (decl === null || typeof decl !== 'object' || Array.isArray(decl)) continue;

@@ -2,6 +2,7 @@
  * The render stage: one SLS (or top) file -> raw high data. The renderer pipe (`#!jinja|yaml`
  * by default) runs Jinja first, then YAML; the result must be a dictionary.
  */
+import { parseDocument } from 'yaml';
 import type { Diagnostic, HighData } from '@brine/core';
 import { compilerErrors } from '../errors.js';
 import type { StateTree } from '../state-tree.js';
@@ -146,5 +147,23 @@ export function renderSls(input: RenderInput): RenderOutput {
   if (typeof value !== 'object' || Array.isArray(value)) {
     return fail(compilerErrors.diag('BRINE_ERR_COMPILE_NOT_A_DICT', { sls: input.sls ?? file, got: describe(value) }, { ...where, line: 1, column: 1 }));
   }
-  return { high: value as HighData, positions, diagnostics: [] };
+  const out: RenderOutput = { high: value as HighData, positions, diagnostics: [] };
+  if (pipe.includes('yaml') && Object.keys(value).some(isIndexKey)) out.keyOrder = documentKeyOrder(text);
+  return out;
+}
+
+/** Keys JavaScript objects keep in numeric order ahead of every other key. */
+function isIndexKey(key: string): boolean {
+  return /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
+}
+
+/** The top-level keys of a YAML document in the order written (only needed for index-like keys). */
+function documentKeyOrder(text: string): string[] | undefined {
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
+  const items = (doc.contents as { items?: Array<{ key: unknown }> } | null)?.items;
+  if (!items) return undefined;
+  return items.map((p) => {
+    const k = p.key as { value?: unknown } | null;
+    return String(k && typeof k === 'object' && 'value' in k ? k.value : k);
+  });
 }

@@ -38,4 +38,9 @@ export interface RenderOutput {
   high: HighData | undefined;
   positions: PositionMap;
   diagnostics: Diagnostic[];
+  /**
+   * The document order of the top-level keys, given only when it differs from the object's own
+   * order: JavaScript lists integer-like keys (an ID `22:`) first, YAML does not.
+   */
+  keyOrder?: string[];
 }
