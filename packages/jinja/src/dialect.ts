@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { memberLookup, methodLookup } from './methods.js';
 import { pyHooks } from './py-object.js';
 import { isDict, isStringLike, percentFormat, str, truthy } from './python.js';
+import { readCompiled, writeCompiled } from './template-cache.js';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -512,10 +513,15 @@ export function compileTemplate(src: string, name: string, extensions: any[]): R
   parser.templateName = name;
   let props: any;
   try {
-    const ast = transformer.transform(parser.parseAsRoot(), [], name);
-    const compiler = new (DialectCompiler as any)(name, false);
-    compiler.compile(ast);
-    props = new Function(compiler.getCode())();
+    let code = readCompiled(name, src);
+    if (code === undefined) {
+      const ast = transformer.transform(parser.parseAsRoot(), [], name);
+      const compiler = new (DialectCompiler as any)(name, false);
+      compiler.compile(ast);
+      code = compiler.getCode() as string;
+      writeCompiled(name, src, code);
+    }
+    props = new Function(code)();
   } catch (e: any) {
     // Parser errors carry 1-based positions already.
     if (e && typeof e === 'object' && !e.brineWhere) e.brineWhere = { file: name, line: e.lineno || undefined, column: e.colno || undefined };

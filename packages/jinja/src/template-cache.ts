@@ -1,0 +1,70 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Compiled template code kept on disk, like Python's .pyc: turning a template into JavaScript
+ * costs about a millisecond each, and a `brine local` run over a hundred templates paid it on
+ * every start. Entries are keyed by the template's name and text and by the dialect's own code,
+ * so a changed template or a new Brine never reads a stale entry. Set BRINE_TEMPLATE_CACHE to a
+ * directory to move it, or to `off` to disable it; failures to read or write are ignored.
+ */
+let dir: string | null | undefined;
+
+function cacheDir(): string | null {
+  if (dir !== undefined) return dir;
+  const setting = process.env.BRINE_TEMPLATE_CACHE;
+  if (setting === 'off' || setting === '0') return (dir = null);
+  try {
+    const here = fileURLToPath(new URL('.', import.meta.url));
+    const h = createHash('sha256');
+    // The dialect's own code is part of the key (built .js, or .ts when run from source).
+    for (const f of ['dialect', 'environment']) {
+      let code: Buffer;
+      try {
+        code = readFileSync(join(here, `${f}.js`));
+      } catch {
+        code = readFileSync(join(here, `${f}.ts`));
+      }
+      h.update(code);
+    }
+    h.update(createRequire(import.meta.url)('nunjucks/package.json').version as string);
+    const base = setting || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'brine', 'jinja');
+    dir = join(base, h.digest('hex').slice(0, 16));
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    dir = null;
+  }
+  return dir;
+}
+
+function entry(name: string, src: string): string | null {
+  const d = cacheDir();
+  if (!d) return null;
+  return join(d, `${createHash('sha256').update(name).update('\0').update(src).digest('hex').slice(0, 40)}.js`);
+}
+
+export function readCompiled(name: string, src: string): string | undefined {
+  const file = entry(name, src);
+  if (!file) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCompiled(name: string, src: string, code: string): void {
+  const file = entry(name, src);
+  if (!file) return;
+  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(tmp, code, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    // A cache that cannot be written only costs speed.
+  }
+}
