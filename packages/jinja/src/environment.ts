@@ -6,7 +6,8 @@
  */
 import { posix } from 'node:path';
 import { loadYaml } from './yaml-load.js';
-import { compileTemplate, iterate, Namespace, nunjucks } from './dialect.js';
+import { compileTemplate, nunjucks } from './dialect.js';
+import { iterate, Namespace } from './dialect-runtime.js';
 import { FILTERS, TESTS } from './filters.js';
 import { splitArgs, str } from './python.js';
 

@@ -90,22 +90,22 @@ async function install(
   args: Record<string, unknown>,
   ctx: StateContext,
   want: Target[],
-  todo: string[],
+  pending: string[],
   verbs: { done: string; would: string; fail: string; ok: string },
 ): Promise<StateReturn> {
   const name = String(args.name);
   const names = want.map((t) => t.name);
   const before = await dpkgVersions(ctx.cmd);
   const ret: StateReturn = { name, changes: {}, result: true, comment: '', old_state: stateOf(names, before) };
-  if (!todo.length) {
+  if (!pending.length) {
     ret.comment = verbs.ok;
     ret.new_state = ret.old_state;
     return ret;
   }
   if (ctx.test) {
     ret.result = null;
-    ret.comment = `The following packages would be ${verbs.would}: ${todo.map((s) => s.split('=')[0]).join(', ')}`;
-    for (const spec of todo) {
+    ret.comment = `The following packages would be ${verbs.would}: ${pending.map((s) => s.split('=')[0]).join(', ')}`;
+    for (const spec of pending) {
       const [n, v] = spec.split('=');
       ret.changes[n] = { old: before.get(n) ?? '', new: v ?? 'latest' };
     }
@@ -116,27 +116,27 @@ async function install(
   const argv = ['apt-get', ...APT_OPTS];
   if (args.install_recommends === false) argv.push('--no-install-recommends');
   if (typeof args.fromrepo === 'string') argv.push('-t', args.fromrepo);
-  const r = await ctx.cmd.run([...argv, 'install', ...todo], { env: APT_ENV });
+  const r = await ctx.cmd.run([...argv, 'install', ...pending], { env: APT_ENV });
   const after = await dpkgVersions(ctx.cmd);
   ret.changes = diffVersions(before, after);
   ret.new_state = stateOf(names, after);
   const failed = want.filter((t) => !after.has(t.name) || (t.version !== undefined && after.get(t.name) !== t.version)).map((t) => t.name);
   if (r.retcode !== 0 || failed.length) {
     ret.result = false;
-    ret.comment = `The following packages failed to ${verbs.fail}: ${(failed.length ? failed : todo).join(', ')}\n${r.stderr || r.stdout}`.trim();
+    ret.comment = `The following packages failed to ${verbs.fail}: ${(failed.length ? failed : pending).join(', ')}\n${r.stderr || r.stdout}`.trim();
     return ret;
   }
-  ret.comment = `The following packages were ${verbs.done}: ${todo.map((s) => s.split('=')[0]).join(', ')}`;
+  ret.comment = `The following packages were ${verbs.done}: ${pending.map((s) => s.split('=')[0]).join(', ')}`;
   return ret;
 }
 
 async function installed(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
   const want = targets(args);
   const have = await dpkgVersions(ctx.cmd, want.map((t) => t.name));
-  const todo = want
+  const pending = want
     .filter((t) => !have.has(t.name) || (t.version !== undefined && have.get(t.name) !== t.version))
     .map((t) => (t.version !== undefined ? `${t.name}=${t.version}` : t.name));
-  return install(args, ctx, want, todo, {
+  return install(args, ctx, want, pending, {
     done: 'installed/updated',
     would: 'installed/updated',
     fail: 'install/update',
@@ -149,17 +149,17 @@ async function latest(args: Record<string, unknown>, ctx: StateContext): Promise
   const err = ctx.test ? undefined : await refresh(args, ctx);
   if (err) return { name: String(args.name), changes: {}, result: false, comment: err };
   const have = await dpkgVersions(ctx.cmd, want.map((t) => t.name));
-  const todo: string[] = [];
+  const pending: string[] = [];
   const missing: string[] = [];
   for (const t of want) {
     const c = await candidate(ctx.cmd, t.name);
     if (!c) missing.push(t.name);
-    else if (have.get(t.name) !== c) todo.push(t.name);
+    else if (have.get(t.name) !== c) pending.push(t.name);
   }
   if (missing.length) {
     return { name: String(args.name), changes: {}, result: false, comment: `No information found for '${missing.join("', '")}'.` };
   }
-  const ret = await install({ ...args, refresh: false }, ctx, want, todo, {
+  const ret = await install({ ...args, refresh: false }, ctx, want, pending, {
     done: 'installed/upgraded',
     would: 'installed/upgraded',
     fail: 'install/upgrade',
@@ -174,9 +174,9 @@ function removeFn(purge: boolean) {
     const name = String(args.name);
     const before = await dpkgVersions(ctx.cmd);
     const known = purge ? await dpkgKnown(ctx.cmd, want) : new Map<string, string>();
-    const todo = want.filter((n) => before.has(n) || known.has(n));
+    const pending = want.filter((n) => before.has(n) || known.has(n));
     const ret: StateReturn = { name, changes: {}, result: true, comment: '', old_state: stateOf(want, before) };
-    if (!todo.length) {
+    if (!pending.length) {
       ret.comment = 'All specified packages are already absent';
       ret.new_state = ret.old_state;
       return ret;
@@ -184,18 +184,18 @@ function removeFn(purge: boolean) {
     const verb = purge ? 'purged' : 'removed';
     if (ctx.test) {
       ret.result = null;
-      ret.comment = `The following packages will be ${verb}: ${todo.join(', ')}.`;
-      for (const n of todo) ret.changes[n] = { old: before.get(n) ?? '', new: '' };
+      ret.comment = `The following packages will be ${verb}: ${pending.join(', ')}.`;
+      for (const n of pending) ret.changes[n] = { old: before.get(n) ?? '', new: '' };
       return ret;
     }
-    const r = await ctx.cmd.run(['apt-get', ...APT_OPTS, purge ? 'purge' : 'remove', ...todo], { env: APT_ENV });
+    const r = await ctx.cmd.run(['apt-get', ...APT_OPTS, purge ? 'purge' : 'remove', ...pending], { env: APT_ENV });
     const after = await dpkgVersions(ctx.cmd);
     ret.changes = diffVersions(before, after);
     ret.new_state = stateOf(want, after);
-    const left = todo.filter((n) => after.has(n));
+    const left = pending.filter((n) => after.has(n));
     if (r.retcode !== 0 || left.length) {
       ret.result = false;
-      ret.comment = `The following packages failed to ${purge ? 'purge' : 'remove'}: ${(left.length ? left : todo).join(', ')}\n${r.stderr}`.trim();
+      ret.comment = `The following packages failed to ${purge ? 'purge' : 'remove'}: ${(left.length ? left : pending).join(', ')}\n${r.stderr}`.trim();
       return ret;
     }
     ret.comment = `All targeted packages were ${verb}.`;

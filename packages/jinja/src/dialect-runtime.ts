@@ -1,0 +1,144 @@
+/**
+ * The runtime half of our Jinja dialect: what compiled templates call for Python semantics
+ * (truthiness, slices, `%` formatting, `==` across types, namespaces, `loop.cycle`) and how a
+ * failure is marked with its template and position. The parser and compiler are in dialect.ts.
+ */
+import { createRequire } from 'node:module';
+import { memberLookup, methodLookup } from './methods.js';
+import { pyHooks } from './py-object.js';
+import { isDict, isStringLike, percentFormat, str, truthy } from './python.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const baseRuntime: any = createRequire(import.meta.url)('nunjucks').runtime;
+
+/** Jinja's namespace(): the one object templates may assign attributes to. */
+export class Namespace {
+  constructor(init: Record<string, unknown>) {
+    Object.assign(this, init);
+  }
+}
+
+function slice(obj: unknown, start: number | null, stop: number | null, step: number | null): unknown {
+  if (obj === undefined || obj === null) return obj;
+  const isStr = isStringLike(obj);
+  const seq: unknown[] = isStr ? [...String(obj)] : Array.isArray(obj) ? obj : [];
+  const n = seq.length;
+  const st = step ?? 1;
+  if (st === 0) throw new Error('ValueError: slice step cannot be zero');
+  const norm = (v: number | null, dflt: number, lo: number, hi: number) => {
+    if (v === null) return dflt;
+    const x = v < 0 ? v + n : v;
+    return Math.min(Math.max(x, lo), hi);
+  };
+  const out: unknown[] = [];
+  if (st > 0) {
+    for (let i = norm(start, 0, 0, n), e = norm(stop, n, 0, n); i < e; i += st) out.push(seq[i]);
+  } else {
+    for (let i = norm(start, n - 1, -1, n - 1), e = norm(stop, -1, -1, n - 1); i > e; i += st) out.push(seq[i]);
+  }
+  return isStr ? out.join('') : out;
+}
+
+function eq(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  if (isStringLike(a) && isStringLike(b)) return String(a) === String(b);
+  if (typeof a === 'object' && typeof b === 'object') {
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a as object);
+    const kb = Object.keys(b as object);
+    if (ka.length !== kb.length) return false;
+    return ka.every((k) => eq((a as any)[k], (b as any)[k]));
+  }
+  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) === Number(b) && typeof a !== 'string' && typeof b !== 'string';
+  return false;
+}
+
+/** Where a template error happened; set once, by the innermost template that saw it. */
+export interface TemplateWhere {
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+function templateError(message: string, lineno: number, colno: number): Error {
+  const e = new Error(message) as Error & { brineWhere?: TemplateWhere };
+  e.brineWhere = { line: lineno + 1, column: colno + 1 };
+  return e;
+}
+
+/** Marks an error with the template and position (0-based from the compiled code). */
+export function annotate(e: any, file: string, lineno: number | undefined, colno: number | undefined): any {
+  if (e === null || typeof e !== 'object') e = new Error(String(e));
+  const where: TemplateWhere | undefined = e.brineWhere;
+  if (!where) e.brineWhere = { file, line: lineno === undefined ? undefined : lineno + 1, column: colno === undefined ? undefined : colno + 1 };
+  else if (where.file === undefined) where.file = file;
+  return e;
+}
+
+/** The runtime our compiled templates get instead of nunjucks' own. */
+export const dialectRuntime: any = Object.create(baseRuntime);
+Object.assign(dialectRuntime, {
+  loopCycle: (i: number) => (...items: unknown[]) => (items.length ? items[i % items.length] : undefined),
+  setAttr(obj: unknown, key: unknown, value: unknown) {
+    if (!(obj instanceof Namespace)) throw new Error('cannot assign attribute on non-namespace object');
+    (obj as unknown as Record<string, unknown>)[String(key)] = value;
+  },
+  memberLookup,
+  methodLookup,
+  truthy,
+  slice,
+  eq,
+  constant(name: string, context: any, frame: any) {
+    const v = baseRuntime.contextOrFrameLookup(context, frame, name);
+    if (v !== undefined) return v;
+    return name === 'True' ? true : name === 'False' ? false : null;
+  },
+  or: (a: unknown, b: () => unknown) => (truthy(a) ? a : b()),
+  and: (a: unknown, b: () => unknown) => (truthy(a) ? b() : a),
+  add(a: any, b: any) {
+    if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+    if (isStringLike(a) && isStringLike(b)) return String(a) + String(b);
+    if (typeof a === 'string' || typeof b === 'string') {
+      throw new TypeError(`unsupported operand type(s) for +: '${typeof a}' and '${typeof b}'`);
+    }
+    return a + b;
+  },
+  mul(a: any, b: any) {
+    if (isStringLike(a) && typeof b === 'number') return String(a).repeat(Math.max(0, b));
+    if (Array.isArray(a) && typeof b === 'number') {
+      const out: unknown[] = [];
+      for (let i = 0; i < b; i++) out.push(...a);
+      return out;
+    }
+    return a * b;
+  },
+  mod(a: any, b: any) {
+    if (isStringLike(a)) return percentFormat(String(a), b);
+    const r = a % b;
+    return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
+  },
+  concat: (a: unknown, b: unknown) => (a === undefined ? '' : str(a)) + (b === undefined ? '' : str(b)),
+  dict(pairs: Array<[unknown, unknown]>) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of pairs) out[str(k)] = v;
+    return out;
+  },
+  output(val: unknown, lineno: number, colno: number, name: string) {
+    if (val === undefined) throw templateError(`'${name}' is undefined`, lineno, colno);
+    return typeof val === 'string' ? val : str(val);
+  },
+  suppressValue(val: unknown) {
+    return val === undefined ? '' : typeof val === 'string' ? val : str(val);
+  },
+});
+
+/** `for x in y` over a dict yields its keys; over a string its characters. */
+export function iterate(v: unknown): unknown {
+  const hooks = pyHooks(v);
+  if (hooks?.iter) return hooks.iter();
+  if (isDict(v)) return Object.keys(v);
+  if (isStringLike(v)) return [...String(v)];
+  return v;
+}
+
