@@ -8,3 +8,5 @@ export * from './requisites.js';
 export * from './state-args.js';
 export * from './arg-bind-ref.js';
 export * from './config-options.js';
+export * from './glob.js';
+export * from './data.js';

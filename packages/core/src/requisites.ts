@@ -1,3 +1,4 @@
+import { globToRegExp, isGlob } from './glob.js';
 import type { LowChunk } from './types.js';
 
 /**
@@ -30,20 +31,6 @@ export function formatRequisiteRef(t: RequisiteTarget): string {
   return `${t.kind}: ${t.value}`;
 }
 
-function isGlobText(s: string): boolean {
-  return /[*?[]/.test(s);
-}
-
-function globRe(pattern: string): RegExp {
-  let out = '';
-  for (const c of pattern) {
-    if (c === '*') out += '.*';
-    else if (c === '?') out += '.';
-    else out += /[\\^$.+()[\]{}|/]/.test(c) ? `\\${c}` : c;
-  }
-  return new RegExp(`^${out}$`, 's');
-}
-
 /** Chunks indexed for requisite lookups: O(1) per exact reference, no scan of the low state. */
 export class ChunkIndex {
   private readonly byStateId = new Map<string, LowChunk[]>();
@@ -65,20 +52,33 @@ export class ChunkIndex {
     }
   }
 
-  /** Every chunk a reference names, in low state order, without duplicates. */
+  /** Resolved references: the runtime and verify ask the same ones many times, globs included. */
+  private readonly memo = new Map<string, LowChunk[]>();
+
+  /** Every chunk a reference names, in low state order, without duplicates (read-only). */
   resolve(target: RequisiteTarget): LowChunk[] {
+    const key = `${target.kind}\0${target.value}`;
+    let found = this.memo.get(key);
+    if (!found) {
+      found = this.lookup(target);
+      this.memo.set(key, found);
+    }
+    return found;
+  }
+
+  private lookup(target: RequisiteTarget): LowChunk[] {
     const { kind, value } = target;
     if (kind === 'sls') {
-      if (!isGlobText(value)) return this.bySls.get(value) ?? [];
-      const re = globRe(value);
+      if (!isGlob(value)) return this.bySls.get(value) ?? [];
+      const re = globToRegExp(value);
       return this.chunks.filter((c) => re.test(c.__sls__));
     }
     if (kind === 'id' || kind === '*') {
-      if (!isGlobText(value)) return this.byId.get(value) ?? [];
-      const re = globRe(value);
+      if (!isGlob(value)) return this.byId.get(value) ?? [];
+      const re = globToRegExp(value);
       return this.chunks.filter((c) => re.test(c.__id__));
     }
-    if (!isGlobText(value)) {
+    if (!isGlob(value)) {
       const byId = this.byStateId.get(`${kind}\0${value}`) ?? [];
       const byName = this.byStateName.get(`${kind}\0${value}`) ?? [];
       if (byName.length === 0) return byId;
@@ -86,7 +86,7 @@ export class ChunkIndex {
       const seen = new Set<LowChunk>(byId);
       return [...byId, ...byName.filter((c) => !seen.has(c))];
     }
-    const re = globRe(value);
+    const re = globToRegExp(value);
     return this.chunks.filter((c) => c.state === kind && (re.test(c.__id__) || re.test(c.name)));
   }
 }
