@@ -7,6 +7,8 @@ import {
   type StageResult,
 } from '@brine/core';
 import { compilerErrors } from './errors.js';
+import { locate, type IdOrigin } from './gather.js';
+import { argKey, isDict } from './high-util.js';
 
 /**
  * The arg_bind stage (Idem's argument binding), on refined high data: every
@@ -31,38 +33,21 @@ import { compilerErrors } from './errors.js';
  * a reference's shape but does not parse. Requisite lists and `names` are not searched.
  */
 
-/** Where an ID came from, for diagnostics (structurally the gather stage's IdOrigin). */
-export interface ArgBindOrigin {
-  file?: string;
-  line?: number;
-  column?: number;
-  sls?: string;
-  env?: string;
-  args?: Record<string, { line?: number; column?: number } | undefined>;
-}
 
 type Decl = Record<string, unknown>;
 
-function isDict(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
-function oneKey(arg: unknown): string | undefined {
-  if (!isDict(arg)) return undefined;
-  const keys = Object.keys(arg);
-  return keys.length === 1 ? keys[0] : undefined;
-}
 
 /** The resource names an ID's declaration of a state module has: its name(s), else the ID. */
 function resourceNames(id: string, list: unknown[]): string[] {
   const names: string[] = [];
   let name: string | undefined;
   for (const arg of list) {
-    const key = oneKey(arg);
+    const key = argKey(arg);
     if (key === 'name') name = String((arg as Decl).name);
     if (key === 'names' && Array.isArray((arg as Decl).names)) {
       for (const n of (arg as Decl).names as unknown[]) {
-        const nk = oneKey(n);
+        const nk = argKey(n);
         names.push(typeof n === 'string' ? n : nk ?? String(n));
       }
     }
@@ -71,7 +56,7 @@ function resourceNames(id: string, list: unknown[]): string[] {
   return [name ?? id];
 }
 
-export function argBind(high: HighData, origins?: Record<string, ArgBindOrigin | undefined>): StageResult<HighData> {
+export function argBind(high: HighData, origins?: Record<string, IdOrigin>): StageResult<HighData> {
   const diagnostics: Diagnostic[] = [];
   const out: HighData = { ...high };
 
@@ -88,15 +73,14 @@ export function argBind(high: HighData, origins?: Record<string, ArgBindOrigin |
       const seen = new Set<string>();
       let existing = -1;
       list.forEach((arg, i) => {
-        const key = oneKey(arg);
+        const key = argKey(arg);
         if (key === undefined) return;
         if (key === 'arg_bind') existing = i;
         if (REQUISITE_KEYS.has(key) || key === 'names') return;
         const { uses, errors } = findArgBindRefs(key, (arg as Decl)[key]);
         if (uses.length === 0 && errors.length === 0) return;
-        const o = origins?.[id];
-        const p = o?.args?.[`${state}/${key}`];
-        const where = { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls ?? (decl.__sls__ as string | undefined), env: o?.env ?? (decl.__env__ as string | undefined), id };
+        const at = locate(origins, id, `${state}/${key}`);
+        const where = { ...at, sls: at.sls ?? (decl.__sls__ as string | undefined), env: at.env ?? (decl.__env__ as string | undefined) };
         const report = (detail: string) => diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_ARG_BIND', { id, detail }, where));
         for (const e of errors) report(`argument '${e.where}' of state '${state}': ${e.text} is not a valid reference (${e.reason})`);
         for (const { ref, where: at } of uses) {

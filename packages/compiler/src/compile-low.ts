@@ -48,19 +48,28 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
             live.name = lowName;
             const overrides = entry[lowName];
             if (Array.isArray(overrides)) for (const o of overrides) if (isDict(o)) Object.assign(live, o);
-            else if (isDict(overrides)) Object.assign(live, overrides);
           } else {
             live.name = pyStr(entry);
           }
           live.name_order = nameOrder++;
-          for (const fun of funcs) chunks.push({ ...live, fun } as LowChunk);
+          pushPerFunction(chunks, live, funcs);
         }
       } else {
-        for (const fun of funcs) chunks.push({ ...chunk, fun } as LowChunk);
+        pushPerFunction(chunks, chunk, funcs);
       }
     }
   }
   return { value: chunks, diagnostics: [] };
+}
+
+/** One chunk per function, `fun` last; the usual single function reuses the object built. */
+function pushPerFunction(chunks: LowChunk[], chunk: Record<string, unknown>, funcs: string[]): void {
+  if (funcs.length === 1) {
+    chunk.fun = funcs[0];
+    chunks.push(chunk as LowChunk);
+    return;
+  }
+  for (const fun of funcs) chunks.push({ ...chunk, fun } as LowChunk);
 }
 
 function sameName(a: unknown, b: unknown): boolean {

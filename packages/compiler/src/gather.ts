@@ -157,8 +157,7 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
         for (const id of Object.keys(nstate)) {
           if (id.startsWith('__')) continue;
           const decl = nstate[id] as Record<string, unknown>;
-          ((decl.__sls_included_from__ as string[] | undefined) ?? (decl.__sls_included_from__ = [])) as string[];
-          (decl.__sls_included_from__ as string[]).push(sls);
+          ((decl.__sls_included_from__ as string[] | undefined) ??= []).push(sls);
         }
         mergeInto(ctx, included, nstate, env, sls);
       }
@@ -211,6 +210,16 @@ export function positionOf(origin: IdOrigin | undefined, path: string): { line: 
     if (written!.startsWith(`${state}.`) && wrest.join('/') === rest.join('/')) return table[key];
   }
   return undefined;
+}
+
+/**
+ * Where a later stage reports a problem of an ID: its argument (or, with `stateFallback`, its
+ * state declaration) when known, else the ID itself.
+ */
+export function locate(origins: Record<string, IdOrigin> | undefined, id: string, path?: string, stateFallback = false) {
+  const o = origins?.[id];
+  const p = path ? (positionOf(o, path) ?? (stateFallback ? positionOf(o, path.split('/')[0]!) : undefined)) : undefined;
+  return { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls, env: o?.env, id };
 }
 
 export function gatherHigh(input: GatherInput): { value: Gathered; diagnostics: Diagnostic[] } {

@@ -1,11 +1,9 @@
-import type { HighData, StateArg } from '@brine/core';
+import { globMatch, isDict, parseRequisiteRef, type HighData, type RequisiteTarget, type StateArg } from '@brine/core';
+
+export { cloneJson, isDict } from '@brine/core';
 
 /** Small readers over standard-form high data, shared by the reconcile and verify stages. */
 export type Decl = Record<string, unknown> & { __sls__?: string; __env__?: string };
-
-export function isDict(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** The IDs of high data in order, without the stashed `__extend__`/`__exclude__`. */
 export function ids(high: HighData): string[] {
@@ -17,10 +15,15 @@ export function stateKeys(decl: Decl): string[] {
   return Object.keys(decl).filter((k) => !k.startsWith('__') && Array.isArray(decl[k]));
 }
 
+/** The key of a one-key argument dict (`- name: x`), without listing its keys: a hot path. */
 export function argKey(arg: unknown): string | undefined {
   if (!isDict(arg)) return undefined;
-  const keys = Object.keys(arg);
-  return keys.length === 1 ? keys[0] : undefined;
+  let first: string | undefined;
+  for (const k in arg) {
+    if (first !== undefined) return undefined;
+    first = k;
+  }
+  return first;
 }
 
 /** The argument keys a state declaration sets (its own, which `use` must not override). */
@@ -66,24 +69,23 @@ export function findName(high: HighData, name: string, state: string): Array<[st
   return out;
 }
 
-/** Every (id, state) of an SLS (requisites on `- sls: x`). */
+/** Every (id, state) of an SLS (requisites on `- sls: x`); the name may be a glob. */
 export function findSls(high: HighData, sls: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const id of ids(high)) {
     const decl = high[id] as Decl;
-    if (!isDict(decl) || decl.__sls__ !== sls) continue;
+    if (!isDict(decl) || typeof decl.__sls__ !== 'string' || !globMatch(decl.__sls__, sls)) continue;
     for (const s of stateKeys(decl)) out.push([id, s]);
   }
   return out;
 }
 
-/** A deep copy of JSON data, faster than structuredClone for the shapes high data has. */
-export function cloneJson<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(cloneJson) as T;
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = cloneJson((v as Record<string, unknown>)[k]);
-    return out as T;
-  }
-  return v;
+
+/**
+ * A requisite reference as SLS may write it: an ID, or `{<state>: <id or name>}` with a string
+ * or number value (core's parser also takes booleans, which no SLS author means).
+ */
+export function requisiteTarget(item: unknown): RequisiteTarget | undefined {
+  if (isDict(item) && typeof item[argKey(item) ?? ''] === 'boolean') return undefined;
+  return parseRequisiteRef(item);
 }

@@ -12,9 +12,11 @@ export function orderChunks(chunks: LowChunk[]): { value: LowChunk[]; diagnostic
     const o = c.order as unknown;
     if (typeof o === 'number' && Number.isInteger(o) && o > cap - 1 && o > 0) cap = o + 100;
   }
+  // Chunks are normalised in place (they are the compile stage's own, fresh objects); only a
+  // names chunk is copied, to drop `name_order` without a property delete.
   const out: LowChunk[] = [];
   for (const src of chunks) {
-    const c = { ...src } as Record<string, unknown>;
+    let c = src as Record<string, unknown>;
     if (!('order' in c)) {
       c.order = cap;
     } else if (typeof c.order !== 'number') {
@@ -26,8 +28,9 @@ export function orderChunks(chunks: LowChunk[]): { value: LowChunk[]; diagnostic
       else c.order = cap;
     }
     if ('name_order' in c) {
-      c.order = (c.order as number) + (c.name_order as number) / 10000;
-      delete c.name_order;
+      const { name_order: nameOrder, ...rest } = c;
+      c = rest;
+      c.order = (c.order as number) + (nameOrder as number) / 10000;
     }
     if ((c.order as number) < 0) c.order = cap + 1_000_000 + (c.order as number);
     out.push(c as LowChunk);

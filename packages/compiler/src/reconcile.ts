@@ -1,9 +1,9 @@
 import type { Diagnostic, HighData, StateArg } from '@brine/core';
-import { REQUISITE_KEYS } from '@brine/core';
+import { IN_REQUISITES, REQUISITE_KEYS } from '@brine/core';
 import { compilerErrors } from './errors.js';
-import { positionOf, type IdOrigin } from './gather.js';
+import { locate, type IdOrigin } from './gather.js';
 import { globMatch } from './glob.js';
-import { argKey, argKeys, cloneJson, findName, findSls, ids, isDict, stateKeys, type Decl } from './high-util.js';
+import { argKey, argKeys, cloneJson, findName, findSls, ids, isDict, requisiteTarget, stateKeys, type Decl } from './high-util.js';
 
 /**
  * The reconcile stage: user `extend`, then requisite_in (`*_in`, `use`, `prereq`) folded into
@@ -14,7 +14,7 @@ export interface ReconcileInput {
   origins?: Record<string, IdOrigin>;
 }
 
-const IN_KEYS = new Set(['require_in', 'watch_in', 'onfail_in', 'onchanges_in', 'prereq_in', 'use_in', 'listen_in']);
+const IN_KEYS: ReadonlySet<string> = new Set(IN_REQUISITES);
 
 type Extend = Array<Record<string, Record<string, unknown>>>;
 
@@ -44,11 +44,7 @@ export class CowHigh {
   }
 }
 
-function where(origins: Record<string, IdOrigin> | undefined, id: string, argPath?: string) {
-  const o = origins?.[id];
-  const p = argPath ? positionOf(o, argPath) : undefined;
-  return { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls, env: o?.env, id };
-}
+const where = locate;
 
 /** Applies extend data: requisite lists are merged, other arguments replaced, functions swapped. */
 export function applyExtend(
@@ -132,11 +128,9 @@ function refsOf(
   }
   const out: Array<[string, string]> = [];
   for (const item of value) {
-    if (typeof item === 'string') out.push(['id', item]);
-    else if (isDict(item) && Object.keys(item).length === 1 && ['string', 'number'].includes(typeof Object.values(item)[0])) {
-      const [k, v] = Object.entries(item)[0]!;
-      out.push([k, String(v)]);
-    } else {
+    const target = requisiteTarget(item);
+    if (target) out.push([target.kind, target.value]);
+    else {
       diagnostics.push(
         compilerErrors.diag('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: JSON.stringify(item) }, where(origins, id, `${stateKey}/${key}`)),
       );
@@ -160,20 +154,8 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
     if (existing) existing[rkey]!.push(ref);
     else list.push({ [rkey]: [ref] });
   };
-  const targets = (kind: string, name: string): Array<[string, string]> => {
-    if (kind === 'sls') {
-      if (/[*?[]/.test(name)) {
-        const out: Array<[string, string]> = [];
-        for (const sid of ids(high)) {
-          const d = high[sid] as Decl;
-          if (typeof d.__sls__ === 'string' && globMatch(d.__sls__, name)) for (const s of stateKeys(d)) out.push([sid, s]);
-        }
-        return out;
-      }
-      return findSls(high, name);
-    }
-    return findName(high, name, kind);
-  };
+  const targets = (kind: string, name: string): Array<[string, string]> =>
+    kind === 'sls' ? findSls(high, name) : findName(high, name, kind);
   const uses: Array<[string, string]> = [];
 
   for (const id of ids(high)) {

@@ -1,4 +1,4 @@
-import type { Diagnostic, HighData } from '@brine/core';
+import type { Diagnostic, ExcludeEntry, HighData } from '@brine/core';
 import { compilerErrors } from './errors.js';
 import { describe } from './top.js';
 import type { PositionMap } from './render/types.js';
@@ -46,8 +46,7 @@ export function standardizeFile(
         decl.__env__ ??= env;
         clean[id] = decl;
       }
-      ((state.__extend__ as unknown[] | undefined) ?? (state.__extend__ = [])) as unknown[];
-      (state.__extend__ as unknown[]).push(clean);
+      ((state as HighData).__extend__ ??= []).push(clean);
     }
   }
 
@@ -68,8 +67,7 @@ export function standardizeFile(
         }
         return ok;
       });
-      ((state.__exclude__ as unknown[] | undefined) ?? (state.__exclude__ = [])) as unknown[];
-      (state.__exclude__ as unknown[]).push(...good.map((e) => (typeof e === 'string' ? { sls: e } : e)));
+      ((state as HighData).__exclude__ ??= []).push(...good.map((e) => (typeof e === 'string' ? { sls: e } : e) as ExcludeEntry));
     }
   }
 

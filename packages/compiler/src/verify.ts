@@ -9,8 +9,8 @@ import {
   type StateArg,
 } from '@brine/core';
 import { compilerErrors } from './errors.js';
-import { positionOf, type IdOrigin } from './gather.js';
-import { argKey, ids, isDict, stateKeys, type Decl } from './high-util.js';
+import { locate, type IdOrigin } from './gather.js';
+import { argKey, ids, isDict, requisiteTarget, stateKeys, type Decl } from './high-util.js';
 
 /**
  * The verify stage: every problem, not just the first, each with the file, line and column of
@@ -23,10 +23,14 @@ export interface StateSchema {
   hasFunction(state: string, fun: string): boolean;
 }
 
-function at(origins: Record<string, IdOrigin> | undefined, id: string, path?: string) {
-  const o = origins?.[id];
-  const p = path ? (positionOf(o, path) ?? positionOf(o, path.split('/')[0]!)) : undefined;
-  return { file: o?.file, line: p?.line ?? o?.line, column: p?.column ?? o?.column, sls: o?.sls, env: o?.env, id };
+const at = (origins: Record<string, IdOrigin> | undefined, id: string, path?: string) => locate(origins, id, path, true);
+
+/** Requisite keys by their first three letters: most argument keys match none. */
+const REQUISITES_BY_PREFIX = new Map<string, string[]>();
+for (const req of REQUISITE_KEYS) {
+  const list = REQUISITES_BY_PREFIX.get(req.slice(0, 3));
+  if (list) list.push(req);
+  else REQUISITES_BY_PREFIX.set(req.slice(0, 3), [req]);
 }
 
 /** A short edit distance, to suggest `require` for `requires`. */
@@ -91,10 +95,8 @@ export function verifyHigh(
             return;
           }
           for (const ref of value) {
-            const ok =
-              typeof ref === 'string' ||
-              (isDict(ref) && Object.keys(ref).length === 1 && !Object.keys(ref)[0]!.includes('.') &&
-                ['string', 'number'].includes(typeof Object.values(ref)[0]));
+            // Salt refuses `- pkg.installed: vim`: a requisite names a module, not a function.
+            const ok = requisiteTarget(ref)?.kind.includes('.') === false;
             if (!ok) err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: JSON.stringify(ref) }, id, path);
           }
         } else if (key === 'names') {
@@ -104,12 +106,8 @@ export function verifyHigh(
           if (!ok) err('BRINE_ERR_COMPILE_BAD_ORDER', { id, got: JSON.stringify(value) }, id, path);
         } else {
           // Only long keys sharing a prefix: short real arguments (`user`) must not trip this.
-          for (const req of REQUISITE_KEYS) {
-            if (key.length >= 6 && key.slice(0, 3) === req.slice(0, 3) && near(key, req)) {
-              err('BRINE_ERR_COMPILE_SUSPICIOUS_ARG', { id, key, suggestion: req }, id, path, 'warning');
-              break;
-            }
-          }
+          const suggestion = key.length >= 6 ? REQUISITES_BY_PREFIX.get(key.slice(0, 3))?.find((req) => near(key, req)) : undefined;
+          if (suggestion) err('BRINE_ERR_COMPILE_SUSPICIOUS_ARG', { id, key, suggestion }, id, path, 'warning');
         }
       });
     }
