@@ -10,3 +10,4 @@ export * from './arg-bind-ref.js';
 export * from './config-options.js';
 export * from './glob.js';
 export * from './data.js';
+export * from './state-call.js';

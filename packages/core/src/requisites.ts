@@ -66,6 +66,11 @@ export class ChunkIndex {
     return found;
   }
 
+  /** The chunks an arg_bind reference reads from: ID `id` of module `state`, named `resource` when given. */
+  resolveArgBind(state: string, id: string, resource?: string): LowChunk[] {
+    return this.resolve({ kind: state, value: id }).filter((c) => c.__id__ === id && (resource === undefined || c.name === resource));
+  }
+
   private lookup(target: RequisiteTarget): LowChunk[] {
     const { kind, value } = target;
     if (kind === 'sls') {
@@ -91,27 +96,56 @@ export class ChunkIndex {
   }
 }
 
-/** The requisite keys a chunk depends on at run time (not the `_in` forms: the compiler folds those). */
-export const RUNTIME_REQUISITES = [
+/**
+ * The requisite kinds a chunk depends on at run time (not the `_in` forms: the compiler folds
+ * those), in the order the runtime runs their targets (Salt's order). `prerequired` is what the
+ * compiler adds to a prereq target; `arg_bind` orders a state after the states its argument
+ * references read from; `listen` is evaluated at the end of the run.
+ */
+export const EVAL_REQUISITES = [
   'require',
   'require_any',
   'watch',
   'watch_any',
-  'onchanges',
-  'onchanges_any',
+  'prereq',
+  'prerequired',
   'onfail',
   'onfail_any',
-  'prereq',
+  'onfail_all',
+  'onchanges',
+  'onchanges_any',
+  'arg_bind',
   'listen',
 ] as const;
+export type EvalRequisite = (typeof EVAL_REQUISITES)[number];
 
-/** The `(kind, target)` pairs a chunk declares, in declaration order. */
-export function chunkRequisites(chunk: LowChunk): Array<{ key: string; ref: unknown; target?: RequisiteTarget }> {
-  const out: Array<{ key: string; ref: unknown; target?: RequisiteTarget }> = [];
-  for (const key of RUNTIME_REQUISITES) {
+/** The kinds that name their targets as plain references (verify checks these). */
+export const RUNTIME_REQUISITES: readonly EvalRequisite[] = EVAL_REQUISITES.filter(
+  (k) => k !== 'prerequired' && k !== 'onfail_all' && k !== 'arg_bind',
+);
+
+export interface DeclaredRequisite<K extends string = string> {
+  key: K;
+  ref: unknown;
+  target?: RequisiteTarget;
+}
+
+/**
+ * The `(kind, target)` pairs a chunk declares for `kinds`, kind by kind in that order, each
+ * kind's references in declaration order. A kind given as a single reference rather than a
+ * list counts only with `single`.
+ */
+export function chunkRequisites<K extends string>(
+  chunk: LowChunk,
+  kinds: readonly K[] = RUNTIME_REQUISITES as unknown as readonly K[],
+  single = false,
+): Array<DeclaredRequisite<K>> {
+  const out: Array<DeclaredRequisite<K>> = [];
+  for (const key of kinds) {
     const list = chunk[key];
-    if (!Array.isArray(list)) continue;
-    for (const ref of list) {
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list) && !single) continue;
+    for (const ref of Array.isArray(list) ? list : [list]) {
       const target = parseRequisiteRef(ref);
       out.push(target ? { key, ref, target } : { key, ref });
     }

@@ -1,6 +1,10 @@
 import {
   bindStateArgs,
+  failedReturn as fail,
+  moduleAvailability,
+  normaliseReturn as normalise,
   type Availability,
+  type CommandRunner,
   type LowChunk,
   type StateContext,
   type StateModule,
@@ -21,34 +25,9 @@ export interface CallEnv {
   /** Builds the context for the (possibly rewritten) chunk. */
   context(low: LowChunk, test: boolean): StateContext;
   sleep(ms: number): Promise<void>;
+  /** Runs the conditions (`onlyif`, `unless`, `check_cmd`). */
+  cmd: CommandRunner;
   availability: Map<StateModule, Promise<Availability>>;
-}
-
-function fail(chunk: LowChunk, comment: string): StateReturn {
-  return { name: chunk.name, result: false, changes: {}, comment };
-}
-
-function normalise(chunk: LowChunk, ret: unknown, full: string): StateReturn {
-  if (!ret || typeof ret !== 'object' || Array.isArray(ret)) return fail(chunk, `State ${full} returned no result`);
-  const r = ret as StateReturn;
-  return {
-    ...r,
-    name: typeof r.name === 'string' ? r.name : chunk.name,
-    result: r.result === true || r.result === null ? r.result : false,
-    changes: r.changes && typeof r.changes === 'object' ? r.changes : {},
-    comment: Array.isArray(r.comment) ? (r.comment as unknown[]).join('\n') : String(r.comment ?? ''),
-  };
-}
-
-function availabilityOf(env: CallEnv, module: StateModule): Promise<Availability> {
-  let p = env.availability.get(module);
-  if (!p) {
-    p = Promise.resolve()
-      .then(() => module.available())
-      .catch((e: unknown) => ({ available: false, reason: e instanceof Error ? e.message : String(e) }));
-    env.availability.set(module, p);
-  }
-  return p;
 }
 
 /** Calls the chunk's function, or its module's mod_watch when `modWatch` (chunk.sfun names the function). */
@@ -59,7 +38,7 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
   try {
     const module = env.registry.module(chunk.state);
     if (!module) return fail(chunk, `${notFound}\nReason: '${chunk.state}' is not a known state module`);
-    const avail = await availabilityOf(env, module);
+    const avail = await moduleAvailability(module, env.availability);
     if (!avail.available) {
       return fail(chunk, `${notFound}\nReason: '${chunk.state}' is not available on this host: ${avail.reason ?? 'no reason given'}`);
     }
@@ -87,9 +66,8 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
 
 /** One attempt: conditions, the call, check_cmd. */
 async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
-  const ctx = env.context(chunk, test);
   try {
-    const skipped = await preconditions(chunk, ctx.cmd);
+    const skipped = await preconditions(chunk, env.cmd);
     if (skipped) return skipped;
   } catch (err) {
     return fail(chunk, `Could not check the conditions of this state: ${err instanceof Error ? err.message : String(err)}`);
@@ -97,7 +75,7 @@ async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: b
   let ret = await callOnce(env, chunk, test, modWatch);
   if (!test && chunk.check_cmd !== undefined && chunk.check_cmd !== null && ret.result === true && Object.keys(ret.changes).length > 0) {
     try {
-      ret = await checkCommand(chunk, ret, ctx.cmd);
+      ret = await checkCommand(chunk, ret, env.cmd);
     } catch (err) {
       ret = fail(chunk, `check_cmd could not run: ${err instanceof Error ? err.message : String(err)}`);
     }

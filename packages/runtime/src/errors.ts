@@ -3,7 +3,6 @@ import { defineErrors } from '@brine/core';
 /** The runtime's coded errors. A failing state is not one of these: it is a result with a comment. */
 export const runtimeErrors = defineErrors({
   BRINE_ERR_RUNTIME_BAD_LOWSTATE: 'the low state must be a list of low chunks: {detail}',
-  BRINE_ERR_RUNTIME_DUPLICATE_TAG: "two chunks share the tag '{tag}'; every chunk must be unique",
 });
 
 export type RuntimeErrorCode = keyof typeof runtimeErrors.table;

@@ -1,35 +1,15 @@
 import {
+  chunkRequisites,
+  EVAL_REQUISITES,
   formatRequisiteRef,
   parseArgBindEntryValue,
-  parseRequisiteRef,
   type ChunkIndex,
+  type EvalRequisite,
   type LowChunk,
-  type RequisiteTarget,
   type StateResult,
 } from '@brine/core';
 
-/**
- * The requisite kinds the runtime evaluates, in the order their targets are run (Salt's order).
- * `prerequired` is what the compiler adds to a prereq target; `arg_bind` entries order a state
- * after the states its argument references read from; `listen` only has to exist here (its
- * mod_watch runs at the end of the run).
- */
-export const EVAL_KINDS = [
-  'require',
-  'require_any',
-  'watch',
-  'watch_any',
-  'prereq',
-  'prerequired',
-  'onfail',
-  'onfail_any',
-  'onfail_all',
-  'onchanges',
-  'onchanges_any',
-  'arg_bind',
-  'listen',
-] as const;
-export type EvalKind = (typeof EVAL_KINDS)[number];
+export type EvalKind = EvalRequisite;
 
 export interface ResolvedRequisite {
   kind: EvalKind;
@@ -43,33 +23,25 @@ export interface RequisiteLookup {
   lost: Map<string, string[]>;
 }
 
-function resolveArgBind(index: ChunkIndex, target: RequisiteTarget): LowChunk[] {
-  const { id, resource } = parseArgBindEntryValue(target.value);
-  return index
-    .resolve({ kind: target.kind, value: id })
-    .filter((c) => c.__id__ === id && (resource === undefined || c.name === resource));
-}
-
 /** Finds the chunks each requisite of a chunk names. In a prereq dry run `prerequired` is ignored. */
 export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boolean): RequisiteLookup {
   const reqs: ResolvedRequisite[] = [];
   const lost = new Map<string, string[]>();
-  for (const kind of EVAL_KINDS) {
-    const list = chunk[kind];
-    if (list === undefined || list === null) continue;
+  for (const { key: kind, ref, target } of chunkRequisites(chunk, EVAL_REQUISITES, true)) {
     if (kind === 'prerequired' && dryRun) continue;
-    for (const ref of Array.isArray(list) ? list : [list]) {
-      const target = parseRequisiteRef(ref);
-      const chunks = !target ? [] : kind === 'arg_bind' ? resolveArgBind(index, target) : index.resolve(target);
-      if (chunks.length === 0) {
-        const shown = target ? formatRequisiteRef(target) : JSON.stringify(ref);
-        const l = lost.get(kind);
-        if (l) l.push(shown);
-        else lost.set(kind, [shown]);
-        continue;
-      }
-      reqs.push({ kind, ref, chunks: chunks.filter((c) => c !== chunk) });
+    let chunks: LowChunk[] = [];
+    if (target && kind === 'arg_bind') {
+      const { id, resource } = parseArgBindEntryValue(target.value);
+      chunks = index.resolveArgBind(target.kind, id, resource);
+    } else if (target) chunks = index.resolve(target);
+    if (chunks.length === 0) {
+      const shown = target ? formatRequisiteRef(target) : JSON.stringify(ref);
+      const l = lost.get(kind);
+      if (l) l.push(shown);
+      else lost.set(kind, [shown]);
+      continue;
     }
+    reqs.push({ kind, ref, chunks: chunks.filter((c) => c !== chunk) });
   }
   return { reqs, lost };
 }

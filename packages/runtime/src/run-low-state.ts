@@ -1,6 +1,7 @@
 import {
   ChunkIndex,
   chunkTag,
+  REQUISITE_KEYS,
   type Availability,
   type CommandRunner,
   type FileClient,
@@ -52,11 +53,11 @@ export interface RunOutcome {
   stopped?: 'failhard' | 'aborted';
 }
 
-const REQ_FREE_KEYS = [
-  'require', 'require_any', 'watch', 'watch_any', 'prereq', 'prerequired', 'onfail', 'onfail_any',
-  'onfail_all', 'onchanges', 'onchanges_any', 'listen', 'arg_bind', 'use', 'require_in', 'watch_in',
-  'prereq_in', 'onfail_in', 'onchanges_in', 'listen_in', 'use_in',
-];
+/** What a listener's mod_watch chunk drops: it has run, its requisites are spent. */
+const REQ_FREE_KEYS = [...REQUISITE_KEYS, 'onfail_all'];
+
+/** Requisite recursion this deep hands the rest of a chain to `warm` (the stack is finite). */
+const WARM_DEPTH = 64;
 
 const SALT_KEYS: ReadonlySet<string> = new Set(['name', 'changes', 'result', 'comment', '__sls__', '__run_num__', '__id__', 'start_time', 'duration']);
 
@@ -78,15 +79,10 @@ class Runner {
     private readonly o: RunOptions,
   ) {
     this.index = new ChunkIndex(chunks);
-    for (const c of chunks) {
-      const tag = chunkTag(c);
-      if (this.tags.has(c)) continue;
-      this.tags.set(c, tag);
-    }
-    const availability = new Map<StateModule, Promise<Availability>>();
     this.env = {
       registry: o.registry,
-      availability,
+      availability: new Map<StateModule, Promise<Availability>>(),
+      cmd: o.cmd,
       sleep: o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       context: (low, test): StateContext => {
         const ctx: StateContext = { low, running: this.running, lowstate: this.chunks, test, cmd: o.cmd, files: o.files };
@@ -131,18 +127,17 @@ class Runner {
     const p = this.inflight.get(tag);
     if (p) return p;
     if (this.checkAbort()) return;
-    await this.warm(chunk);
-    if (tag in this.running || this.stopped) return;
-    await this.evaluate(chunk, false);
+    await this.evaluate(chunk, false, 0);
   }
 
   /**
    * Runs a chunk's not-yet-run requisites deepest first, iteratively, in exactly the order the
    * recursive evaluation would: a requisite chain tens of thousands of states long must not
-   * exhaust the stack. Trees that involve prereq are left to the recursion (they fork into dry
-   * runs, and they are shallow in practice).
+   * exhaust the stack. `evaluate` calls it once its recursion is WARM_DEPTH deep. Trees the
+   * recursion would treat differently are left to it: those with prereq (they fork into dry
+   * runs, and they are shallow in practice) and those that loop back (a recursive requisite).
    */
-  private async warm(root: LowChunk): Promise<void> {
+  private async warm(root: LowChunk, depth: number): Promise<void> {
     const kidsOf = (c: LowChunk): LowChunk[] | null => {
       const { reqs, lost } = lookupRequisites(this.index, c, false);
       if (lost.size > 0) return [];
@@ -152,32 +147,34 @@ class Runner {
     const rootKids = kidsOf(root);
     if (!rootKids || rootKids.length === 0) return;
     const order: LowChunk[] = [];
-    const seen = new Set<LowChunk>([root]);
+    const done = new Set<LowChunk>();
+    const onStack = new Set<LowChunk>([root]);
     const stack: Array<{ c: LowChunk; kids: LowChunk[]; i: number }> = [{ c: root, kids: rootKids, i: 0 }];
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
       if (top.i < top.kids.length) {
         const k = top.kids[top.i++]!;
         const ktag = this.tagOf(k);
-        if (seen.has(k) || ktag in this.running || this.inflight.has(ktag)) continue;
+        if (done.has(k) || ktag in this.running || this.inflight.has(ktag)) continue;
+        if (onStack.has(k) || this.active.has(ktag)) return;
         const kk = kidsOf(k);
         if (kk === null) return;
-        seen.add(k);
+        onStack.add(k);
         stack.push({ c: k, kids: kk, i: 0 });
       } else {
         stack.pop();
+        onStack.delete(top.c);
+        done.add(top.c);
         if (top.c !== root) order.push(top.c);
       }
     }
-    // Short chains gain nothing from this; the recursion handles them identically.
-    if (order.length < 64) return;
     for (const c of order) {
-      if (this.checkAbort() || this.stopped) return;
+      if (this.checkAbort()) return;
       const ctag = this.tagOf(c);
       if (ctag in this.running) continue;
       const p = this.inflight.get(ctag);
       if (p) await p;
-      else await this.evaluate(c, false);
+      else await this.evaluate(c, false, depth + 1);
     }
   }
 
@@ -215,7 +212,7 @@ class Runner {
     this.record(chunk, dryRun, { name: chunk.name, changes: {}, result, comment, ...extra }, undefined);
   }
 
-  private async evaluate(chunk: LowChunk, dryRun: boolean): Promise<void> {
+  private async evaluate(chunk: LowChunk, dryRun: boolean, depth: number): Promise<void> {
     const tag = this.tagOf(chunk);
     const active = dryRun ? this.preActive : this.active;
     active.add(tag);
@@ -229,7 +226,7 @@ class Runner {
           if (req.kind === 'prereq') {
             if (this.pre.has(ctag) || ctag in this.running) continue;
             if (this.preActive.has(ctag)) return this.outcome(chunk, dryRun, false, 'Recursive requisite found');
-            await this.evaluate(c, true);
+            await this.evaluate(c, true, depth + 1);
           } else {
             if (ctag in this.running) continue;
             const p = this.inflight.get(ctag);
@@ -239,7 +236,11 @@ class Runner {
             }
             if (this.active.has(ctag)) return this.outcome(chunk, dryRun, false, 'Recursive requisite found');
             if (this.checkAbort()) return;
-            await this.evaluate(c, false);
+            if (depth > 0 && depth % WARM_DEPTH === 0) {
+              await this.warm(c, depth);
+              if (this.stopped) return;
+            }
+            await this.evaluate(c, false, depth + 1);
           }
           if (this.stopped) return;
         }
@@ -308,11 +309,9 @@ class Runner {
   }
 
   private boundResult(state: string, id: string, resource: string | undefined): StateResult | undefined {
-    const found = this.index
-      .resolve({ kind: state, value: id })
-      .filter((c) => c.__id__ === id && (resource === undefined || c.name === resource));
-    if (found.length === 0) return undefined;
-    const tag = this.tagOf(found[0]!);
+    const found = this.index.resolveArgBind(state, id, resource)[0];
+    if (!found) return undefined;
+    const tag = this.tagOf(found);
     return this.running[tag] ?? this.pre.get(tag);
   }
 

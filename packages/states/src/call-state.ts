@@ -1,47 +1,5 @@
-import { bindStateArgs } from '@brine/core';
-import type {
-  Availability,
-  LowChunk,
-  StateContext,
-  StateFunction,
-  StateModule,
-  StateRegistry,
-  StateReturn,
-} from '@brine/core';
-
-const availabilityCache = new WeakMap<StateModule, Promise<Availability>>();
-
-/** A module's availability, asked once per module object. */
-export function moduleAvailability(module: StateModule): Promise<Availability> {
-  let p = availabilityCache.get(module);
-  if (!p) {
-    p = Promise.resolve()
-      .then(() => module.available())
-      .catch((e: unknown) => ({ available: false, reason: e instanceof Error ? e.message : String(e) }));
-    availabilityCache.set(module, p);
-  }
-  return p;
-}
-
-function fail(chunk: LowChunk, comment: string): StateReturn {
-  return { name: chunk.name, result: false, changes: {}, comment };
-}
-
-/** Kept under its old name for callers of this package; the logic lives in core. */
-export const bindArgs = bindStateArgs;
-
-/** Makes sure a function's answer has the four keys, whatever it returned. */
-function normalise(chunk: LowChunk, ret: StateReturn | undefined, fullName: string): StateReturn {
-  if (!ret || typeof ret !== 'object') return fail(chunk, `State ${fullName} returned nothing`);
-  const out: StateReturn = {
-    ...ret,
-    name: typeof ret.name === 'string' ? ret.name : chunk.name,
-    result: ret.result === undefined ? false : ret.result,
-    changes: ret.changes && typeof ret.changes === 'object' ? ret.changes : {},
-    comment: Array.isArray(ret.comment) ? (ret.comment as unknown[]).join('\n') : String(ret.comment ?? ''),
-  };
-  return out;
-}
+import { bindStateArgs, failedReturn as fail, moduleAvailability, normaliseReturn as normalise } from '@brine/core';
+import type { LowChunk, StateContext, StateFunction, StateModule, StateRegistry, StateReturn } from '@brine/core';
 
 function thrownComment(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);
@@ -60,7 +18,7 @@ async function resolve(
   if (!module) return { error: notFound };
   const avail = await moduleAvailability(module);
   if (!avail.available) {
-    return { error: `${notFound}\nReason: '${module.name}' is not available on this host: ${avail.reason ?? 'unknown reason'}` };
+    return { error: `${notFound}\nReason: '${module.name}' is not available on this host: ${avail.reason ?? 'no reason given'}` };
   }
   const found = registry.lookup(chunk.state, fun);
   return { module, fn: found?.fn };
@@ -77,7 +35,7 @@ export async function callState(registry: StateRegistry, chunk: LowChunk, ctx: S
     const r = await resolve(registry, chunk, chunk.fun);
     if ('error' in r) return fail(chunk, r.error);
     if (!r.fn) return fail(chunk, `State '${full}' was not found in SLS '${chunk.__sls__}'`);
-    const bound = bindArgs(full, r.fn, chunk);
+    const bound = bindStateArgs(full, r.fn, chunk);
     if ('error' in bound) return fail(chunk, bound.error);
     return normalise(chunk, await r.fn.run(bound.args, ctx), full);
   } catch (err) {
@@ -104,7 +62,7 @@ export async function callModWatch(registry: StateRegistry, chunk: LowChunk, ctx
     let args: Record<string, unknown>;
     if (r.fn) {
       // mod_watch sees what the chunk says, not the function's defaults (as Salt's kwargs).
-      const bound = bindArgs(`${chunk.state}.${chunk.fun}`, r.fn, chunk, false);
+      const bound = bindStateArgs(`${chunk.state}.${chunk.fun}`, r.fn, chunk, false);
       if ('error' in bound) return fail(chunk, bound.error);
       args = bound.args;
     } else {

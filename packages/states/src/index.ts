@@ -1,5 +1,5 @@
 export { createRegistry, defaultRegistry, allModules } from './registry.js';
-export { callState, callModWatch, hasModWatch, bindArgs, moduleAvailability } from './call-state.js';
+export { callState, callModWatch, hasModWatch } from './call-state.js';
 export { GLOBAL_STATE_ARGS, isGlobalStateArg } from '@brine/core';
 export { statesErrors } from './errors.js';
 export { testModule, watchedWithChanges } from './modules/test.js';
