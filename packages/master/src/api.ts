@@ -1,4 +1,5 @@
-import { BrineError, toBrineError, type Logger } from '@brine/core';
+import { toBrineError, type Logger } from '@brine/core';
+import { JID_PATTERN, type KeyState } from '@brine/protocol';
 import { TARGET_TYPES, type TargetType } from '@brine/compiler';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { masterErrors } from './errors.js';
@@ -8,7 +9,7 @@ import type { JobManager } from './jobs.js';
 import type { KeyManager } from './keys.js';
 import { buildOpenApi, type RouteDoc } from './openapi.js';
 import { dataRoutes } from './data-routes.js';
-import type { KeyState, MasterStore } from './store.js';
+import type { MasterStore } from './store.js';
 import { tokenMatches } from './tls.js';
 import type { FileServer } from './file-server.js';
 import { jidFromTime, parseSince } from './jid.js';
@@ -235,7 +236,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       url: '/v1/jobs/:jid',
       summary: 'One job with its returns and the minions that did not return',
       schema: {
-        params: { type: 'object', properties: { jid: { type: 'string', pattern: '^\\d{20}$' } } },
+        params: { type: 'object', properties: { jid: { type: 'string', pattern: JID_PATTERN.source } } },
         querystring: { type: 'object', properties: { wait: { type: 'number', minimum: 0 } } },
       },
     },
@@ -267,7 +268,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
       url: '/v1/jobs/:jid/states',
       summary: 'State results of one job as stored (in run order per minion)',
       schema: {
-        params: { type: 'object', properties: { jid: { type: 'string', pattern: '^\\d{20}$' } } },
+        params: { type: 'object', properties: { jid: { type: 'string', pattern: JID_PATTERN.source } } },
         querystring: { type: 'object', properties: { minion: { type: 'string' } } },
       },
     },
@@ -344,4 +345,3 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   return app;
 }
 
-export { BrineError };

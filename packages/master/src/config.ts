@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { loadOptions } from '@brine/core';
 import type { CategorySpec } from '@brine/bindings';
@@ -136,6 +136,24 @@ function masterKind(kind: string, v: unknown): boolean | undefined {
 }
 
 /**
+ * `autosign_networks` (`10.0.0.0/8`, `fd00::/8`, a bare address) as one BlockList; an entry that
+ * is not a network is a config error.
+ */
+export function parseNetworks(cidrs: string[], file = '-'): BlockList {
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [addr, bits, extra] = cidr.split('/');
+    const v = isIP(addr ?? '');
+    const max = v === 6 ? 128 : 32;
+    if (!v || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file, detail: `autosign_networks: '${cidr}' is not a network like 10.0.0.0/8` });
+    }
+    list.addSubnet(addr!, bits === undefined ? max : Number(bits), v === 4 ? 'ipv4' : 'ipv6');
+  }
+  return list;
+}
+
+/**
  * Builds the master config from defaults and an optional YAML file. Relative paths are taken
  * from the config file's folder, so a checkout-local config works from any cwd.
  */
@@ -151,14 +169,7 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
     fail: (f, detail) => masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: f, detail }),
   });
   const cfg = merged as unknown as MasterConfig;
-  for (const cidr of cfg.autosign_networks) {
-    const [addr, bits, extra] = cidr.split('/');
-    const v = isIP(addr ?? '');
-    const max = v === 6 ? 128 : 32;
-    if (!v || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
-      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: file ?? '-', detail: `autosign_networks: '${cidr}' is not a network like 10.0.0.0/8` });
-    }
-  }
+  parseNetworks(cfg.autosign_networks, file);
   const abs = (p: string) => path.resolve(base, p);
   cfg.data_dir = abs(cfg.data_dir);
   cfg.pki_dir = cfg.pki_dir ? abs(cfg.pki_dir) : path.join(cfg.data_dir, 'pki');

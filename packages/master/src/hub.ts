@@ -127,9 +127,10 @@ export class MinionHub {
     this.stats.connections++;
     (ws as WebSocket & { alive?: boolean }).alive = true;
     ws.on('pong', () => ((ws as WebSocket & { alive?: boolean }).alive = true));
-    ws.on('message', (data, isBinary) => {
+    ws.on('message', (data) => {
       try {
-        this.onFrame(session, isBinary ? (data as Buffer) : data.toString());
+        // text frames stay Buffers: ws has checked their UTF-8, parseFrame measures and decodes them
+        this.onFrame(session, data as Buffer);
       } catch (err) {
         this.deps.log.error({ err, minion: session.minion }, 'frame handler failed');
         this.sendError(session, 'BRINE_ERR_MASTER_INTERNAL', (err as Error).message);

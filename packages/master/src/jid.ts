@@ -1,3 +1,5 @@
+import { isJid } from '@brine/protocol';
+
 /**
  * Job ids the way Salt makes them: the UTC time as YYYYMMDDhhmmssffffff (microseconds), which
  * sorts by time. Two jobs in the same microsecond, or a clock that steps back, would collide, so
@@ -7,7 +9,7 @@ export class JidGenerator {
   private last: bigint;
 
   constructor(lastKnown?: string | null) {
-    this.last = lastKnown && /^\d{20}$/.test(lastKnown) ? BigInt(lastKnown) : 0n;
+    this.last = lastKnown && isJid(lastKnown) ? BigInt(lastKnown) : 0n;
   }
 
   next(now: Date = new Date()): string {

@@ -1,18 +1,18 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { BlockList, isIPv4 } from 'node:net';
+import { isIPv4, type BlockList } from 'node:net';
 import { globMatch } from '@brine/compiler';
+import type { KeyState, KeyStateMsg } from '@brine/protocol';
+import { parseNetworks } from './config.js';
 import type { EventBus } from './event-bus.js';
-import type { KeyRow, KeyState, MasterStore } from './store.js';
+import type { KeyRow, MasterStore } from './store.js';
 
 /** Fingerprint of a minion public key: SHA-256 of its DER (SPKI), colon-separated hex. */
-export function keyFingerprint(pubPem: string): string {
-  const der = createPublicKey(pubPem).export({ type: 'spki', format: 'der' });
+export function keyFingerprint(key: KeyObject): string {
+  const der = key.export({ type: 'spki', format: 'der' });
   return createHash('sha256').update(der).digest('hex').toUpperCase().match(/../g)!.join(':');
 }
 
-export type Admission =
-  | { state: 'accepted'; key: KeyObject }
-  | { state: Exclude<KeyState, 'accepted'> };
+export type Admission = { state: 'accepted'; key: KeyObject } | { state: KeyStateMsg['state'] };
 
 export interface KeyChange {
   minion: string;
@@ -31,14 +31,10 @@ export class KeyManager {
     private readonly events: EventBus,
     private readonly opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[] },
   ) {
-    for (const cidr of opts.autosignNetworks ?? []) {
-      const [addr, bits] = cidr.split('/');
-      const v4 = isIPv4(addr!);
-      this.networks.addSubnet(addr!, bits === undefined ? (v4 ? 32 : 128) : Number(bits), v4 ? 'ipv4' : 'ipv6');
-    }
+    this.networks = parseNetworks(opts.autosignNetworks ?? []);
   }
 
-  private readonly networks = new BlockList();
+  private readonly networks: BlockList;
 
   /** Is this peer address inside one of the autosign networks? */
   private inNetworks(address?: string): boolean {
@@ -54,7 +50,7 @@ export class KeyManager {
     try {
       key = createPublicKey(pub);
       if (key.asymmetricKeyType !== 'ed25519') return { state: 'rejected' };
-      fingerprint = keyFingerprint(pub);
+      fingerprint = keyFingerprint(key);
     } catch {
       return { state: 'rejected' };
     }
@@ -64,7 +60,7 @@ export class KeyManager {
     if (mine) {
       if (mine.state === 'denied' && others.length === 0) {
         // the key that made this one denied is gone: the operator gets to decide afresh
-        return this.land(minion, pub, fingerprint, true, address);
+        return this.land(minion, pub, key, fingerprint, true, address);
       }
       if (mine.state === 'accepted') return { state: 'accepted', key };
       return { state: mine.state };
@@ -74,16 +70,16 @@ export class KeyManager {
       this.events.fire('brine/auth', { id: minion, act: 'denied', fingerprint });
       return { state: 'denied' };
     }
-    return this.land(minion, pub, fingerprint, false, address);
+    return this.land(minion, pub, key, fingerprint, false, address);
   }
 
-  private land(minion: string, pub: string, fingerprint: string, exists: boolean, address?: string): Admission {
+  private land(minion: string, pub: string, key: KeyObject, fingerprint: string, exists: boolean, address?: string): Admission {
     const auto = this.opts.autoAccept || this.opts.autosign.some((p) => globMatch(minion, p)) || this.inNetworks(address);
     const state: KeyState = auto ? 'accepted' : 'pending';
     if (exists) this.store.setKeyState(minion, fingerprint, state);
     else this.store.insertKey(minion, pub, fingerprint, state);
     this.events.fire('brine/auth', { id: minion, act: state, fingerprint });
-    if (state === 'accepted') return { state, key: createPublicKey(pub) };
+    if (state === 'accepted') return { state, key };
     return { state };
   }
 

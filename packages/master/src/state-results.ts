@@ -94,17 +94,20 @@ export class StateResultStore {
       ofJob: db.prepare('SELECT * FROM state_results WHERE jid = ? ORDER BY minion, run_num'),
       ofJobMinion: db.prepare('SELECT * FROM state_results WHERE jid = ? AND minion = ? ORDER BY run_num'),
       setHighstate: db.prepare('UPDATE jobs SET highstate = 1 WHERE jid = ?'),
+      // per minion its newest highstate job it returned from, with that run's counts
       last: db.prepare(
-        `SELECT jm.minion AS minion, max(j.jid) AS jid FROM jobs j JOIN job_minions jm ON jm.jid = j.jid
-         WHERE j.highstate = 1 AND EXISTS (SELECT 1 FROM returns r WHERE r.jid = j.jid AND r.minion = jm.minion)
-         GROUP BY jm.minion ORDER BY jm.minion`,
+        `WITH last AS (
+           SELECT jm.minion AS minion, max(j.jid) AS jid FROM jobs j JOIN job_minions jm ON jm.jid = j.jid
+           WHERE j.highstate = 1 AND EXISTS (SELECT 1 FROM returns r WHERE r.jid = j.jid AND r.minion = jm.minion)
+           GROUP BY jm.minion
+         )
+         SELECT l.minion AS minion, l.jid AS jid, j.created_at AS created_at, r.success AS success,
+           count(s.run_num) AS states, coalesce(sum(s.result = 0), 0) AS failed, coalesce(sum(s.changed), 0) AS changed
+         FROM last l JOIN jobs j ON j.jid = l.jid
+         LEFT JOIN returns r ON r.jid = l.jid AND r.minion = l.minion
+         LEFT JOIN state_results s ON s.jid = l.jid AND s.minion = l.minion
+         GROUP BY l.minion, l.jid ORDER BY l.minion`,
       ),
-      summary: db.prepare(
-        `SELECT count(*) AS states, coalesce(sum(result = 0), 0) AS failed, coalesce(sum(changed), 0) AS changed
-         FROM state_results WHERE jid = ? AND minion = ?`,
-      ),
-      ret: db.prepare('SELECT success FROM returns WHERE jid = ? AND minion = ?'),
-      job: db.prepare('SELECT created_at FROM jobs WHERE jid = ?'),
     };
   }
 
@@ -163,11 +166,9 @@ export class StateResultStore {
 
   /** The most recent real highstate each minion returned from, with its counts. */
   lastHighstates(): LastHighstate[] {
-    return (this.stmts.last.all() as Array<{ minion: string; jid: string }>).map(({ minion, jid }) => {
-      const s = this.stmts.summary.get(jid, minion) as { states: number; failed: number; changed: number };
-      const r = this.stmts.ret.get(jid, minion) as { success: number } | undefined;
-      const j = this.stmts.job.get(jid) as { created_at: string };
-      return { minion, jid, created_at: j.created_at, success: r ? r.success === 1 : null, ...s };
-    });
+    return (this.stmts.last.all() as Array<Omit<LastHighstate, 'success'> & { success: number | null }>).map((r) => ({
+      ...r,
+      success: r.success === null ? null : r.success === 1,
+    }));
   }
 }

@@ -1,8 +1,7 @@
 import Database from 'better-sqlite3';
+import type { KeyState, RetMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
-
-export type KeyState = 'pending' | 'accepted' | 'rejected' | 'denied';
 
 export interface KeyRow {
   minion: string;
@@ -33,24 +32,8 @@ export interface JobRow {
   expected: string[];
 }
 
-export interface ReturnRow {
-  jid: string;
-  minion: string;
-  fun: string;
-  success: boolean;
-  retcode: number;
-  return: unknown;
-  started: string;
-  finished: string;
-  stored_at: string;
-}
-
-export interface EventRow {
-  seq: number;
-  tag: string;
-  data: unknown;
-  created_at: string;
-}
+/** A minion's return as stored: what it sent, who sent it and when it was committed. */
+export type ReturnRow = Omit<RetMsg, 'v' | 'id' | 'type'> & { minion: string; stored_at: string };
 
 export interface JobQuery {
   fun?: string;
@@ -133,6 +116,7 @@ export class MasterStore {
       ),
       minionSeen: db.prepare('UPDATE minions SET last_seen = ? WHERE minion = ?'),
       minionAll: db.prepare('SELECT * FROM minions ORDER BY minion'),
+      minionGrains: db.prepare('SELECT grains FROM minions WHERE minion = ?'),
       minionDelete: db.prepare('DELETE FROM minions WHERE minion = ?'),
       jobInsert: db.prepare(
         `INSERT INTO jobs (jid, fun, args, target, tgt_type, user, batch, created_at, expected)
@@ -247,6 +231,12 @@ export class MasterStore {
     }));
   }
 
+  /** The grains last stored for one minion (undefined when it never reported any). */
+  grainsOf(minion: string): Record<string, unknown> | undefined {
+    const r = this.stmts.minionGrains.get(minion) as { grains: string } | undefined;
+    return r ? (JSON.parse(r.grains) as Record<string, unknown>) : undefined;
+  }
+
   // ---- jobs --------------------------------------------------------------------------
 
   lastJid(): string | null {
@@ -346,17 +336,6 @@ export class MasterStore {
   insertEvent(tag: string, data: unknown, after?: () => void): void {
     const now = new Date().toISOString();
     this.enqueue(() => this.stmts.eventInsert.run(tag, JSON.stringify(data ?? null), now), after);
-  }
-
-  recentEvents(limit = 100): EventRow[] {
-    return (this.db.prepare('SELECT * FROM events ORDER BY seq DESC LIMIT ?').all(limit) as Raw[])
-      .map((r) => ({
-        seq: r.seq as number,
-        tag: r.tag as string,
-        data: JSON.parse(r.data as string),
-        created_at: r.created_at as string,
-      }))
-      .reverse();
   }
 
   // ---- retention ---------------------------------------------------------------------

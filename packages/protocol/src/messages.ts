@@ -96,10 +96,13 @@ export interface ChallengeMsg extends Base {
   nonce: string;
 }
 
+/** Where a minion key stands with the master (salt-key's lists). */
+export type KeyState = 'pending' | 'accepted' | 'rejected' | 'denied';
+
 /** Key state is not accepted (pending, rejected, denied); the master closes after this. */
 export interface KeyStateMsg extends Base {
   type: 'key_state';
-  state: 'pending' | 'rejected' | 'denied';
+  state: Exclude<KeyState, 'accepted'>;
   /** Seconds the minion should wait before trying again (pending only). */
   retry_after?: number;
 }

@@ -2,7 +2,9 @@ import { BrineError } from '@brine/core';
 import { protocolErrors } from './errors.js';
 import { DEFAULT_MAX_FRAME_BYTES, PROTOCOL_VERSION, type Message, type MessageType } from './messages.js';
 
-type FieldKind = 'string' | 'nonempty' | 'boolean' | 'integer' | 'number' | 'object' | 'array' | 'string[]' | 'any';
+type BaseKind = 'string' | 'nonempty' | 'boolean' | 'integer' | 'number' | 'object' | 'array' | 'string[]' | 'any';
+/** A base kind, or one narrowed further once the base kind holds (see REFINED). */
+type FieldKind = BaseKind | 'jid' | 'minion_id' | 'integer[]' | 'state_results';
 type Spec = Record<string, { kind: FieldKind; optional?: boolean }>;
 
 const req = (kind: FieldKind) => ({ kind });
@@ -10,11 +12,11 @@ const opt = (kind: FieldKind) => ({ kind, optional: true });
 
 /** Fields of every message type beyond the envelope. */
 const SPECS: Record<MessageType, Spec> = {
-  hello: { minion: req('nonempty'), pub: req('nonempty'), version: req('string') },
+  hello: { minion: req('minion_id'), pub: req('nonempty'), version: req('string') },
   auth: { sig: req('nonempty') },
   grains: { grains: req('object'), running: req('string[]') },
   ret: {
-    jid: req('nonempty'),
+    jid: req('jid'),
     fun: req('nonempty'),
     success: req('boolean'),
     retcode: req('integer'),
@@ -23,23 +25,29 @@ const SPECS: Record<MessageType, Spec> = {
     finished: req('string'),
   },
   req: { id: req('nonempty'), op: req('nonempty'), args: req('object') },
-  state_results: { jid: req('nonempty'), fun: req('nonempty'), results: req('array') },
+  state_results: { jid: req('jid'), fun: req('nonempty'), results: req('state_results') },
   res: { ref: req('nonempty'), data: req('any') },
-  state_ack: { jid: req('nonempty'), nums: req('array') },
+  state_ack: { jid: req('jid'), nums: req('integer[]') },
   challenge: { nonce: req('nonempty') },
   key_state: { state: req('nonempty'), retry_after: opt('number') },
   welcome: { minion: req('nonempty') },
-  job: { jid: req('nonempty'), fun: req('nonempty'), arg: req('array'), kwarg: req('object') },
-  ack: { jid: req('nonempty') },
+  job: { jid: req('jid'), fun: req('nonempty'), arg: req('array'), kwarg: req('object') },
+  ack: { jid: req('jid') },
   error: { code: req('nonempty'), message: req('string'), ref: opt('string') },
   ping: {},
   pong: {},
 };
 
 const MINION_ID = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,252}$/;
-const JID = /^\d{20}$/;
 
-function kindOk(kind: FieldKind, value: unknown): boolean {
+/** A job id: the UTC time as YYYYMMDDhhmmssffffff. */
+export const JID_PATTERN = /^\d{20}$/;
+
+export function isJid(s: string): boolean {
+  return JID_PATTERN.test(s);
+}
+
+function baseOk(kind: BaseKind, value: unknown): boolean {
   switch (kind) {
     case 'string':
       return typeof value === 'string';
@@ -61,6 +69,51 @@ function kindOk(kind: FieldKind, value: unknown): boolean {
       return true;
   }
 }
+
+type Refined = Exclude<FieldKind, BaseKind>;
+
+/**
+ * The narrowed kinds: the base kind a value must have first (named in the error), then the
+ * finer check, which says what is wrong (and may name an element rather than the field).
+ */
+const REFINED: Record<Refined, { base: BaseKind; check(field: string, value: unknown): { field: string; detail: string } | undefined }> = {
+  jid: { base: 'nonempty', check: (field, v) => (isJid(v as string) ? undefined : { field, detail: 'is not a jid' }) },
+  minion_id: {
+    base: 'nonempty',
+    check: (field, v) => (isValidMinionId(v as string) ? undefined : { field, detail: 'is not a valid minion id' }),
+  },
+  'integer[]': {
+    base: 'array',
+    check: (field, v) => ((v as unknown[]).every((n) => Number.isInteger(n)) ? undefined : { field, detail: 'must be integers' }),
+  },
+  state_results: {
+    base: 'array',
+    check: (field, v) => {
+      const bad = (v as unknown[]).findIndex((r) => {
+        const o = r as Record<string, unknown>;
+        return typeof r !== 'object' || r === null || !Number.isInteger(o.run_num) || typeof o.tag !== 'string' || typeof o.ret !== 'object' || o.ret === null;
+      });
+      return bad < 0 ? undefined : { field: `${field}[${bad}]`, detail: 'must be {run_num, tag, ret}' };
+    },
+  },
+};
+
+const isRefined = (kind: FieldKind): kind is Refined => Object.hasOwn(REFINED, kind);
+const baseOf = (kind: FieldKind): BaseKind => (isRefined(kind) ? REFINED[kind].base : kind);
+
+/**
+ * Per type, the fields whose finer checks run once every field has its base kind; the jid is
+ * checked last, so a frame with several faults names the same one it always did.
+ */
+const REFINE_ORDER: Record<string, ReadonlyArray<readonly [string, Refined]>> = Object.fromEntries(
+  Object.entries(SPECS).map(([type, spec]) => [
+    type,
+    Object.entries(spec)
+      .filter(([, s]) => isRefined(s.kind))
+      .sort(([, a], [, b]) => Number(a.kind === 'jid') - Number(b.kind === 'jid'))
+      .map(([field, s]) => [field, s.kind as Refined] as const),
+  ]),
+);
 
 /** A minion id must be safe as a file name, a tag segment and a log field. */
 export function isValidMinionId(id: string): boolean {
@@ -112,31 +165,16 @@ export function parseFrame(raw: string | Buffer, maxBytes = DEFAULT_MAX_FRAME_BY
       if (optional || kind === 'any') continue;
       return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field, detail: 'is missing' }));
     }
-    if (!kindOk(kind, value)) {
-      return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field, detail: `must be of type ${kind}` }));
+    const base = baseOf(kind);
+    if (!baseOk(base, value)) {
+      return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field, detail: `must be of type ${base}` }));
     }
   }
-  if (type === 'hello' && !isValidMinionId(obj.minion as string)) {
-    return fail(
-      protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field: 'minion', detail: 'is not a valid minion id' }),
-    );
-  }
-  if (type === 'state_results') {
-    const bad = (obj.results as unknown[]).findIndex(
-      (r) =>
-        typeof r !== 'object' || r === null || !Number.isInteger((r as Record<string, unknown>).run_num) ||
-        typeof (r as Record<string, unknown>).tag !== 'string' ||
-        typeof (r as Record<string, unknown>).ret !== 'object' || (r as Record<string, unknown>).ret === null,
-    );
-    if (bad >= 0) {
-      return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field: `results[${bad}]`, detail: 'must be {run_num, tag, ret}' }));
-    }
-  }
-  if (type === 'state_ack' && !(obj.nums as unknown[]).every((n) => Number.isInteger(n))) {
-    return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field: 'nums', detail: 'must be integers' }));
-  }
-  if ((type === 'ret' || type === 'job' || type === 'ack' || type === 'state_results' || type === 'state_ack') && !JID.test(obj.jid as string)) {
-    return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field: 'jid', detail: 'is not a jid' }));
+  for (const [field, kind] of REFINE_ORDER[type]!) {
+    const value = obj[field];
+    if (value === undefined) continue;
+    const bad = REFINED[kind].check(field, value);
+    if (bad) return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, ...bad }));
   }
   return { ok: true, msg: obj as unknown as Message };
 }
