@@ -374,13 +374,13 @@ class DialectCompiler extends Compiler {
 
 /** Compiles template source to nunjucks' template properties (`root` and blocks). */
 export function compileTemplate(src: string, name: string, extensions: any[]): Record<string, any> {
-  const parser = new (DialectParser as any)(new (BalancedTokenizer as any)(src, {}));
-  parser.extensions = extensions;
-  parser.templateName = name;
   let props: any;
   try {
     let code = readCompiled(name, src);
     if (code === undefined) {
+      const parser = new (DialectParser as any)(new (BalancedTokenizer as any)(src, {}));
+      parser.extensions = extensions;
+      parser.templateName = name;
       const ast = transformer.transform(parser.parseAsRoot(), [], name);
       const compiler = new (DialectCompiler as any)(name, false);
       compiler.compile(ast);

@@ -4,7 +4,7 @@
  * master) and the states (`file.managed template: jinja` rendered where the state runs).
  */
 export type { IdPositions, PositionMap } from './positions.js';
-export { renderTemplateString, templatePathVars, type TemplateStringOptions, type TemplateStringResult } from './template-string.js';
+export { renderTemplateString, saltTemplateVars, templatePathVars, type TemplateStringOptions, type TemplateStringResult } from './template-string.js';
 export { createJinjaEnvironment, normalizeName, TemplateFailure, type JinjaEnvironment, type TemplateReader } from './environment.js';
 export { builtinHelpers, saltObject, type HelperData, type HelperFn, type HelperTable, type LogLevel } from './salt-helpers.js';
 export { loadYaml, collectPositions, type YamlResult, type YamlError } from './yaml-load.js';

@@ -4,6 +4,7 @@
  */
 import { bindArgs, isDict, str, truthy } from './python.js';
 import { deepCopy, dictUpdate, isMissing, mergeWithStrategy, traverse, traverseRaw } from './traverse.js';
+import { globMatch } from '@brine/core';
 
 export type HelperFn = (...args: any[]) => unknown;
 export type HelperTable = Record<string, Record<string, HelperFn>>;
@@ -58,32 +59,6 @@ function filterBy(grains: Record<string, unknown>, raw: unknown[]): unknown {
   return ret;
 }
 
-const globCache = new Map<string, RegExp>();
-
-/** fnmatch-style matching: `*`, `?`, `[...]`. */
-export function globMatch(value: string, pattern: string): boolean {
-  let re = globCache.get(pattern);
-  if (!re) {
-    let src = '';
-    for (let i = 0; i < pattern.length; i++) {
-      const c = pattern[i];
-      if (c === '*') src += '.*';
-      else if (c === '?') src += '.';
-      else if (c === '[') {
-        const end = pattern.indexOf(']', i + 1);
-        if (end < 0) src += '\\[';
-        else {
-          const body = pattern.slice(i + 1, end);
-          src += '[' + (body.startsWith('!') ? '^' + body.slice(1) : body).replace(/\\/g, '\\\\') + ']';
-          i = end;
-        }
-      } else src += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    }
-    re = new RegExp('^' + src + '$', 's');
-    globCache.set(pattern, re);
-  }
-  return re.test(value);
-}
 
 function posixJoin(parts: string[]): string {
   return parts.reduce((acc, p) => (p.startsWith('/') ? p : acc === '' || acc.endsWith('/') ? acc + p : acc + '/' + p), '');

@@ -3,7 +3,7 @@
  * `template: jinja`): same dialect, filters and `salt` helpers, text out.
  */
 import { createJinjaEnvironment, TemplateFailure, type TemplateReader } from './environment.js';
-import { builtinHelpers, saltObject, type HelperTable } from './salt-helpers.js';
+import { builtinHelpers, saltObject, type HelperData, type HelperTable } from './salt-helpers.js';
 import { deepCopy } from './traverse.js';
 
 export interface TemplateStringOptions {
@@ -27,6 +27,38 @@ export function templatePathVars(path: string): Record<string, string> {
   return { tplpath: tplfile, tplfile, tpldir, tpldot: tpldir.replace(/\//g, '.'), tplroot: tpldir.split('/')[0]! };
 }
 
+export interface SaltVarsInput {
+  /** The template's path in its root (or a salt:// URL). */
+  path: string;
+  grains: Record<string, unknown>;
+  pillar: Record<string, unknown>;
+  opts: Record<string, unknown>;
+  salt?: HelperTable;
+  listFiles?: () => string[];
+  log?: HelperData['log'];
+}
+
+/**
+ * What every Salt template sees: grains, a copy of the pillar, opts, the `salt` helpers and the
+ * `tpl*` paths. `opts.id` is read only when a template asks for it: the master shares compiles
+ * between minions whose templates never looked at their id.
+ */
+export function saltTemplateVars(i: SaltVarsInput): Record<string, unknown> {
+  const { grains } = i;
+  const pillar = deepCopy(i.pillar);
+  const opts: Record<string, unknown> = Object.defineProperty({}, 'id', {
+    get: () => grains.id,
+    set(this: Record<string, unknown>, v: unknown) {
+      Object.defineProperty(this, 'id', { value: v, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: true,
+    configurable: true,
+  });
+  Object.assign(opts, i.opts);
+  const helpers = builtinHelpers({ grains, pillar, opts, ...(i.listFiles ? { listFiles: i.listFiles } : {}), ...(i.log ? { log: i.log } : {}) });
+  return { ...templatePathVars(i.path), grains, pillar, opts, salt: saltObject(helpers, i.salt) };
+}
+
 export type TemplateStringResult = { ok: true; text: string } | { ok: false; error: TemplateFailure };
 
 const noFiles: TemplateReader = () => undefined;
@@ -40,15 +72,8 @@ export function renderTemplateString(text: string, options: TemplateStringOption
     env = createJinjaEnvironment(read);
     shared.set(read, env);
   }
-  const grains = options.grains ?? {};
-  const pillar = deepCopy(options.pillar ?? {});
-  const opts = { id: grains.id, ...(options.opts ?? {}) };
   const vars = {
-    ...templatePathVars(options.name),
-    grains,
-    pillar,
-    opts,
-    salt: saltObject(builtinHelpers({ grains, pillar, opts }), options.salt),
+    ...saltTemplateVars({ path: options.name, grains: options.grains ?? {}, pillar: options.pillar ?? {}, opts: options.opts ?? {}, salt: options.salt }),
     ...(options.vars ?? {}),
   };
   try {

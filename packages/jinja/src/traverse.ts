@@ -1,5 +1,6 @@
 /** Salt's data helpers: colon-path lookups and recursive dictionary merges. */
 import { isDict } from './python.js';
+import { cloneJson } from '@brine/core';
 
 const MISSING = Symbol('missing');
 
@@ -40,15 +41,9 @@ export function isMissing(v: unknown): boolean {
   return v === MISSING;
 }
 
-export function deepCopy<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(deepCopy) as T;
-  if (isDict(v)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = deepCopy(v[k]);
-    return out as T;
-  }
-  return v;
-}
+/** Pillar and params are copied per render, so templates cannot change the caller's data. */
+export const deepCopy = cloneJson;
+
 
 /**
  * Recursively merges `upd` into `dest` (in place) and returns `dest`: dicts merge, everything

@@ -6,7 +6,7 @@ import { parseDocument } from 'yaml';
 import type { Diagnostic, HighData } from '@brine/core';
 import { compilerErrors } from '../errors.js';
 import type { StateTree } from '../state-tree.js';
-import { builtinHelpers, collectPositions, createJinjaEnvironment, deepCopy, loadYaml, saltObject, templatePathVars, TemplateFailure, type JinjaEnvironment } from '@brine/jinja';
+import { collectPositions, createJinjaEnvironment, loadYaml, saltTemplateVars, TemplateFailure, type JinjaEnvironment } from '@brine/jinja';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './types.js';
 
 const environments = new WeakMap<StateTree, Map<string, JinjaEnvironment>>();
@@ -48,36 +48,20 @@ function hasJinja(text: string): boolean {
 /** The variables a template sees: grains, pillar, salt, sls paths, ... */
 export function templateVars(input: RenderInput): Record<string, unknown> {
   const ctx: RenderContext = input.context;
-  const grains = ctx.grains ?? {};
-  const pillar = deepCopy(ctx.pillar ?? {});
-  // `id` is read only when a template asks: the master shares compiles between minions whose
-  // templates never looked at their id.
-  const opts: Record<string, unknown> = Object.defineProperty({ saltenv: input.env }, 'id', {
-    get: () => grains.id,
-    set(this: Record<string, unknown>, v: unknown) {
-      Object.defineProperty(this, 'id', { value: v, writable: true, enumerable: true, configurable: true });
-    },
-    enumerable: true,
-    configurable: true,
-  });
-  Object.assign(opts, ctx.opts ?? {});
-  const helpers = builtinHelpers({
-    grains,
-    pillar,
-    opts,
-    listFiles: () => input.tree.list(input.env),
-    log: ctx.log,
-  });
-  const tplfile = input.path;
   const vars: Record<string, unknown> = {
-    grains,
-    pillar,
+    ...saltTemplateVars({
+      path: input.path,
+      grains: ctx.grains ?? {},
+      pillar: ctx.pillar ?? {},
+      opts: { saltenv: input.env, ...(ctx.opts ?? {}) },
+      ...(ctx.salt ? { salt: ctx.salt } : {}),
+      listFiles: () => input.tree.list(input.env),
+      ...(ctx.log ? { log: ctx.log } : {}),
+    }),
     params: ctx.params ?? {},
-    opts,
     saltenv: input.env,
-    salt: saltObject(helpers, ctx.salt),
-    ...templatePathVars(tplfile),
   };
+  const tplfile = input.path;
   if (input.sls !== undefined) {
     const isInit = tplfile.endsWith('/init.sls') || tplfile === 'init.sls';
     const parts = input.sls.split('.');
