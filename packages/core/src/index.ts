@@ -11,3 +11,4 @@ export * from './config-options.js';
 export * from './glob.js';
 export * from './data.js';
 export * from './state-call.js';
+export * from './env-dict.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { CommandOptions, CommandRunner, LowChunk, StateReturn } from '@brine/core';
+import { envDict, type CommandOptions, type CommandRunner, type LowChunk, type StateReturn } from '@brine/core';
 
 /**
  * The global state arguments checked around every state function: `onlyif`, `unless` and
@@ -17,17 +17,9 @@ function checkOptions(chunk: LowChunk): CommandOptions {
   if (typeof chunk.cwd === 'string') o.cwd = chunk.cwd;
   if (typeof chunk.runas === 'string') o.runas = chunk.runas;
   if (typeof chunk.shell === 'string') o.shell = chunk.shell;
-  const env = chunk.env;
-  if (env && typeof env === 'object') {
-    const out: Record<string, string> = {};
-    // Salt accepts env as a dict or as a list of one-key dicts.
-    for (const part of Array.isArray(env) ? env : [env]) {
-      if (part && typeof part === 'object') {
-        for (const [k, v] of Object.entries(part as Record<string, unknown>)) out[k] = String(v);
-      }
-    }
-    o.env = { ...(process.env as Record<string, string>), ...out };
-  }
+  // The runner merges it over the current environment.
+  const env = envDict(chunk.env);
+  if (env !== undefined && env !== 'invalid') o.env = env;
   return o;
 }
 
@@ -53,10 +45,11 @@ function failed(chunk: LowChunk, comment: string): StateReturn {
 
 /** The result that replaces the state when a condition says not to run it; undefined to run it. */
 export async function preconditions(chunk: LowChunk, cmd: CommandRunner): Promise<StateReturn | undefined> {
-  const opts = checkOptions(chunk);
+  let built: CommandOptions | undefined;
+  const opts = () => (built ??= checkOptions(chunk));
   if (chunk.onlyif !== undefined && chunk.onlyif !== null) {
     for (const entry of asList(chunk.onlyif)) {
-      const v = await holds(entry, 'onlyif', cmd, opts);
+      const v = await holds(entry, 'onlyif', cmd, opts());
       if (v.error) return failed(chunk, v.error);
       if (!v.ok) return skip(chunk, 'onlyif condition is false');
     }
@@ -64,7 +57,7 @@ export async function preconditions(chunk: LowChunk, cmd: CommandRunner): Promis
   if (chunk.unless !== undefined && chunk.unless !== null) {
     let all = true;
     for (const entry of asList(chunk.unless)) {
-      const v = await holds(entry, 'unless', cmd, opts);
+      const v = await holds(entry, 'unless', cmd, opts());
       if (v.error) return failed(chunk, v.error);
       if (!v.ok) {
         all = false;

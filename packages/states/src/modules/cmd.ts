@@ -3,7 +3,9 @@ import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellQuote, type ArgSpec, type CommandOptions, type StateContext, type StateModule, type StateReturn } from '@brine/core';
-import { asString, envDict, isDict } from '../util/args.js';
+import { envDict, isDict } from '@brine/core';
+import { asString } from '../util/args.js';
+import { getUser } from '../util/accounts.js';
 import { renderTemplate } from '../util/template.js';
 import { reinterpretStateful } from './cmd-stateful.js';
 
@@ -103,32 +105,59 @@ async function execute(
   return ret;
 }
 
-/** cmd.run: run a command every time; exit code 0 is success. */
-async function run(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
-  let name = String(args.name);
-  const ret: StateReturn = { name, changes: {}, result: false, comment: '', old_state: null };
+/** How run and script word their comments, and what a test run reports. */
+interface CommandKind {
+  /** Salt quotes the command with `"` for cmd.run and `'` for cmd.script. */
+  quote: string;
+  /** A test run lists the command under changes (cmd.run). */
+  testChanges: boolean;
+  /** The result is named after `stateful`'s test_name in a test run (cmd.script). */
+  testNamed: boolean;
+}
+
+/**
+ * What cmd.run and cmd.script share around the command: `stateful`, the env check, the test
+ * short-circuit, the working directory check and the result's tail. `exec` runs the command
+ * into `ret` and says whether it ran (false: it set the failure itself).
+ */
+async function commandState(
+  args: Record<string, unknown>,
+  ctx: StateContext,
+  kind: CommandKind,
+  exec: (ret: StateReturn, name: string, env: Record<string, string> | undefined, comment: string) => Promise<boolean>,
+): Promise<StateReturn> {
   const { stateful, testName } = statefulOf(args.stateful);
-  if (ctx.test && testName) name = testName;
+  const name = ctx.test && testName ? testName : String(args.name);
+  const ret: StateReturn = { name: kind.testNamed ? name : String(args.name), changes: {}, result: false, comment: '', old_state: null };
   const env = envDict(args.env);
   if (env === 'invalid') {
     ret.comment = "Invalidly-formatted 'env' parameter. See documentation.";
     return ret;
   }
+  const q = kind.quote;
   if (ctx.test && !testName) {
     ret.result = null;
-    ret.comment = `Command "${name}" would have been executed`;
-    ret.changes = { cmd: name };
+    ret.comment = `Command ${q}${name}${q} would have been executed`;
+    if (kind.testChanges) ret.changes = { cmd: name };
     return stateful ? reinterpretStateful(ret) : ret;
   }
   if (typeof args.cwd === 'string' && args.cwd && !isDir(args.cwd)) {
     ret.comment = `Desired working directory "${args.cwd}" is not available`;
     return ret;
   }
-  await execute(ret, name, args, ctx, env, `Command "${name}" run`);
+  if (!(await exec(ret, name, env, `Command ${q}${name}${q} run`))) return ret;
   const retcode = (ret.changes as { retcode: number }).retcode;
   const out = stateful ? reinterpretStateful(ret) : ret;
   if (ctx.test && retcode === 0 && Object.keys(out.changes).length > 0) out.result = null;
   return out;
+}
+
+/** cmd.run: run a command every time; exit code 0 is success. */
+function run(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+  return commandState(args, ctx, { quote: '"', testChanges: true, testNamed: false }, async (ret, name, env, comment) => {
+    await execute(ret, name, args, ctx, env, comment);
+    return true;
+  });
 }
 
 function isDir(p: string): boolean {
@@ -145,62 +174,42 @@ async function wait(args: Record<string, unknown>): Promise<StateReturn> {
 }
 
 /** cmd.script: fetch a script (salt://), render it if asked, run it with its arguments. */
-async function script(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
-  let name = String(args.name);
-  const { stateful, testName } = statefulOf(args.stateful);
-  if (ctx.test && testName) name = testName;
-  const ret: StateReturn = { name, changes: {}, result: false, comment: '', old_state: null };
-  const env = envDict(args.env);
-  if (env === 'invalid') {
-    ret.comment = "Invalidly-formatted 'env' parameter. See documentation.";
-    return ret;
-  }
-  const source = asString(args.source) ?? name.split(/\s+/)[0];
-  let scriptArgs = asString(args.args);
-  if (!scriptArgs && name.trim().split(/\s+/).length > 1) scriptArgs = name.trim().split(/\s+(.*)/s)[1];
-  if (ctx.test && !testName) {
-    ret.result = null;
-    ret.comment = `Command '${name}' would have been executed`;
-    return stateful ? reinterpretStateful(ret) : ret;
-  }
-  if (typeof args.cwd === 'string' && args.cwd && !isDir(args.cwd)) {
-    ret.comment = `Desired working directory "${args.cwd}" is not available`;
-    return ret;
-  }
-  const saltenv = asString(args.saltenv) ?? ctx.low.__env__ ?? 'base';
-  let body: Buffer | undefined;
-  if (source.startsWith('salt://')) body = await ctx.files.get(source, saltenv);
-  else if (existsSync(source)) body = await readFile(source);
-  if (body === undefined) {
-    ret.comment = `Unable to cache script ${source} from saltenv '${saltenv}'`;
-    return ret;
-  }
-  let text = body.toString('utf8');
-  if (typeof args.template === 'string') {
-    text = renderTemplate(text, args.template, ctx, args.defaults as Record<string, unknown>, args.context as Record<string, unknown>);
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'brine-script-'));
-  const file = join(dir, source.split('/').pop() || 'script');
-  try {
-    await writeFile(file, text, { mode: 0o700 });
-    if (typeof args.runas === 'string' && args.runas) {
-      const ids = await ctx.cmd.run(['id', '-u', args.runas]);
-      const gid = await ctx.cmd.run(['id', '-g', args.runas]);
-      if (ids.retcode === 0 && gid.retcode === 0) {
-        await chown(dir, Number(ids.stdout), Number(gid.stdout));
-        await chown(file, Number(ids.stdout), Number(gid.stdout));
-        await chmod(dir, 0o700);
-      }
+function script(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+  return commandState(args, ctx, { quote: "'", testChanges: false, testNamed: true }, async (ret, name, env, comment) => {
+    const source = asString(args.source) ?? name.split(/\s+/)[0];
+    let scriptArgs = asString(args.args);
+    if (!scriptArgs && name.trim().split(/\s+/).length > 1) scriptArgs = name.trim().split(/\s+(.*)/s)[1];
+    const saltenv = asString(args.saltenv) ?? ctx.low.__env__ ?? 'base';
+    let body: Buffer | undefined;
+    if (source.startsWith('salt://')) body = await ctx.files.get(source, saltenv);
+    else if (existsSync(source)) body = await readFile(source);
+    if (body === undefined) {
+      ret.comment = `Unable to cache script ${source} from saltenv '${saltenv}'`;
+      return false;
     }
-    const command = scriptArgs ? `${shellQuote(file)} ${scriptArgs}` : shellQuote(file);
-    await execute(ret, command, args, ctx, env, `Command '${name}' run`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-  const retcode = (ret.changes as { retcode: number }).retcode;
-  const out = stateful ? reinterpretStateful(ret) : ret;
-  if (ctx.test && retcode === 0 && Object.keys(out.changes).length > 0) out.result = null;
-  return out;
+    let text = body.toString('utf8');
+    if (typeof args.template === 'string') {
+      text = renderTemplate(text, args.template, ctx, args.defaults as Record<string, unknown>, args.context as Record<string, unknown>);
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'brine-script-'));
+    const file = join(dir, source.split('/').pop() || 'script');
+    try {
+      await writeFile(file, text, { mode: 0o700 });
+      if (typeof args.runas === 'string' && args.runas) {
+        const user = await getUser(args.runas, ctx.cmd);
+        if (user) {
+          await chown(dir, user.uid, user.gid);
+          await chown(file, user.uid, user.gid);
+          await chmod(dir, 0o700);
+        }
+      }
+      const command = scriptArgs ? `${shellQuote(file)} ${scriptArgs}` : shellQuote(file);
+      await execute(ret, command, args, ctx, env, comment);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return true;
+  });
 }
 
 /** Salt's `cmd` states. */

@@ -1,5 +1,6 @@
 import type { ArgSpec, CommandRunner, StateContext, StateModule, StateReturn } from '@brine/core';
-import { asBool, isDict } from '../util/args.js';
+import { isDict } from '@brine/core';
+import { asBool } from '../util/args.js';
 import { needPrograms } from '../util/which.js';
 
 const APT_ENV = { DEBIAN_FRONTEND: 'noninteractive', APT_LISTCHANGES_FRONTEND: 'none' };

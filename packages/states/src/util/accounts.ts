@@ -16,29 +16,37 @@ export interface GroupEntry {
   members: string[];
 }
 
-interface Cache<T> {
+/** A table as read, with lookups by name and by numeric id. */
+interface Table<T> {
   mtimeMs: number;
   entries: T[];
+  byName: Map<string, T>;
+  byId: Map<number, T>;
 }
-const caches = new Map<string, Cache<unknown>>();
+const caches = new Map<string, Table<unknown>>();
+const EMPTY: Table<never> = { mtimeMs: -1, entries: [], byName: new Map<string, never>(), byId: new Map<number, never>() };
 
-function readTable<T>(path: string, parse: (f: string[]) => T | undefined): T[] {
+function readTable<T extends { name: string }>(path: string, parse: (f: string[]) => T | undefined, idOf: (e: T) => number): Table<T> {
   let mtimeMs = -1;
   try {
     mtimeMs = statSync(path).mtimeMs;
   } catch {
-    return [];
+    return EMPTY;
   }
   const hit = caches.get(path);
-  if (hit && hit.mtimeMs === mtimeMs) return hit.entries as T[];
-  const entries: T[] = [];
+  if (hit && hit.mtimeMs === mtimeMs) return hit as Table<T>;
+  const table: Table<T> = { mtimeMs, entries: [], byName: new Map(), byId: new Map() };
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const e = parse(line.split(':'));
-    if (e) entries.push(e);
+    if (!e) continue;
+    table.entries.push(e);
+    // The first line wins, as a linear search of the file would find it.
+    if (!table.byName.has(e.name)) table.byName.set(e.name, e);
+    if (!table.byId.has(idOf(e))) table.byId.set(idOf(e), e);
   }
-  caches.set(path, { mtimeMs, entries });
-  return entries;
+  caches.set(path, table);
+  return table;
 }
 
 function parsePasswd(f: string[]): PasswdEntry | undefined {
@@ -51,11 +59,18 @@ function parseGroup(f: string[]): GroupEntry | undefined {
   return { name: f[0], gid: Number(f[2]), members: f[3] ? f[3].split(',').filter(Boolean) : [] };
 }
 
+const passwd = () => readTable('/etc/passwd', parsePasswd, (e) => e.uid);
+const groups = () => readTable('/etc/group', parseGroup, (e) => e.gid);
+
 const isNumeric = (k: string | number) => typeof k === 'number' || /^\d+$/.test(k);
+
+function find<T>(table: Table<T>, key: string | number): T | undefined {
+  return isNumeric(key) ? table.byId.get(Number(key)) : table.byName.get(key as string);
+}
 
 /** A user by name or uid: /etc/passwd first, then `getent` (NSS) through the runner. */
 export async function getUser(key: string | number, cmd?: CommandRunner): Promise<PasswdEntry | undefined> {
-  const local = readTable('/etc/passwd', parsePasswd).find((e) => (isNumeric(key) ? e.uid === Number(key) : e.name === key));
+  const local = find(passwd(), key);
   if (local || !cmd) return local;
   const r = await cmd.run(['getent', 'passwd', String(key)]);
   return r.retcode === 0 ? parsePasswd(r.stdout.split('\n')[0].split(':')) : undefined;
@@ -63,7 +78,7 @@ export async function getUser(key: string | number, cmd?: CommandRunner): Promis
 
 /** A group by name or gid: /etc/group first, then `getent`. */
 export async function getGroup(key: string | number, cmd?: CommandRunner): Promise<GroupEntry | undefined> {
-  const local = readTable('/etc/group', parseGroup).find((e) => (isNumeric(key) ? e.gid === Number(key) : e.name === key));
+  const local = find(groups(), key);
   if (local || !cmd) return local;
   const r = await cmd.run(['getent', 'group', String(key)]);
   return r.retcode === 0 ? parseGroup(r.stdout.split('\n')[0].split(':')) : undefined;
@@ -71,8 +86,8 @@ export async function getGroup(key: string | number, cmd?: CommandRunner): Promi
 
 /** Every group the user is a secondary member of (by the group table). */
 export function secondaryGroups(user: string): string[] {
-  return readTable('/etc/group', parseGroup)
-    .filter((g) => g.members.includes(user))
+  return groups()
+    .entries.filter((g) => g.members.includes(user))
     .map((g) => g.name);
 }
 
@@ -83,5 +98,5 @@ export function forgetAccounts(): void {
 
 /** A group's name from the local group table, when it is there. */
 export function localGroupName(gid: number): string | undefined {
-  return readTable('/etc/group', parseGroup).find((g) => g.gid === gid)?.name;
+  return groups().byId.get(gid)?.name;
 }
