@@ -21,7 +21,14 @@ export interface FastResult {
 
 const GIVE_UP = Symbol('give up');
 
-function octal(src: string): number {
+/** The Salt loader's scalar rules, shared with the full loader (yaml-load.ts) so both agree. */
+export const YAML_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
+export const YAML_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/;
+export const YAML_INT = /^[-+]?(?:0|[1-9][0-9_]*)$/;
+export const YAML_EXP = /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/;
+
+/** Salt: `0644` -> 644 (decimal); a signed `0o`-style one stays octal as in PyYAML. */
+export function saltOctal(src: string): number {
   const s = src.replace(/_/g, '');
   if (s.startsWith('0')) return parseInt(s.replace(/^0+/, '') || '0', 10);
   return (s.startsWith('-') ? -1 : 1) * parseInt(s.slice(2), 8);
@@ -33,17 +40,17 @@ function plain(s: string): unknown {
   const c = s.charCodeAt(0);
   // Only strings that cannot be anything else skip the checks below.
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 47 || c === 95) {
-    if (/^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/.test(s)) return true;
-    if (/^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/.test(s)) return false;
+    if (YAML_TRUE.test(s)) return true;
+    if (YAML_FALSE.test(s)) return false;
     return s;
   }
-  if (/^[-+]?(?:0|[1-9][0-9_]*)$/.test(s)) return Number(s.replace(/_/g, ''));
-  if (/^[-+]?0[0-7_]+$/.test(s)) return octal(s);
+  if (YAML_INT.test(s)) return Number(s.replace(/_/g, ''));
+  if (/^[-+]?0[0-7_]+$/.test(s)) return saltOctal(s);
   if (/^[-+]?0x[0-9a-fA-F_]+$/.test(s) || /^[-+]?0b[01_]+$/.test(s) || s.includes(':') || /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(s)) {
     return GIVE_UP;
   }
   if (/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/.test(s) && /\d/.test(s)) return Number(s.replace(/_/g, ''));
-  if (/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/.test(s)) return Number(s.replace(/_/g, ''));
+  if (YAML_EXP.test(s)) return Number(s.replace(/_/g, ''));
   return s;
 }
 
@@ -176,7 +183,6 @@ class Reader {
   value(rest: string, indent: number, inMap: boolean): unknown {
     const next = this.lines[this.i];
     if (rest === '' || rest.startsWith('#')) {
-      if (rest !== '' && !/^#/.test(rest)) return GIVE_UP;
       if (!next) return null;
       if (next.indent > indent) return this.node(next.indent);
       // A map's sequence value may sit at the key's own indent (`key:\n- a`).

@@ -7,7 +7,7 @@
  */
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
 import type { IdPositions, PositionMap } from './positions.js';
-import { fastYaml, type FastPositions } from './yaml-fast.js';
+import { fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
 
 type TagDef = { tag: string; format?: string; test?: RegExp; default?: boolean | 'key'; resolve?: unknown };
 
@@ -15,27 +15,19 @@ const INT = 'tag:yaml.org,2002:int';
 const FLOAT = 'tag:yaml.org,2002:float';
 const BOOL = 'tag:yaml.org,2002:bool';
 
-/** Salt: `0644` -> 644 (decimal); a signed one stays octal as in PyYAML. */
-function saltOctal(src: string): number {
-  const s = src.replace(/_/g, '');
-  if (s.startsWith('0')) return parseInt(s.replace(/^0+/, '') || '0', 10);
-  const sign = s.startsWith('-') ? -1 : 1;
-  return sign * parseInt(s.slice(2), 8);
-}
-
 function saltTags(tags: unknown[]): unknown[] {
   const out: unknown[] = [];
   for (const t of tags as TagDef[]) {
     if (t.tag === 'tag:yaml.org,2002:timestamp' && t.default) continue;
     if (t.tag === BOOL && t.test) {
       const isTrue = t.test.test('true');
-      out.push({ ...t, test: isTrue ? /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/ : /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/ });
+      out.push({ ...t, test: isTrue ? YAML_TRUE : YAML_FALSE });
     } else if (t.tag === INT && t.format === 'OCT') {
       out.push({ ...t, resolve: (src: string) => saltOctal(src) });
     } else if (t.tag === INT && t.format === undefined) {
-      out.push({ ...t, test: /^[-+]?(?:0|[1-9][0-9_]*)$/ });
+      out.push({ ...t, test: YAML_INT });
     } else if (t.tag === FLOAT && t.format === 'EXP') {
-      out.push({ ...t, test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/ });
+      out.push({ ...t, test: YAML_EXP });
     } else {
       out.push(t);
     }
@@ -78,8 +70,8 @@ function errorText(text: string, code: string, message: string, offset: number):
 
 /** Parses one YAML document; the first error is reported with its 1-based line and column. */
 export function loadYaml(text: string, options: { fast?: boolean } = {}): YamlResult {
-  const lineCounter = new LineCounter();
   const quick = options.fast === false ? undefined : fastYaml(text);
+  const lineCounter = new LineCounter();
   if (quick) return { value: quick.value, lineCounter, fast: quick.positions };
   const doc = parseDocument(text, { ...OPTIONS, lineCounter });
   const err = doc.errors[0];
@@ -96,6 +88,17 @@ export function loadYaml(text: string, options: { fast?: boolean } = {}): YamlRe
   } catch (e) {
     return { value: undefined, lineCounter, error: { message: (e as Error).message } };
   }
+}
+
+/** The top-level keys in the order written (objects list integer-like keys first). */
+export function topLevelKeyOrder(res: YamlResult): string[] | undefined {
+  if (res.fast) {
+    const root = res.value !== null && typeof res.value === 'object' ? res.fast.get(res.value) : undefined;
+    return root ? [...root.keys()] : undefined;
+  }
+  const contents = res.doc?.contents;
+  if (!isMap(contents)) return undefined;
+  return contents.items.map((p) => keyText(p.key) ?? String(p.key));
 }
 
 function keyText(node: unknown): string | undefined {

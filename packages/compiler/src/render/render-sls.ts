@@ -2,11 +2,10 @@
  * The render stage: one SLS (or top) file -> raw high data. The renderer pipe (`#!jinja|yaml`
  * by default) runs Jinja first, then YAML; the result must be a dictionary.
  */
-import { parseDocument } from 'yaml';
 import type { Diagnostic, HighData } from '@brine/core';
 import { compilerErrors } from '../errors.js';
 import type { StateTree } from '../state-tree.js';
-import { collectPositions, createJinjaEnvironment, loadYaml, saltTemplateVars, TemplateFailure, type JinjaEnvironment } from '@brine/jinja';
+import { collectPositions, createJinjaEnvironment, loadYaml, saltTemplateVars, topLevelKeyOrder, TemplateFailure, type JinjaEnvironment } from '@brine/jinja';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './types.js';
 
 const environments = new WeakMap<StateTree, Map<string, JinjaEnvironment>>();
@@ -110,13 +109,17 @@ export function renderSls(input: RenderInput): RenderOutput {
   }
 
   let value: unknown;
+  let keyOrder: string[] | undefined;
   if (pipe.includes('yaml')) {
     const res = loadYaml(text);
     if (res.error) {
       return fail(compilerErrors.diag('BRINE_ERR_COMPILE_YAML', { detail: res.error.message }, { ...where, line: res.error.line, column: res.error.column }));
     }
     value = res.value;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) Object.assign(positions, collectPositions(res, file));
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      Object.assign(positions, collectPositions(res, file));
+      if (Object.keys(value).some(isIndexKey)) keyOrder = topLevelKeyOrder(res);
+    }
   } else if (pipe.includes('json')) {
     try {
       value = text.trim() === '' ? null : JSON.parse(text);
@@ -132,22 +135,11 @@ export function renderSls(input: RenderInput): RenderOutput {
     return fail(compilerErrors.diag('BRINE_ERR_COMPILE_NOT_A_DICT', { sls: input.sls ?? file, got: describe(value) }, { ...where, line: 1, column: 1 }));
   }
   const out: RenderOutput = { high: value as HighData, positions, diagnostics: [] };
-  if (pipe.includes('yaml') && Object.keys(value).some(isIndexKey)) out.keyOrder = documentKeyOrder(text);
+  if (keyOrder) out.keyOrder = keyOrder;
   return out;
 }
 
 /** Keys JavaScript objects keep in numeric order ahead of every other key. */
 function isIndexKey(key: string): boolean {
   return /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
-}
-
-/** The top-level keys of a YAML document in the order written (only needed for index-like keys). */
-function documentKeyOrder(text: string): string[] | undefined {
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
-  const items = (doc.contents as { items?: Array<{ key: unknown }> } | null)?.items;
-  if (!items) return undefined;
-  return items.map((p) => {
-    const k = p.key as { value?: unknown } | null;
-    return String(k && typeof k === 'object' && 'value' in k ? k.value : k);
-  });
 }
