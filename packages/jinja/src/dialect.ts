@@ -51,7 +51,6 @@ class BalancedTokenizer extends Tokenizer {
 const PyTruthy = nodes.Node.extend('PyTruthy', { fields: ['target'] });
 const PySlice = nodes.Node.extend('PySlice', { fields: ['target', 'start', 'stop', 'step'] });
 const OWN_NODES = [PyTruthy, PySlice];
-export const dialectNodes = { PyTruthy, PySlice };
 
 function wrapTruthy(node: any): any {
   return new PyTruthy(node.lineno, node.colno, node);

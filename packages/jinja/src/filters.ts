@@ -346,10 +346,19 @@ export const FILTERS: Record<string, Filter> = {
     const a = bindArgs(raw, ['levels', 'preserve_nulls'], { levels: null, preserve_nulls: false });
     return flatten(value, a.levels === null ? null : Number(a.levels), truthy(a.preserve_nulls));
   },
-  difference: (a, b) => toList(a).filter((x) => !toList(b).includes(x)),
-  intersect: (a, b) => unique(toList(a).filter((x) => toList(b).includes(x))),
+  difference: (a, b) => {
+    const other = toList(b);
+    return toList(a).filter((x) => !other.includes(x));
+  },
+  intersect: (a, b) => {
+    const other = toList(b);
+    return unique(toList(a).filter((x) => other.includes(x)));
+  },
   union: (a, b) => unique([...toList(a), ...toList(b)]),
-  symmetric_difference: (a, b) => [...toList(a).filter((x) => !toList(b).includes(x)), ...toList(b).filter((x) => !toList(a).includes(x))],
+  symmetric_difference: (a, b) => {
+    const [la, lb] = [toList(a), toList(b)];
+    return [...la.filter((x) => !lb.includes(x)), ...lb.filter((x) => !la.includes(x))];
+  },
   is_list: (v) => Array.isArray(v),
   md5: (v) => createHash('md5').update(str(v)).digest('hex'),
   sha1: (v) => createHash('sha1').update(str(v)).digest('hex'),
