@@ -3,7 +3,7 @@ import { compilerErrors } from './errors.js';
 import { globMatch, isGlob } from './glob.js';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './render/types.js';
 import { injectAutoOrder, standardizeFile } from './state-decls.js';
-import { resolveSls, slsIndex, type StateTree } from './state-tree.js';
+import { readSls, slsIndex, type StateTree } from './state-tree.js';
 import { describe } from './top.js';
 
 /**
@@ -107,8 +107,8 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
   if (ctx.mods.has(key)) return undefined;
   ctx.mods.add(key);
   const { tree } = ctx.input;
-  const path = resolveSls(tree, env, sls);
-  if (path === undefined) {
+  const file = readSls(tree, env, sls);
+  if (file === undefined) {
     ctx.diagnostics.push(
       compilerErrors.diag(
         'BRINE_ERR_COMPILE_SLS_NOT_FOUND',
@@ -118,7 +118,8 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
     );
     return undefined;
   }
-  const out = ctx.input.render({ tree, env, sls, path, text: tree.read(env, path)!, context: ctx.input.context });
+  const { path, text } = file;
+  const out = ctx.input.render({ tree, env, sls, path, text, context: ctx.input.context });
   ctx.diagnostics.push(...out.diagnostics);
   const state = out.high;
   if (!state) return undefined;

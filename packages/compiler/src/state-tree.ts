@@ -44,11 +44,17 @@ export function slsIndex(tree: StateTree, env: string): Map<string, string> {
   return index;
 }
 
-/** The file behind an SLS reference: `edit.vim` -> `edit/vim.sls`, else `edit/vim/init.sls`. */
-export function resolveSls(tree: StateTree, env: string, sls: string): string | undefined {
+/** The file behind an SLS reference and its text: `edit.vim` -> `edit/vim.sls`, else `edit/vim/init.sls`. */
+export function readSls(tree: StateTree, env: string, sls: string): { path: string; text: string } | undefined {
   const base = sls.split('.').join('/');
-  for (const candidate of [`${base}.sls`, `${base}/init.sls`]) {
-    if (tree.read(env, candidate) !== undefined) return candidate;
+  for (const path of [`${base}.sls`, `${base}/init.sls`]) {
+    const text = tree.read(env, path);
+    if (text !== undefined) return { path, text };
   }
   return undefined;
+}
+
+/** The path of the file behind an SLS reference (see readSls, which also returns its text). */
+export function resolveSls(tree: StateTree, env: string, sls: string): string | undefined {
+  return readSls(tree, env, sls)?.path;
 }
