@@ -1,12 +1,11 @@
-export { createRegistry, defaultRegistry, allModules } from './registry.js';
+export { createRegistry, defaultRegistry } from './registry.js';
 export { callState, callModWatch, hasModWatch } from './call-state.js';
 export { GLOBAL_STATE_ARGS, isGlobalStateArg } from '@brine/core';
-export { statesErrors } from './errors.js';
-export { testModule, watchedWithChanges } from './modules/test.js';
+export { testModule } from './modules/test.js';
 export { cmdModule } from './modules/cmd.js';
 export { dirFileClient, parseSaltUrl } from './host/dir-file-client.js';
 export { fileModule } from './modules/file.js';
-export { fileDiff, lineDiff, unifiedDiffLines } from './util/diff.js';
+export { fileDiff } from './util/diff.js';
 export { userModule } from './modules/user.js';
 export { groupModule } from './modules/group.js';
 export { pkgModule, dpkgVersions } from './modules/pkg.js';

@@ -33,7 +33,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 }
 
 /** Every state module Brine ships. */
-export function allModules(): StateModule[] {
+function allModules(): StateModule[] {
   return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule()];
 }
 

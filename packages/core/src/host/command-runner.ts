@@ -77,11 +77,19 @@ export function createCommandRunner(): CommandRunner {
             /* already gone */
           }
         };
+        let stopListening: (() => void) | undefined;
+        /** SIGTERM to the process group, SIGKILL after a grace period if it is still there. */
+        const terminate = () => {
+          killGroup('SIGTERM');
+          killTimer ??= setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+          killTimer.unref();
+        };
         const finish = (result: CommandResult) => {
           if (settled) return;
           settled = true;
           if (timer) clearTimeout(timer);
           if (killTimer) clearTimeout(killTimer);
+          stopListening?.();
           resolve(result);
         };
         child.stdout?.on('data', (d: Buffer) => out.push(d));
@@ -114,20 +122,17 @@ export function createCommandRunner(): CommandRunner {
           child.stdin.end(options.stdin);
         }
         if (options.signal) {
-          const onAbort = () => {
-            killGroup('SIGTERM');
-            killTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
-            killTimer.unref();
-          };
-          if (options.signal.aborted) onAbort();
-          else options.signal.addEventListener('abort', onAbort, { once: true });
+          const signal = options.signal;
+          if (signal.aborted) terminate();
+          else {
+            signal.addEventListener('abort', terminate, { once: true });
+            stopListening = () => signal.removeEventListener('abort', terminate);
+          }
         }
         if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
           timer = setTimeout(() => {
             timedOut = true;
-            killGroup('SIGTERM');
-            killTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
-            killTimer.unref();
+            terminate();
           }, options.timeoutMs);
         }
       });

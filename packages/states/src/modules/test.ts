@@ -82,7 +82,7 @@ function watchRefs(low: LowChunk): Array<[string, string]> {
 }
 
 /** The watched states that changed, as `state: id` (Salt's "Requisites with changes"). */
-export function watchedWithChanges(ctx: StateContext): string[] {
+function watchedWithChanges(ctx: StateContext): string[] {
   const out: string[] = [];
   const changed = (c: LowChunk) => {
     const r = ctx.running[chunkTag(c)];

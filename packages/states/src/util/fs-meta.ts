@@ -54,11 +54,16 @@ export async function ownerNames(st: Stats, cmd?: CommandRunner): Promise<{ user
   return { user: u?.name ?? String(st.uid), group: g?.name ?? String(st.gid) };
 }
 
+export interface MetaWant {
+  user?: unknown;
+  group?: unknown;
+  mode?: string;
+  uid?: number;
+  gid?: number;
+}
+
 /** What ownership/mode changes a path needs, as Salt reports them ({user, group, mode}). */
-export async function metaChanges(
-  st: Stats,
-  want: { user?: unknown; group?: unknown; mode?: string; uid?: number; gid?: number },
-): Promise<Record<string, string>> {
+export function metaChanges(st: Stats, want: MetaWant): Record<string, string> {
   const ch: Record<string, string> = {};
   if (want.uid !== undefined && st.uid !== want.uid) ch.user = String(want.user);
   if (want.gid !== undefined && st.gid !== want.gid) ch.group = String(want.group);
@@ -66,7 +71,12 @@ export async function metaChanges(
   return ch;
 }
 
-export async function applyMeta(path: string, own: Ownership, mode: string | undefined): Promise<void> {
-  if (own.uid !== undefined || own.gid !== undefined) await chown(path, own.uid ?? -1, own.gid ?? -1);
-  if (mode !== undefined) await chmod(path, parseInt(mode, 8));
+/** Brings a path's owner and mode to what is wanted; the changes made, as metaChanges words them. */
+export async function enforceMeta(path: string, st: Stats, want: MetaWant): Promise<Record<string, string>> {
+  const ch = metaChanges(st, want);
+  const uid = ch.user ? want.uid : undefined;
+  const gid = ch.group ? want.gid : undefined;
+  if (uid !== undefined || gid !== undefined) await chown(path, uid ?? -1, gid ?? -1);
+  if (ch.mode !== undefined) await chmod(path, parseInt(ch.mode, 8));
+  return ch;
 }

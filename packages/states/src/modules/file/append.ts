@@ -3,7 +3,7 @@ import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { lineDiff } from '../../util/diff.js';
 import { lstatOrUndefined } from '../../util/fs-meta.js';
-import { describe, ensureParent, failed, notAbsolute, splitLines, start } from './common.js';
+import { describe, ensureParent, failed, notAbsolute, pathState, splitLines, start } from './common.js';
 
 export const appendArgs: Record<string, ArgSpec> = {
   text: { type: ['string', 'list', 'number'] },
@@ -25,7 +25,8 @@ export async function append(args: Record<string, unknown>, ctx: StateContext): 
   if (!lines.length) return failed(ret, 'No text found to append. Nothing appended');
   const st = await lstatOrUndefined(name);
   if (st?.isDirectory()) return failed(ret, `Specified target ${name} is a directory`);
-  ret.old_state = st ? await describe(name, st, ctx.cmd) : null;
+  let raw = st ? await readFile(name) : undefined;
+  ret.old_state = st ? await describe(name, st, ctx.cmd, raw) : null;
   if (!st && ctx.test) {
     ret.result = null;
     ret.changes = { new: name };
@@ -36,8 +37,9 @@ export async function append(args: Record<string, unknown>, ctx: StateContext): 
     if (!(await ensureParent(name, asBool(args.makedirs)))) return failed(ret, `Directory for ${name} is not present`);
     await writeFile(name, '');
     ret.changes.new = name;
+    raw = Buffer.alloc(0);
   }
-  const before = (await readFile(name)).toString('utf8');
+  const before = raw!.toString('utf8');
   const haystack = args.ignore_whitespace === false ? before : squash(before);
   const missing: string[] = [];
   for (const l of lines) {
@@ -58,10 +60,10 @@ export async function append(args: Record<string, unknown>, ctx: StateContext): 
     ret.comment = `File ${name} is set to be updated`;
     return ret;
   }
-  await appendFile(name, prefix + missing.map((l) => `${l}\n`).join(''));
+  const added = Buffer.from(prefix + missing.map((l) => `${l}\n`).join(''));
+  await appendFile(name, added);
   ret.changes.diff = diff;
   ret.comment = `Appended ${missing.length} lines`;
-  const now = await lstatOrUndefined(name);
-  ret.new_state = now ? await describe(name, now, ctx.cmd) : null;
+  ret.new_state = await pathState(name, ctx.cmd, Buffer.concat([raw!, added]));
   return ret;
 }

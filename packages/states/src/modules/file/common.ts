@@ -32,18 +32,22 @@ export function isText(buf: Buffer): boolean {
   return !buf.subarray(0, 8000).includes(0);
 }
 
-/** The resource contract of a file-like path: what argument binding can reference. */
-export async function pathState(path: string, cmd?: CommandRunner): Promise<Record<string, unknown> | null> {
+/**
+ * The resource contract of a file-like path (not followed when a symlink): what argument binding
+ * can reference. `body`, when the caller has the file's bytes in hand, saves reading them again.
+ */
+export async function pathState(path: string, cmd?: CommandRunner, body?: Buffer): Promise<Record<string, unknown> | null> {
   const st = await lstatOrUndefined(path);
   if (!st) return null;
-  return describe(path, st, cmd);
+  return describe(path, st, cmd, body);
 }
 
-export async function describe(path: string, st: Stats, cmd?: CommandRunner): Promise<Record<string, unknown>> {
+/** pathState for stats already taken (`body`: the file's bytes, when in hand). */
+export async function describe(path: string, st: Stats, cmd?: CommandRunner, body?: Buffer): Promise<Record<string, unknown>> {
   const { user, group } = await ownerNames(st, cmd);
   const out: Record<string, unknown> = { name: path, mode: modeOf(st), user, group };
   if (st.isFile()) {
-    const body = await readFile(path);
+    body ??= await readFile(path);
     out.size = st.size;
     out.sha256 = createHash('sha256').update(body).digest('hex');
   } else if (st.isDirectory()) {

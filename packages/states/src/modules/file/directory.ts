@@ -2,8 +2,8 @@ import { mkdir, readdir, rm, stat } from '../../util/sync-fs.js';
 import { dirname, join } from 'node:path';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool, asList } from '../../util/args.js';
-import { applyMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
-import { describe, failed, notAbsolute, start } from './common.js';
+import { enforceMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
+import { describe, failed, notAbsolute, pathState, start } from './common.js';
 
 export const directoryArgs: Record<string, ArgSpec> = {
   user: { type: ['string', 'number'] },
@@ -65,7 +65,7 @@ export async function directory(args: Record<string, unknown>, ctx: StateContext
     const changes: Record<string, Record<string, string>> = {};
     if (!st) changes[name] = { directory: 'new' };
     else {
-      const meta = await metaChanges(st, want);
+      const meta = metaChanges(st, want);
       if (Object.keys(meta).length) changes[name] = meta;
     }
     for (const p of clean) changes[p] = { removed: 'Removed due to clean' };
@@ -94,11 +94,7 @@ export async function directory(args: Record<string, unknown>, ctx: StateContext
     created = true;
     st = await lstatOrUndefined(name);
   }
-  const meta = await metaChanges(st!, want);
-  if (Object.keys(meta).length) {
-    await applyMeta(name, { uid: meta.user ? own.uid : undefined, gid: meta.group ? own.gid : undefined }, meta.mode);
-    Object.assign(changes, meta);
-  }
+  Object.assign(changes, await enforceMeta(name, st!, want));
   if (clean.length) {
     for (const p of clean) await rm(p, { recursive: true, force: true });
     changes.removed = asList(clean);
@@ -106,7 +102,6 @@ export async function directory(args: Record<string, unknown>, ctx: StateContext
   ret.changes = changes;
   if (created) ret.comment = '';
   else ret.comment = Object.keys(changes).length ? `Directory ${name} updated` : `Directory ${name} is in the correct state`;
-  const now = await lstatOrUndefined(name);
-  ret.new_state = now ? await describe(name, now, ctx.cmd) : null;
+  ret.new_state = await pathState(name, ctx.cmd);
   return ret;
 }

@@ -4,9 +4,9 @@ import { isAbsolute } from 'node:path';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { fileDiff } from '../../util/diff.js';
-import { applyMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
+import { enforceMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
 import { renderTemplate } from '../../util/template.js';
-import { atomicWrite, defaultFileMode, describe, ensureParent, failed, isText, notAbsolute, start } from './common.js';
+import { atomicWrite, defaultFileMode, describe, ensureParent, failed, isText, notAbsolute, pathState, start } from './common.js';
 
 export const managedArgs: Record<string, ArgSpec> = {
   source: { type: ['string', 'list'] },
@@ -99,9 +99,13 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     return failed(ret, `Unable to manage file: ${(e as Error).message}`);
   }
   let st = await lstatOrUndefined(name);
+  let followed = false;
   if (st?.isSymbolicLink() && args.follow_symlinks !== false) {
     const target = await stat(name).catch(() => undefined);
-    if (target) st = target;
+    if (target) {
+      st = target;
+      followed = true;
+    }
   }
   if (st?.isDirectory()) return failed(ret, `Specified target ${name} is a directory`);
   const exists = st !== undefined;
@@ -110,7 +114,7 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     return ret;
   }
   const old = exists ? await readFile(name) : undefined;
-  ret.old_state = exists && st ? await describe(name, st, ctx.cmd) : null;
+  ret.old_state = exists && st ? await describe(name, st, ctx.cmd, old) : null;
   const replace = args.replace !== false;
   const contentChange = want !== undefined && old !== undefined && replace && !old.equals(want);
   const showChanges = asBool(args.show_changes, true);
@@ -126,7 +130,7 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     }
     const changes: Record<string, unknown> = {};
     if (contentChange && old && want) changes.diff = diffOf(old, want);
-    Object.assign(changes, await metaChanges(st!, { ...own, user: args.user, group: args.group, mode }));
+    Object.assign(changes, metaChanges(st!, { ...own, user: args.user, group: args.group, mode }));
     ret.changes = changes;
     if (Object.keys(changes).length) {
       ret.result = null;
@@ -140,22 +144,23 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
 
   if (!exists && !(await ensureParent(name, asBool(args.makedirs)))) return failed(ret, 'Parent directory not present');
   const changes: Record<string, unknown> = {};
+  let body: Buffer | undefined = old;
   if (!exists) {
-    await atomicWrite(name, want ?? Buffer.alloc(0), undefined, defaultFileMode());
+    const fresh = want ?? Buffer.alloc(0);
+    body = fresh;
+    await atomicWrite(name, fresh, undefined, defaultFileMode());
     changes.diff = 'New file';
     st = await lstatOrUndefined(name);
   } else if (contentChange && old && want) {
+    body = want;
     await atomicWrite(name, want, st, defaultFileMode());
     changes.diff = diffOf(old, want);
   }
-  const meta = await metaChanges(st!, { ...own, user: args.user, group: args.group, mode });
-  if (Object.keys(meta).length) {
-    await applyMeta(name, { uid: meta.user ? own.uid : undefined, gid: meta.group ? own.gid : undefined }, meta.mode);
-    Object.assign(changes, meta);
-  }
+  Object.assign(changes, await enforceMeta(name, st!, { ...own, user: args.user, group: args.group, mode }));
   ret.changes = changes;
-  ret.comment = Object.keys(changes).length ? `File ${name} updated` : `File ${name} is in the correct state`;
-  const now = await lstatOrUndefined(name);
-  ret.new_state = now ? await describe(name, now, ctx.cmd) : null;
+  const changed = Object.keys(changes).length > 0;
+  ret.comment = changed ? `File ${name} updated` : `File ${name} is in the correct state`;
+  // Unchanged, the path reads as before (unless old_state described a symlink's target).
+  ret.new_state = !changed && !followed ? ret.old_state : await pathState(name, ctx.cmd, body);
   return ret;
 }

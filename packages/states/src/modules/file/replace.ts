@@ -3,7 +3,7 @@ import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { fileDiff } from '../../util/diff.js';
 import { lstatOrUndefined } from '../../util/fs-meta.js';
-import { atomicWrite, defaultFileMode, describe, failed, notAbsolute, start } from './common.js';
+import { atomicWrite, defaultFileMode, describe, failed, notAbsolute, pathState, start } from './common.js';
 
 export const replaceArgs: Record<string, ArgSpec> = {
   pattern: { type: 'string', required: true },
@@ -98,7 +98,8 @@ export async function replace(args: Record<string, unknown>, ctx: StateContext):
   } catch (e) {
     return failed(ret, `Invalid regular expression: ${(e as Error).message}`);
   }
-  const before = (await readFile(name)).toString('utf8');
+  const raw = await readFile(name);
+  const before = raw.toString('utf8');
   const count = typeof args.count === 'number' ? args.count : 0;
   const repl = asBool(args.backslash_literal) ? String(args.repl).replace(/\$/g, '$$$$') : jsReplacement(String(args.repl));
   let n = 0;
@@ -121,7 +122,7 @@ export async function replace(args: Record<string, unknown>, ctx: StateContext):
   } else if (!found && asBool(args.prepend_if_not_found) && !before.includes(content)) {
     after = content + '\n' + before;
   }
-  ret.old_state = await describe(name, st, ctx.cmd);
+  ret.old_state = await describe(name, st, ctx.cmd, raw);
   if (after === before) {
     ret.comment = 'No changes needed to be made';
     ret.new_state = ret.old_state;
@@ -134,9 +135,9 @@ export async function replace(args: Record<string, unknown>, ctx: StateContext):
     ret.comment = 'Changes would have been made';
     return ret;
   }
-  await atomicWrite(name, after, st, defaultFileMode());
+  const written = Buffer.from(after);
+  await atomicWrite(name, written, st, defaultFileMode());
   ret.comment = 'Changes were made';
-  const now = await lstatOrUndefined(name);
-  ret.new_state = now ? await describe(name, now, ctx.cmd) : null;
+  ret.new_state = await pathState(name, ctx.cmd, written);
   return ret;
 }
