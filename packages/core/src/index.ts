@@ -12,3 +12,4 @@ export * from './glob.js';
 export * from './data.js';
 export * from './state-call.js';
 export * from './env-dict.js';
+export * from './error-lines.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   dirBindingsSource,
@@ -17,8 +18,6 @@ export interface MinionBindings {
   pillar: Pillar;
   explain: Record<string, Explanation>;
   diagnostics: Diagnostic[];
-  /** Identifies the bindings files this was resolved from (part of the pillar cache key). */
-  treeHash: string;
 }
 
 export interface LoadedTree {
@@ -28,7 +27,20 @@ export interface LoadedTree {
   roots: Map<string, string[]>;
 }
 
-const EMPTY: MinionBindings = { pillar: {}, explain: {}, diagnostics: [], treeHash: '' };
+const EMPTY: MinionBindings = { pillar: {}, explain: {}, diagnostics: [] };
+
+/** A file's text and the sha256 of it, as last read, with the size and mtime it had then. */
+interface Cached {
+  size: number;
+  mtimeMs: number;
+  text: string | undefined;
+  hash: string;
+  /** Written long enough ago that a change would move its mtime (timestamps tick coarsely). */
+  settled: boolean;
+}
+
+const GONE = { text: undefined, hash: '\u0001gone' };
+const SETTLE_MS = 2000;
 
 /**
  * Structured bindings on the master: the files under `bindings_roots` are parsed and checked
@@ -39,6 +51,8 @@ export class BindingsService {
   private readonly source: BindingsSource;
   private current: LoadedTree | undefined;
   private readonly byJob = new Map<string, LoadedTree>();
+  /** Contents by absolute path, kept while size and mtime stay the same (as FileRoots does). */
+  private readonly content = new Map<string, Cached>();
   readonly enabled: boolean;
 
   constructor(
@@ -59,14 +73,20 @@ export class BindingsService {
     const h = createHash('sha256');
     const roots = new Map<string, string[]>();
     const texts = new Map<string, string | undefined>();
+    const seen = new Set<string>();
     const keyOf = (ref: BindingsFileRef) => `${ref.layer}\0${ref.root}\0${ref.path}`;
     for (const ref of refs) {
-      // reading is cheap next to parsing: hash the contents, parse only when they changed
-      const text = this.source.read(ref);
+      // hash the contents, parse only when they changed; unchanged files are not even read
+      const abs = path.join(ref.root, ...ref.path.split('/'));
+      seen.add(abs);
+      const { text, hash } = this.read(ref, abs);
       texts.set(keyOf(ref), text);
-      h.update(`${keyOf(ref)}\0${text === undefined ? '\u0001gone' : createHash('sha256').update(text).digest('hex')}\0`);
-      roots.set(ref.path, [...(roots.get(ref.path) ?? []), ref.root]);
+      h.update(`${keyOf(ref)}\0${hash}\0`);
+      const held = roots.get(ref.path);
+      if (held) held.push(ref.root);
+      else roots.set(ref.path, [ref.root]);
     }
+    for (const abs of this.content.keys()) if (!seen.has(abs)) this.content.delete(abs);
     const hash = h.digest('hex');
     if (!this.current || this.current.hash !== hash) {
       const snapshot: BindingsSource = { list: () => refs, read: (ref) => texts.get(keyOf(ref)) };
@@ -79,13 +99,35 @@ export class BindingsService {
     return this.current;
   }
 
+  private read(ref: BindingsFileRef, abs: string): { text: string | undefined; hash: string } {
+    let st;
+    try {
+      st = statSync(abs);
+    } catch {
+      return GONE;
+    }
+    const c = this.content.get(abs);
+    if (c && c.settled && c.size === st.size && c.mtimeMs === st.mtimeMs) return c;
+    const text = this.source.read(ref);
+    if (text === undefined) return GONE;
+    const fresh: Cached = {
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      text,
+      hash: createHash('sha256').update(text).digest('hex'),
+      settled: Date.now() - st.mtimeMs > SETTLE_MS,
+    };
+    this.content.set(abs, fresh);
+    return fresh;
+  }
+
   /** One minion's bindings. Never throws for bad bindings: errors come back as diagnostics. */
   resolve(id: string, grains: Grains, jid?: string, loaded?: LoadedTree): MinionBindings {
     if (!this.enabled) return EMPTY;
     const l = loaded ?? this.load(jid);
     const r = resolveBindings({ files: l.loaded.value, categories: this.categories, minion: { id, grains } });
     const diagnostics = [...l.loaded.diagnostics, ...r.diagnostics].map((d) => this.located(d, l));
-    return { pillar: r.value.pillar, explain: r.value.explain, diagnostics, treeHash: l.hash };
+    return { pillar: r.value.pillar, explain: r.value.explain, diagnostics };
   }
 
   /** Bindings diagnostics name files relative to their root; with several roots, say which. */

@@ -1,17 +1,15 @@
 import { formatExplain, type Explanation } from '@brine/bindings';
-import { formatDiagnostic, type Grains } from '@brine/core';
+import { errorLines, type Grains } from '@brine/core';
 import type { FastifyRequest } from 'fastify';
 import { masterErrors } from './errors.js';
 import type { MinionHub } from './hub.js';
 import type { KeyManager } from './keys.js';
 import type { RouteDoc } from './openapi.js';
-import type { MasterStore } from './store.js';
 import type { StateService } from './state-service.js';
 
 type Route = <T = unknown>(doc: RouteDoc, handler: (req: FastifyRequest) => Promise<T> | T) => void;
 
 export interface DataRouteDeps {
-  store: MasterStore;
   keys: KeyManager;
   hub: MinionHub;
   states: StateService;
@@ -24,22 +22,18 @@ const minionParam = { type: 'object', properties: { minion: { type: 'string', mi
  * bindings on top), why a bound name has its value, and `validate` of SLS files for it.
  */
 export function dataRoutes(route: Route, deps: DataRouteDeps): void {
-  /** The grains the minion last reported (live session first, else the store). */
+  /** The grains an accepted minion last reported. */
   const grainsOf = (id: string): Grains => {
     if (!deps.keys.acceptedIds().includes(id)) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `accepted minion '${id}'` });
-    const live = deps.hub.sessions.get(id)?.grains;
-    if (live && Object.keys(live).length) return live;
-    return deps.store.listMinions().find((m) => m.minion === id)?.grains ?? { id };
+    return deps.hub.grainsOf(id);
   };
-  const errorsOf = (diagnostics: Parameters<typeof formatDiagnostic>[0][]) =>
-    diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
 
   route(
     { method: 'GET', url: '/v1/minions/:minion/pillar', summary: "A minion's pillar: classic pillar, then its bindings on top", schema: { params: minionParam } },
     (req) => {
       const { minion } = req.params as { minion: string };
       const p = deps.states.pillar(minion, grainsOf(minion));
-      return { minion, pillar: p.pillar, errors: errorsOf(p.diagnostics) };
+      return { minion, pillar: p.pillar, errors: errorLines(p.diagnostics) };
     },
   );
 
@@ -60,7 +54,7 @@ export function dataRoutes(route: Route, deps: DataRouteDeps): void {
       // a prefix (`apache`) explains every bound name under it, as the text does
       const explain: Record<string, Explanation> = {};
       for (const [n, e] of Object.entries(p.explain)) if (n === name || n.startsWith(`${name}.`)) explain[n] = e;
-      return { minion, name, bound: Object.keys(explain).length > 0, explain, text: formatExplain(p.explain, name), errors: errorsOf(p.diagnostics) };
+      return { minion, name, bound: Object.keys(explain).length > 0, explain, text: formatExplain(p.explain, name), errors: errorLines(p.diagnostics) };
     },
   );
 

@@ -2,7 +2,7 @@ import { randomBytes, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
-import { toBrineError, type Logger } from '@brine/core';
+import { toBrineError, type Grains, type Logger } from '@brine/core';
 import {
   authPayload,
   encode,
@@ -50,7 +50,6 @@ export interface HubStats {
 export interface HubHandlers {
   /** A return from an authenticated minion for a job that targeted it. */
   onReturn(session: Session, ret: RetMsg): void;
-  onReady(session: Session): void;
   /** State results streamed during a job. */
   onStateResults?(session: Session, msg: StateResultsMsg): void;
   onGone(minion: string): void;
@@ -98,11 +97,12 @@ export class MinionHub {
     }
   }
 
-  send(session: Session, msg: Body<MasterToMinion>): void {
-    if (session.ws.readyState === session.ws.OPEN) session.ws.send(encode(msg));
+  /** Sends a message, or a frame already encoded (one job frame serves every minion). */
+  send(session: Session, msg: Body<MasterToMinion> | string): void {
+    if (session.ws.readyState === session.ws.OPEN) session.ws.send(typeof msg === 'string' ? msg : encode(msg));
   }
 
-  private sendError(session: Session, code: string, message: string, ref?: string): void {
+  sendError(session: Session, code: string, message: string, ref?: string): void {
     this.send(session, ref === undefined ? { type: 'error', code, message } : { type: 'error', code, message, ref });
   }
 
@@ -156,7 +156,7 @@ export class MinionHub {
     }
   }
 
-  private onFrame(session: Session, raw: string | Buffer): void {
+  private onFrame(session: Session, raw: Buffer): void {
     this.stats.frames_in++;
     const parsed = parseFrame(raw, this.deps.maxFrameBytes);
     if (!parsed.ok) {
@@ -196,7 +196,6 @@ export class MinionHub {
         if (!session.started) {
           session.started = true;
           this.deps.events.fire(`brine/minion/${session.minion}/start`, { id: session.minion });
-          this.handlers?.onReady(session);
         }
         return;
       }
@@ -287,6 +286,13 @@ export class MinionHub {
     this.deps.log.info({ minion, peer: session.peer }, 'minion authenticated');
     this.send(session, { type: 'welcome', minion });
     this.deps.events.fire('brine/presence/change', { new: [minion], lost: [] });
+  }
+
+  /** A minion's grains: those of its live session, else the last stored, else just its id. */
+  grainsOf(id: string): Grains {
+    const live = this.sessions.get(id)?.grains;
+    if (live && Object.keys(live).length) return live;
+    return this.deps.store.grainsOf(id) ?? { id };
   }
 
   /** Closes the session of a minion whose key was rejected or deleted. */

@@ -1,12 +1,12 @@
 import { checkTarget, matchTarget, type TargetType, TARGET_TYPES } from '@brine/compiler';
 import { BrineError, type Logger } from '@brine/core';
-import type { RetMsg, StateResultsMsg } from '@brine/protocol';
+import { encode, type RetMsg, type StateResultsMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import type { EventBus } from './event-bus.js';
 import type { MinionHub, Session } from './hub.js';
 import { JidGenerator } from './jid.js';
 import type { KeyManager } from './keys.js';
-import { isHighstateJob, type StateResultStore } from './state-results.js';
+import { isHighstateJob, normalizeResult, type StateResultStore } from './state-results.js';
 import type { JobRow, MasterStore, ReturnRow } from './store.js';
 
 export interface JobRequest {
@@ -37,6 +37,8 @@ export interface JobReport {
 
 interface LiveJob {
   job: JobRow;
+  /** The job frame, encoded once for every minion it goes to. */
+  frame: string;
   /** Sent and not yet returned. */
   pending: Set<string>;
   /** Batch mode: minions still waiting for a slot. */
@@ -76,49 +78,50 @@ export class JobManager {
       nodegroups: Record<string, string | string[]>;
       defaultTimeout: number;
       states: StateResultStore;
-      /** Pillar of a minion, for pillar targets (-I, I@). */
-      pillarOf?: (id: string, grains: Record<string, unknown>) => Record<string, unknown>;
+      /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
+      pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Record<string, unknown>;
     },
   ) {
     this.jids = new JidGenerator(deps.store.lastJid());
     deps.hub.handlers = {
       onReturn: (s, r) => this.onReturn(s, r),
       onStateResults: (s, m) => this.onStateResults(s, m),
-      onReady: () => {},
       onGone: (m) => this.onGone(m),
     };
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
 
-  /** Ids of accepted minions the target matches, from the grains cache. */
-  resolve(tgt: string | string[], type: TargetType): string[] {
+  /**
+   * Ids of accepted minions the target matches, from the grains cache. With `jid`, pillar
+   * targets read the pillar tree the job's compiles will use.
+   */
+  resolve(tgt: string | string[], type: TargetType, jid?: string): string[] {
     if (!TARGET_TYPES.includes(type)) {
       throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `unknown target type '${type}'` });
     }
     const opts = { nodegroups: this.deps.nodegroups };
     const diags = checkTarget(tgt, type, opts);
     if (diags.length > 0) throw new BrineError(diags[0]!.code, diags[0]!.message, {}, diags);
-    const grains = new Map(this.deps.store.listMinions().map((m) => [m.minion, m.grains]));
-    const accepted = [...new Set(this.deps.keys.acceptedIds())].sort();
+    const accepted = this.deps.keys.acceptedIds().sort();
     // pillar is compiled only when the expression can look at it
     const needsPillar = type === 'pillar' || type === 'pillar_pcre' || (type === 'compound' && /(^|[\s(])[IJ]@/.test(String(tgt)));
     return accepted.filter((id) => {
-      const live = this.deps.hub.sessions.get(id)?.grains;
-      const g = live && Object.keys(live).length ? live : (grains.get(id) ?? { id });
-      const pillar = needsPillar && this.deps.pillarOf ? this.deps.pillarOf(id, g) : undefined;
+      const g = this.deps.hub.grainsOf(id);
+      const pillar = needsPillar && this.deps.pillarOf ? this.deps.pillarOf(id, g, jid) : undefined;
       return matchTarget(tgt, type, pillar ? { id, grains: g, pillar } : { id, grains: g }, opts);
     });
   }
 
   publish(req: JobRequest): { jid: string; minions: string[]; not_connected: string[] } {
     const type = req.tgt_type ?? 'glob';
-    const minions = this.resolve(req.tgt, type);
+    // the jid first: pillar targeting and the job's compiles then share one pillar snapshot
+    const jid = this.jids.next();
+    const minions = this.resolve(req.tgt, type, jid);
     if (minions.length === 0) {
       throw masterErrors.make('BRINE_ERR_MASTER_NO_MINIONS', { target: String(req.tgt), type });
     }
     const window = req.batch !== undefined && req.batch !== null ? batchSize(req.batch, minions.length) : minions.length;
-    const jid = this.jids.next();
     const job: JobRow = {
       jid,
       fun: req.fun,
@@ -135,6 +138,7 @@ export class JobManager {
     if (isHighstateJob(job.fun, job.arg, job.kwarg)) this.deps.states.markHighstate(jid);
     const live: LiveJob = {
       job,
+      frame: encode({ type: 'job', jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg }),
       pending: new Set(),
       queue: [],
       window,
@@ -174,13 +178,7 @@ export class JobManager {
       }
       live.pending.add(m);
       session.running.add(live.job.jid);
-      this.deps.hub.send(session, {
-        type: 'job',
-        jid: live.job.jid,
-        fun: live.job.fun,
-        arg: live.job.arg,
-        kwarg: live.job.kwarg,
-      });
+      this.deps.hub.send(session, live.frame);
       if (live.window < live.job.expected.length) {
         // in a batch a silent minion must not hold its slot for ever
         const t = setTimeout(() => this.release(live, m), live.timeout * 1000);
@@ -206,15 +204,20 @@ export class JobManager {
     }
   }
 
+  /** A minion reporting on a job that did not target it is refused (and counted): true then. */
+  private rejectForeign(session: Session, msg: RetMsg | StateResultsMsg): boolean {
+    const minion = session.minion!;
+    if (this.deps.store.isExpected(msg.jid, minion)) return false;
+    const e = masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: msg.jid });
+    this.deps.log.warn({ minion, jid: msg.jid }, e.message);
+    this.deps.hub.stats.invalid_frames++;
+    this.deps.hub.sendError(session, e.code, e.message, msg.id || undefined);
+    return true;
+  }
+
   private onReturn(session: Session, ret: RetMsg): void {
     const minion = session.minion!;
-    if (!this.deps.store.isExpected(ret.jid, minion)) {
-      const e = masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: ret.jid });
-      this.deps.log.warn({ minion, jid: ret.jid }, e.message);
-      this.deps.hub.stats.invalid_frames++;
-      this.deps.hub.send(session, { type: 'error', code: e.code, message: e.message, ...(ret.id ? { ref: ret.id } : {}) });
-      return;
-    }
+    if (this.rejectForeign(session, ret)) return;
     session.running.delete(ret.jid);
     this.deps.store.insertReturn(
       {
@@ -249,13 +252,7 @@ export class JobManager {
 
   private onStateResults(session: Session, msg: StateResultsMsg): void {
     const minion = session.minion!;
-    if (!this.deps.store.isExpected(msg.jid, minion)) {
-      const e = masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: msg.jid });
-      this.deps.log.warn({ minion, jid: msg.jid }, e.message);
-      this.deps.hub.stats.invalid_frames++;
-      this.deps.hub.send(session, { type: 'error', code: e.code, message: e.message, ...(msg.id ? { ref: msg.id } : {}) });
-      return;
-    }
+    if (this.rejectForeign(session, msg)) return;
     const nums = msg.results.map((r) => r.run_num);
     this.deps.states.insert(msg.jid, minion, msg.results, () => {
       const current = this.deps.hub.sessions.get(minion);
@@ -264,13 +261,10 @@ export class JobManager {
         jid: msg.jid,
         id: minion,
         fun: msg.fun,
-        results: msg.results.map((r) => ({
-          run_num: r.run_num,
-          tag: r.tag,
-          result: r.ret.result ?? null,
-          changed: !!r.ret.changes && typeof r.ret.changes === 'object' && Object.keys(r.ret.changes).length > 0,
-          duration: typeof r.ret.duration === 'number' ? r.ret.duration : null,
-        })),
+        results: msg.results.map((r) => {
+          const { result, changed, duration } = normalizeResult(r.ret);
+          return { run_num: r.run_num, tag: r.tag, result, changed, duration };
+        }),
       });
     });
   }
@@ -322,7 +316,11 @@ export class JobManager {
   active(): Array<{ jid: string; fun: string; target: string | string[]; created_at: string; running: string[] }> {
     const byJid = new Map<string, string[]>();
     for (const [id, s] of this.deps.hub.sessions) {
-      for (const jid of s.running) byJid.set(jid, [...(byJid.get(jid) ?? []), id]);
+      for (const jid of s.running) {
+        const ids = byJid.get(jid);
+        if (ids) ids.push(id);
+        else byJid.set(jid, [id]);
+      }
     }
     const out = [];
     for (const [jid, running] of [...byJid].sort(([a], [b]) => a.localeCompare(b))) {

@@ -73,7 +73,7 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     nodegroups: config.nodegroups,
     defaultTimeout: config.timeout,
     states: results,
-    pillarOf: (id, grains) => states.pillar(id, grains).pillar,
+    pillarOf: (id, grains, jid) => states.pillar(id, grains, jid).pillar,
   });
   hub.requests = requestHandler(states, files);
   server.on('request', (_req, res) => {

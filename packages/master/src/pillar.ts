@@ -1,11 +1,7 @@
 import { compileTopFiles, renderSls, resolveSls } from '@brine/compiler';
-import type { Diagnostic, Grains, Pillar } from '@brine/core';
+import { isDict, type Diagnostic, type Grains, type Pillar } from '@brine/core';
 import { masterErrors } from './errors.js';
 import type { TreeSnapshot } from './file-roots.js';
-
-function isDict(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * Salt's pillar merge: dictionaries merge key by key, recursively; anything else (lists too,

@@ -1,4 +1,4 @@
-import { formatDiagnostic } from '@brine/core';
+import { errorLines, isDict } from '@brine/core';
 import type { ReqMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import type { FileServer } from './file-server.js';
@@ -26,12 +26,11 @@ export function requestHandler(states: StateService, files: FileServer) {
         const mode = a.mode as CompileMode;
         if (!MODES.includes(mode)) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `state.compile: unknown mode '${String(mode)}'` });
         const sls = a.sls === undefined ? undefined : Array.isArray(a.sls) ? a.sls.map(String) : [String(a.sls)];
-        const pillar = a.pillar && typeof a.pillar === 'object' && !Array.isArray(a.pillar) ? (a.pillar as Record<string, unknown>) : undefined;
-        const isDict = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+        const pillar = isDict(a.pillar) ? a.pillar : undefined;
         if (a.params !== undefined && !isDict(a.params)) {
           throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `${msg.op}: 'params' must be a dictionary` });
         }
-        const params = a.params as Record<string, unknown> | undefined;
+        const params = isDict(a.params) ? a.params : undefined;
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true);
         const jid = str(a.jid, 'jid', msg.op, true);
         return states.compile(id, session.grains, {
@@ -46,7 +45,7 @@ export function requestHandler(states: StateService, files: FileServer) {
       }
       case 'pillar.items': {
         const r = states.pillar(id, session.grains);
-        return { pillar: r.pillar, errors: r.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic) };
+        return { pillar: r.pillar, errors: errorLines(r.diagnostics) };
       }
       case 'file.get': {
         const path = str(a.path, 'path', msg.op)!;

@@ -71,6 +71,22 @@ export function splitTag(tag: string): { state: string; id: string; name: string
   return { state: parts[0]!, id: parts[1]!, name: parts.slice(2, -1).join('_|-'), fun: parts[parts.length - 1]! };
 }
 
+/** What the store and the progress events read off one state's return. */
+export function normalizeResult(ret: Record<string, unknown>): {
+  result: unknown;
+  changes: object;
+  changed: boolean;
+  duration: number | null;
+} {
+  const changes = ret.changes && typeof ret.changes === 'object' ? ret.changes : {};
+  return {
+    result: ret.result ?? null,
+    changes,
+    changed: Object.keys(changes).length > 0,
+    duration: typeof ret.duration === 'number' ? ret.duration : null,
+  };
+}
+
 /** Is this job a real highstate (what "last highstate of each minion" looks at)? */
 export function isHighstateJob(fun: string, arg: unknown[], kwarg: Record<string, unknown>): boolean {
   const test = kwarg.test;
@@ -122,7 +138,7 @@ export class StateResultStore {
       for (const it of items) {
         const r = it.ret;
         const t = splitTag(it.tag);
-        const changes = r.changes && typeof r.changes === 'object' ? r.changes : {};
+        const n = normalizeResult(r);
         this.stmts.insert.run(
           jid,
           minion,
@@ -133,12 +149,12 @@ export class StateResultStore {
           t.state,
           t.fun,
           typeof r.__sls__ === 'string' ? r.__sls__ : null,
-          r.result === true ? 1 : r.result === false ? 0 : null,
-          Object.keys(changes).length > 0 ? 1 : 0,
-          JSON.stringify(changes),
+          n.result === true ? 1 : n.result === false ? 0 : null,
+          n.changed ? 1 : 0,
+          JSON.stringify(n.changes),
           typeof r.comment === 'string' ? r.comment : Array.isArray(r.comment) ? r.comment.join('\n') : JSON.stringify(r.comment ?? ''),
           typeof r.start_time === 'string' ? r.start_time : null,
-          typeof r.duration === 'number' ? r.duration : null,
+          n.duration,
           now,
         );
       }

@@ -10,7 +10,7 @@ import {
   type ValidateReport,
 } from '@brine/compiler';
 import { mergeWithClassicPillar, type Explanation } from '@brine/bindings';
-import { formatDiagnostic, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
+import { errorLines, hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
 import type { Logger } from '@brine/core';
 import type { MasterConfig } from './config.js';
 import { FileRoots, type TreeSnapshot } from './file-roots.js';
@@ -80,6 +80,12 @@ function hashOf(...parts: unknown[]): string {
   const h = createHash('sha256');
   for (const p of parts) h.update(typeof p === 'string' ? p : JSON.stringify(p) ?? 'undefined').update('\0');
   return h.digest('hex');
+}
+
+/** The grains but the id, as JSON: with the id beside it, the cache keys' view of the grains. */
+function anonymousJson(grains: Grains): string {
+  const { id: _id, ...rest } = grains;
+  return JSON.stringify(rest);
 }
 
 /** Grains that notice whether anything read the minion id (directly, by listing, or by copying). */
@@ -169,10 +175,15 @@ export class StateService {
    * diagnostics; a name with a bindings error is left out.
    */
   pillar(id: string, grains: Grains, jid?: string): MinionPillar {
-    const snap = this.pillars.snapshot(jid && `pillar:${jid}`);
     const g = { ...grains, id };
+    return this.pillarOf(id, g, anonymousJson(g), jid);
+  }
+
+  /** pillar() for grains that already carry the id, with the rest of them serialised (the cache key). */
+  private pillarOf(id: string, g: Grains, grainsJson: string, jid?: string): MinionPillar {
+    const snap = this.pillars.snapshot(jid);
     const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
-    const key = hashOf(snap.hash, loaded?.hash ?? '', id, g, this.config.pillar_merge_lists);
+    const key = hashOf(snap.hash, loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
     if (hit) return hit;
     const classic = compilePillar(snap, { id, grains: g }, { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups });
@@ -207,14 +218,15 @@ export class StateService {
 
   async compile(id: string, rawGrains: Grains, req: CompileRequest): Promise<CompileReply> {
     const grains = { ...rawGrains, id };
-    const pil = this.pillar(id, grains, req.jid);
+    // grains and pillar go into two cache keys: serialised once each
+    const grainsJson = anonymousJson(grains);
+    const pil = this.pillarOf(id, { ...grains }, grainsJson, req.jid);
     const pillar = req.pillar ? { ...pil.pillar, ...req.pillar } : pil.pillar;
     const fail = (raw: Diagnostic[], matches: Matches = {}): CompileReply => {
       const diagnostics = raw.map(explainMasterSide);
-      const errors = diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
-      return { matches, high: {}, low: [], diagnostics, errors, failed: true, pillar, cached: false };
+      return { matches, high: {}, low: [], diagnostics, errors: errorLines(diagnostics), failed: true, pillar, cached: false };
     };
-    if (pil.diagnostics.some((d) => d.severity === 'error')) return fail(pil.diagnostics);
+    if (hasErrors(pil.diagnostics)) return fail(pil.diagnostics);
     let ext: Matches = {};
     if (req.mode !== 'sls' && (this.tops.plugins.length || this.tops.errors.length)) {
       const t = await runMasterTops(this.tops, id, grains);
@@ -225,25 +237,24 @@ export class StateService {
       ext = t.matches;
     }
     const snap = this.files.snapshot(req.jid);
-    const key = hashOf(snap.hash, id, grains, pillar, ext, req.mode, req.sls ?? [], req.saltenv ?? '', !!req.raw, this.config.top_file_merging_strategy, req.params ?? {});
+    const pillarJson = JSON.stringify(pillar);
+    const key = hashOf(snap.hash, id, grainsJson, pillarJson, ext, req.mode, req.sls ?? [], req.saltenv ?? '', !!req.raw, this.config.top_file_merging_strategy, req.params ?? {});
     const hit = this.compiled.get(key);
     if (hit) return { ...hit, cached: true };
     const opts = this.options(snap, id, grains, pillar, req, ext);
     let reply: CompileReply;
     if (req.mode === 'top') {
       const top = compileTopFiles(opts);
-      const failed = top.diagnostics.some((d) => d.severity === 'error');
+      const failed = hasErrors(top.diagnostics);
       reply = failed ? fail(top.diagnostics, top.matches) : { matches: top.matches, high: {}, low: [], diagnostics: top.diagnostics, errors: [], failed: false, pillar, cached: false };
     } else {
       // The matches come from the top files (per minion: targets name ids); what they select is
       // then rendered once per shape (tree, grains but the id, pillar, matches, request) unless a
       // template reads the id. A fleet of identical minions renders each SLS once.
       const top = req.mode === 'sls' ? undefined : compileTopFiles(opts);
-      if (top && top.diagnostics.some((d) => d.severity === 'error')) return fail(top.diagnostics, top.matches);
+      if (top && hasErrors(top.diagnostics)) return fail(top.diagnostics, top.matches);
       const matches = top ? top.matches : { [req.saltenv ?? 'base']: req.sls ?? [] };
-      const { id: _id, ...anonymous } = grains;
-      void _id;
-      const shapeKey = hashOf('shape', snap.hash, anonymous, pillar, ext, matches, req.mode, !!req.raw, req.params ?? {});
+      const shapeKey = hashOf('shape', snap.hash, grainsJson, pillarJson, ext, matches, req.mode, !!req.raw, req.params ?? {});
       const shared = this.shared.get(shapeKey);
       if (shared) {
         this.compiled.set(key, shared);
