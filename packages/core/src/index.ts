@@ -4,6 +4,7 @@ export * from './logger.js';
 export * from './tag.js';
 export * from './state-module.js';
 export * from './host/command-runner.js';
+export * from './host/grains.js';
 export * from './requisites.js';
 export * from './state-args.js';
 export * from './arg-bind-ref.js';

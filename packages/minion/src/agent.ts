@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { BrineError, createCommandRunner, toBrineError, type CommandRunner, type Logger, type StateRegistry, type StateResult } from '@brine/core';
+import { BrineError, collectGrains, createCommandRunner, toBrineError, type CommandRunner, type Logger, type StateRegistry, type StateResult } from '@brine/core';
 import { defaultRegistry } from '@brine/states';
 import {
   authPayload,
@@ -20,7 +20,6 @@ import type { MinionConfig } from './config.js';
 import { minionErrors } from './errors.js';
 import { bindArgs, type ExecFunction, type RunningJob } from './exec-function.js';
 import { EXEC_FUNCTIONS } from './exec-modules.js';
-import { collectGrains } from './grains.js';
 import { ensureIdentity, type MinionIdentity } from './identity.js';
 import { remoteFileClient } from './remote-file-client.js';
 import { ResultSpool, type SpooledReturn } from './spool.js';

@@ -1,7 +1,6 @@
 export * from './errors.js';
 export * from './config.js';
 export * from './identity.js';
-export * from './grains.js';
 export * from './exec-function.js';
 export * from './exec-modules.js';
 export * from './spool.js';

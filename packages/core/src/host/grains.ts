@@ -1,21 +1,28 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import type { Grains } from '../types.js';
 
+/** os_family by os-release ID (or one of its ID_LIKE words). */
 const FAMILY: Record<string, string> = {
   debian: 'Debian',
   ubuntu: 'Debian',
+  raspbian: 'Debian',
+  linuxmint: 'Debian',
   rhel: 'RedHat',
   fedora: 'RedHat',
   centos: 'RedHat',
   rocky: 'RedHat',
   almalinux: 'RedHat',
+  amzn: 'RedHat',
   suse: 'Suse',
   opensuse: 'Suse',
+  sles: 'Suse',
   arch: 'Arch',
   alpine: 'Alpine',
   gentoo: 'Gentoo',
 };
 
+/** The `os` grain by os-release ID, spelled as Salt spells it. */
 const OS_NAME: Record<string, string> = {
   debian: 'Debian',
   ubuntu: 'Ubuntu',
@@ -31,6 +38,7 @@ const OS_NAME: Record<string, string> = {
 
 function osRelease(): Record<string, string> {
   const out: Record<string, string> = {};
+  // /usr/lib/os-release is the vendor's copy, for hosts without /etc/os-release
   for (const file of ['/etc/os-release', '/usr/lib/os-release']) {
     try {
       for (const line of readFileSync(file, 'utf8').split('\n')) {
@@ -46,28 +54,26 @@ function osRelease(): Record<string, string> {
 }
 
 /**
- * The grains a Salt user expects to target on, collected from this host; `custom` (the
- * minion config's `grains`) wins over anything collected, except `id`.
+ * The grains a Salt user expects to target on, collected from this host (the minion's and
+ * `brine local`'s). `custom` wins over anything collected, except `id`; `brineversion` is
+ * there when a version is given.
  */
-export function collectGrains(id: string, custom: Record<string, unknown> = {}, version = '0.1.0'): Record<string, unknown> {
+export function collectGrains(id: string, custom: Grains = {}, version?: string): Grains {
   const rel = osRelease();
   const kernel = os.type();
   const distroId = (rel.ID ?? '').toLowerCase();
   const like = (rel.ID_LIKE ?? '').toLowerCase().split(/\s+/);
   const osName = kernel === 'Linux' ? (OS_NAME[distroId] ?? rel.NAME ?? 'Linux') : kernel === 'Darwin' ? 'MacOS' : kernel;
-  const family =
-    kernel === 'Linux' ? (FAMILY[distroId] ?? like.map((l) => FAMILY[l]).find(Boolean) ?? osName) : osName;
+  const family = kernel === 'Linux' ? (FAMILY[distroId] ?? like.map((l) => FAMILY[l]).find(Boolean) ?? osName) : osName;
   const ipv4: string[] = [];
   const ipv6: string[] = [];
   for (const addrs of Object.values(os.networkInterfaces())) {
-    for (const a of addrs ?? []) {
-      if (a.family === 'IPv4') ipv4.push(a.address);
-      else ipv6.push(a.address);
-    }
+    for (const a of addrs ?? []) (a.family === 'IPv4' ? ipv4 : ipv6).push(a.address);
   }
   const fqdn = os.hostname();
+  const short = fqdn.split('.')[0];
   const cpus = os.cpus();
-  const grains: Record<string, unknown> = {
+  const grains: Grains = {
     id,
     os: osName,
     os_family: family,
@@ -78,7 +84,9 @@ export function collectGrains(id: string, custom: Record<string, unknown> = {}, 
     kernelrelease: os.release(),
     osarch: os.arch(),
     cpuarch: os.machine(),
-    hostname: fqdn.split('.')[0],
+    // `host` is Salt's name for it; `hostname` stays for targets written against earlier minions
+    host: short,
+    hostname: short,
     nodename: fqdn,
     fqdn,
     domain: fqdn.includes('.') ? fqdn.slice(fqdn.indexOf('.') + 1) : '',
@@ -87,7 +95,7 @@ export function collectGrains(id: string, custom: Record<string, unknown> = {}, 
     num_cpus: cpus.length,
     cpu_model: cpus[0]?.model ?? '',
     mem_total: Math.round(os.totalmem() / 1024 / 1024),
-    brineversion: version,
+    ...(version !== undefined ? { brineversion: version } : {}),
     nodeversion: process.versions.node,
     shell: process.env.SHELL ?? '/bin/sh',
     username: os.userInfo().username,
