@@ -13,6 +13,8 @@ export function yamlifyArg(text: string): unknown {
   if (text === '') return '';
   try {
     const v = parse(text, { version: '1.1' }) as unknown;
+    // a jid or any long number stays text rather than lose digits
+    if (typeof v === 'number' && !Number.isSafeInteger(v) && /^\d+$/.test(text.trim())) return text;
     // A plain word that YAML reads as null (`~`, `null`) stays a string unless it really is null.
     if (v === null && !/^(~|null|None)$/i.test(text)) return text;
     if (v === null && text === 'None') return null;
@@ -30,10 +32,4 @@ export function parseSaltArgs(words: string[]): SaltArgs {
     else out.args.push(yamlifyArg(w));
   }
   return out;
-}
-
-/** Salt's truthiness for flags such as `test=True` given as strings or booleans. */
-export function isTrue(v: unknown): boolean {
-  if (typeof v === 'string') return /^(true|yes|on|1)$/i.test(v);
-  return v === true || v === 1;
 }

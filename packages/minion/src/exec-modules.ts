@@ -1,29 +1,15 @@
-import type { ExecContext, ExecFunction } from './exec-function.js';
+import { globMatch } from '@brine/core';
+import { traverse } from '@brine/jinja';
+import type { ExecContext, ExecFunction, Param } from './exec-function.js';
 
-function simpleGlob(value: string, pattern: string): boolean {
-  const re = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${re}$`).test(value);
-}
-
-function lookup(data: unknown, key: string, delimiter: string): { found: boolean; value: unknown } {
-  let cur: unknown = data;
-  for (const part of key.split(delimiter)) {
-    if (Array.isArray(cur) && /^\d+$/.test(part) && Number(part) < cur.length) cur = cur[Number(part)];
-    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, part)) {
-      cur = (cur as Record<string, unknown>)[part];
-    } else return { found: false, value: undefined };
-  }
-  return { found: true, value: cur };
-}
-
-const cmdParams = [
-  { name: 'cmd', type: ['string', 'list'] as const, required: true },
-  { name: 'cwd', type: 'string' as const },
-  { name: 'stdin', type: 'string' as const },
-  { name: 'runas', type: 'string' as const },
-  { name: 'shell', type: 'string' as const },
-  { name: 'env', type: 'dict' as const },
-  { name: 'timeout', type: 'number' as const },
+const cmdParams: Param[] = [
+  { name: 'cmd', type: ['string', 'list'], required: true },
+  { name: 'cwd', type: 'string' },
+  { name: 'stdin', type: 'string' },
+  { name: 'runas', type: 'string' },
+  { name: 'shell', type: 'string' },
+  { name: 'env', type: 'dict' },
+  { name: 'timeout', type: 'number' },
 ];
 
 async function runCommand(args: Record<string, unknown>, ctx: ExecContext) {
@@ -73,15 +59,12 @@ export const EXEC_FUNCTIONS: ExecFunction[] = [
       { name: 'default', type: 'any', default: '' },
       { name: 'delimiter', type: 'string', default: ':' },
     ],
-    run: (a, ctx) => {
-      const r = lookup(ctx.grains, a.key as string, a.delimiter as string);
-      return { return: r.found ? r.value : a.default };
-    },
+    run: (a, ctx) => ({ return: traverse(ctx.grains, a.key as string, a.default, a.delimiter as string) }),
   },
   {
     name: 'cmd.run',
     doc: 'Runs a command (a string through the shell) and returns its output, stderr included.',
-    params: cmdParams.map((p) => ({ ...p, type: [...(Array.isArray(p.type) ? p.type : [p.type])] })),
+    params: cmdParams,
     run: async (a, ctx) => {
       const r = await runCommand(a, ctx);
       const out = [r.stdout, r.stderr].filter((s) => s !== '').join('\n');
@@ -91,7 +74,7 @@ export const EXEC_FUNCTIONS: ExecFunction[] = [
   {
     name: 'cmd.run_all',
     doc: 'Runs a command and returns pid, retcode, stdout and stderr.',
-    params: cmdParams.map((p) => ({ ...p, type: [...(Array.isArray(p.type) ? p.type : [p.type])] })),
+    params: cmdParams,
     run: async (a, ctx) => {
       const r = await runCommand(a, ctx);
       return { return: { pid: r.pid, retcode: r.retcode, stdout: r.stdout, stderr: r.stderr }, retcode: r.retcode };
@@ -104,7 +87,7 @@ export const EXEC_FUNCTIONS: ExecFunction[] = [
     run: (a, ctx) => {
       const pats = Array.isArray(a.match) ? (a.match as string[]).map(String) : [String(a.match)];
       return {
-        return: ctx.functions().filter((f) => pats.some((p) => simpleGlob(f, p.includes('*') || p.includes('.') ? p : `${p}.*`))),
+        return: ctx.functions().filter((f) => pats.some((p) => globMatch(f, p.includes('*') || p.includes('.') ? p : `${p}.*`))),
       };
     },
   },

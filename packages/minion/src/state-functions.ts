@@ -1,5 +1,6 @@
 import type { LowChunk, RunningDict } from '@brine/core';
-import { runLowState } from '@brine/runtime';
+import { traverse } from '@brine/jinja';
+import { isTrue, runLowState, singleChunk, slsNames } from '@brine/runtime';
 import type { ExecContext, ExecFunction, ExecResult, Param, StateHost } from './exec-function.js';
 import { minionErrors } from './errors.js';
 
@@ -13,34 +14,23 @@ export interface CompileReply {
   pillar: Record<string, unknown>;
 }
 
-function truthy(v: unknown): boolean {
-  return v === true || (typeof v === 'string' && /^(true|yes|1)$/i.test(v)) || v === 1;
-}
-
-function slsList(v: unknown): string[] {
-  if (v === undefined || v === null || v === '') return [];
-  const raw = Array.isArray(v) ? v.map(String) : [String(v)];
-  return raw.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-}
-
 function host(ctx: ExecContext): StateHost {
   if (!ctx.state) throw minionErrors.make('BRINE_ERR_MINION_FUNCTION_FAILED', { fun: 'state', detail: 'no master channel' });
   return ctx.state;
 }
 
-const common: Param[] = [
-  { name: 'test', type: 'any' },
-  { name: 'saltenv', type: 'string' },
-  { name: 'pillar', type: 'dict' },
-  { name: 'failhard', type: 'any' },
-  { name: 'queue', type: 'any' },
-  // template params (`brine run ... --params FILE params='{...}'`): the CLI merges them
-  { name: 'params', type: 'dict' },
-];
+const saltenv: Param = { name: 'saltenv', type: 'string' };
+const pillarArg: Param = { name: 'pillar', type: 'dict' };
+// template params (`brine run ... --params FILE params='{...}'`): the CLI merges them
+const paramsArg: Param = { name: 'params', type: 'dict' };
+/** The arguments of the state.show_* functions after mods. */
+const showParams: Param[] = [saltenv, pillarArg, paramsArg];
+
+const common: Param[] = [{ name: 'test', type: 'any' }, saltenv, pillarArg, { name: 'failhard', type: 'any' }, { name: 'queue', type: 'any' }, paramsArg];
 
 async function compile(ctx: ExecContext, mode: 'top' | 'highstate' | 'sls', a: Record<string, unknown>, raw = false): Promise<CompileReply> {
   const args: Record<string, unknown> = { mode, jid: ctx.jid };
-  if (mode === 'sls') args.sls = slsList(a.mods);
+  if (mode === 'sls') args.sls = slsNames(a.mods);
   if (typeof a.saltenv === 'string') args.saltenv = a.saltenv;
   if (a.pillar) args.pillar = a.pillar;
   if (a.params) args.params = a.params;
@@ -58,13 +48,13 @@ async function runChunks(ctx: ExecContext, low: LowChunk[], a: Record<string, un
   const h = host(ctx);
   const outcome = await runLowState(low, {
     registry: h.registry,
-    test: truthy(a.test),
+    test: isTrue(a.test),
     cmd: ctx.cmd,
     files: h.files,
     templateContext: { grains: ctx.grains, pillar, params: (a.params as Record<string, unknown>) ?? {}, opts: { id: h.id } },
     onResult: (tag, result) => h.emit(tag, result),
     signal: ctx.signal,
-    ...(truthy(a.failhard) ? { failhard: true } : {}),
+    ...(isTrue(a.failhard) ? { failhard: true } : {}),
   });
   return { return: outcome.running as RunningDict, retcode: outcome.retcode === 0 ? 0 : 2 };
 }
@@ -88,7 +78,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
     name: 'state.apply',
     doc: 'Applies the highstate, or the SLS named (state.apply web,db), compiled by the master. test=True only reports.',
     params: [mods, ...common],
-    run: (a, ctx) => apply(ctx, a, slsList(a.mods).length > 0 ? 'sls' : 'highstate'),
+    run: (a, ctx) => apply(ctx, a, slsNames(a.mods).length > 0 ? 'sls' : 'highstate'),
   },
   {
     name: 'state.highstate',
@@ -108,24 +98,12 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
     params: [{ name: 'fun', type: 'string', required: true }, { name: 'name', type: 'any', required: true }, ...common],
     extraKwargs: true,
     run: async (a, ctx) => {
-      const fun = String(a.fun);
-      const dot = fun.indexOf('.');
-      if (dot <= 0) throw minionErrors.make('BRINE_ERR_MINION_BAD_ARGS', { fun: 'state.single', detail: `'${fun}' is not module.function` });
+      const chunk = singleChunk(String(a.fun), a.name, (a.kwargs as Record<string, unknown>) ?? {}, typeof a.saltenv === 'string' ? a.saltenv : 'base');
+      if (!chunk) throw minionErrors.make('BRINE_ERR_MINION_BAD_ARGS', { fun: 'state.single', detail: `'${String(a.fun)}' is not module.function` });
       const release = host(ctx).claim();
       try {
-        let pillar: Record<string, unknown> = {};
         const p = (await host(ctx).request('pillar.items', {})) as { pillar: Record<string, unknown> };
-        pillar = { ...p.pillar, ...((a.pillar as Record<string, unknown>) ?? {}) };
-        const chunk = {
-          ...((a.kwargs as Record<string, unknown>) ?? {}),
-          state: fun.slice(0, dot),
-          fun: fun.slice(dot + 1),
-          name: String(a.name),
-          __id__: String(a.name),
-          __sls__: 'state.single',
-          __env__: typeof a.saltenv === 'string' ? a.saltenv : 'base',
-          order: 10000,
-        } as LowChunk;
+        const pillar = { ...p.pillar, ...((a.pillar as Record<string, unknown>) ?? {}) };
         return await runChunks(ctx, [chunk], a, pillar);
       } finally {
         release();
@@ -135,7 +113,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_top',
     doc: 'The SLS the top files and master_tops give this minion, by environment.',
-    params: [{ name: 'saltenv', type: 'string' }, { name: 'params', type: 'dict' }],
+    params: [saltenv, paramsArg],
     run: async (a, ctx) => {
       const c = await compile(ctx, 'top', a);
       return c.failed ? failed(c) : { return: c.matches };
@@ -144,7 +122,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_highstate',
     doc: 'The high data of this minion as the master compiles it.',
-    params: [{ name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }, { name: 'params', type: 'dict' }],
+    params: showParams,
     run: async (a, ctx) => {
       const c = await compile(ctx, 'highstate', a);
       return c.failed ? failed(c) : { return: c.high };
@@ -153,7 +131,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_lowstate',
     doc: 'The ordered low chunks of this minion.',
-    params: [{ name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }, { name: 'params', type: 'dict' }],
+    params: showParams,
     run: async (a, ctx) => {
       const c = await compile(ctx, 'highstate', a);
       return c.failed ? failed(c) : { return: c.low };
@@ -162,7 +140,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_sls',
     doc: 'The high data of the SLS named.',
-    params: [{ ...mods, required: true }, { name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }, { name: 'params', type: 'dict' }],
+    params: [{ ...mods, required: true }, ...showParams],
     run: async (a, ctx) => {
       const c = await compile(ctx, 'sls', a);
       return c.failed ? failed(c) : { return: c.high };
@@ -171,7 +149,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
   {
     name: 'state.show_low_sls',
     doc: 'The low chunks of the SLS named, before extend and requisite_in.',
-    params: [{ ...mods, required: true }, { name: 'saltenv', type: 'string' }, { name: 'pillar', type: 'dict' }, { name: 'params', type: 'dict' }],
+    params: [{ ...mods, required: true }, ...showParams],
     run: async (a, ctx) => {
       const c = await compile(ctx, 'sls', a, true);
       return c.failed ? failed(c) : { return: c.low };
@@ -195,12 +173,7 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
     ],
     run: async (a, ctx) => {
       const p = (await host(ctx).request('pillar.items', {})) as { pillar: Record<string, unknown> };
-      let cur: unknown = p.pillar;
-      for (const part of String(a.key).split(':')) {
-        if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, part)) cur = (cur as Record<string, unknown>)[part];
-        else return { return: a.default };
-      }
-      return { return: cur };
+      return { return: traverse(p.pillar, String(a.key), a.default) };
     },
   },
 ];

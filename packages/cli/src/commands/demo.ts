@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@brine/core';
 import type { Command } from '../command.js';
-import { fleetExitCode, formatFleet, type FleetStateRow } from '../output/fleet.js';
+import { printFleetRun } from '../output/fleet.js';
 
 /** examples/fleet of this checkout (the demo's state tree and pillar). */
 function exampleDir(): string {
@@ -82,11 +82,8 @@ export const demoCommand: Command = {
       const pub = master.jobs.publish({ tgt: '*', fun: 'state.apply', user: 'demo', timeout: 60 });
       const report = await master.jobs.wait(pub.jid, 60);
       off();
-      const states = master.results.ofJob(pub.jid) as unknown as FleetStateRow[];
-      const run = { jid: pub.jid, returns: report.returns, missing: report.missing, states };
-      io.stdout(formatFleet(run, { color: !!process.stdout.isTTY && !io.env.NO_COLOR }));
+      code = printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states: master.results.ofJob(pub.jid) }, io);
       if (values.keep) io.stdout(`\nStored in ${path.join(dir, 'master', 'master.db')}: job ${pub.jid}\n`);
-      code = fleetExitCode(run);
     } finally {
       await Promise.all(agents.map((a) => a.stop()));
       await master.close();

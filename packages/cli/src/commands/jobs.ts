@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { MasterClient, resolveApi, type JobReport, type JobRow } from '@brine/master/client';
 import { stringify as toYaml } from 'yaml';
 import type { Command } from '../command.js';
-import { printReport } from './run.js';
-import { fleetExitCode, formatFleet, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
+import { printFleetRun, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
+import { printReport } from '../output/report.js';
 
 interface StoredState extends FleetStateRow {
   jid: string;
@@ -67,9 +67,7 @@ export const jobsCommand: Command = {
       if (STATE_RUN_FUNCTIONS.has(report.job.fun)) {
         // the same rendering as the live `brine run`, from the stored returns and state results
         const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${encodeURIComponent(jid)}/states`);
-        const run = { jid: report.jid, returns: report.returns, missing: report.missing, states };
-        io.stdout(formatFleet(run, { color: !!process.stdout.isTTY && !io.env.NO_COLOR }));
-        return fleetExitCode(run);
+        return printFleetRun({ jid: report.jid, returns: report.returns, missing: report.missing, states }, io);
       }
       const j = report.job;
       io.stdout(

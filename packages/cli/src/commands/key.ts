@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
+import { globMatch } from '@brine/core';
 import { MasterClient, resolveApi } from '@brine/master/client';
 import type { Command } from '../command.js';
 
@@ -59,7 +60,7 @@ export const keyCommand: Command = {
       }
       io.stdout(`Local Keys:\nmaster.crt:  ${f.master}\n`);
       for (const k of f.keys) {
-        if (match && !new RegExp(`^${match.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(k.minion)) continue;
+        if (match && !globMatch(k.minion, match)) continue;
         io.stdout(`${k.state}:\n${k.minion}:  ${k.fingerprint}\n`);
       }
       return 0;

@@ -3,7 +3,7 @@ import { MasterClient, resolveApi } from '@brine/master/client';
 import { stringify } from 'yaml';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
-import { formatNested } from './run.js';
+import { formatNestedOf } from '../output/report.js';
 
 const USAGE =
   'brine pillar explain <minion> <name> [--out text|json] [--config MASTER_CONFIG]\n' +
@@ -56,7 +56,7 @@ export const pillarCommand: Command = {
       const r = await client().get<{ pillar: Record<string, unknown>; errors: string[] }>(`/v1/minions/${encodeURIComponent(minion)}/pillar`);
       if (out === 'json') io.stdout(JSON.stringify({ [minion]: r.pillar }, null, 2) + '\n');
       else if (out === 'yaml') io.stdout(stringify({ [minion]: r.pillar }));
-      else io.stdout(`${minion}:\n${formatNested(r.pillar)}`);
+      else io.stdout(formatNestedOf(minion, r.pillar));
       for (const e of r.errors) io.stderr(e + '\n');
       return r.errors.length ? 1 : 0;
     }

@@ -1,69 +1,11 @@
 import { parseArgs } from 'node:util';
 import { MasterClient, resolveApi, type JobReport } from '@brine/master/client';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import type { Command, CommandIO } from '../command.js';
-import { loadParamsFiles, mergeParams } from '../local/params.js';
-import { fleetExitCode, formatFleet, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
-
-/** A command-line argument read as YAML, as Salt does (`42` a number, `True` a boolean). */
-function yamlArg(text: string): unknown {
-  if (text === '') return '';
-  try {
-    const v = parseYaml(text, { version: '1.1' }) as unknown;
-    // a jid or any long number stays text rather than lose digits
-    if (typeof v === 'number' && !Number.isSafeInteger(v) && /^\d+$/.test(text.trim())) return text;
-    if (v === null && !/^(~|null|None)$/i.test(text)) return text;
-    return v;
-  } catch {
-    return text;
-  }
-}
-
-/** Salt's nested outputter: scalars as is, dicts as `key:` blocks, lists as `- item`. */
-export function formatNested(value: unknown, indent = 4): string {
-  const pad = ' '.repeat(indent);
-  if (value === null || value === undefined) return `${pad}None\n`;
-  if (typeof value === 'boolean') return `${pad}${value ? 'True' : 'False'}\n`;
-  if (typeof value !== 'object') {
-    return String(value)
-      .split('\n')
-      .map((l) => `${pad}${l}\n`)
-      .join('');
-  }
-  if (Array.isArray(value)) {
-    return value
-      .map((v) => (v !== null && typeof v === 'object' ? `${pad}|_\n${formatNested(v, indent + 2)}` : `${pad}- ${typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)}\n`))
-      .join('');
-  }
-  let out = `${pad}----------\n`;
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    out += `${pad}${k}:\n${formatNested(v, indent + 4)}`;
-  }
-  return out;
-}
-
-export type JobOut = 'text' | 'nested' | 'txt' | 'json' | 'yaml';
-
-/** Prints the returns of a job (and the minions that did not return) in the chosen format. */
-export function printReport(report: Pick<JobReport, 'returns' | 'missing'>, out: string, io: CommandIO): void {
-  const byMinion: Record<string, unknown> = {};
-  for (const [m, r] of Object.entries(report.returns)) byMinion[m] = r.return;
-  const missingText = (reason: string) => `Minion did not return. [${reason === 'not connected' ? 'Not connected' : 'No response'}]`;
-  for (const m of report.missing) byMinion[m.minion] = missingText(m.reason);
-  const ids = Object.keys(byMinion).sort();
-  if (out === 'json') {
-    for (const id of ids) io.stdout(JSON.stringify({ [id]: byMinion[id] }) + '\n');
-  } else if (out === 'yaml') {
-    for (const id of ids) io.stdout(toYaml({ [id]: byMinion[id] }));
-  } else if (out === 'txt') {
-    for (const id of ids) {
-      const v = byMinion[id];
-      io.stdout(`${id}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
-    }
-  } else {
-    for (const id of ids) io.stdout(`${id}:\n${formatNested(byMinion[id])}`);
-  }
-}
+import type { Command } from '../command.js';
+import { commandParams } from '../local/params.js';
+import { printFleetRun, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
+import type { HighstateMode } from '../output/highstate.js';
+import { printReport } from '../output/report.js';
+import { parseSaltArgs } from '../salt-args.js';
 
 const TYPE_FLAGS = {
   pcre: 'pcre',
@@ -118,23 +60,12 @@ export const runCommand: Command = {
       return 2;
     }
     const tgt_type = types[0]?.[1] ?? 'glob';
-    const arg: unknown[] = [];
-    const kwarg: Record<string, unknown> = {};
-    for (const w of rest) {
-      const m = /^([A-Za-z_][\w.-]*)=([\s\S]*)$/.exec(w);
-      if (m) kwarg[m[1]!] = yamlArg(m[2]!);
-      else arg.push(yamlArg(w));
-    }
+    const { args: arg, kwargs: kwarg } = parseSaltArgs(rest);
     // Template params: the --params files in order, then params='{...}' on top (as brine local
     // does); the master compiles with them and a missing params['key'] names the key.
     if (values.params?.length || kwarg.params !== undefined) {
-      const inline = kwarg.params;
-      if (inline !== undefined && (inline === null || typeof inline !== 'object' || Array.isArray(inline))) {
-        io.stderr(`brine run: params= must be a dictionary, e.g. params='{"k": 1}'\n`);
-        return 2;
-      }
-      const params = loadParamsFiles(values.params ?? [], io.cwd);
-      if (inline) mergeParams(params, inline as Record<string, unknown>);
+      const params = commandParams(values.params ?? [], kwarg.params, io.cwd, (detail) => io.stderr(`brine run: ${detail}\n`));
+      if (!params) return 2;
       kwarg.params = params;
     }
     const timeout = values.timeout !== undefined ? Number(values.timeout) : undefined;
@@ -225,9 +156,7 @@ export const runCommand: Command = {
     stopProgress();
     if (stateRun) {
       const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${pub.jid}/states`);
-      const mode = values['state-output'] as 'full' | 'terse' | 'mixed' | 'changes' | undefined;
-      io.stdout(formatFleet({ jid: pub.jid, returns: report.returns, missing: report.missing, states }, { color: !!process.stdout.isTTY && !io.env.NO_COLOR, ...(mode ? { mode } : {}) }));
-      return fleetExitCode({ jid: pub.jid, returns: report.returns, missing: report.missing, states });
+      return printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states }, io, values['state-output'] as HighstateMode | undefined);
     }
     printReport(report, values.out ?? 'text', io);
     const failed = report.missing.length > 0 || Object.values(report.returns).some((r) => !r.success);

@@ -2,15 +2,10 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { dirTree, renderSls, validateSls } from '@brine/compiler';
 import { formatDiagnostic, type Diagnostic } from '@brine/core';
-import { MasterClient, resolveApi } from '@brine/master/client';
-import { defaultRegistry } from '@brine/states';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
-import { registrySchema } from '../local/compile.js';
 import { parseFileRoots, withUserPath } from '../local/file-roots.js';
-import { localGrains } from '../local/grains.js';
 
 export const VALIDATE_USAGE =
   'brine validate <sls>[,<sls>...] [--file-root DIR] [--file-root ENV=DIR] [--saltenv ENV] [--id ID] [--grains FILE] [--out json|yaml]\n' +
@@ -90,10 +85,18 @@ export const validateCommand: Command = {
     let res: { report: unknown; diagnostics: Diagnostic[]; failed: boolean };
     if (opts.minion !== undefined) {
       // the master renders for the minion (its grains and pillar); files named as on the master
+      const { MasterClient, resolveApi } = await import('@brine/master/client');
       const client = new MasterClient(resolveApi(opts.config, io.env));
       res = await client.post('/v1/validate', { minion: opts.minion, sls: opts.sls, saltenv: opts.env });
       for (const d of res.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
     } else {
+      // loaded here: rendering needs the compiler, templates and the state modules' names
+      const [{ dirTree, renderSls, validateSls }, { defaultRegistry }, { registrySchema }, { localGrains }] = await Promise.all([
+        import('@brine/compiler'),
+        import('@brine/states'),
+        import('../local/compile.js'),
+        import('../local/grains.js'),
+      ]);
       const grains = localGrains(opts.id, opts.grainsFile);
       res = validateSls(
         { tree: dirTree(opts.roots), minion: { id: opts.id, grains }, render: renderSls, schema: registrySchema(defaultRegistry()) },

@@ -1,12 +1,10 @@
 import { createCommandRunner, type LowChunk, type StateRegistry } from '@brine/core';
-import { runLowState } from '@brine/runtime';
+import { isTrue, runLowState, singleChunk } from '@brine/runtime';
 import { dirFileClient } from '@brine/states';
 import { cliErrors } from '../errors.js';
-import { isTrue } from '../salt-args.js';
 import { compileFor, slsArgs } from './compile.js';
-import type { LocalFunction, LocalResult } from './functions.js';
+import { failed, type LocalFunction, type LocalResult } from './functions.js';
 import type { LocalOptions } from './options.js';
-import { formatDiagnostic } from '@brine/core';
 
 /** Runs ordered low chunks on this host and shapes the result like salt-call's. */
 async function run(opts: LocalOptions, registry: StateRegistry, low: LowChunk[]): Promise<Pick<LocalResult, 'value' | 'retcode'>> {
@@ -24,10 +22,7 @@ async function run(opts: LocalOptions, registry: StateRegistry, low: LowChunk[])
 
 async function applyCompiled(opts: LocalOptions, registry: StateRegistry, mode: 'highstate' | 'sls'): Promise<LocalResult> {
   const c = compileFor(opts, mode, false, registry);
-  if (c.failed) {
-    const errors = c.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
-    return { value: errors, retcode: 1, diagnostics: c.diagnostics, isRun: true, compileFailed: true };
-  }
+  if (c.failed) return failed(c.diagnostics, true);
   return { ...(await run(opts, registry, c.low)), diagnostics: c.diagnostics, isRun: true };
 }
 
@@ -63,13 +58,10 @@ export const applyFunctions: Record<string, LocalFunction> = {
     const [fn] = opts.call.args;
     const { name, test: _test, ...args } = opts.call.kwargs;
     void _test;
-    if (typeof fn !== 'string' || !fn.includes('.') || name === undefined) {
+    const chunk = typeof fn === 'string' && name !== undefined ? singleChunk(fn, name, args) : undefined;
+    if (!chunk) {
       throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: 'state.single needs <module.function> and name=...', usage: 'brine local state.single <module.function> name=<name> [key=value...]' });
     }
-    const dot = fn.indexOf('.');
-    const chunk = {
-      state: fn.slice(0, dot), name: String(name), __sls__: 'state.single', __env__: 'base', __id__: String(name), order: 10000, ...args, fun: fn.slice(dot + 1),
-    } as LowChunk;
     return { ...(await run(opts, registry, [chunk])), diagnostics: [], isRun: true };
   },
 };

@@ -1,5 +1,6 @@
 import { compileHighstate, compileSls, dirTree, renderSls, type Compiled, type CompileOptions, type StateSchema } from '@brine/compiler';
 import type { StateRegistry } from '@brine/core';
+import { slsNames } from '@brine/runtime';
 import type { LocalOptions } from './options.js';
 
 /** The compiler's view of the registry: used for warnings about unknown modules/functions. */
@@ -26,13 +27,7 @@ export function compileOptions(opts: LocalOptions, registry?: StateRegistry): Co
 
 /** SLS names from `state.sls a,b` / `state.show_sls a b` / `mods=a,b`. */
 export function slsArgs(opts: LocalOptions): string[] {
-  const raw = [...opts.call.args, ...(opts.call.kwargs.mods !== undefined ? [opts.call.kwargs.mods] : [])];
-  const out: string[] = [];
-  for (const a of raw) {
-    if (Array.isArray(a)) out.push(...a.map(String));
-    else out.push(...String(a).split(',').map((s) => s.trim()).filter(Boolean));
-  }
-  return out;
+  return slsNames(...opts.call.args, opts.call.kwargs.mods);
 }
 
 export function compileFor(opts: LocalOptions, mode: 'highstate' | 'sls', raw: boolean, registry?: StateRegistry): Compiled {

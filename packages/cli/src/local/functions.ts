@@ -1,4 +1,4 @@
-import { formatDiagnostic, type Diagnostic, type StateRegistry } from '@brine/core';
+import { errorLines, type Diagnostic, type StateRegistry } from '@brine/core';
 import { compileTopFiles } from '@brine/compiler';
 import { cliErrors } from '../errors.js';
 import { compileFor, compileOptions, slsArgs } from './compile.js';
@@ -17,9 +17,9 @@ export interface LocalResult {
 
 export type LocalFunction = (opts: LocalOptions, registry: StateRegistry) => Promise<LocalResult>;
 
-function failed(diagnostics: Diagnostic[]): LocalResult {
-  // Like Salt, a compile failure returns the list of errors (here each names file and line).
-  return { value: diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic), retcode: 1, diagnostics, compileFailed: true };
+/** Like Salt, a compile failure returns the list of errors (here each names file and line). */
+export function failed(diagnostics: Diagnostic[], isRun?: boolean): LocalResult {
+  return { value: errorLines(diagnostics), retcode: 1, diagnostics, compileFailed: true, ...(isRun ? { isRun } : {}) };
 }
 
 function needSls(opts: LocalOptions): void {

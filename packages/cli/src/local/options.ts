@@ -10,11 +10,8 @@ import type { OutFormat } from '../output/format.js';
 import { parseSaltArgs, type SaltArgs } from '../salt-args.js';
 import { parseFileRoots } from './file-roots.js';
 import { localGrains } from './grains.js';
-import { loadParamsFiles, mergeParams } from './params.js';
-
-export const LOCAL_USAGE =
-  'brine local <function> [args] [key=value...] [--file-root DIR] [--file-root ENV=DIR] [--id ID] ' +
-  '[--grains FILE] [--pillar FILE] [--params FILE] [--out highstate|json|yaml] [--state-output full|terse|mixed|changes]';
+import { commandParams } from './params.js';
+import { LOCAL_USAGE } from './usage.js';
 
 export interface LocalOptions {
   fun: string;
@@ -44,7 +41,7 @@ function readDataFile(what: string, file: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
+export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.ProcessEnv): LocalOptions {
   let parsed;
   try {
     parsed = parseArgs({
@@ -81,14 +78,9 @@ export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
   const call = parseSaltArgs(rest);
   const pillar = values.pillar ? readDataFile('pillar file', resolve(cwd, values.pillar)) : {};
   // Params files in order, then `params='{...}'` on the command line (see params.ts).
-  const params = loadParamsFiles(values.params ?? [], cwd);
-  const inlineParams = call.kwargs.params;
-  if (inlineParams !== undefined) {
-    if (inlineParams === null || typeof inlineParams !== 'object' || Array.isArray(inlineParams)) {
-      throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `params= must be a dictionary, e.g. params='{"k": 1}'`, usage: LOCAL_USAGE });
-    }
-    mergeParams(params, inlineParams as Record<string, unknown>);
-  }
+  const params = commandParams(values.params ?? [], call.kwargs.params, cwd, (detail) => {
+    throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail, usage: LOCAL_USAGE });
+  })!;
   return {
     fun,
     call,
@@ -98,7 +90,7 @@ export function parseLocalOptions(argv: string[], cwd: string): LocalOptions {
     pillar,
     params: strictParams(params),
     out,
-    color: !values['no-color'] && !!process.stdout.isTTY && !process.env.NO_COLOR,
+    color: !values['no-color'] && !!process.stdout.isTTY && !env.NO_COLOR,
     stateOutput,
   };
 }

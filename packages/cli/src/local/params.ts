@@ -15,11 +15,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { isDict } from '@brine/core';
 import { cliErrors } from '../errors.js';
-
-function isDict(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Merges `from` into `into` (in place): dictionaries key by key, the rest replaced. */
 export function mergeParams(into: Record<string, unknown>, from: Record<string, unknown>): Record<string, unknown> {
@@ -74,4 +71,19 @@ export function loadParamsFiles(files: string[], cwd: string): Record<string, un
   const out: Record<string, unknown> = {};
   for (const f of files) load(resolve(cwd, f), [], cwd, out);
   return out;
+}
+
+/**
+ * The template params of a command: the `--params` files, then the `params=` argument on top.
+ * A `params=` that is not a dictionary goes to `bad` (each command reports it its own way) and
+ * gives undefined.
+ */
+export function commandParams(files: string[], inline: unknown, cwd: string, bad: (detail: string) => void): Record<string, unknown> | undefined {
+  if (inline !== undefined && !isDict(inline)) {
+    bad(`params= must be a dictionary, e.g. params='{"k": 1}'`);
+    return undefined;
+  }
+  const params = loadParamsFiles(files, cwd);
+  if (inline !== undefined) mergeParams(params, inline);
+  return params;
 }

@@ -1,6 +1,7 @@
 import type { RunningDict, StateResult } from '@brine/core';
-import { formatHighstate, formatHighstateErrors, type HighstateMode } from './highstate.js';
 import type { StateResultRow } from '@brine/master';
+import type { CommandIO } from '../command.js';
+import { formatHighstate, formatHighstateErrors, type HighstateMode } from './highstate.js';
 
 /**
  * The output of a state run across minions: the highstate outputter per minion (the stored
@@ -59,6 +60,11 @@ function fromRows(rows: FleetStateRow[]): RunningDict {
   return out;
 }
 
+/** Salt's line for a targeted minion without a return (`reason` as the job store gives it). */
+export function didNotReturn(reason: string | undefined): string {
+  return `Minion did not return. [${reason === 'not connected' ? 'Not connected' : 'No response'}]`;
+}
+
 interface Slow {
   minion: string;
   tag: string;
@@ -93,7 +99,7 @@ export function formatFleet(report: FleetReport, opts: FleetOptions = {}): strin
       counts.missing++;
       counts.failed++;
       const rows = report.states.filter((s) => s.minion === id);
-      const why = `Minion did not return. [${missing.get(id) === 'not connected' ? 'Not connected' : 'No response'}]`;
+      const why = didNotReturn(missing.get(id));
       if (rows.length) {
         const running = fromRows(rows);
         if (tally(id, running)) counts.changed++;
@@ -138,4 +144,15 @@ export function fleetExitCode(report: FleetReport): number {
   const rets = Object.values(report.returns);
   if (rets.some((r) => !r.success && r.retcode !== 2)) return 1;
   return rets.some((r) => !r.success) ? 2 : 0;
+}
+
+/** Colour when stdout is a terminal and NO_COLOR is not set. */
+export function useColor(io: CommandIO): boolean {
+  return !!process.stdout.isTTY && !io.env.NO_COLOR;
+}
+
+/** Prints a state run across minions (outputter per minion, fleet summary); returns the exit code. */
+export function printFleetRun(report: FleetReport, io: CommandIO, mode?: HighstateMode): number {
+  io.stdout(formatFleet(report, { color: useColor(io), ...(mode ? { mode } : {}) }));
+  return fleetExitCode(report);
 }

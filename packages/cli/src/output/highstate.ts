@@ -30,7 +30,6 @@ function pyScalar(v: unknown): string {
   if (v === null || v === undefined) return 'None';
   if (v === true) return 'True';
   if (v === false) return 'False';
-  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v) ? String(v) : String(v);
   return String(v);
 }
 

@@ -1,0 +1,38 @@
+import { errorLines, formatDiagnostic } from '@brine/core';
+import { defaultRegistry } from '@brine/states';
+import type { CommandIO } from '../command.js';
+import { cliErrors } from '../errors.js';
+import { formatJson, formatYaml } from '../output/format.js';
+import { formatHighstate } from '../output/highstate.js';
+import { formatNestedOf } from '../output/report.js';
+import { applyFunctions } from './apply.js';
+import { withUserPath } from './file-roots.js';
+import { showFunctions, type LocalFunction } from './functions.js';
+import { parseLocalOptions } from './options.js';
+
+/** Every function `brine local` knows. */
+const localFunctions: Record<string, LocalFunction> = { ...showFunctions, ...applyFunctions };
+
+/** `brine local`: one function on this host, printed like salt-call's outputters. */
+export async function runLocal(argv: string[], io: CommandIO): Promise<number> {
+  const opts = parseLocalOptions(argv, io.cwd, io.env);
+  const fn = localFunctions[opts.fun];
+  if (!fn) {
+    throw cliErrors.make('BRINE_ERR_CLI_UNKNOWN_FUNCTION', { fun: opts.fun, known: Object.keys(localFunctions).sort().join(', ') });
+  }
+  const result = await fn(opts, defaultRegistry());
+  const diagnostics = result.diagnostics.map((d) => withUserPath(d, opts.roots, io.cwd));
+  for (const d of diagnostics) io.stderr(formatDiagnostic(d) + '\n');
+  const minion = 'local';
+  // the error list again, with the paths as the user can open them
+  const value = result.compileFailed ? errorLines(diagnostics) : result.value;
+  const out = opts.out ?? (result.isRun ? 'highstate' : 'yaml');
+  if (out === 'json') io.stdout(formatJson(minion, value));
+  else if (result.compileFailed) {
+    // The errors went to stderr already, one per line with file and line.
+  } else if (out === 'highstate' && result.isRun) {
+    io.stdout(formatHighstate(value as Parameters<typeof formatHighstate>[0], { minion, color: opts.color, mode: opts.stateOutput }) + '\n');
+  } else if (out === 'nested') io.stdout(formatNestedOf(minion, value));
+  else io.stdout(formatYaml(minion, value));
+  return result.retcode;
+}

@@ -1,0 +1,30 @@
+import type { JobReport } from '@brine/master/client';
+import { stringify as toYaml } from 'yaml';
+import type { CommandIO } from '../command.js';
+import { didNotReturn } from './fleet.js';
+import { formatNested } from './highstate.js';
+
+/** One minion's value with Salt's nested outputter: `id:` then the value indented. */
+export function formatNestedOf(minion: string, value: unknown): string {
+  return formatNested({ [minion]: value }, 0).join('\n') + '\n';
+}
+
+/** Prints the returns of a job (and the minions that did not return) in the chosen format. */
+export function printReport(report: Pick<JobReport, 'returns' | 'missing'>, out: string, io: CommandIO): void {
+  const byMinion: Record<string, unknown> = {};
+  for (const [m, r] of Object.entries(report.returns)) byMinion[m] = r.return;
+  for (const m of report.missing) byMinion[m.minion] = didNotReturn(m.reason);
+  const ids = Object.keys(byMinion).sort();
+  if (out === 'json') {
+    for (const id of ids) io.stdout(JSON.stringify({ [id]: byMinion[id] }) + '\n');
+  } else if (out === 'yaml') {
+    for (const id of ids) io.stdout(toYaml({ [id]: byMinion[id] }));
+  } else if (out === 'txt') {
+    for (const id of ids) {
+      const v = byMinion[id];
+      io.stdout(`${id}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
+    }
+  } else {
+    for (const id of ids) io.stdout(formatNestedOf(id, byMinion[id]));
+  }
+}
