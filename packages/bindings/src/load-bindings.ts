@@ -4,6 +4,7 @@ import type { Binding, ConflictResolution, MultibindOptions, ValueSpec } from '.
 import { bindingsNameOf, type BindingsFileRef, type BindingsSource } from './bindings-source.js';
 import { categoryNames, type CategorySpec } from './categories.js';
 import { bindingsErrors } from './errors.js';
+import { pushTo } from './push-to.js';
 import { baseType, TYPE_NAMES } from './types-check.js';
 
 /** Every binding of every file, in file order, plus what was wrong with the files. */
@@ -41,7 +42,7 @@ export function loadBindings(source: BindingsSource, categories?: CategorySpec[]
     if (text === undefined) continue;
     const logical = bindingsNameOf(ref.path);
     const key = `${ref.layer}\0${logical}`;
-    byName.set(key, [...(byName.get(key) ?? []), ref]);
+    pushTo(byName, key, ref);
     if (byName.get(key)!.length > 1) continue;
     out.files.push({ layer: ref.layer, root: ref.root, path: ref.path, bindings: logical });
     new FileLoader(ref, logical, text, names, out.bindings, diagnostics).load();

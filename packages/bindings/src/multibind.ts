@@ -1,5 +1,6 @@
 import type { MultibindOptions } from './binding.js';
 import { deepMerge, isPlainObject } from './pillar-tree.js';
+import { pushTo } from './push-to.js';
 
 /** One evaluated contribution, already in priority order (strongest first). */
 export interface Contribution {
@@ -10,7 +11,7 @@ export interface Contribution {
   place: string;
 }
 
-export interface Produced {
+interface Produced {
   value: unknown;
   /** Per contribution: did it make it into the value. */
   used: boolean[];
@@ -19,13 +20,13 @@ export interface Produced {
 }
 
 /** Array flattening: true all the way, a number that many levels, false not at all. */
-export function flattenBy(list: unknown[], flatten: boolean | number): unknown[] {
+function flattenBy(list: unknown[], flatten: boolean | number): unknown[] {
   const depth = flatten === true ? Infinity : flatten === false ? 0 : flatten;
   return depth > 0 ? (list as unknown[]).flat(depth) : list;
 }
 
 /** Keeps the first of equal elements (compared as JSON). */
-export function uniqOf(list: unknown[]): unknown[] {
+function uniqOf(list: unknown[]): unknown[] {
   const seen = new Set<string>();
   return list.filter((v) => {
     const k = JSON.stringify(v);
@@ -51,7 +52,7 @@ export function produceHash(contribs: Contribution[], o: MultibindOptions): Prod
       errors.push({ detail: `the contribution at ${c.place} has no name; in a hash multibind the name is the key`, at: i });
       return;
     }
-    byKey.set(c.key, [...(byKey.get(c.key) ?? []), i]);
+    pushTo(byKey, c.key, i);
   });
   const value: Record<string, unknown> = {};
   for (const [key, idx] of byKey) {
@@ -119,7 +120,7 @@ export function produceArray(contribs: Contribution[], o: MultibindOptions): Pro
       return;
     }
     const g = c.key === undefined ? '\0unnamed' : c.key;
-    groups.set(g, [...(groups.get(g) ?? []), i]);
+    pushTo(groups, g, i);
   });
   for (const [g, idx] of groups) {
     const ties = idx.filter((i) => contribs[i].level === contribs[idx[0]].level);

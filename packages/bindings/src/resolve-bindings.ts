@@ -16,6 +16,7 @@ import type { BindingRef, ContributionRef, Explanation } from './explanation.js'
 import { interpolate, InterpolationError } from './interpolate.js';
 import { loadBindings, type LoadedBindings } from './load-bindings.js';
 import { produceArray, produceHash, type Contribution } from './multibind.js';
+import { pushTo } from './push-to.js';
 import { isPlainObject, nestNames } from './pillar-tree.js';
 import { checkType } from './types-check.js';
 
@@ -253,7 +254,7 @@ class Resolver {
     const spec = b.value;
     const str = (x: unknown) => String(interpolate(x, this.cats, this.input.minion.grains));
     const note = (n: string) => {
-      if (owner) this.lookups.set(owner, [...(this.lookups.get(owner) ?? []), n]);
+      if (owner) pushTo(this.lookups, owner, n);
     };
     switch (spec.kind) {
       case 'to':
@@ -397,12 +398,6 @@ class Resolver {
       this.errorsByName.set(name, set);
     }
   }
-}
-
-function pushTo<K, V>(map: Map<K, V[]>, key: K, v: V): void {
-  const list = map.get(key);
-  if (list) list.push(v);
-  else map.set(key, [v]);
 }
 
 /** Layer and precedence, as one comparable-for-equality key. */
