@@ -1,5 +1,5 @@
 // Scenario: 200 module bindings files (11,000 bindings, 5,000 names), loaded once, resolved for 100 minions.
-// Run after `npx tsc -b packages/bindings`: node packages/bindings/bench/resolve.mjs
+// Run after `npx tsc -b packages/bindings`: node bench/bindings.mjs
 import { loadBindings, memoryBindingsSource, resolveBindings } from '../packages/bindings/dist/index.js';
 const modules = {};
 for (let m = 0; m < 200; m++) {

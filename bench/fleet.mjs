@@ -7,14 +7,11 @@
 //   master_rss_mb         master RSS after the job
 //   second_run_ms         the same again (compile cache warm, nothing changed in the tree)
 // Usage: node bench/fleet.mjs [N] [S]   (defaults 500 and 50)
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createLogger } from '@brine/core';
-import { MasterClient } from '@brine/master/client';
-import { loadMinionConfig, MinionAgent } from '@brine/minion';
+import { createAgents, startAgents, startMaster, stop, waitGrains } from './lib/cluster.mjs';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_MINIONS ?? 500);
 const S = Number(process.argv[3] ?? process.env.BENCH_STATES ?? 50);
@@ -39,53 +36,12 @@ writeFileSync(path.join(states, 'top.sls'), "base:\n  '*':\n    - app.part4\n");
 writeFileSync(path.join(pillar, 'top.sls'), "base:\n  '*':\n    - app\n");
 writeFileSync(path.join(pillar, 'app.sls'), 'app:\n  name: fleet\n');
 
-const cfg = path.join(dir, 'master.yaml');
-writeFileSync(
-  cfg,
-  `interface: 127.0.0.1\nport: 0\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n` +
-    `file_roots:\n  base: [${states}]\npillar_roots:\n  base: [${pillar}]\n`,
-);
-const master = spawn(process.execPath, ['packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-const ready = await new Promise((resolve, reject) => {
-  let buf = '';
-  master.stderr.setEncoding('utf8').on('data', (c) => {
-    buf += c;
-    for (const line of buf.split('\n')) if (line.includes('"master_ready"')) resolve(JSON.parse(line));
-  });
-  master.on('exit', () => reject(new Error(buf)));
-});
-master.stderr.removeAllListeners('data');
-master.stderr.resume();
-const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${master.pid}/status`, 'utf8'))[1]);
-const cpu = () => {
-  const f = readFileSync(`/proc/${master.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
-};
-const client = new MasterClient({ url: ready.api_url, token: readFileSync(`${dir}/master/api_token`, 'utf8').trim() });
-
-const log = createLogger({ level: 'silent' });
+const master = await startMaster(dir, `file_roots:\n  base: [${states}]\npillar_roots:\n  base: [${pillar}]\n`);
+const { client, cpu, rss } = master;
 const grains = { os: 'Debian', os_family: 'Debian', kernel: 'Linux', ipv4: ['127.0.0.1'], role: 'app' };
-const agents = [];
-for (let i = 0; i < N; i++) {
-  const c = loadMinionConfig(undefined, {
-    id: `fleet-${String(i).padStart(5, '0')}`,
-    master: '127.0.0.1',
-    master_port: ready.port,
-    data_dir: path.join(dir, 'm', String(i)),
-    recon_default: 0.2,
-    recon_max: 2,
-    log_level: 'silent',
-  });
-  agents.push(new MinionAgent(c, { log, grains }));
-}
-await Promise.all(agents.map((a) => new Promise((resolve) => { a.once('ready', resolve); a.start(); })));
-for (;;) {
-  const { minions } = await client.get('/v1/minions');
-  if (minions.filter((m) => m.connected && m.grains.os).length === N) break;
-  await new Promise((r) => setTimeout(r, 20));
-}
+const agents = createAgents(N, { dir, port: master.ready.port, prefix: 'fleet', grains });
+await startAgents(agents);
+await waitGrains(client, N);
 
 const db = new Database(path.join(dir, 'master', 'master.db'), { readonly: true });
 const count = db.prepare('SELECT count(*) AS n FROM state_results WHERE jid = ?');
@@ -126,7 +82,4 @@ console.log(JSON.stringify({
 }));
 
 db.close();
-await Promise.all(agents.map((a) => a.stop()));
-master.kill('SIGTERM');
-await new Promise((r) => master.on('exit', r));
-rmSync(dir, { recursive: true, force: true });
+await stop({ agents, master, dir });

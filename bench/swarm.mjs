@@ -4,61 +4,22 @@
 //   ping_ms     test.ping published to every return stored (the API's wait resolves after commit)
 //   master_rss_kb_per_minion  growth of the master's RSS per connected minion
 // Usage: node bench/swarm.mjs [N]   (default 1000; BENCH_MINIONS works too)
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createLogger } from '@brine/core';
-import { MasterClient } from '@brine/master/client';
-import { loadMinionConfig, MinionAgent } from '@brine/minion';
+import { createAgents, startAgents, startMaster, stop, waitGrains } from './lib/cluster.mjs';
 
 const N = Number(process.argv[2] ?? process.env.BENCH_MINIONS ?? 1000);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-swarm-'));
-const cfg = path.join(dir, 'master.yaml');
-writeFileSync(cfg, `interface: 127.0.0.1\nport: 0\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n`);
-
-const master = spawn(process.execPath, ['packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-const ready = await new Promise((resolve, reject) => {
-  let buf = '';
-  master.stderr.setEncoding('utf8').on('data', (c) => {
-    buf += c;
-    for (const line of buf.split('\n')) {
-      if (line.includes('"master_ready"')) resolve(JSON.parse(line));
-    }
-  });
-  master.on('exit', () => reject(new Error(buf)));
-});
-master.stderr.removeAllListeners('data');
-master.stderr.resume();
-const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${master.pid}/status`, 'utf8'))[1]);
-const client = new MasterClient({ url: ready.api_url, token: readFileSync(`${dir}/master/api_token`, 'utf8').trim() });
-
-const log = createLogger({ level: 'silent' });
+const master = await startMaster(dir);
+const { client, rss } = master;
 const grains = { os: 'Debian', os_family: 'Debian', kernel: 'Linux', ipv4: ['127.0.0.1'] };
-const agents = [];
-for (let i = 0; i < N; i++) {
-  const c = loadMinionConfig(undefined, {
-    id: `swarm-${String(i).padStart(5, '0')}`,
-    master: '127.0.0.1',
-    master_port: ready.port,
-    data_dir: path.join(dir, 'm', String(i)),
-    recon_default: 0.2,
-    recon_max: 2,
-    log_level: 'silent',
-  });
-  agents.push(new MinionAgent(c, { log, grains }));
-}
+const agents = createAgents(N, { dir, port: master.ready.port, prefix: 'swarm', grains });
 const rss0 = rss();
 
 const t0 = performance.now();
-await Promise.all(agents.map((a) => new Promise((resolve) => { a.once('ready', resolve); a.start(); })));
-for (;;) {
-  const { minions } = await client.get('/v1/minions');
-  if (minions.filter((m) => m.connected && m.grains.os).length === N) break;
-  await new Promise((r) => setTimeout(r, 20));
-}
+await startAgents(agents);
+await waitGrains(client, N);
 const connectMs = performance.now() - t0;
 const rss1 = rss();
 
@@ -82,7 +43,4 @@ console.log(JSON.stringify({
   master_rss_kb_per_minion: Math.round((rss1 - rss0) / N),
 }));
 
-await Promise.all(agents.map((a) => a.stop()));
-master.kill('SIGTERM');
-await new Promise((r) => master.on('exit', r));
-rmSync(dir, { recursive: true, force: true });
+await stop({ agents, master, dir });

@@ -1,0 +1,78 @@
+// The set-up the fleet benchmarks share: one real master process (TLS WebSockets, autosign) and
+// N real minion agents in this process, each with its own keys and data folder.
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createLogger } from '@brine/core';
+import { MasterClient } from '@brine/master/client';
+import { loadMinionConfig, MinionAgent } from '@brine/minion';
+
+/**
+ * Starts `brine master` with a config in `dir` (`extra` is YAML appended to it, e.g. file_roots).
+ * Returns the process, its ready line, an API client, and readers of its RSS (kB) and CPU time (ms).
+ */
+export async function startMaster(dir, extra = '') {
+  const cfg = path.join(dir, 'master.yaml');
+  writeFileSync(cfg, `interface: 127.0.0.1\nport: 0\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n${extra}`);
+  const proc = spawn(process.execPath, ['packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    let buf = '';
+    proc.stderr.setEncoding('utf8').on('data', (c) => {
+      buf += c;
+      for (const line of buf.split('\n')) if (line.includes('"master_ready"')) resolve(JSON.parse(line));
+    });
+    proc.on('exit', () => reject(new Error(buf)));
+  });
+  proc.stderr.removeAllListeners('data');
+  proc.stderr.resume();
+  const client = new MasterClient({ url: ready.api_url, token: readFileSync(`${dir}/master/api_token`, 'utf8').trim() });
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))[1]);
+  const cpu = () => {
+    const f = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
+  };
+  return { proc, ready, client, rss, cpu };
+}
+
+/** N agents `<prefix>-00000`... for the master at `port`, all with the same `grains`; not started. */
+export function createAgents(n, { dir, port, prefix, grains }) {
+  const log = createLogger({ level: 'silent' });
+  const agents = [];
+  for (let i = 0; i < n; i++) {
+    const c = loadMinionConfig(undefined, {
+      id: `${prefix}-${String(i).padStart(5, '0')}`,
+      master: '127.0.0.1',
+      master_port: port,
+      data_dir: path.join(dir, 'm', String(i)),
+      recon_default: 0.2,
+      recon_max: 2,
+      log_level: 'silent',
+    });
+    agents.push(new MinionAgent(c, { log, grains }));
+  }
+  return agents;
+}
+
+/** Starts every agent; resolves when each is authenticated. */
+export async function startAgents(agents) {
+  await Promise.all(agents.map((a) => new Promise((resolve) => { a.once('ready', resolve); a.start(); })));
+}
+
+/** Resolves when the master lists `n` connected minions with their grains (targeting needs them). */
+export async function waitGrains(client, n) {
+  for (;;) {
+    const { minions } = await client.get('/v1/minions');
+    if (minions.filter((m) => m.connected && m.grains.os).length === n) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Stops the agents and the master, then removes `dir`. */
+export async function stop({ agents, master, dir }) {
+  await Promise.all(agents.map((a) => a.stop()));
+  master.proc.kill('SIGTERM');
+  await new Promise((r) => master.proc.on('exit', r));
+  rmSync(dir, { recursive: true, force: true });
+}
