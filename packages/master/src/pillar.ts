@@ -1,4 +1,4 @@
-import { compileTopFiles, renderSls, resolveSls } from '@brine/compiler';
+import { compileTopFiles, readSls, renderSls } from '@brine/compiler';
 import { isDict, type Diagnostic, type Grains, type Pillar } from '@brine/core';
 import { masterErrors } from './errors.js';
 import type { TreeSnapshot } from './file-roots.js';
@@ -48,7 +48,7 @@ export function compilePillar(
     const key = `${env}:${sls}`;
     if (done.has(key)) return;
     done.add(key);
-    const file = resolveSls(snap.tree, env, sls);
+    const file = readSls(snap.tree, env, sls);
     if (!file) {
       diagnostics.push(
         masterErrors.diag(
@@ -63,8 +63,8 @@ export function compilePillar(
       tree: snap.tree,
       env,
       sls,
-      path: file,
-      text: snap.tree.read(env, file) ?? '',
+      path: file.path,
+      text: file.text,
       context: { grains: minion.grains, pillar, params: {}, opts: { id: minion.id } },
     });
     diagnostics.push(...out.diagnostics.map((d) => ({ ...d, message: `pillar: ${d.message}` })));
