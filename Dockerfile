@@ -1,11 +1,9 @@
 # The Brine image: one image for the master, the minions and the CLI.
 #   docker build -t brine .
 #   docker run --rm brine --help
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /brine
-# better-sqlite3 builds its native module when no prebuilt one fits
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
+# better-sqlite3 13 ships its Node-API binaries in the package: no compiler needed
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY packages ./packages
 RUN npm ci --no-audit --no-fund && npx tsc -b
