@@ -36,6 +36,26 @@ export class FileServer {
     private readonly log: Logger,
   ) {}
 
+  /**
+   * The files of `saltenv` under the folder `prefix` with their hashes (Salt's
+   * `cp.list_master` with a prefix): what a minion syncs custom modules from.
+   */
+  list(minion: string, rawPrefix: string, saltenv: string, jid?: string): Omit<FileGetReply, 'data'>[] {
+    const why = unsafePath(rawPrefix);
+    if (why) {
+      this.refused++;
+      this.log.warn({ event: 'file_refused', minion, path: rawPrefix, saltenv }, `file list refused: ${why}`);
+      throw masterErrors.make('BRINE_ERR_MASTER_FILE_REFUSED', { path: rawPrefix, detail: why });
+    }
+    if (!(saltenv in this.roots.roots)) throw masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_ENV', { env: saltenv });
+    const dir = rawPrefix.split('/').filter((s) => s !== '' && s !== '.').join('/') + '/';
+    const out: Omit<FileGetReply, 'data'>[] = [];
+    for (const [rel, f] of this.roots.snapshot(jid).files.get(saltenv) ?? []) {
+      if (rel.startsWith(dir)) out.push({ path: rel, saltenv, hash: f.hash, size: f.size });
+    }
+    return out;
+  }
+
   get(minion: string, rawPath: string, saltenv: string, have?: string, jid?: string): FileGetReply | null {
     const why = unsafePath(rawPath);
     if (why) {

@@ -52,6 +52,11 @@ export function requestHandler(states: StateService, files: FileServer) {
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true) ?? 'base';
         return files.get(id, path, saltenv, str(a.have, 'have', msg.op, true), str(a.jid, 'jid', msg.op, true));
       }
+      case 'file.list': {
+        const prefix = str(a.prefix, 'prefix', msg.op)!;
+        const saltenv = str(a.saltenv, 'saltenv', msg.op, true) ?? 'base';
+        return files.list(id, prefix, saltenv, str(a.jid, 'jid', msg.op, true));
+      }
       default:
         throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
     }

@@ -7,6 +7,7 @@ import {
   strictParams,
   validateSls,
   type CompileOptions,
+  type StateSchema,
   type ValidateReport,
 } from '@brine/compiler';
 import { mergeWithClassicPillar, type Explanation } from '@brine/bindings';
@@ -17,6 +18,7 @@ import { FileRoots, type TreeSnapshot } from './file-roots.js';
 import { runMasterTops, type LoadedTops } from './master-tops.js';
 import { BindingsService } from './bindings-service.js';
 import { compilePillar, type PillarResult } from './pillar.js';
+import { treeSchema } from './state-schema.js';
 
 export type CompileMode = 'top' | 'highstate' | 'sls';
 
@@ -148,6 +150,7 @@ export class StateService {
   /** Compiles that never read the minion id, shared by every minion of the same shape. */
   private readonly shared: Lru<CompileReply>;
   private readonly pillarCache: Lru<MinionPillar>;
+  private schema: { hash: string; schema: StateSchema } | undefined;
   readonly bindings: BindingsService;
 
   constructor(
@@ -200,12 +203,19 @@ export class StateService {
     return res;
   }
 
+  /** The state names a snapshot's states may use: one schema per tree hash. */
+  private schemaOf(snap: TreeSnapshot): StateSchema {
+    if (this.schema?.hash !== snap.hash) this.schema = { hash: snap.hash, schema: treeSchema(snap) };
+    return this.schema.schema;
+  }
+
   private options(snap: TreeSnapshot, id: string, grains: Grains, pillar: Pillar, req: CompileRequest, ext: Matches): CompileOptions {
     return {
       tree: snap.tree,
       minion: { id, grains },
       pillar,
       render: renderSls,
+      schema: this.schemaOf(snap),
       strategy: this.config.top_file_merging_strategy,
       defaultTop: this.config.default_top,
       stateTop: this.config.state_top,
@@ -280,7 +290,11 @@ export class StateService {
     const grains = { ...rawGrains, id };
     const pil = this.pillar(id, grains);
     const snap = this.files.snapshot();
-    const res = validateSls({ tree: snap.tree, minion: { id, grains }, pillar: pil.pillar, nodegroups: this.config.nodegroups }, sls, saltenv);
+    const res = validateSls(
+      { tree: snap.tree, minion: { id, grains }, pillar: pil.pillar, nodegroups: this.config.nodegroups, schema: this.schemaOf(snap) },
+      sls,
+      saltenv,
+    );
     const onDisk = (d: Diagnostic): Diagnostic => {
       const f = d.file ? snap.lookup(d.env ?? saltenv, d.file) : undefined;
       return f ? { ...d, file: f.abs } : d;

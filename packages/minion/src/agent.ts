@@ -21,6 +21,7 @@ import { minionErrors } from './errors.js';
 import { bindArgs, type ExecFunction, type RunningJob } from './exec-function.js';
 import { EXEC_FUNCTIONS } from './exec-modules.js';
 import { ensureIdentity, type MinionIdentity } from './identity.js';
+import { syncStates } from './sync-states.js';
 import { remoteFileClient } from './remote-file-client.js';
 import { ResultSpool, type SpooledReturn } from './spool.js';
 import { STATE_FUNCTIONS } from './state-functions.js';
@@ -402,6 +403,7 @@ export class MinionAgent extends EventEmitter {
           claim: () => this.claimStateRun(job.jid, job.fun),
           files: remoteFileClient((op, args) => this.request(op, args), path.join(this.config.data_dir, 'files'), job.jid),
           registry: this.registry,
+          syncStates: (saltenv) => syncStates((op, args) => this.request(op, args), this.config.data_dir, this.registry, saltenv, job.jid),
         },
       });
       ret = result.return;

@@ -1,5 +1,6 @@
 import type { CommandRunner, FileClient, StateRegistry, StateResult } from '@brine/core';
 import { minionErrors } from './errors.js';
+import type { SyncedStates } from './sync-states.js';
 
 export type ParamType = 'string' | 'number' | 'boolean' | 'list' | 'dict' | 'any';
 
@@ -46,7 +47,10 @@ export interface StateHost {
   claim(): () => void;
   /** salt:// through the master's file server, cached per minion. */
   files: FileClient;
+  /** The shipped state modules (or a test's), before the tree's `_states/` are synced over them. */
   registry: StateRegistry;
+  /** Salt's saltutil.sync_states: mirrors the tree's `_states/` of `saltenv` and loads them. */
+  syncStates(saltenv: string): Promise<SyncedStates>;
 }
 
 /** The function's value, and the retcode of the job (0 unless the function says otherwise). */

@@ -46,8 +46,10 @@ function failed(c: CompileReply): ExecResult {
 /** Runs compiled chunks with the runtime, streaming each result; Salt's retcode 2 on failure. */
 async function runChunks(ctx: ExecContext, low: LowChunk[], a: Record<string, unknown>, pillar: Record<string, unknown>): Promise<ExecResult> {
   const h = host(ctx);
+  // as Salt's autoload_dynamic_modules: the tree's custom modules are synced before a run
+  const { registry } = await h.syncStates(typeof a.saltenv === 'string' ? a.saltenv : 'base');
   const outcome = await runLowState(low, {
-    registry: h.registry,
+    registry,
     test: isTrue(a.test),
     cmd: ctx.cmd,
     files: h.files,
@@ -153,6 +155,15 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
     run: async (a, ctx) => {
       const c = await compile(ctx, 'sls', a, true);
       return c.failed ? failed(c) : { return: c.low };
+    },
+  },
+  {
+    name: 'saltutil.sync_states',
+    doc: "Syncs the custom state modules of the tree's _states/ folder to this minion; returns those that changed.",
+    params: [saltenv, { name: 'refresh', type: 'any' }],
+    run: async (a, ctx) => {
+      const r = await host(ctx).syncStates(typeof a.saltenv === 'string' ? a.saltenv : 'base');
+      return { return: r.changed };
     },
   },
   {

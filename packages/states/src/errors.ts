@@ -6,4 +6,5 @@ export const statesErrors = defineErrors({
   BRINE_ERR_STATES_PATH_ESCAPE: "'{url}' points outside the file root of env '{env}'",
   BRINE_ERR_STATES_UNKNOWN_ENV: "no file roots for env '{env}'",
   BRINE_ERR_STATES_DUPLICATE_MODULE: "state module '{name}' is registered twice",
+  BRINE_ERR_STATES_CUSTOM_MODULE: '{file}: {detail}',
 });

@@ -1,4 +1,5 @@
 export { createRegistry, defaultRegistry } from './registry.js';
+export { CUSTOM_MODULE_EXTS, customModuleFiles, customModuleName, loadCustomModules, registryWith, type CustomModuleFile } from './custom-modules.js';
 export { callState, callModWatch, hasModWatch } from './call-state.js';
 export { GLOBAL_STATE_ARGS, isGlobalStateArg } from '@brine/core';
 export { testModule } from './modules/test.js';

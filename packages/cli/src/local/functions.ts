@@ -1,4 +1,4 @@
-import { errorLines, type Diagnostic, type StateRegistry } from '@brine/core';
+import { errorLines, globMatch, type Diagnostic, type StateRegistry } from '@brine/core';
 import { compileTopFiles } from '@brine/compiler';
 import { cliErrors } from '../errors.js';
 import { compileFor, compileOptions, slsArgs } from './compile.js';
@@ -20,6 +20,13 @@ export type LocalFunction = (opts: LocalOptions, registry: StateRegistry) => Pro
 /** Like Salt, a compile failure returns the list of errors (here each names file and line). */
 export function failed(diagnostics: Diagnostic[], isRun?: boolean): LocalResult {
   return { value: errorLines(diagnostics), retcode: 1, diagnostics, compileFailed: true, ...(isRun ? { isRun } : {}) };
+}
+
+function matching(names: string[], patterns: unknown[], bareIsModule = true): string[] {
+  if (patterns.length === 0) return names;
+  // for functions, 'file' means the module's functions, as in Salt ('file' -> 'file.*')
+  const globs = patterns.map(String).map((p) => (bareIsModule && !/[*?[.]/.test(p) ? `${p}.*` : p));
+  return names.filter((n) => globs.some((g) => globMatch(n, g)));
 }
 
 function needSls(opts: LocalOptions): void {
@@ -51,6 +58,14 @@ export const showFunctions: Record<string, LocalFunction> = {
     needSls(opts);
     const c = compileFor(opts, 'sls', true, registry);
     return c.failed ? failed(c.diagnostics) : { value: c.low, retcode: 0, diagnostics: c.diagnostics };
+  },
+  // Salt's sys.list_state_functions / list_state_modules: globs filter, no argument lists all
+  async 'sys.list_state_functions'(opts, registry) {
+    return { value: matching(registry.list(), opts.call.args), retcode: 0, diagnostics: [] };
+  },
+  async 'sys.list_state_modules'(opts, registry) {
+    const modules = [...new Set(registry.list().map((f) => f.slice(0, f.indexOf('.'))))];
+    return { value: matching(modules, opts.call.args, false), retcode: 0, diagnostics: [] };
   },
   async 'grains.items'(opts) {
     return { value: opts.grains, retcode: 0, diagnostics: [] };

@@ -1,5 +1,4 @@
 import { errorLines, formatDiagnostic } from '@brine/core';
-import { defaultRegistry } from '@brine/states';
 import type { CommandIO } from '../command.js';
 import { cliErrors } from '../errors.js';
 import { formatJson, formatYaml } from '../output/format.js';
@@ -9,6 +8,7 @@ import { applyFunctions } from './apply.js';
 import { withUserPath } from './file-roots.js';
 import { showFunctions, type LocalFunction } from './functions.js';
 import { parseLocalOptions } from './options.js';
+import { localRegistry } from './registry.js';
 
 /** Every function `brine local` knows. */
 const localFunctions: Record<string, LocalFunction> = { ...showFunctions, ...applyFunctions };
@@ -20,7 +20,7 @@ export async function runLocal(argv: string[], io: CommandIO): Promise<number> {
   if (!fn) {
     throw cliErrors.make('BRINE_ERR_CLI_UNKNOWN_FUNCTION', { fun: opts.fun, known: Object.keys(localFunctions).sort().join(', ') });
   }
-  const result = await fn(opts, defaultRegistry());
+  const result = await fn(opts, await localRegistry(opts.roots));
   const diagnostics = result.diagnostics.map((d) => withUserPath(d, opts.roots, io.cwd));
   for (const d of diagnostics) io.stderr(formatDiagnostic(d) + '\n');
   const minion = 'local';
