@@ -1,6 +1,8 @@
 import { formatDiagnostic, toBrineError } from '@brine/core';
 import type { CommandIO } from './command.js';
 import { commands } from './commands/index.js';
+import { fromParseError } from './parse-errors.js';
+import { BRINE_VERSION } from './version.js';
 
 function usage(): string {
   const lines = ['usage: brine <command> [args]', '', 'commands:'];
@@ -8,11 +10,21 @@ function usage(): string {
   return lines.join('\n') + '\n';
 }
 
+function helpOf(c: { name: string; summary: string; usage: string }): string {
+  return `brine ${c.name}: ${c.summary}\n\nusage: ${c.usage}\n`;
+}
+
 /** The CLI boundary: anything thrown becomes a coded error on stderr and a non-zero exit. */
 export async function main(argv: string[], io: CommandIO): Promise<number> {
   const [verb, ...rest] = argv;
+  if (verb === '--version' || verb === '-V' || verb === 'version') {
+    io.stdout(`brine ${BRINE_VERSION} (node ${process.versions.node})\n`);
+    return 0;
+  }
   if (!verb || verb === '-h' || verb === '--help' || verb === 'help') {
-    io.stdout(usage());
+    // `brine help run` is `brine run --help`
+    const about = verb === 'help' && rest[0] ? commands.find((c) => c.name === rest[0]) : undefined;
+    io.stdout(about ? helpOf(about) : usage());
     return verb ? 0 : 2;
   }
   const command = commands.find((c) => c.name === verb);
@@ -20,10 +32,16 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     io.stderr(`brine: unknown command '${verb}'\n${usage()}`);
     return 2;
   }
+  // every verb answers -h/--help with its usage (arguments after a bare `--` are not flags)
+  const flags = rest.indexOf('--') === -1 ? rest : rest.slice(0, rest.indexOf('--'));
+  if (flags.includes('-h') || flags.includes('--help')) {
+    io.stdout(helpOf(command));
+    return 0;
+  }
   try {
     return await command.run(rest, io);
   } catch (err) {
-    const e = toBrineError(err);
+    const e = toBrineError(fromParseError(err, command.usage));
     if (e.diagnostics.length > 0) {
       for (const d of e.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
     } else {

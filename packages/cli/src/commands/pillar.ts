@@ -3,6 +3,7 @@ import { MasterClient, resolveApi } from '@brine/master/client';
 import { stringify } from 'yaml';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
+import { fromParseError } from '../parse-errors.js';
 import { formatNestedOf } from '../output/report.js';
 
 const USAGE =
@@ -31,7 +32,7 @@ export const pillarCommand: Command = {
         options: { config: { type: 'string', short: 'c' }, out: { type: 'string', default: 'text' } },
       });
     } catch (e) {
-      return usage((e as Error).message);
+      throw fromParseError(e, USAGE);
     }
     const { values, positionals } = parsed;
     const [sub, minion, name] = positionals;

@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { formatDiagnostic, type Diagnostic } from '@brine/core';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
+import { fromParseError } from '../parse-errors.js';
 import { parseFileRoots, withUserPath } from '../local/file-roots.js';
 
 export const VALIDATE_USAGE =
@@ -45,7 +46,7 @@ function parseValidateOptions(argv: string[], cwd: string): ValidateOptions {
       },
     });
   } catch (e) {
-    return usage((e as Error).message);
+    throw fromParseError(e, VALIDATE_USAGE);
   }
   const { values, positionals } = parsed;
   const sls = positionals.flatMap((p) => p.split(',')).map((s) => s.trim()).filter(Boolean);

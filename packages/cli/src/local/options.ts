@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { strictParams } from '@brine/compiler';
 import type { Grains, Pillar } from '@brine/core';
 import { cliErrors } from '../errors.js';
+import { fromParseError } from '../parse-errors.js';
 import type { OutFormat } from '../output/format.js';
 import { parseSaltArgs, type SaltArgs } from '../salt-args.js';
 import { parseFileRoots } from './file-roots.js';
@@ -60,7 +61,7 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
       },
     });
   } catch (e) {
-    throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: (e as Error).message, usage: LOCAL_USAGE });
+    throw fromParseError(e, LOCAL_USAGE);
   }
   const { values, positionals } = parsed;
   const [fun, ...rest] = positionals;
