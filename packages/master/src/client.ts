@@ -9,24 +9,36 @@ export interface ApiTarget {
   token: string;
 }
 
+/** Where a master's config is looked for when neither --config nor $BRINE_MASTER_CONFIG names one. */
+export const DEFAULT_MASTER_CONFIG = '/etc/brine/master.yaml';
+
 /**
  * Where the operator API is and the token to use: BRINE_API_URL / BRINE_API_TOKEN when set,
  * else the master config (`--config`, $BRINE_MASTER_CONFIG, /etc/brine/master.yaml) —
  * api_host, api_port and the token file it names.
  */
 export function resolveApi(configFile: string | undefined, env: NodeJS.ProcessEnv = process.env): ApiTarget {
-  let file = configFile ?? env.BRINE_MASTER_CONFIG;
-  if (!file && existsSync('/etc/brine/master.yaml')) file = '/etc/brine/master.yaml';
+  let file = configFile || env.BRINE_MASTER_CONFIG || undefined;
+  const from = configFile ? '--config' : file ? '$BRINE_MASTER_CONFIG' : undefined;
+  if (!file && existsSync(DEFAULT_MASTER_CONFIG)) file = DEFAULT_MASTER_CONFIG;
   const cfg = loadMasterConfig(file);
   const host = cfg.api_host === '0.0.0.0' ? '127.0.0.1' : cfg.api_host;
-  const url = env.BRINE_API_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${cfg.api_port}`;
-  let token = env.BRINE_API_TOKEN;
+  const url = env.BRINE_API_URL || `http://${host.includes(':') ? `[${host}]` : host}:${cfg.api_port}`;
+  let token = env.BRINE_API_TOKEN || undefined;
   if (!token) {
     try {
       token = readFileSync(cfg.token_file, 'utf8').trim();
     } catch (err) {
       throw masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED', {}, [
-        { code: 'BRINE_ERR_MASTER_UNAUTHORIZED', severity: 'error', message: `cannot read the API token ${cfg.token_file}: ${(err as Error).message}` },
+        {
+          code: 'BRINE_ERR_MASTER_UNAUTHORIZED',
+          severity: 'error',
+          message:
+            `cannot read the API token ${cfg.token_file}: ${(err as Error).message}\n` +
+            (file ? `  the master config used: ${file} (from ${from ?? 'the default path'})\n` : `  no master config found: not given with --config, $BRINE_MASTER_CONFIG unset, no ${DEFAULT_MASTER_CONFIG}\n`) +
+            `  point brine at your master with --config MASTER_CONFIG (the file 'brine master' runs with), or export BRINE_MASTER_CONFIG=MASTER_CONFIG,\n` +
+            `  or set BRINE_API_URL and BRINE_API_TOKEN; the token is written to <data_dir>/api_token when the master starts`,
+        },
       ]);
     }
   }
@@ -49,9 +61,7 @@ export class MasterClient {
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch (err) {
-      throw masterErrors.make('BRINE_ERR_MASTER_INTERNAL', {
-        detail: `cannot reach the master API at ${this.target.url}: ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`,
-      });
+      throw masterErrors.make('BRINE_ERR_MASTER_UNREACHABLE', { url: this.target.url, detail: (err as { cause?: Error }).cause?.message ?? (err as Error).message });
     }
     const text = await res.text();
     let data: unknown;
@@ -86,7 +96,7 @@ export class MasterClient {
       });
     } catch (err) {
       if (signal?.aborted) return;
-      throw masterErrors.make('BRINE_ERR_MASTER_INTERNAL', { detail: `cannot reach the master API: ${(err as Error).message}` });
+      throw masterErrors.make('BRINE_ERR_MASTER_UNREACHABLE', { url: this.target.url, detail: (err as Error).message });
     }
     if (!res.ok || !res.body) {
       const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
