@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { globMatch } from '@brine/core';
 import { MasterClient, resolveApi } from '@brine/master/client';
 import type { Command } from '../command.js';
+import { cliErrors } from '../errors.js';
 
 interface KeyList {
   accepted: string[];
@@ -17,27 +18,70 @@ interface Change {
   to: string;
 }
 
+type KeyFlags = Record<string, string | boolean | undefined>;
+
+/**
+ * salt-key's flags (-L, -A, -a ID, -R, -r ID, -D, -d ID, -F, -f ID) as an action; two of them
+ * at once is a usage error, never a quiet choice of one.
+ */
+function saltKeyAction(v: KeyFlags): { action: string; match?: string; all?: boolean } | undefined {
+  const found: Array<{ flag: string; action: string; match?: string; all?: boolean }> = [];
+  if (v.list || v['list-all']) found.push({ flag: '-L', action: 'list' });
+  for (const [name, short, action] of [
+    ['accept', 'a', 'accept'],
+    ['reject', 'r', 'reject'],
+    ['delete', 'd', 'delete'],
+    ['finger', 'f', 'finger'],
+  ] as const) {
+    if (typeof v[name] === 'string') found.push({ flag: `-${short}`, action, match: v[name] as string });
+    if (v[`${name}-all`]) found.push({ flag: `-${short.toUpperCase()}`, action, ...(action === 'finger' ? {} : { all: true }) });
+  }
+  if (found.length > 1) {
+    throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `choose one key action, not ${found.map((f) => f.flag).join(' and ')}`, usage: KEY_USAGE });
+  }
+  return found[0];
+}
+
+const KEY_USAGE =
+  'brine key list|accept|reject|delete|finger [ID_GLOB|--all] [--yes] [--include-rejected] [--include-accepted] [--include-denied] [--out text|json] [--config MASTER_CONFIG]\n' +
+  '       brine key -L | -A | -a ID | -R | -r ID | -D | -d ID | -F | -f ID  [-y]   (salt-key flags)';
+
 /** `brine key`: salt-key. */
 export const keyCommand: Command = {
   name: 'key',
   summary: 'manage minion keys: list, accept, reject, delete, finger',
-  usage:
-    'brine key list|accept|reject|delete|finger [ID_GLOB|--all] [--yes] [--include-rejected] [--include-accepted] [--include-denied] [--out text|json] [--config MASTER_CONFIG]',
+  usage: KEY_USAGE,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
         config: { type: 'string', short: 'c' },
-        all: { type: 'boolean', short: 'A' },
+        all: { type: 'boolean' },
         yes: { type: 'boolean', short: 'y' },
         'include-rejected': { type: 'boolean' },
         'include-accepted': { type: 'boolean' },
         'include-denied': { type: 'boolean' },
         out: { type: 'string', default: 'text' },
+        // salt-key's flags
+        list: { type: 'boolean', short: 'L' },
+        'list-all': { type: 'boolean' },
+        accept: { type: 'string', short: 'a' },
+        'accept-all': { type: 'boolean', short: 'A' },
+        reject: { type: 'string', short: 'r' },
+        'reject-all': { type: 'boolean', short: 'R' },
+        delete: { type: 'string', short: 'd' },
+        'delete-all': { type: 'boolean', short: 'D' },
+        finger: { type: 'string', short: 'f' },
+        'finger-all': { type: 'boolean', short: 'F' },
       },
     });
-    const [action = 'list', match] = positionals;
+    const salt = saltKeyAction(values);
+    if (salt && positionals.length > 0) {
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `salt-key style flags and the action '${positionals[0]}' cannot be mixed: use one or the other`, usage: this.usage });
+    }
+    const [action = 'list', match] = salt ? [salt.action, salt.match] : positionals;
+    if (salt?.all) values.all = true;
     const client = new MasterClient(resolveApi(values.config, io.env));
     if (action === 'list') {
       const keys = await client.get<KeyList>('/v1/keys');
@@ -59,9 +103,11 @@ export const keyCommand: Command = {
         return 0;
       }
       io.stdout(`Local Keys:\nmaster.crt:  ${f.master}\n`);
-      for (const k of f.keys) {
-        if (match && !globMatch(k.minion, match)) continue;
-        io.stdout(`${k.state}:\n${k.minion}:  ${k.fingerprint}\n`);
+      // one heading per key state, as salt-key -F prints them
+      const titles: Record<string, string> = { accepted: 'Accepted Keys', pending: 'Unaccepted Keys', rejected: 'Rejected Keys', denied: 'Denied Keys' };
+      for (const state of ['accepted', 'denied', 'pending', 'rejected']) {
+        const keys = f.keys.filter((k) => k.state === state && (!match || globMatch(k.minion, match)));
+        if (keys.length > 0) io.stdout(`${titles[state]}:\n${keys.map((k) => `${k.minion}:  ${k.fingerprint}\n`).join('')}`);
       }
       return 0;
     }
