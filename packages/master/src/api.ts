@@ -16,6 +16,11 @@ import { jidFromTime, parseSince } from './jid.js';
 import type { StateResultStore } from './state-results.js';
 import type { StateService } from './state-service.js';
 
+/** The operator's name the CLI sends; anything odd is recorded as plain 'api'. */
+function requestUser(h: string | string[] | undefined): string {
+  return typeof h === 'string' && /^[\w.@-]{1,64}$/.test(h) ? h : 'api';
+}
+
 export interface ApiDeps {
   token: string;
   store: MasterStore;
@@ -196,7 +201,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         wait?: boolean;
       };
       const timeout = b.timeout ?? deps.defaultTimeout;
-      const published = deps.jobs.publish({ ...b, timeout, user: 'api' });
+      const published = deps.jobs.publish({ ...b, timeout, user: requestUser(req.headers['x-brine-user']) });
       if (!b.wait) return { ...published, timeout, done: false };
       const report = await deps.jobs.wait(published.jid, b.batch !== undefined ? 86400 : timeout);
       return { ...published, timeout, ...report };

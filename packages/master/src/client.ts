@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { BrineError, type Diagnostic } from '@brine/core';
 import { loadMasterConfig } from './config.js';
 import { masterErrors } from './errors.js';
@@ -45,6 +46,14 @@ export function resolveApi(configFile: string | undefined, env: NodeJS.ProcessEn
   return { url: url.replace(/\/$/, ''), token };
 }
 
+function operatorName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'api';
+  }
+}
+
 /** A small client of the operator API, used by the CLI verbs and the tests. */
 export class MasterClient {
   constructor(readonly target: ApiTarget) {}
@@ -56,6 +65,8 @@ export class MasterClient {
         method,
         headers: {
           authorization: `Bearer ${this.target.token}`,
+          // who asked: recorded as the job's user (the token says only that the caller may)
+          'x-brine-user': operatorName(),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),

@@ -19,6 +19,7 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_UNKNOWN_ENV: "environment '{env}' is not served by this master",
   BRINE_ERR_MASTER_BAD_OP: "unknown request '{op}'",
   BRINE_ERR_MASTER_INTERNAL: 'internal error: {detail}',
+  BRINE_ERR_MASTER_LISTEN: 'cannot listen for the {what} on {address}: {detail}',
   BRINE_ERR_MASTER_UNREACHABLE:
     "cannot reach the master API at {url}: {detail}; is the master running? Start it with 'brine master --config MASTER_CONFIG', or point brine at another one with --config or BRINE_API_URL",
 });

@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './api.js';
 import type { MasterConfig } from './config.js';
+import { masterErrors } from './errors.js';
 import { EventBus } from './event-bus.js';
 import { MinionHub } from './hub.js';
 import { JobManager } from './jobs.js';
@@ -39,6 +40,19 @@ export interface Master {
 }
 
 /** Starts the master: store, TLS minion channel, operator API, retention timer. */
+/** A port that cannot be had, said in words: which one, and what to do about it. */
+function listenError(err: unknown, what: string, host: string, port: number, option: string): unknown {
+  const code = (err as { code?: string }).code;
+  if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') return err;
+  const why =
+    code === 'EADDRINUSE'
+      ? `another process already listens there (another brine master? 'ss -ltnp sport = :${port}' names it): stop it, or set ${option} in the master config`
+      : code === 'EACCES'
+        ? `permission denied (ports below 1024 need root): choose another ${option}`
+        : `${host} is not an address of this host: set interface/api_host in the master config`;
+  return masterErrors.make('BRINE_ERR_MASTER_LISTEN', { what, address: `${host}:${port}`, detail: why });
+}
+
 export async function startMaster(config: MasterConfig, log: Logger = createLogger({ level: config.log_level })): Promise<Master> {
   mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
   const tls = ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
@@ -80,8 +94,10 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('the minion channel speaks WebSocket on /ws\n');
   });
+  // ws re-emits the server's errors on the WebSocketServer: the listen error is handled below
+  hub.wss.on('error', (err) => log.debug({ err }, 'minion channel server error'));
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(listenError(err, 'minion channel', config.interface, config.port, 'port')));
     server.listen(config.port, config.interface, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
@@ -100,7 +116,12 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     states,
     files,
   });
-  await api.listen({ host: config.api_host, port: config.api_port });
+  try {
+    await api.listen({ host: config.api_host, port: config.api_port });
+  } catch (err) {
+    server.close();
+    throw listenError(err, 'operator API', config.api_host, config.api_port, 'api_port');
+  }
   const apiPort = (api.server.address() as AddressInfo).port;
   const apiUrl = `http://${config.api_host.includes(':') ? `[${config.api_host}]` : config.api_host}:${apiPort}`;
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { MasterClient, resolveApi, type JobReport, type JobRow } from '@brine/master/client';
 import { stringify as toYaml } from 'yaml';
+import { isJid } from '@brine/protocol';
 import type { Command } from '../command.js';
 import { printFleetRun, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
 import { printReport } from '../output/report.js';
@@ -50,9 +51,9 @@ export const jobsCommand: Command = {
       for (const j of jobs) {
         const tgt = Array.isArray(j.target) ? j.target.join(',') : j.target;
         io.stdout(
-          `${j.jid}:\n    Function:   ${j.fun}\n    Arguments:  ${JSON.stringify(j.arg)}${Object.keys(j.kwarg).length ? ' ' + JSON.stringify(j.kwarg) : ''}\n` +
-            `    Target:     ${tgt}\n    Target-type: ${j.tgt_type}\n    User:       ${j.user}\n    StartTime:  ${j.created_at}\n` +
-            `    Returned:   ${j.returned}/${j.expected.length}\n`,
+          `${j.jid}:\n    Function:    ${j.fun}\n    Arguments:   ${JSON.stringify(j.arg)}${Object.keys(j.kwarg).length ? ' ' + JSON.stringify(j.kwarg) : ''}\n` +
+            `    Target:      ${tgt}\n    Target-type: ${j.tgt_type}\n    User:        ${j.user}\n    StartTime:   ${j.created_at}\n` +
+            `    Returned:    ${j.returned}/${j.expected.length}\n`,
         );
       }
       return 0;
@@ -62,7 +63,18 @@ export const jobsCommand: Command = {
         io.stderr('brine jobs show: give a jid\n');
         return 2;
       }
-      const report = await client.get<JobReport>(`/v1/jobs/${encodeURIComponent(jid)}`);
+      if (!isJid(jid)) {
+        io.stderr(`brine jobs show: no such job '${jid}' (a jid is 20 digits, as 'brine jobs list' shows them)\n`);
+        return 1;
+      }
+      let report: JobReport;
+      try {
+        report = await client.get<JobReport>(`/v1/jobs/${encodeURIComponent(jid)}`);
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'BRINE_ERR_MASTER_NOT_FOUND') throw err;
+        io.stderr(`brine jobs show: no such job ${jid}\n`);
+        return 1;
+      }
       if (out !== 'text') return dump(report), 0;
       if (STATE_RUN_FUNCTIONS.has(report.job.fun)) {
         // the same rendering as the live `brine run`, from the stored returns and state results
@@ -111,7 +123,7 @@ export const jobsCommand: Command = {
       );
       if (out !== 'text') return dump(active), 0;
       for (const a of active) {
-        io.stdout(`${a.jid}:\n    Function:   ${a.fun}\n    StartTime:  ${a.created_at}\n    Running:    ${a.running.join(', ')}\n`);
+        io.stdout(`${a.jid}:\n    Function:    ${a.fun}\n    StartTime:   ${a.created_at}\n    Running:     ${a.running.join(', ')}\n`);
       }
       return 0;
     }

@@ -1,0 +1,40 @@
+import { writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { stringify } from 'yaml';
+import { Cluster } from './helpers/cluster.js';
+import { brine } from './support/brine-cli.js';
+
+const cluster = new Cluster({ minions: ['m1'] });
+t.before(async () => {
+  await cluster.start();
+});
+t.teardown(() => cluster.close());
+
+t.test('a second master on a busy port says which port and what to do, without a stack', async (t) => {
+  const cfg = path.join(cluster.dir, 'second.yaml');
+  writeFileSync(cfg, stringify({ interface: '127.0.0.1', port: cluster.port, api_port: 0, data_dir: path.join(cluster.dir, 'second') }));
+  const r = await brine(['master', '--config', cfg]);
+  t.equal(r.code, 1);
+  t.match(r.stderr, new RegExp(`BRINE_ERR_MASTER_LISTEN: cannot listen for the minion channel on 127\\.0\\.0\\.1:${cluster.port}: another process already listens there`));
+  t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
+});
+
+t.test('jobs show: a malformed or unknown jid is "no such job"', async (t) => {
+  const bad = await cluster.brine(['jobs', 'show', 'nope']);
+  t.equal(bad.code, 1);
+  t.match(bad.stderr, /no such job 'nope'/);
+  t.notMatch(bad.stderr, /pattern/);
+  const unknown = await cluster.brine(['jobs', 'show', '20000101000000000000']);
+  t.equal(unknown.code, 1);
+  t.match(unknown.stderr, /no such job 20000101000000000000/);
+});
+
+t.test('jobs list records who ran the job and aligns its fields', async (t) => {
+  const run = await cluster.brine(['run', 'm1', 'test.ping']);
+  t.equal(run.code, 0, run.stderr);
+  const list = await cluster.brine(['jobs', 'list']);
+  t.match(list.stdout, new RegExp(`\\n {4}User: {8}${userInfo().username}\\n`));
+  t.match(list.stdout, /\n {4}Function: {4}test\.ping\n {4}Arguments: {3}\[\]\n {4}Target: {6}m1\n {4}Target-type: glob\n/);
+});
