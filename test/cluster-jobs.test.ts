@@ -98,7 +98,7 @@ t.test('--async prints the jid; jobs show lists returns; text output reads like 
   t.equal(show.code, 0, show.stderr);
   t.match(show.stdout, /web1:\n    hello\nweb2:\n    hello\n/);
   const list = await cluster.brine(['jobs', 'list', '--function', 'test.echo', '--minion', 'web2']);
-  t.match(list.stdout, new RegExp(`${jid}:\\n    Function:   test.echo`));
+  t.match(list.stdout, new RegExp(`${jid}:\\n    Function:    test.echo`));
 });
 
 t.test('a minion that does not return in time is listed as such; jobs active and kill_job', async (t) => {
@@ -112,7 +112,7 @@ t.test('a minion that does not return in time is listed as such; jobs active and
   const running = await cluster.run('db1', 'saltutil.running');
   t.match(running.returns.db1!.return, [{ jid: sleeping!.jid, fun: 'cmd.run' }]);
   const cliActive = await cluster.brine(['jobs', 'active']);
-  t.match(cliActive.stdout, new RegExp(`${sleeping!.jid}:\\n    Function:   cmd.run`));
+  t.match(cliActive.stdout, new RegExp(`${sleeping!.jid}:\\n    Function:    cmd.run`));
   const kill = await cluster.brine(['run', 'db1', 'saltutil.kill_job', sleeping!.jid, '--out', 'json']);
   t.equal(kill.code, 0, kill.stdout + kill.stderr);
   const killed = await until(async () => {

@@ -88,6 +88,9 @@ export const runCommand: Command = {
     const progress = (tty || !!values.progress) && values.out !== 'json';
     let stopProgress = () => {};
     let flushEarly = () => {};
+    // the live lines of returns: the job's answer can beat their events through the stream
+    const returnSeen = new Set<string>();
+    let onReturnSeen = () => {};
     let jid = '';
     if (stateRun && progress && !values.async) {
       // subscribed before publishing, so the first results are not missed
@@ -108,8 +111,10 @@ export const runCommand: Command = {
             const [st, id, , f] = last.tag.split('_|-');
             io.stderr(`${d.id}: ${done.get(d.id)} states done (${st}.${f} ${id}: ${last.result === false ? 'failed' : last.result === null ? 'would change' : 'ok'})\n`);
           }
-        } else if (ev.tag.includes('/ret/') && !tty) {
-          io.stderr(`${d.id}: returned\n`);
+        } else if (ev.tag.includes('/ret/')) {
+          if (!tty) io.stderr(`${d.id}: returned\n`);
+          returnSeen.add(d.id);
+          onReturnSeen();
         }
       };
       let opened!: () => void;
@@ -153,6 +158,21 @@ export const runCommand: Command = {
     }
     const wait = values.batch !== undefined ? 86400 : pub.timeout;
     const report = await client.get<JobReport>(`/v1/jobs/${pub.jid}?wait=${wait}`);
+    if (stateRun && progress) {
+      // wait (briefly) for the return events of the minions that returned, so the live lines are complete
+      const all = () => Object.keys(report.returns).every((m) => returnSeen.has(m));
+      if (!all()) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2000);
+          onReturnSeen = () => {
+            if (all()) {
+              clearTimeout(timer);
+              resolve();
+            }
+          };
+        });
+      }
+    }
     stopProgress();
     if (stateRun) {
       const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${pub.jid}/states`);
