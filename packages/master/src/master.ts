@@ -55,7 +55,7 @@ function listenError(err: unknown, what: string, host: string, port: number, opt
 
 export async function startMaster(config: MasterConfig, log: Logger = createLogger({ level: config.log_level })): Promise<Master> {
   mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
-  const tls = ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
+  const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
   const token = ensureToken(config.token_file);
   const store = new MasterStore(path.join(config.data_dir, 'master.db'));
   const pruned = store.prune(config.keep_jobs_seconds);

@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { masterErrors } from './errors.js';
 
@@ -13,25 +12,24 @@ export interface TlsMaterial {
 
 /**
  * Loads the configured certificate, or the self-signed one in pki_dir, creating it on first
- * start. node:crypto cannot issue X.509 certificates, so this calls the openssl binary.
+ * start: an ECDSA P-256 key and certificate made in-process (selfsigned, on WebCrypto), the key
+ * written owner-only from its first byte.
  */
-export function ensureCertificate(pkiDir: string, certFile?: string | null, keyFile?: string | null): TlsMaterial {
+export async function ensureCertificate(pkiDir: string, certFile?: string | null, keyFile?: string | null): Promise<TlsMaterial> {
   const crt = certFile ?? path.join(pkiDir, 'master.crt');
   const key = keyFile ?? path.join(pkiDir, 'master.key');
   if (!certFile && !(existsSync(crt) && existsSync(key))) {
     mkdirSync(pkiDir, { recursive: true, mode: 0o700 });
     try {
-      execFileSync(
-        'openssl',
-        [
-          'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-          '-keyout', key, '-out', crt, '-days', '3650', '-subj', '/CN=brine-master',
-        ],
-        { stdio: ['ignore', 'ignore', 'pipe'] },
-      );
-      chmodSync(key, 0o600);
+      // loaded only on the first start of a master: it brings an ASN.1 stack
+      const { generate } = await import('selfsigned');
+      const pems = await generate([{ name: 'commonName', value: 'brine-master' }], { keyType: 'ec', curve: 'P-256', notAfterDate: new Date(Date.now() + 3650 * 86_400_000), algorithm: 'sha256' });
+      // a half-written pair from an earlier crash is replaced; the key never exists readable by others
+      rmSync(key, { force: true });
+      writeFileSync(key, pems.private, { mode: 0o600, flag: 'wx' });
+      writeFileSync(crt, pems.cert, { mode: 0o644 });
     } catch (err) {
-      throw masterErrors.make('BRINE_ERR_MASTER_TLS', { detail: `openssl failed: ${(err as Error).message}` });
+      throw masterErrors.make('BRINE_ERR_MASTER_TLS', { detail: `cannot create the self-signed certificate in ${pkiDir}: ${(err as Error).message}` });
     }
   }
   try {
