@@ -192,9 +192,15 @@ t.test('the API needs the token; the OpenAPI document is served', async (t) => {
   const bad = await fetch(`${cluster.apiUrl}/v1/jobs`, { method: 'POST', headers: { authorization: `Bearer ${cluster.client.target.token}`, 'content-type': 'application/json' }, body: '{"tgt": 5}' });
   t.equal(bad.status, 400);
   t.match(await bad.json(), { code: 'BRINE_ERR_MASTER_BAD_REQUEST' });
-  const doc = (await (await fetch(`${cluster.apiUrl}/v1/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+  type Op = { summary: string; responses: Record<string, { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }> };
+  const doc = (await (await fetch(`${cluster.apiUrl}/v1/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, Op>> };
   t.equal(doc.openapi, '3.0.3');
-  t.ok(doc.paths['/v1/jobs/{jid}']);
+  const job = doc.paths['/v1/jobs/{jid}']!.get!;
+  t.match(job.summary, /One job/);
+  t.ok(job.responses['200']!.content!['application/json']!.schema!.properties!.returns, 'responses carry their schemas');
+  t.ok(job.responses['4XX'] ?? job.responses['4xx'], 'and the coded error');
+  t.notOk(doc.paths['/v1/openapi.json'], 'the document does not list itself');
+  t.same(Object.keys(doc.paths).sort().slice(0, 3), ['/v1/events', '/v1/jobs', '/v1/jobs/active']);
 });
 
 t.test('a minion pinned to another fingerprint refuses the master loudly', async (t) => {

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import type { EventBus } from '../event-bus.js';
+import type { FileServer } from '../file-server.js';
+import type { MinionHub } from '../hub.js';
+import type { StateService } from '../state-service.js';
+import type { MasterStore } from '../store.js';
+import { obj, responses } from './schemas.js';
+
+export interface EventRouteDeps {
+  events: EventBus;
+  hub: MinionHub;
+  store: MasterStore;
+  states: StateService;
+  files: FileServer;
+}
+
+/** The live side of the master: the event stream and its counters. */
+export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): Promise<void> {
+  app.get(
+    '/v1/stats',
+    { schema: { summary: 'Counters of the minion channel and the bus', tags: ['events'], response: responses(obj({ events_fired: { type: 'integer' }, schema_version: { type: 'integer' } })) } },
+    async () => ({
+      ...deps.hub.stats,
+      events_fired: deps.events.counts.fired,
+      schema_version: deps.store.schemaVersion,
+      ...deps.states.stats,
+      files_served: deps.files.served,
+      files_refused: deps.files.refused,
+    }),
+  );
+
+  app.get(
+    '/v1/events',
+    {
+      schema: {
+        summary: 'Server-sent events stream of the event bus (text/event-stream), filtered by tag glob',
+        tags: ['events'],
+        querystring: { type: 'object', properties: { tag: { type: 'string', description: 'a glob such as brine/job/*' } } },
+      },
+    },
+    (req, reply) => {
+      const { tag } = req.query as { tag?: string };
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.write(': subscribed\n\n');
+      const off = deps.events.subscribe(tag || '*', (ev) => {
+        res.write(`event: brine\ndata: ${JSON.stringify(ev)}\n\n`);
+      });
+      const keepalive = setInterval(() => res.write(': keepalive\n\n'), 15_000);
+      req.raw.on('close', () => {
+        clearInterval(keepalive);
+        off();
+      });
+    },
+  );
+}

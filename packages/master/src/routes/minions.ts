@@ -1,0 +1,116 @@
+import { formatExplain, type Explanation } from '@brine/bindings';
+import { errorLines, type Grains } from '@brine/core';
+import type { FastifyInstance } from 'fastify';
+import { masterErrors } from '../errors.js';
+import type { MinionHub } from '../hub.js';
+import type { KeyManager } from '../keys.js';
+import type { StateService } from '../state-service.js';
+import type { MasterStore } from '../store.js';
+import { minionParam, nullableStr, obj, responses, str, strList } from './schemas.js';
+
+export interface MinionRouteDeps {
+  keys: KeyManager;
+  hub: MinionHub;
+  store: MasterStore;
+  states: StateService;
+}
+
+/**
+ * The minions the master knows, and one minion's data as the master compiles it: its pillar
+ * (classic pillar with bindings on top), why a bound name has its value, and `validate`.
+ */
+export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps): Promise<void> {
+  /** The grains an accepted minion last reported. */
+  const grainsOf = (id: string): Grains => {
+    if (!deps.keys.acceptedIds().includes(id)) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `accepted minion '${id}'` });
+    return deps.hub.grainsOf(id);
+  };
+
+  app.get(
+    '/v1/minions',
+    {
+      schema: {
+        summary: 'Known minions: connected, last seen, grains',
+        tags: ['minions'],
+        response: responses(obj({ minions: { type: 'array', items: obj({ id: str, accepted: { type: 'boolean' }, connected: { type: 'boolean' }, last_seen: nullableStr, grains: obj() }) } })),
+      },
+    },
+    async () => {
+      const accepted = new Set(deps.keys.acceptedIds());
+      return {
+        minions: deps.store.listMinions().map((m) => ({
+          id: m.minion,
+          accepted: accepted.has(m.minion),
+          connected: deps.hub.sessions.has(m.minion),
+          last_seen: deps.hub.sessions.has(m.minion) ? new Date().toISOString() : m.last_seen,
+          grains: m.grains,
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/v1/minions/:minion/pillar',
+    {
+      schema: {
+        summary: "A minion's pillar: classic pillar, then its bindings on top",
+        tags: ['minions'],
+        params: minionParam,
+        response: responses(obj({ minion: str, pillar: obj(), errors: strList })),
+      },
+    },
+    async (req) => {
+      const { minion } = req.params as { minion: string };
+      const p = deps.states.pillar(minion, grainsOf(minion));
+      return { minion, pillar: p.pillar, errors: errorLines(p.diagnostics) };
+    },
+  );
+
+  app.get(
+    '/v1/minions/:minion/pillar/explain',
+    {
+      schema: {
+        summary: 'Which binding gave a pillar name its value for a minion, and what it shadowed',
+        tags: ['minions'],
+        params: minionParam,
+        querystring: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
+        response: responses(obj({ minion: str, name: str, bound: { type: 'boolean' }, explain: obj(), text: str, errors: strList })),
+      },
+    },
+    async (req) => {
+      const { minion } = req.params as { minion: string };
+      const { name } = req.query as { name: string };
+      const p = deps.states.pillar(minion, grainsOf(minion));
+      // a prefix (`apache`) explains every bound name under it, as the text does
+      const explain: Record<string, Explanation> = {};
+      for (const [n, e] of Object.entries(p.explain)) if (n === name || n.startsWith(`${name}.`)) explain[n] = e;
+      return { minion, name, bound: Object.keys(explain).length > 0, explain, text: formatExplain(p.explain, name), errors: errorLines(p.diagnostics) };
+    },
+  );
+
+  app.post(
+    '/v1/validate',
+    {
+      schema: {
+        summary: 'Render SLS files for a minion with recording params: the parameters each state uses (brine validate)',
+        tags: ['minions'],
+        body: {
+          type: 'object',
+          required: ['minion', 'sls'],
+          additionalProperties: false,
+          properties: {
+            minion: { type: 'string', minLength: 1 },
+            sls: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }] },
+            saltenv: { type: 'string' },
+          },
+        },
+        response: responses(obj({ minion: str, report: obj(), diagnostics: { type: 'array', items: obj() }, failed: { type: 'boolean' } })),
+      },
+    },
+    async (req) => {
+      const b = req.body as { minion: string; sls: string | string[]; saltenv?: string };
+      const sls = (Array.isArray(b.sls) ? b.sls : [b.sls]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+      return { minion: b.minion, ...deps.states.validate(b.minion, grainsOf(b.minion), sls, b.saltenv ?? 'base') };
+    },
+  );
+}
