@@ -31,7 +31,7 @@ const cases: Array<[string, string, Record<string, unknown>?]> = [
   // operators
   ["{{ '%s-%s' % ('a', 'b') }} {{ '%d%%' % 50 }} {{ '%(x)s' % {'x': 1} }} {{ '%-4s|' % 'a' }}", 'a-b 50% 1 a   |'],
   ["{{ [1] + [2] }} {{ 'ab' * 2 }} {{ 7 // 2 }} {{ -7 % 3 }} {{ 2 ** 3 }} {{ 'a' ~ 1 ~ None }}", '[1, 2] abab 3 2 8 a1None'],
-  ['{{ (1, 2) }} {{ [1, 2, 3][1:] }} {{ [1, 2, 3][::-1] }} {{ "abcdef"[1:3] }} {{ [1, 2, 3][-1] }}', '[1, 2] [2, 3] [3, 2, 1] bc 3'],
+  ['{{ (1, 2) }} {{ [1, 2, 3][1:] }} {{ [1, 2, 3][::-1] }} {{ "abcdef"[1:3] }} {{ [1, 2, 3][-1] }}', '(1, 2) [2, 3] [3, 2, 1] bc 3'],
   ["{% set k = 'key' %}{{ {k: 1, 'lit': 2} }}", "{'key': 1, 'lit': 2}"],
   // loops
   ['{% for x in "ab" %}{{ loop.index }}{{ loop.index0 }}{{ loop.first }}{{ loop.last }}{{ loop.length }}{{ loop.revindex }}|{% endfor %}', '10TrueFalse22|21FalseTrue21|'],

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { memberLookup, methodLookup } from './methods.js';
 import { pyHooks } from './py-object.js';
-import { isDict, isStringLike, percentFormat, str, truthy } from './python.js';
+import { isDict, isStringLike, percentFormat, str, truthy, tuple } from './python.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const baseRuntime: any = createRequire(import.meta.url)('nunjucks').runtime;
@@ -86,6 +86,26 @@ Object.assign(dialectRuntime, {
   },
   memberLookup,
   methodLookup,
+  tuple,
+  globalsOf: (context: any) => context.ctx.__brine_globals ?? {},
+  test(env: any, context: any, name: string, value: unknown, args: unknown[]): boolean {
+    const fn = env.tests[name];
+    if (typeof fn !== 'function') throw new Error(`no test named '${name}'`);
+    return truthy(fn.call(context, value, ...args));
+  },
+  loopFilter(arr: unknown, pairs: boolean, keep: (item: unknown) => boolean): unknown[] {
+    let items = iterate(arr);
+    if (pairs && isDict(arr)) items = Object.keys(arr).map((k) => [k, arr[k]]);
+    if (items === undefined || items === null) return [];
+    if (!Array.isArray(items)) items = [...(items as Iterable<unknown>)];
+    return (items as unknown[]).filter(keep);
+  },
+  unpack(value: unknown, n: number): unknown[] {
+    const items = iterate(value);
+    const list = Array.isArray(items) ? items : [];
+    if (list.length !== n) throw new Error(`ValueError: ${list.length < n ? 'not enough' : 'too many'} values to unpack (expected ${n}, got ${list.length})`);
+    return list;
+  },
   truthy,
   slice,
   eq,

@@ -8,152 +8,79 @@
  * `True`/`False`/`None`, str()-style output (`True`, `None`, `['a', 'b']`) and an error when
  * an undefined value is printed (Salt uses Jinja's StrictUndefined).
  */
-import { createRequire } from 'node:module';
 import { annotate, dialectRuntime } from './dialect-runtime.js';
+import { BalancedTokenizer, DialectParser, nodes, nunjucks, OWN_NODES, PyTruthy } from './dialect-parser.js';
+
+/** JavaScript the compiler wrote itself (a temporary), used as an expression. */
+const PyRaw = nodes.Node.extend('PyRaw', { fields: ['code'] });
 import { readCompiled, writeCompiled } from './template-cache.js';
+import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export const nunjucks: any = require('nunjucks');
-const nodes: any = nunjucks.nodes;
-const lexer: any = nunjucks.lexer;
-const Parser: any = require('nunjucks/src/parser.js').Parser;
+export { nunjucks };
 const Compiler: any = require('nunjucks/src/compiler.js').Compiler;
 const transformer: any = require('nunjucks/src/transformer.js');
-const Tokenizer: any = lexer.lex('', {}).constructor;
-
-/**
- * Like Jinja's lexer, `}}` inside an open `{` is two closing braces, not the end of the
- * expression: `{{ {'a': {'b': 1}} }}` works.
- */
-class BalancedTokenizer extends Tokenizer {
-  depth = 0;
-
-  nextToken(): any {
-    if (this.in_code && this.depth > 0 && this.current() === '}') {
-      const lineno = this.lineno;
-      const colno = this.colno;
-      this.forward();
-      this.depth--;
-      return { type: lexer.TOKEN_RIGHT_CURLY, value: '}', lineno, colno };
-    }
-    const tok = super.nextToken();
-    if (tok) {
-      if (tok.type === lexer.TOKEN_LEFT_CURLY) this.depth++;
-      else if (tok.type === lexer.TOKEN_RIGHT_CURLY) this.depth = Math.max(0, this.depth - 1);
-      else if (tok.type === lexer.TOKEN_VARIABLE_START || tok.type === lexer.TOKEN_BLOCK_START) this.depth = 0;
-    }
-    return tok;
-  }
-}
-
-/** Nodes of our own; the compiler knows how to emit them. */
-const PyTruthy = nodes.Node.extend('PyTruthy', { fields: ['target'] });
-const PySlice = nodes.Node.extend('PySlice', { fields: ['target', 'start', 'stop', 'step'] });
-const OWN_NODES = [PyTruthy, PySlice];
 
 function wrapTruthy(node: any): any {
   return new PyTruthy(node.lineno, node.colno, node);
-}
-
-class DialectParser extends Parser {
-  /** The template being parsed; extensions use it to resolve `./` paths. */
-  templateName = '';
-
-  /** Lists, dicts and tuples as Python writes them: a trailing comma is allowed, `(x,)` is a tuple. */
-  parseAggregate(): any {
-    const tok = this.nextToken();
-    let node: any;
-    if (tok.type === lexer.TOKEN_LEFT_PAREN) node = new nodes.Group(tok.lineno, tok.colno);
-    else if (tok.type === lexer.TOKEN_LEFT_BRACKET) node = new nodes.Array(tok.lineno, tok.colno);
-    else if (tok.type === lexer.TOKEN_LEFT_CURLY) node = new nodes.Dict(tok.lineno, tok.colno);
-    else return null;
-    const closing = (t: any) => t.type === lexer.TOKEN_RIGHT_PAREN || t.type === lexer.TOKEN_RIGHT_BRACKET || t.type === lexer.TOKEN_RIGHT_CURLY;
-    let trailingComma = false;
-    for (;;) {
-      if (closing(this.peekToken())) {
-        this.nextToken();
-        break;
-      }
-      if (node.children.length > 0) {
-        if (!this.skip(lexer.TOKEN_COMMA)) this.fail('expected a comma between the items', tok.lineno, tok.colno);
-        trailingComma = true;
-        if (closing(this.peekToken())) {
-          this.nextToken();
-          break;
-        }
-      }
-      trailingComma = false;
-      if (node instanceof nodes.Dict) {
-        const key = this.parsePrimary();
-        if (!this.skip(lexer.TOKEN_COLON)) this.fail('expected a colon after the dict key', tok.lineno, tok.colno);
-        const value = this.parseExpression();
-        node.addChild(new nodes.Pair(key.lineno, key.colno, key, value));
-      } else {
-        node.addChild(this.parseExpression());
-      }
-    }
-    if (node instanceof nodes.Group && (trailingComma || node.children.length !== 1)) {
-      const tuple = new nodes.Array(tok.lineno, tok.colno);
-      for (const c of node.children) tuple.addChild(c);
-      return tuple;
-    }
-    return node;
-  }
-
-  parsePostfix(node: any): any {
-    for (let tok = this.peekToken(); tok; tok = this.peekToken()) {
-      if (tok.type === lexer.TOKEN_LEFT_PAREN) {
-        node = new nodes.FunCall(tok.lineno, tok.colno, node, this.parseSignature());
-      } else if (tok.type === lexer.TOKEN_LEFT_BRACKET) {
-        node = this.parseSubscript(node, tok);
-      } else if (tok.type === lexer.TOKEN_OPERATOR && tok.value === '.') {
-        this.nextToken();
-        const val = this.nextToken();
-        if (val.type !== lexer.TOKEN_SYMBOL) this.fail('expected name as lookup value, got ' + val.value, val.lineno, val.colno);
-        node = new nodes.LookupVal(tok.lineno, tok.colno, node, new nodes.Literal(val.lineno, val.colno, val.value));
-      } else {
-        break;
-      }
-    }
-    return node;
-  }
-
-  /** `x[i]` or a slice `x[a:b:c]`. */
-  private parseSubscript(node: any, tok: any): any {
-    this.nextToken();
-    const parts: any[] = [null, null, null];
-    let idx = 0;
-    let isSlice = false;
-    for (;;) {
-      if (this.skip(lexer.TOKEN_RIGHT_BRACKET)) break;
-      if (this.skip(lexer.TOKEN_COLON)) {
-        isSlice = true;
-        idx++;
-        if (idx > 2) this.fail('too many slice components', tok.lineno, tok.colno);
-        continue;
-      }
-      if (parts[idx] !== null) this.fail('expected ] or : in subscript', tok.lineno, tok.colno);
-      parts[idx] = this.parseExpression();
-    }
-    if (isSlice) return new PySlice(tok.lineno, tok.colno, node, parts[0], parts[1], parts[2]);
-    if (parts[0] === null) this.fail('empty subscript', tok.lineno, tok.colno);
-    return new nodes.LookupVal(tok.lineno, tok.colno, node, parts[0]);
-  }
 }
 
 const COMPARE: Record<string, string> = { '<': '<', '>': '>', '<=': '<=', '>=': '>=', '===': '===', '!==': '!==' };
 
 class DialectCompiler extends Compiler {
   assertType(node: any, ...types: any[]): void {
-    if (OWN_NODES.some((t) => node instanceof t) || node instanceof nodes.Capture) return;
+    if (OWN_NODES.some((t) => node instanceof t) || node instanceof PyRaw || node instanceof nodes.Capture) return;
     super.assertType(node, ...types);
   }
 
-  /** Jinja's `loop.cycle(...)` beside the loop variables nunjucks binds. */
+  /** Jinja's `loop.cycle(...)`, `previtem`, `nextitem` and `depth` beside the loop variables nunjucks binds. */
   _emitLoopBindings(node: any, arr: string, i: string, len: string): void {
     super._emitLoopBindings(node, arr, i, len);
     this._emitLine(`frame.set("loop.cycle", runtime.loopCycle(${i}));`);
+    this._emitLine(`if (runtime.isArray(${arr})) { if (${i} > 0) frame.set("loop.previtem", ${arr}[${i} - 1]); if (${i} + 1 < ${len}) frame.set("loop.nextitem", ${arr}[${i} + 1]); }`);
+    this._emitLine('frame.set("loop.depth", 1); frame.set("loop.depth0", 0);');
+  }
+
+  compilePyLoopControl(node: any): void {
+    this._emitLine(node.kind === 'break' ? 'break;' : 'continue;');
+  }
+
+  compilePyTuple(node: any, frame: any): void {
+    this._emit('runtime.tuple(');
+    this._compileAggregate(node, frame, '[', ']');
+    this._emit(')');
+  }
+
+  /** `x is name(args)`: the test is looked up when it runs, so an unknown test names itself. */
+  compilePyTest(node: any, frame: any): void {
+    this._emit(`(lineno = ${node.lineno}, colno = ${node.colno}, runtime.test(env, context, `);
+    this.compileLiteral(node.name, frame);
+    this._emit(', ');
+    this.compile(node.target, frame);
+    this._emit(', ');
+    this._compileAggregate(node.args, frame, '[', ']');
+    this._emit('))');
+  }
+
+  /** The items of `for name in arr if cond`; `cond` sees the loop variables and nothing of `loop`. */
+  compilePyLoopFilter(node: any, frame: any): void {
+    const names = node.name instanceof nodes.Array ? node.name.children : [node.name];
+    const item = this._tmpid();
+    const inner = frame.push();
+    const ids = names.map((n: any) => {
+      const id = this._tmpid();
+      inner.set(n.value, id);
+      return id;
+    });
+    this._emit(`runtime.loopFilter(`);
+    this.compile(node.arr, frame);
+    this._emit(`, ${names.length > 1}, function(${item}) {`);
+    if (names.length > 1) ids.forEach((id: string, i: number) => this._emit(`var ${id} = ${item}[${i}];`));
+    else this._emit(`var ${ids[0]} = ${item};`);
+    this._emit('return runtime.truthy(');
+    this.compile(node.cond, inner);
+    this._emit(');})');
   }
 
   /** `{% set ns.attr = value %}`: Jinja allows attribute assignment on a namespace(). */
@@ -173,7 +100,22 @@ class DialectCompiler extends Compiler {
     if (node.targets.some((t: any) => !(t instanceof nodes.Symbol))) {
       this.fail('set: only names and namespace attributes (ns.x) can be assigned', node.lineno, node.colno);
     }
+    if (node.targets.length > 1 && node.value) {
+      // `{% set a, b = pair %}` unpacks, as in Python.
+      const tmp = this._tmpid();
+      this._emit(`var ${tmp} = runtime.unpack(`);
+      this._compileExpression(node.value, frame);
+      this._emitLine(`, ${node.targets.length});`);
+      node.targets.forEach((target: any, i: number) => {
+        super.compileSet(new nodes.Set(node.lineno, node.colno, [target], new PyRaw(node.lineno, node.colno, `${tmp}[${i}]`)), frame);
+      });
+      return;
+    }
     super.compileSet(node, frame);
+  }
+
+  compilePyRaw(node: any): void {
+    this._emit(node.code);
   }
 
   compilePyTruthy(node: any, frame: any): void {
@@ -332,6 +274,43 @@ class DialectCompiler extends Compiler {
     this._emit(`), "${name}", context, `);
     this._compileAggregate(node.args, frame, '[', '])');
     this._emit(')');
+  }
+
+  /** Jinja's `import` without context still sees the globals, which in Salt are the render variables. */
+  private importContext(node: any): string {
+    return node.withContext ? 'context.getVariables(), frame, ' : 'runtime.globalsOf(context), null, ';
+  }
+
+  compileImport(node: any, frame: any): void {
+    const target = node.target.value;
+    const id = this._compileGetTemplate(node, frame, false, false);
+    this._addScopeLevel();
+    this._emitLine(`${id}.getExported(${this.importContext(node)}${this._makeCallback(id)}`);
+    this._addScopeLevel();
+    frame.set(target, id);
+    if (frame.parent) this._emitLine(`frame.set("${target}", ${id});`);
+    else this._emitLine(`context.setVariable("${target}", ${id});`);
+  }
+
+  compileFromImport(node: any, frame: any): void {
+    const importedId = this._compileGetTemplate(node, frame, false, false);
+    this._addScopeLevel();
+    this._emitLine(`${importedId}.getExported(${this.importContext(node)}${this._makeCallback(importedId)}`);
+    this._addScopeLevel();
+    for (const nameNode of node.names.children) {
+      const pair = nameNode instanceof nodes.Pair;
+      const name = pair ? nameNode.key.value : nameNode.value;
+      const alias = pair ? nameNode.value.value : name;
+      const id = this._tmpid();
+      this._emitLine(`if(Object.prototype.hasOwnProperty.call(${importedId}, "${name}")) {`);
+      this._emitLine(`var ${id} = ${importedId}.${name};`);
+      this._emitLine('} else {');
+      this._emitLine(`cb(new Error("cannot import '${name}'")); return;`);
+      this._emitLine('}');
+      frame.set(alias, id);
+      if (frame.parent) this._emitLine(`frame.set("${alias}", ${id});`);
+      else this._emitLine(`context.setVariable("${alias}", ${id});`);
+    }
   }
 
   compileFor(node: any, frame: any): void {

@@ -93,11 +93,13 @@ function saltExtensions(): any[] {
   const importTag = simpleTag(['import_yaml', 'import_json', 'import_text'], (parser, nodes, tok) => {
     const pathExpr = parser.parseExpression();
     const target = expectAs(parser, tok);
+    const withContext = parser.parseWithContext() === true;
     parser.advanceAfterBlockEnd(tok.value);
     const value = internalFilter(nodes, tok, '__brine_import', [
       pathExpr,
       new nodes.Literal(tok.lineno, tok.colno, tok.value.slice(7)),
       new nodes.Literal(tok.lineno, tok.colno, parser.templateName ?? ''),
+      new nodes.Literal(tok.lineno, tok.colno, withContext),
     ]);
     return new nodes.Set(tok.lineno, tok.colno, [target], value);
   });
@@ -113,6 +115,13 @@ function saltExtensions(): any[] {
     return new nodes.Set(tok.lineno, tok.colno, [target], value);
   });
   return [doTag, importTag, loadTag];
+}
+
+/** The context key holding the render's variables, which Salt's templates see as globals. */
+export const GLOBALS = '__brine_globals';
+
+function hasJinja(text: string): boolean {
+  return text.includes('{{') || text.includes('{%') || text.includes('{#');
 }
 
 function parseAs(kind: string, text: string, what: string): unknown {
@@ -148,11 +157,16 @@ export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
   for (const [name, fn] of Object.entries(FILTERS)) env.addFilter(name, fn);
   for (const [name, fn] of Object.entries(TESTS)) env.addTest(name, fn);
   env.addFilter('__brine_do', () => '');
-  env.addFilter('__brine_import', (path: unknown, kind: string, from: string) => {
+  // Salt's import_* tags are `{% import %}` plus a load: the file is a template first.
+  env.addFilter('__brine_import', function (this: any, path: unknown, kind: string, from: string, withContext: boolean) {
     const p = str(path);
     const name = isRelative(p) ? resolveRelative(from, p) : normalizeName(p);
-    const text = read(name);
+    let text = read(name);
     if (text === undefined) throw new Error(`import_${kind}: template '${p}' not found`);
+    if (hasJinja(text)) {
+      const vars = withContext ? this.getVariables() : (this.ctx[GLOBALS] ?? {});
+      text = new nunjucks.Template({ type: 'code', obj: compiledFor(name, text, extensions) }, env, name).render(vars) as string;
+    }
     return parseAs(kind, text, name);
   });
   env.addFilter('__brine_load', (text: unknown, kind: string) => parseAs(kind, str(text), `load_${kind} block`));
@@ -173,6 +187,15 @@ export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
   env.addGlobal('raise', (msg: unknown) => {
     throw new Error(str(msg));
   });
+  env.addGlobal('odict', (...raw: unknown[]) => {
+    const { args, kwargs } = splitArgs(raw);
+    const out: Record<string, unknown> = {};
+    for (const a of args) {
+      if (Array.isArray(a)) for (const pair of a) out[str((pair as unknown[])[0])] = (pair as unknown[])[1];
+      else if (a && typeof a === 'object') Object.assign(out, a);
+    }
+    return Object.assign(out, kwargs);
+  });
   env.addGlobal('dict', (...raw: unknown[]) => {
     const out: Record<string, unknown> = {};
     for (const a of raw) if (a && typeof a === 'object') for (const [k, v] of Object.entries(a)) if (k !== '__keywords') out[k] = v;
@@ -184,7 +207,10 @@ export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
     render(name: string, text: string, vars: Record<string, unknown>): string {
       try {
         const tmpl = new nunjucks.Template({ type: 'code', obj: compiledFor(name, text, extensions) }, env, name);
-        return tmpl.render(vars);
+        // Salt makes every render variable a global too: imports without context see them.
+        const globals: Record<string, unknown> = { ...vars };
+        globals[GLOBALS] = globals;
+        return tmpl.render(globals);
       } catch (e) {
         throw toFailure(e, name);
       }

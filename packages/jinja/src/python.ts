@@ -58,6 +58,18 @@ export function truthy(v: unknown): boolean {
   return !!v;
 }
 
+/** Arrays written as tuple literals (`(1,)`, `('a', 'b')`): everything treats them as lists but repr(). */
+const TUPLES = new WeakSet<unknown[]>();
+
+export function tuple(items: unknown[]): unknown[] {
+  TUPLES.add(items);
+  return items;
+}
+
+export function isTuple(v: unknown): boolean {
+  return Array.isArray(v) && TUPLES.has(v);
+}
+
 function reprString(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
@@ -86,7 +98,10 @@ export function repr(v: unknown): string {
   if (v === false) return 'False';
   if (typeof v === 'number') return numberStr(v);
   if (isStringLike(v)) return reprString(String(v));
-  if (Array.isArray(v)) return '[' + v.map(repr).join(', ') + ']';
+  if (Array.isArray(v)) {
+    if (TUPLES.has(v)) return v.length === 1 ? '(' + repr(v[0]) + ',)' : '(' + v.map(repr).join(', ') + ')';
+    return '[' + v.map(repr).join(', ') + ']';
+  }
   if (typeof v === 'object') {
     return '{' + Object.keys(v).map((k) => `${reprString(k)}: ${repr((v as Record<string, unknown>)[k])}`).join(', ') + '}';
   }

@@ -22,7 +22,7 @@ function cacheDir(): string | null {
     const here = fileURLToPath(new URL('.', import.meta.url));
     const h = createHash('sha256');
     // The dialect's own code is part of the key (built .js, or .ts when run from source).
-    for (const f of ['dialect', 'environment']) {
+    for (const f of ['dialect', 'dialect-parser', 'environment']) {
       let code: Buffer;
       try {
         code = readFileSync(join(here, `${f}.js`));
