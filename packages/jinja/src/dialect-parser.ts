@@ -113,8 +113,13 @@ export class DialectParser extends Parser {
     return node;
   }
 
+  /** Set while a macro's own parameter list is read: Jinja refuses a trailing comma there. */
+  private macroSignature = false;
+
   /** Call arguments; Python allows a trailing comma (`f(a, b,)`). */
   parseSignature(tolerant?: boolean, noParens?: boolean): any {
+    const trailingOk = !this.macroSignature;
+    this.macroSignature = false;
     let tok = this.peekToken();
     if (!noParens && tok.type !== lexer.TOKEN_LEFT_PAREN) {
       if (tolerant) return null;
@@ -135,6 +140,7 @@ export class DialectParser extends Parser {
         if (!this.skip(lexer.TOKEN_COMMA)) this.fail('expected a comma between the arguments', tok.lineno, tok.colno);
         const after = this.peekToken();
         if (!noParens && after.type === lexer.TOKEN_RIGHT_PAREN) {
+          if (!trailingOk) this.fail('expected a parameter name, got )', after.lineno, after.colno);
           this.nextToken();
           break;
         }
@@ -241,7 +247,15 @@ export class DialectParser extends Parser {
     const depth = this.loopDepth;
     this.loopDepth = 0;
     try {
-      return super.parseMacro();
+      const macroTok = this.peekToken();
+      if (!this.skipSymbol('macro')) this.fail('expected macro', macroTok.lineno, macroTok.colno);
+      const name = this.parsePrimary(true);
+      this.macroSignature = true;
+      const node = new nodes.Macro(macroTok.lineno, macroTok.colno, name, this.parseSignature());
+      this.advanceAfterBlockEnd(macroTok.value);
+      node.body = this.parseUntilBlocks('endmacro');
+      this.advanceAfterBlockEnd();
+      return node;
     } finally {
       this.loopDepth = depth;
     }

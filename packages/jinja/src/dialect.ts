@@ -38,7 +38,7 @@ class DialectCompiler extends Compiler {
   _emitLoopBindings(node: any, arr: string, i: string, len: string): void {
     super._emitLoopBindings(node, arr, i, len);
     this._emitLine(`frame.set("loop.cycle", runtime.loopCycle(${i}));`);
-    this._emitLine(`if (runtime.isArray(${arr})) { if (${i} > 0) frame.set("loop.previtem", ${arr}[${i} - 1]); if (${i} + 1 < ${len}) frame.set("loop.nextitem", ${arr}[${i} + 1]); }`);
+    this._emitLine(`if (runtime.isArray(${arr})) { frame.set("loop.previtem", ${i} > 0 ? ${arr}[${i} - 1] : undefined); frame.set("loop.nextitem", ${i} + 1 < ${len} ? ${arr}[${i} + 1] : undefined); }`);
     this._emitLine('frame.set("loop.depth", 1); frame.set("loop.depth0", 0);');
   }
 

@@ -5,8 +5,9 @@
  * are an error. Maps become plain objects in document order; positions of the keys an SLS file
  * is made of are recorded.
  */
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
+import { LineCounter, isCollection, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
 import type { IdPositions, PositionMap } from './positions.js';
+import { reindentFlow } from './yaml-flow.js';
 import { fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
 
 type TagDef = { tag: string; format?: string; test?: RegExp; default?: boolean | 'key'; resolve?: unknown };
@@ -73,7 +74,16 @@ export function loadYaml(text: string, options: { fast?: boolean } = {}): YamlRe
   const quick = options.fast === false ? undefined : fastYaml(text);
   const lineCounter = new LineCounter();
   if (quick) return { value: quick.value, lineCounter, fast: quick.positions };
-  const doc = parseDocument(text, { ...OPTIONS, lineCounter });
+  let doc = parseDocument(text, { ...OPTIONS, lineCounter });
+  if (doc.errors.some((e) => e.code === 'BAD_INDENT' && e.message.startsWith('Flow '))) {
+    // PyYAML accepts flow collections continued at any indentation; see yaml-flow.ts.
+    const moved = reindentFlow(text);
+    if (moved !== undefined) {
+      const lc = new LineCounter();
+      const retry = parseDocument(moved, { ...OPTIONS, lineCounter: lc });
+      if (retry.errors.length === 0) return finish(retry, lc);
+    }
+  }
   const err = doc.errors[0];
   if (err) {
     const pos = err.linePos?.[0];
@@ -82,6 +92,30 @@ export function loadYaml(text: string, options: { fast?: boolean } = {}): YamlRe
       lineCounter,
       error: { message: errorText(text, err.code, err.message, err.pos[0]), line: pos?.line, column: pos?.col },
     };
+  }
+  return finish(doc, lineCounter);
+}
+
+/** A mapping or list used as a key: PyYAML cannot hash it, Salt's loader refuses it. */
+function collectionKey(doc: Document): Node | undefined {
+  let found: Node | undefined;
+  visit(doc, {
+    Pair(_key, pair) {
+      if (isCollection(pair.key)) {
+        found = pair.key;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function finish(doc: Document, lineCounter: LineCounter): YamlResult {
+  const bad = collectionKey(doc);
+  if (bad) {
+    const at = lineCounter.linePos(bad.range?.[0] ?? 0);
+    return { value: undefined, lineCounter, error: { message: 'found unacceptable key (a mapping or a list cannot be a mapping key)', line: at.line, column: at.col } };
   }
   try {
     return { value: doc.toJS(TO_JS) ?? null, doc, lineCounter };
