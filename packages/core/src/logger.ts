@@ -1,11 +1,35 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
-/** JSON logs on stderr, so that stdout stays the command's output. */
-export function createLogger(options: LoggerOptions = {}): Logger {
-  return pino(
-    { level: process.env.BRINE_LOG_LEVEL ?? 'info', base: { app: 'brine' }, ...options },
-    pino.destination(2),
-  );
+/** `json`: one JSON object a line (for machines); `pretty`: readable lines; `auto`: pretty on a terminal. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+export const LOG_FORMATS: readonly LogFormat[] = ['auto', 'json', 'pretty'];
+
+export interface BrineLoggerOptions extends LoggerOptions {
+  format?: LogFormat;
+}
+
+/**
+ * Logs on stderr, so that stdout stays the command's output: JSON when read by a program,
+ * human-readable lines (pino-pretty, written synchronously so nothing is lost at exit) on a
+ * terminal, unless `format` (or $BRINE_LOG_FORMAT) forces one.
+ */
+export function createLogger(options: BrineLoggerOptions = {}): Logger {
+  const { format: asked, ...rest } = options;
+  const format = asked && asked !== 'auto' ? asked : (process.env.BRINE_LOG_FORMAT as LogFormat | undefined) ?? 'auto';
+  const usePretty = format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true);
+  const opts = { level: process.env.BRINE_LOG_LEVEL ?? 'info', base: { app: 'brine' }, ...rest };
+  if (!usePretty) return pino(opts, pino.destination(2));
+  const stream = pretty({
+    destination: 2,
+    sync: true,
+    colorize: process.stderr.isTTY === true && !process.env.NO_COLOR,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,app,event,role',
+    singleLine: true,
+  });
+  return pino(opts, stream);
 }

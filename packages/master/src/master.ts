@@ -136,7 +136,8 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
 
   log.info(
     { event: 'master_ready', port, api_port: apiPort, api_url: apiUrl, fingerprint: tls.fingerprint, data_dir: config.data_dir },
-    'master ready',
+    `master ready: minions connect to ${config.interface}:${port} (certificate fingerprint ${tls.fingerprint}); ` +
+      `operator API at ${apiUrl}, token in ${config.token_file}`,
   );
 
   let closed = false;

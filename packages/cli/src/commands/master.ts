@@ -1,21 +1,22 @@
 import { parseArgs } from 'node:util';
 import { createLogger } from '@brine/core';
 import type { Command } from '../command.js';
+import { logFormat } from '../log-format.js';
 
 /** `brine master`: runs the master daemon in the foreground until SIGTERM/SIGINT. */
 export const masterCommand: Command = {
   name: 'master',
   summary: 'run the master daemon (minion channel + operator API)',
-  usage: 'brine master [--config FILE] [--log-level LEVEL]',
+  usage: 'brine master [--config FILE] [--log-level LEVEL] [--log-format auto|json|pretty]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
-      options: { config: { type: 'string', short: 'c' }, 'log-level': { type: 'string', short: 'l' } },
+      options: { config: { type: 'string', short: 'c' }, 'log-level': { type: 'string', short: 'l' }, 'log-format': { type: 'string' } },
     });
     const { loadMasterConfig, startMaster } = await import('@brine/master');
     const file = values.config ?? io.env.BRINE_MASTER_CONFIG;
     const config = loadMasterConfig(file, values['log-level'] ? { log_level: values['log-level'] } : {});
-    const log = createLogger({ level: config.log_level, base: { app: 'brine', role: 'master' } });
+    const log = createLogger({ level: config.log_level, base: { app: 'brine', role: 'master' }, format: logFormat(values['log-format'], this.usage) });
     const master = await startMaster(config, log);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();

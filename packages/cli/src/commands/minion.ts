@@ -2,12 +2,13 @@ import { parseArgs } from 'node:util';
 import { createLogger, toBrineError } from '@brine/core';
 import { MasterClient, resolveApi } from '@brine/master/client';
 import type { Command } from '../command.js';
+import { logFormat } from '../log-format.js';
 
 /** `brine minion`: runs the minion agent in the foreground until SIGTERM/SIGINT. */
 export const minionCommand: Command = {
   name: 'minion',
   summary: 'run the minion agent',
-  usage: 'brine minion [--config FILE] [--id ID] [--master HOST[:PORT]] [--log-level LEVEL]',
+  usage: 'brine minion [--config FILE] [--id ID] [--master HOST[:PORT]] [--log-level LEVEL] [--log-format auto|json|pretty]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
@@ -16,6 +17,7 @@ export const minionCommand: Command = {
         id: { type: 'string' },
         master: { type: 'string' },
         'log-level': { type: 'string', short: 'l' },
+        'log-format': { type: 'string' },
       },
     });
     const overrides: Record<string, unknown> = {};
@@ -24,7 +26,7 @@ export const minionCommand: Command = {
     if (values['log-level']) overrides.log_level = values['log-level'];
     const { loadMinionConfig, MinionAgent } = await import('@brine/minion');
     const config = loadMinionConfig(values.config ?? io.env.BRINE_MINION_CONFIG, overrides);
-    const log = createLogger({ level: config.log_level, base: { app: 'brine', role: 'minion' } });
+    const log = createLogger({ level: config.log_level, base: { app: 'brine', role: 'minion' }, format: logFormat(values['log-format'], this.usage) });
     const agent = new MinionAgent(config, { log });
     const code = await new Promise<number>((resolve) => {
       agent.once('fatal', (err: unknown) => {
