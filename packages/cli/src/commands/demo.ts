@@ -1,10 +1,12 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@brine/core';
+import { parse } from 'yaml';
 import type { Command } from '../command.js';
+import { cliErrors } from '../errors.js';
 import { printFleetRun } from '../output/fleet.js';
 
 /** examples/fleet of this checkout (the demo's state tree and pillar). */
@@ -12,11 +14,27 @@ function exampleDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples/fleet');
 }
 
-const MINIONS: Array<[string, Record<string, unknown>]> = [
-  ['web1', { role: 'web', datacenter: 'demo' }],
-  ['web2', { role: 'web', datacenter: 'demo' }],
-  ['db1', { role: 'db', datacenter: 'demo' }],
-];
+/** The minions of the example: each `minions/*.yaml` of the tree's folder gives an id and grains. */
+function exampleMinions(example: string): Array<[string, Record<string, unknown>]> {
+  const dir = path.join(example, 'minions');
+  if (!existsSync(dir)) return [['minion1', {}]];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+    .sort()
+    .map((f) => {
+      const cfg = (parse(readFileSync(path.join(dir, f), 'utf8')) ?? {}) as { id?: string; grains?: Record<string, unknown> };
+      return [cfg.id ?? f.replace(/\.ya?ml$/, ''), { ...(cfg.grains ?? {}), datacenter: 'demo' }];
+    });
+}
+
+/** Resolves with the promise's value, or rejects with `what` once `seconds` have passed. */
+function within<T>(p: Promise<T>, seconds: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(cliErrors.make('BRINE_ERR_CLI_DEMO', { detail: what() })), seconds * 1000);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
  * `brine demo`: the whole loop in one command. A master and three minions run in this process
@@ -26,22 +44,21 @@ const MINIONS: Array<[string, Record<string, unknown>]> = [
 export const demoCommand: Command = {
   name: 'demo',
   summary: 'start a master and three local minions in temp dirs, apply the example tree, stop',
-  usage: 'brine demo [--tree DIR] [--keep]',
+  usage: 'brine demo [--tree DIR] [--keep] [--timeout SECONDS]',
   async run(argv, io) {
-    const { values } = parseArgs({ args: argv, options: { tree: { type: 'string' }, keep: { type: 'boolean' } } });
+    const { values } = parseArgs({ args: argv, options: { tree: { type: 'string' }, keep: { type: 'boolean' }, timeout: { type: 'string' } } });
     const example = values.tree ? path.resolve(io.cwd, values.tree) : exampleDir();
     if (!existsSync(path.join(example, 'states', 'top.sls'))) {
-      io.stderr(`brine demo: no state tree at ${example}/states\n`);
+      io.stderr(`brine demo: no state tree at ${example}/states (pass --tree DIR: a folder with states/top.sls, and optionally pillar/ and minions/*.yaml)\n`);
       return 1;
     }
+    const limit = Number(values.timeout ?? 60);
+    if (!(limit > 0)) throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `--timeout must be a number of seconds, not '${values.timeout}'`, usage: this.usage });
+    const MINIONS = exampleMinions(example);
     const { loadMasterConfig, startMaster } = await import('@brine/master');
     const { loadMinionConfig, MinionAgent } = await import('@brine/minion');
     const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-demo-'));
     const log = createLogger({ level: io.env.BRINE_LOG_LEVEL ?? 'silent' });
-    // the pillar is copied so that managed files land in the demo folder, not in /tmp/brine-fleet
-    cpSync(path.join(example, 'pillar'), path.join(dir, 'pillar'), { recursive: true });
-    const common = path.join(dir, 'pillar', 'common.sls');
-    if (existsSync(common)) writeFileSync(common, readFileSync(common, 'utf8').replace(/^root:.*$/m, `root: ${path.join(dir, 'out')}`));
     const master = await startMaster(
       loadMasterConfig(undefined, {
         interface: '127.0.0.1',
@@ -49,10 +66,10 @@ export const demoCommand: Command = {
         api_port: 0,
         data_dir: path.join(dir, 'master'),
         file_roots: { base: [path.join(example, 'states')] },
-        pillar_roots: { base: [path.join(dir, 'pillar')] },
+        pillar_roots: existsSync(path.join(example, 'pillar')) ? { base: [path.join(example, 'pillar')] } : {},
         autosign: MINIONS.map(([id]) => id),
         ping_interval: 0,
-        timeout: 60,
+        timeout: limit,
         log_level: 'silent',
       }),
       log,
@@ -67,20 +84,32 @@ export const demoCommand: Command = {
     let code = 1;
     try {
       io.stdout(`Master on 127.0.0.1:${master.port} (API ${master.apiUrl}), data in ${dir}\n`);
-      await Promise.all(agents.map((a) => new Promise<void>((resolve) => (a.once('ready', () => resolve()), a.start()))));
-      // the grains follow the welcome; targeting needs them
-      await new Promise<void>((resolve) => {
-        const check = () => (MINIONS.every(([id]) => master.hub.sessions.get(id)?.started) ? resolve() : setTimeout(check, 10));
-        check();
-      });
+      const pending = () => `minions ${MINIONS.map(([id]) => id).filter((id) => !master.hub.sessions.get(id)?.started).join(', ')} did not connect within ${limit} s (run with BRINE_LOG_LEVEL=debug to see why)`;
+      const failed = new Promise<never>((_, reject) => agents.forEach((a) => a.once('fatal', (err: unknown) => reject(err))));
+      await within(
+        Promise.race([
+          failed,
+          (async () => {
+            await Promise.all(agents.map((a) => new Promise<void>((resolve) => (a.once('ready', () => resolve()), a.start()))));
+            // the grains follow the welcome; targeting needs them
+            await new Promise<void>((resolve) => {
+              const check = () => (MINIONS.every(([id]) => master.hub.sessions.get(id)?.started) ? resolve() : setTimeout(check, 10));
+              check();
+            });
+          })(),
+        ]),
+        limit,
+        pending,
+      );
       io.stdout(`Minions ${MINIONS.map(([id]) => id).join(', ')} connected; keys accepted for this demo only.\n`);
       io.stdout(`Applying the example tree (${path.relative(io.cwd, example) || example}): brine run '*' state.apply\n\n`);
       const off = master.events.subscribe('brine/job/*/prog/*', (ev) => {
         const d = ev.data as { id: string; results: unknown[] };
         io.stderr(`${d.id}: ${d.results.length} more state(s) done\n`);
       });
-      const pub = master.jobs.publish({ tgt: '*', fun: 'state.apply', user: 'demo', timeout: 60 });
-      const report = await master.jobs.wait(pub.jid, 60);
+      // managed files land in the demo folder (the example pillar's `root`, overridden as Salt's pillar= does)
+      const pub = master.jobs.publish({ tgt: '*', fun: 'state.apply', kwarg: { pillar: { root: path.join(dir, 'out') } }, user: 'demo', timeout: limit });
+      const report = await master.jobs.wait(pub.jid, limit);
       off();
       code = printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states: master.results.ofJob(pub.jid) }, io);
       if (values.keep) io.stdout(`\nStored in ${path.join(dir, 'master', 'master.db')}: job ${pub.jid}\n`);
