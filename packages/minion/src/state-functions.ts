@@ -1,6 +1,6 @@
 import type { LowChunk, RunningDict } from '@brine/core';
 import { traverse } from '@brine/jinja';
-import { isTrue, runLowState, singleChunk, slsNames } from '@brine/runtime';
+import { isTrue, noStatesRunning, nothingMatched, runLowState, singleChunk, slsNames } from '@brine/runtime';
 import type { ExecContext, ExecFunction, ExecResult, Param, StateHost } from './exec-function.js';
 import { minionErrors } from './errors.js';
 
@@ -66,6 +66,7 @@ async function apply(ctx: ExecContext, a: Record<string, unknown>, mode: 'highst
   try {
     const c = await compile(ctx, mode, a);
     if (c.failed) return failed(c);
+    if (mode === 'highstate' && nothingMatched(c.matches)) return { return: noStatesRunning(), retcode: 1 };
     return await runChunks(ctx, c.low, a, c.pillar);
   } finally {
     release();

@@ -1,5 +1,5 @@
 import { createCommandRunner, type LowChunk, type StateRegistry } from '@brine/core';
-import { isTrue, runLowState, singleChunk } from '@brine/runtime';
+import { isTrue, noStatesRunning, nothingMatched, runLowState, singleChunk } from '@brine/runtime';
 import { dirFileClient } from '@brine/states';
 import { cliErrors } from '../errors.js';
 import { compileFor, slsArgs } from './compile.js';
@@ -23,6 +23,8 @@ async function run(opts: LocalOptions, registry: StateRegistry, low: LowChunk[])
 async function applyCompiled(opts: LocalOptions, registry: StateRegistry, mode: 'highstate' | 'sls'): Promise<LocalResult> {
   const c = compileFor(opts, mode, false, registry);
   if (c.failed) return failed(c.diagnostics, true);
+  // Salt's exit code for it is 1, as for a tree that does not compile
+  if (mode === 'highstate' && nothingMatched(c.matches)) return { value: noStatesRunning(), retcode: 1, diagnostics: c.diagnostics, isRun: true };
   return { ...(await run(opts, registry, c.low)), diagnostics: c.diagnostics, isRun: true };
 }
 
