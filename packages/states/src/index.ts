@@ -11,3 +11,6 @@ export { userModule } from './modules/user.js';
 export { groupModule } from './modules/group.js';
 export { pkgModule, dpkgVersions } from './modules/pkg.js';
 export { serviceModule, type ServiceModuleOptions } from './modules/service.js';
+export { sysctlModule, type SysctlModuleOptions } from './modules/sysctl.js';
+export { alternativesModule, type AlternativesModuleOptions } from './modules/alternatives.js';
+export { gitModule } from './modules/git/index.js';

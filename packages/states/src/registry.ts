@@ -7,6 +7,9 @@ import { userModule } from './modules/user.js';
 import { groupModule } from './modules/group.js';
 import { pkgModule } from './modules/pkg.js';
 import { serviceModule } from './modules/service.js';
+import { sysctlModule } from './modules/sysctl.js';
+import { alternativesModule } from './modules/alternatives.js';
+import { gitModule } from './modules/git/index.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -34,7 +37,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule()];
 }
 
 /** The registry with every module Brine ships. */

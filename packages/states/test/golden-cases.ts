@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CommandRunner, LowChunk, RunningDict, StateRegistry } from '@brine/core';
+import { chunkTag } from '@brine/core';
+import { callState } from '../src/index.js';
+import { ctxFor } from './helpers.js';
+
+/**
+ * Replays the golden cases of test/golden/<module>/<case> (Salt's own results, made by
+ * golden/regenerate.sh) in a fresh temp root: the case's setup.sh makes the fixtures, every
+ * chunk runs through Brine in Salt's order, and result, comment and changes must equal Salt's.
+ * A case may hold brine-expected.json: the few results where Salt 3007 itself crashes, each with
+ * what Brine answers instead and why.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const goldenRoot = join(here, 'golden');
+
+export interface GoldenOptions {
+  /** The registry to run the case with (module options may point into the case's root). */
+  registry: (root: string) => StateRegistry;
+  /** The command runner (default: the real one). */
+  cmd?: (root: string) => CommandRunner;
+}
+
+interface Expected {
+  result: boolean | null;
+  comment: string;
+  changes: Record<string, unknown>;
+  __run_num__?: number;
+  why?: string;
+}
+
+export function goldenCases(module: string): string[] {
+  const dir = join(goldenRoot, module);
+  return readdirSync(dir)
+    .filter((c) => existsSync(join(dir, c, 'salt-run.json')))
+    .map((c) => join(dir, c));
+}
+
+function relocate<T>(value: T, from: string, to: string): T {
+  return JSON.parse(JSON.stringify(value).split(from).join(to)) as T;
+}
+
+function comparable(r: { result: unknown; comment: unknown; changes: unknown }, state: string) {
+  const changes = { ...(r.changes as Record<string, unknown>) };
+  if (state === 'cmd') delete changes.pid;
+  return { result: r.result, comment: r.comment, changes };
+}
+
+/** Runs one case in one mode; returns [tag, got, want] for every chunk. */
+export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts: GoldenOptions) {
+  const saltRoot = `/tmp/brine-golden/${basename(dirname(caseDir))}-${basename(caseDir)}`;
+  const file = mode === 'test' ? 'salt-run-test.json' : 'salt-run.json';
+  const base = await mkdtemp(join(tmpdir(), 'brine-golden-'));
+  const root = join(base, basename(saltRoot));
+  try {
+    await mkdir(root);
+    if (existsSync(join(caseDir, 'setup.sh'))) execFileSync('bash', [join(caseDir, 'setup.sh'), root], { stdio: 'pipe' });
+    const low = relocate(JSON.parse(readFileSync(join(caseDir, 'salt-low.json'), 'utf8')) as LowChunk[], saltRoot, root);
+    const want = relocate(JSON.parse(readFileSync(join(caseDir, file), 'utf8')) as Record<string, Expected>, saltRoot, root);
+    const overridesFile = join(caseDir, 'brine-expected.json');
+    const overrides = existsSync(overridesFile)
+      ? relocate((JSON.parse(readFileSync(overridesFile, 'utf8')) as Record<string, Record<string, Expected>>)[file] ?? {}, saltRoot, root)
+      : {};
+    const registry = opts.registry(root);
+    const cmd = opts.cmd?.(root);
+    const order = [...low].sort((a, b) => (want[chunkTag(a)]?.__run_num__ ?? 0) - (want[chunkTag(b)]?.__run_num__ ?? 0));
+    const running: RunningDict = {};
+    const out: Array<{ tag: string; got: ReturnType<typeof comparable>; want: ReturnType<typeof comparable>; why?: string }> = [];
+    for (const chunk of order) {
+      const tag = chunkTag(chunk);
+      const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, ...(cmd ? { cmd } : {}) }));
+      const w = overrides[tag] ?? want[tag]!;
+      out.push({ tag, got: comparable(got, chunk.state), want: comparable(w, chunk.state), why: overrides[tag]?.why });
+    }
+    return out;
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+}
+
+/** Whether this process may make namespaces (root with unshare and nsenter). */
+export function canUnshare(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  try {
+    execFileSync('unshare', ['-un', 'true'], { stdio: 'pipe' });
+    return existsSync('/usr/bin/nsenter');
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Regenerates the golden expectations of the state-module cases from the Salt oracle.
+# usage: regenerate.sh [CASE_DIR...]   (default: every case folder below this one)
+#
+# A case folder holds tree/init.sls (its paths under /tmp/brine-golden/<module>-<case>, the
+# ROOT the tests relocate), optionally setup.sh (run as `bash setup.sh ROOT` before each run:
+# the fixtures), optionally wrap (a command prefix such as `unshare -un`: the namespace Salt
+# runs in) and ns.sh (sourced inside that namespace with ROOT as $1: bind mounts). It writes
+# salt-low.json (state.show_lowstate), salt-run-test.json (state.apply test=True on fresh
+# fixtures) and salt-run.json (state.apply on fresh fixtures), without start_time/duration.
+# Needs root for the namespaces. Never writes Brine's output.
+set -eu
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ORACLE="${SALT_ORACLE:-/work/scratch/salt-oracle/salt-call-local}"
+PY="$(dirname "$ORACLE")/venv/bin/python"
+cases=("$@")
+if [ ${#cases[@]} = 0 ]; then mapfile -t cases < <(find "$HERE" -mindepth 2 -maxdepth 2 -type d | sort); fi
+for c in "${cases[@]}"; do
+  c="$(cd "$c" && pwd)"
+  root="/tmp/brine-golden/$(basename "$(dirname "$c")")-$(basename "$c")"
+  wrap=""; [ -f "$c/wrap" ] && wrap="$(cat "$c/wrap")"
+  run() { # $1 output file, rest: salt-call args
+    local out="$1"; shift
+    rm -rf "$root"; mkdir -p "$root"
+    [ -f "$c/setup.sh" ] && bash "$c/setup.sh" "$root"
+    (cd /tmp && $wrap bash -c '[ -f "$1/ns.sh" ] && . "$1/ns.sh" "$2"; shift 2; exec "$@"' _ "$c" "$root" \
+      "$ORACLE" "$c/tree" - "$@") > "$c/$out.raw" || true
+    "$PY" - "$c/$out.raw" "$c/$out" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))["local"]
+if isinstance(data, dict):
+    for v in data.values():
+        if isinstance(v, dict):
+            v.pop("start_time", None); v.pop("duration", None)
+json.dump(data, open(sys.argv[2], "w"), indent=2, sort_keys=True)
+open(sys.argv[2], "a").write("\n")
+PY
+    rm -f "$c/$out.raw"
+  }
+  run salt-low.json state.show_low_sls init
+  run salt-run-test.json state.apply init test=True
+  run salt-run.json state.apply init
+  rm -rf "$root"
+  echo "regenerated $c"
+done
