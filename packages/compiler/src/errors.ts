@@ -41,6 +41,11 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_BAD_TARGET: "bad target '{target}' ({type}): {detail}",
   BRINE_ERR_COMPILE_BAD_MERGE_STRATEGY: "unknown top_file_merging_strategy '{strategy}' (merge, same, merge_all)",
   BRINE_ERR_COMPILE_ARG_BIND: "ID '{id}': {detail}",
+  BRINE_ERR_COMPILE_HOST_CALL:
+    '{call} asks the host, and no minion answered it: host calls are answered by the minion the compile is for (brine validate --minion ID, or a job on that minion)',
+  BRINE_ERR_COMPILE_HOST_UNANSWERED: "{call}: the minion '{minion}' did not answer this host call: {reason}",
+  BRINE_ERR_COMPILE_HOST_ROUNDS:
+    '{call}: the templates still make new host calls after {rounds} rounds of asking the minion (each answer led to another call)',
   BRINE_ERR_COMPILE_RENDERER: "{file}: renderer '{renderer}' is not supported (Brine renders jinja, yaml and json)",
 });
 

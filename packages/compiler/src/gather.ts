@@ -1,4 +1,5 @@
 import type { Diagnostic, HighData, Matches } from '@brine/core';
+import type { HostCallRecord } from '@brine/jinja';
 import { compilerErrors } from './errors.js';
 import { globMatch, isGlob } from './glob.js';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './render/types.js';
@@ -45,6 +46,8 @@ export interface Gathered {
   origins: Record<string, IdOrigin>;
   /** `env:sls` of every file rendered, in render order. */
   rendered: string[];
+  /** The host calls the templates made, once each, in the order first made. */
+  hostCalls: HostCallRecord[];
 }
 
 interface Ctx {
@@ -57,6 +60,7 @@ interface Ctx {
   meta: MetaSections;
   diagnostics: Diagnostic[];
   index: Map<string, string[]>;
+  hostCalls: Map<string, HostCallRecord>;
 }
 
 function slsList(ctx: Ctx, env: string): string[] {
@@ -102,7 +106,15 @@ function mergeInto(ctx: Ctx, into: HighData, from: HighData, env: string, sls: s
   }
 }
 
-function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: string; file: string }): HighData | undefined {
+/** Adds a render's host calls to those of the compile (the first site of each call is kept). */
+export function addHostCalls(into: Map<string, HostCallRecord>, calls: HostCallRecord[]): void {
+  for (const c of calls) {
+    const had = into.get(c.key);
+    if (!had || (had.speculative && !c.speculative)) into.set(c.key, c);
+  }
+}
+
+function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: string; file: string }, speculative = false): HighData | undefined {
   const key = `${env}:${sls}`;
   if (ctx.mods.has(key)) return undefined;
   ctx.mods.add(key);
@@ -119,8 +131,11 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
     return undefined;
   }
   const { path, text } = file;
-  const out = ctx.input.render({ tree, env, sls, path, text, context: ctx.input.context });
+  const out = ctx.input.render({ tree, env, sls, path, text, context: ctx.input.context, ...(speculative ? { speculative } : {}) });
   ctx.diagnostics.push(...out.diagnostics);
+  // a placeholder answered a call: what this file includes may be the placeholder's doing
+  const guessed = speculative || (out.hostCalls?.some((c) => !c.answered) ?? false);
+  if (out.hostCalls) addHostCalls(ctx.hostCalls, out.hostCalls);
   const state = out.high;
   if (!state) return undefined;
 
@@ -153,7 +168,7 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
       }
       const targets = isGlob(target) ? slsList(ctx, incEnv).filter((s) => globMatch(s, target)) : [target];
       for (const t of targets) {
-        const nstate = renderState(ctx, t, incEnv, { sls, file: path });
+        const nstate = renderState(ctx, t, incEnv, { sls, file: path }, guessed);
         if (!nstate) continue;
         for (const id of Object.keys(nstate)) {
           if (id.startsWith('__')) continue;
@@ -233,6 +248,7 @@ export function gatherHigh(input: GatherInput): { value: Gathered; diagnostics: 
     meta: { SLS: {}, ID_DECS: {} },
     diagnostics: [],
     index: new Map(),
+    hostCalls: new Map(),
   };
   const high: HighData = {};
   for (const [env, list] of Object.entries(input.matches)) {
@@ -248,7 +264,7 @@ export function gatherHigh(input: GatherInput): { value: Gathered; diagnostics: 
     }
   }
   return {
-    value: { high, meta: ctx.meta, origins: ctx.origins, rendered: [...ctx.mods] },
+    value: { high, meta: ctx.meta, origins: ctx.origins, rendered: [...ctx.mods], hostCalls: [...ctx.hostCalls.values()] },
     diagnostics: ctx.diagnostics,
   };
 }

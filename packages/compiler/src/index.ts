@@ -14,3 +14,4 @@ export * from './dir-tree.js';
 export * from './render/index.js';
 export * from './arg-bind.js';
 export * from './validate/index.js';
+export * from './host-rounds.js';

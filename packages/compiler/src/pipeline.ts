@@ -1,7 +1,8 @@
 import { hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
+import type { HostAnswers, HostCallRecord } from '@brine/jinja';
 import { argBind } from './arg-bind.js';
 import { compileLow } from './compile-low.js';
-import { gatherHigh, type IdOrigin, type MetaSections } from './gather.js';
+import { addHostCalls, gatherHigh, type IdOrigin, type MetaSections } from './gather.js';
 import { orderChunks } from './order.js';
 import { reconcile } from './reconcile.js';
 import { renderSls } from './render/index.js';
@@ -34,6 +35,8 @@ export interface CompileOptions {
   schema?: StateSchema;
   /** Defaults to renderSls (nunjucks then YAML). */
   render?: (input: RenderInput) => RenderOutput;
+  /** Answers to the host calls of the templates (see compileAsking). */
+  hostAnswers?: HostAnswers;
 }
 
 export interface Compiled {
@@ -49,22 +52,29 @@ export interface Compiled {
   diagnostics: Diagnostic[];
   /** True when any stage reported an error: low is then empty. */
   failed: boolean;
+  /**
+   * The host calls the templates made. One without an answer (`answered: false`) failed the
+   * compile with BRINE_ERR_COMPILE_HOST_CALL; ask the host and compile again (compileAsking).
+   */
+  hostCalls: HostCallRecord[];
 }
 
 function renderContext(opts: CompileOptions): RenderContext {
   const ctx: RenderContext = { grains: opts.minion.grains, pillar: opts.pillar ?? {}, params: opts.params ?? {} };
   if (opts.salt) ctx.salt = opts.salt;
   if (opts.extra) ctx.extra = opts.extra;
+  if (opts.hostAnswers) ctx.hostAnswers = opts.hostAnswers;
   return ctx;
 }
 
-export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagnostics: Diagnostic[] } {
+export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagnostics: Diagnostic[]; hostCalls: HostCallRecord[] } {
   const render = opts.render ?? renderSls;
   const topName = opts.stateTop ?? 'top.sls';
   const diagnostics: Diagnostic[] = [];
   const tops: Record<string, TopData> = {};
   const files: Record<string, string> = {};
   const positions: Record<string, PositionMap> = {};
+  const hostCalls = new Map<string, HostCallRecord>();
   const envs = opts.tree.envs();
   for (const env of envs) {
     const text = opts.tree.read(env, topName);
@@ -74,6 +84,7 @@ export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagn
     }
     const out = render({ tree: opts.tree, env, path: topName, text, context: renderContext(opts) });
     diagnostics.push(...out.diagnostics);
+    if (out.hostCalls) addHostCalls(hostCalls, out.hostCalls);
     tops[env] = (out.high ?? {}) as TopData;
     files[env] = topName;
     positions[env] = out.positions;
@@ -92,13 +103,24 @@ export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagn
     targetOptions: { nodegroups: opts.nodegroups ?? {} },
   });
   diagnostics.push(...top.diagnostics);
-  return { matches: top.value.matches, diagnostics };
+  const calls = [...hostCalls.values()];
+  return { matches: top.value.matches, diagnostics: onlyHostCalls(diagnostics, calls), hostCalls: calls };
+}
+
+/**
+ * With a host call unanswered, the templates ran on placeholders: every other finding may be
+ * one of theirs. Only the calls are reported (the compile after the answers reports the rest).
+ */
+function onlyHostCalls(diagnostics: Diagnostic[], calls: HostCallRecord[]): Diagnostic[] {
+  if (!calls.some((c) => !c.answered)) return diagnostics;
+  return diagnostics.filter((d) => d.code === 'BRINE_ERR_COMPILE_HOST_CALL');
 }
 
 /** From matches to ordered low state; `raw` stops before extend/requisite_in/exclude (show_low_sls). */
 export function compileMatches(opts: CompileOptions, matches: Matches, raw = false): Compiled {
   const diagnostics: Diagnostic[] = [];
   let meta: MetaSections = { SLS: {}, ID_DECS: {} };
+  let hostCalls: HostCallRecord[] = [];
   const done = (rawHigh: HighData, high: HighData, low: LowChunk[], origins: Record<string, IdOrigin>): Compiled => ({
     matches,
     meta,
@@ -106,13 +128,15 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
     high,
     low: hasErrors(diagnostics) ? [] : low,
     origins,
-    diagnostics: dedupe(diagnostics),
+    diagnostics: dedupe(onlyHostCalls(diagnostics, hostCalls)),
     failed: hasErrors(diagnostics),
+    hostCalls,
   });
   const gathered = gatherHigh({ tree: opts.tree, matches, context: renderContext(opts), render: opts.render ?? renderSls });
   diagnostics.push(...gathered.diagnostics);
   const { high: rawHigh, origins } = gathered.value;
   meta = gathered.value.meta;
+  hostCalls = gathered.value.hostCalls;
   // Later stages still run after a failed render so that every problem is reported at once;
   // what a missing file would cascade into (extends and requisites naming its IDs) is not.
   const renderFailed = hasErrors(diagnostics);
@@ -139,10 +163,26 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
 export function compileHighstate(opts: CompileOptions, raw = false): Compiled {
   const top = compileTopFiles(opts);
   if (hasErrors(top.diagnostics)) {
-    return { matches: top.matches, rawHigh: {}, high: {}, low: [], origins: {}, meta: { SLS: {}, ID_DECS: {} }, diagnostics: top.diagnostics, failed: true };
+    return {
+      matches: top.matches,
+      rawHigh: {},
+      high: {},
+      low: [],
+      origins: {},
+      meta: { SLS: {}, ID_DECS: {} },
+      diagnostics: top.diagnostics,
+      failed: true,
+      hostCalls: top.hostCalls,
+    };
   }
   const compiled = compileMatches(opts, top.matches, raw);
   compiled.diagnostics.unshift(...top.diagnostics);
+  if (top.hostCalls.length) {
+    const all = new Map<string, HostCallRecord>();
+    addHostCalls(all, top.hostCalls);
+    addHostCalls(all, compiled.hostCalls);
+    compiled.hostCalls = [...all.values()];
+  }
   return compiled;
 }
 

@@ -9,6 +9,7 @@
  * an undefined value is printed (Salt uses Jinja's StrictUndefined).
  */
 import { annotate, dialectRuntime } from './dialect-runtime.js';
+import { HOST_FN } from './host-calls.js';
 import { BalancedTokenizer, DialectParser, nodes, nunjucks, OWN_NODES, PyTruthy } from './dialect-parser.js';
 
 /** JavaScript the compiler wrote itself (a temporary), used as an expression. */
@@ -262,18 +263,21 @@ class DialectCompiler extends Compiler {
   }
 
   compileFunCall(node: any, frame: any): void {
-    if (!(node.name instanceof nodes.LookupVal)) {
-      super.compileFunCall(node, frame);
-      return;
-    }
     const name = this.nameOf(node.name);
-    this._emit(`(lineno = ${node.lineno}, colno = ${node.colno}, runtime.callWrap(runtime.methodLookup((`);
-    this._compileExpression(node.name.target, frame);
-    this._emit('),');
-    this._compileExpression(node.name.val, frame);
-    this._emit(`), "${name}", context, `);
-    this._compileAggregate(node.args, frame, '[', '])');
-    this._emit(')');
+    this._emit(`(lineno = ${node.lineno}, colno = ${node.colno}, runtime.callWrap(`);
+    if (node.name instanceof nodes.LookupVal) {
+      this._emit('runtime.methodLookup((');
+      this._compileExpression(node.name.target, frame);
+      this._emit('),');
+      this._compileExpression(node.name.val, frame);
+      this._emit(')');
+    } else {
+      this._compileExpression(node.name, frame);
+    }
+    this._emit(`, "${name}", context, `);
+    this._compileAggregate(node.args, frame, '[', ']');
+    // the call's position: a host call records where the template made it
+    this._emit(`, ${node.lineno}, ${node.colno}))`);
   }
 
   /** Jinja's `import` without context still sees the globals, which in Salt are the render variables. */
@@ -373,6 +377,8 @@ export function compileTemplate(src: string, name: string, extensions: any[]): R
   }
   const runtime = Object.create(dialectRuntime);
   runtime.handleError = (e: unknown, lineno: number, colno: number) => annotate(e, name, lineno, colno);
+  runtime.callWrap = (fn: any, fnName: string, context: any, args: unknown[], lineno: number, colno: number) =>
+    fn && fn[HOST_FN] ? fn[HOST_FN](args, { file: name, line: lineno + 1, column: colno + 1 }) : dialectRuntime.callWrap(fn, fnName, context, args);
   const out: Record<string, any> = {};
   for (const key of Object.keys(props)) {
     const fn = props[key];

@@ -11,3 +11,16 @@ export { loadYaml, collectPositions, topLevelKeyOrder, type YamlResult, type Yam
 export { fastYaml, type FastPositions } from './yaml-fast.js';
 export { deepCopy, traverse } from './traverse.js';
 export { PY_OBJECT, pyHooks, type PyObjectHooks } from './py-object.js';
+export {
+  askable,
+  describeHostCall,
+  hostCallKey,
+  HostCallError,
+  HostCallRecorder,
+  HOST_FN,
+  type CallSite,
+  type HostAnswer,
+  type HostAnswers,
+  type HostCall,
+  type HostCallRecord,
+} from './host-calls.js';

@@ -2,7 +2,9 @@
  * The `salt` object templates call (`salt['pillar.get'](...)` or `salt.pillar.get(...)`): the
  * execution functions real formulas use at render time, answered from grains, pillar and opts.
  */
-import { bindArgs, isDict, str, truthy } from './python.js';
+import { describeHostCall, HostCallError, type HostCallRecorder } from './host-calls.js';
+import { PY_OBJECT, type PyObjectHooks } from './py-object.js';
+import { bindArgs, isDict, splitArgs, str, truthy } from './python.js';
 import { deepCopy, dictUpdate, isMissing, mergeWithStrategy, traverse, traverseRaw } from './traverse.js';
 import { globMatch } from '@brine/core';
 
@@ -163,12 +165,6 @@ export function builtinHelpers(d: HelperData): HelperTable {
       join: (...parts: unknown[]) => posixJoin(parts.filter((p) => typeof p === 'string') as string[]),
       normpath: (p: unknown) => str(p).replace(/\/+/g, '/').replace(/\/\.(?=\/|$)/g, '') || '.',
     },
-    cmd: {
-      // Templates render on the master, not on the host: only a caller that knows the host
-      // (context.salt) can answer this.
-      has_exec: () => false,
-      which: () => null,
-    },
     test: {
       true: () => true,
       false: () => false,
@@ -185,27 +181,45 @@ export function builtinHelpers(d: HelperData): HelperTable {
         return [...dirs].sort();
       },
     },
-    user: {
-      info: () => ({}),
-    },
   };
+}
+
+/** A lookup that answers from the object's own keys first, then from `fallback`. */
+function withFallback(obj: Record<string, unknown>, fallback: (key: string) => unknown): Record<string, unknown> {
+  const hooks: PyObjectHooks = {
+    lookup: (key, _call, next) => (typeof key === 'string' ? (Object.hasOwn(obj, key) ? obj[key] : fallback(key)) : next()),
+  };
+  return Object.defineProperty(obj, PY_OBJECT, { value: hooks, enumerable: false });
 }
 
 /**
  * The object templates see as `salt`: both `salt['mod.fun']` and `salt.mod.fun` work.
- * Helpers from `extra` replace or add to the built-in ones, function by function.
+ * Helpers from `extra` replace or add to the built-in ones, function by function. Every other
+ * function is a host call: answered through `host` (HostCallRecorder), or, with no host to ask,
+ * an error at the line that calls it. Nothing is ever made up for it.
  */
-export function saltObject(builtin: HelperTable, extra?: HelperTable): Record<string, unknown> {
+export function saltObject(builtin: HelperTable, extra?: HelperTable, host?: HostCallRecorder): Record<string, unknown> {
   const table: HelperTable = {};
   for (const src of [builtin, extra ?? {}]) {
     for (const mod of Object.keys(src)) {
       table[mod] = { ...(table[mod] ?? {}), ...src[mod] };
     }
   }
+  const hostFn = (fun: string) => (host ? host.fn(fun) : noHost(fun));
+  const moduleOf = (mod: string, funs: Record<string, unknown>) => withFallback(funs, (fun) => hostFn(`${mod}.${fun}`));
   const out: Record<string, unknown> = {};
   for (const mod of Object.keys(table)) {
-    out[mod] = table[mod];
+    out[mod] = moduleOf(mod, table[mod]);
     for (const fun of Object.keys(table[mod])) out[`${mod}.${fun}`] = table[mod][fun];
   }
-  return out;
+  return withFallback(out, (key) => (key.includes('.') ? hostFn(key) : moduleOf(key, {})));
+}
+
+/** Where no host answers: calling the function fails, naming it (the template adds the line). */
+function noHost(fun: string): (...raw: unknown[]) => never {
+  return (...raw: unknown[]) => {
+    const { args, kwargs } = splitArgs(raw);
+    const call = { fun, args, kwargs };
+    throw new HostCallError(call, 'BRINE_ERR_JINJA_NO_HOST', `${describeHostCall(call)} needs the host, and there is no host to ask here`);
+  };
 }

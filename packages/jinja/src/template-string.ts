@@ -5,6 +5,7 @@
 import { createJinjaEnvironment, TemplateFailure, type TemplateReader } from './environment.js';
 import { builtinHelpers, saltObject, type HelperData, type HelperTable } from './salt-helpers.js';
 import { deepCopy } from './traverse.js';
+import { describeHostCall, HostCallRecorder, type HostAnswers, type HostCallRecord } from './host-calls.js';
 
 export interface TemplateStringOptions {
   /** The template's name (for error messages and `./` imports), e.g. `web/nginx.conf`. */
@@ -15,6 +16,11 @@ export interface TemplateStringOptions {
   pillar?: Record<string, unknown>;
   opts?: Record<string, unknown>;
   salt?: HelperTable;
+  /**
+   * Answers to host calls. With them, the calls the template makes are reported in the result,
+   * and a call without an answer makes the render fail as incomplete (`hostCalls` lists it).
+   */
+  hostAnswers?: HostAnswers;
   /** Further variables (`context`/`defaults` of file.managed). */
   vars?: Record<string, unknown>;
 }
@@ -34,6 +40,8 @@ export interface SaltVarsInput {
   pillar: Record<string, unknown>;
   opts: Record<string, unknown>;
   salt?: HelperTable;
+  /** Answers host calls (`cmd.has_exec`, ...) and records them; without it they fail. */
+  host?: HostCallRecorder;
   listFiles?: () => string[];
   log?: HelperData['log'];
 }
@@ -56,10 +64,13 @@ export function saltTemplateVars(i: SaltVarsInput): Record<string, unknown> {
   });
   Object.assign(opts, i.opts);
   const helpers = builtinHelpers({ grains, pillar, opts, ...(i.listFiles ? { listFiles: i.listFiles } : {}), ...(i.log ? { log: i.log } : {}) });
-  return { ...templatePathVars(i.path), grains, pillar, opts, salt: saltObject(helpers, i.salt) };
+  return { ...templatePathVars(i.path), grains, pillar, opts, salt: saltObject(helpers, i.salt, i.host) };
 }
 
-export type TemplateStringResult = { ok: true; text: string } | { ok: false; error: TemplateFailure };
+export type TemplateStringResult = ({ ok: true; text: string } | { ok: false; error: TemplateFailure }) & {
+  /** The host calls made (with hostAnswers only). */
+  hostCalls?: HostCallRecord[];
+};
 
 const noFiles: TemplateReader = () => undefined;
 const shared = new WeakMap<TemplateReader, ReturnType<typeof createJinjaEnvironment>>();
@@ -72,14 +83,29 @@ export function renderTemplateString(text: string, options: TemplateStringOption
     env = createJinjaEnvironment(read);
     shared.set(read, env);
   }
+  const host = options.hostAnswers ? new HostCallRecorder(options.hostAnswers) : undefined;
   const vars = {
-    ...saltTemplateVars({ path: options.name, grains: options.grains ?? {}, pillar: options.pillar ?? {}, opts: options.opts ?? {}, salt: options.salt }),
+    ...saltTemplateVars({
+      path: options.name,
+      grains: options.grains ?? {},
+      pillar: options.pillar ?? {},
+      opts: options.opts ?? {},
+      salt: options.salt,
+      ...(host ? { host } : {}),
+    }),
     ...(options.vars ?? {}),
   };
+  let res: TemplateStringResult;
   try {
-    return { ok: true, text: env.render(options.name, text, vars) };
+    res = { ok: true, text: env.render(options.name, text, vars) };
   } catch (e) {
-    if (e instanceof TemplateFailure) return { ok: false, error: e };
-    throw e;
+    if (!(e instanceof TemplateFailure)) throw e;
+    res = { ok: false, error: e };
   }
+  if (!host) return res;
+  const hostCalls = host.calls();
+  const missing = hostCalls.find((c) => !c.answered && !c.speculative);
+  // a placeholder answered the call: whatever came out is not the template's output
+  if (missing) return { ok: false, error: new TemplateFailure(`${describeHostCall(missing)} has no answer from the host yet`, missing.file, missing.line, missing.column), hostCalls };
+  return { ...res, hostCalls };
 }

@@ -5,7 +5,18 @@
 import type { Diagnostic, HighData } from '@brine/core';
 import { compilerErrors } from '../errors.js';
 import type { StateTree } from '../state-tree.js';
-import { collectPositions, createJinjaEnvironment, loadYaml, saltTemplateVars, topLevelKeyOrder, TemplateFailure, type JinjaEnvironment } from '@brine/jinja';
+import {
+  collectPositions,
+  createJinjaEnvironment,
+  askable,
+  describeHostCall,
+  HostCallRecorder,
+  loadYaml,
+  saltTemplateVars,
+  topLevelKeyOrder,
+  TemplateFailure,
+  type JinjaEnvironment,
+} from '@brine/jinja';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './types.js';
 
 const environments = new WeakMap<StateTree, Map<string, JinjaEnvironment>>();
@@ -45,7 +56,7 @@ function hasJinja(text: string): boolean {
 }
 
 /** The variables a template sees: grains, pillar, salt, sls paths, ... */
-export function templateVars(input: RenderInput): Record<string, unknown> {
+export function templateVars(input: RenderInput, host?: HostCallRecorder): Record<string, unknown> {
   const ctx: RenderContext = input.context;
   const vars: Record<string, unknown> = {
     ...saltTemplateVars({
@@ -54,6 +65,7 @@ export function templateVars(input: RenderInput): Record<string, unknown> {
       pillar: ctx.pillar ?? {},
       opts: { saltenv: input.env, ...(ctx.opts ?? {}) },
       ...(ctx.salt ? { salt: ctx.salt } : {}),
+      ...(host ? { host } : {}),
       listFiles: () => input.tree.list(input.env),
       ...(ctx.log ? { log: ctx.log } : {}),
     }),
@@ -85,6 +97,30 @@ function describe(v: unknown): string {
 
 /** Renders one file to raw high data, with positions and coded diagnostics. */
 export function renderSls(input: RenderInput): RenderOutput {
+  const host = new HostCallRecorder(input.context.hostAnswers, input.speculative);
+  const out = renderWith(input, host);
+  const calls = host.calls();
+  if (calls.length === 0) return out;
+  for (const c of calls) c.env = input.env;
+  out.hostCalls = calls;
+  if (calls.every((c) => c.answered)) return out;
+  // the calls to ask; a speculative render may have none yet, and still fails
+  const askNow = calls.filter(askable);
+  const missing = askNow.length ? askNow : calls.filter((c) => !c.answered).slice(0, 1);
+  // Placeholders stood in for the answers: what the file rendered to is kept only so that the
+  // includes it names are rendered (and their host calls collected) in the same round; the
+  // errors below make sure it is never used.
+  out.diagnostics = missing.map((c) =>
+    compilerErrors.diag(
+      'BRINE_ERR_COMPILE_HOST_CALL',
+      { call: describeHostCall(c) },
+      { file: c.file ?? input.path, line: c.line, column: c.column, sls: input.sls, env: input.env },
+    ),
+  );
+  return out;
+}
+
+function renderWith(input: RenderInput, host: HostCallRecorder): RenderOutput {
   const file = input.path;
   const positions: PositionMap = { file, ids: {} };
   const fail = (d: Diagnostic): RenderOutput => ({ high: undefined, positions, diagnostics: [d] });
@@ -99,7 +135,7 @@ export function renderSls(input: RenderInput): RenderOutput {
   let text = body;
   if (pipe.includes('jinja') && hasJinja(text)) {
     try {
-      text = jinjaEnvironmentFor(input.tree, input.env).render(file, text, templateVars(input));
+      text = jinjaEnvironmentFor(input.tree, input.env).render(file, text, templateVars(input, host));
     } catch (e) {
       if (!(e instanceof TemplateFailure)) throw e;
       return fail(

@@ -1,5 +1,5 @@
 import type { Diagnostic, Grains, HighData, Pillar } from '@brine/core';
-import type { IdPositions, PositionMap } from '@brine/jinja';
+import type { HostAnswers, HostCallRecord, IdPositions, PositionMap } from '@brine/jinja';
 
 export type { IdPositions, PositionMap };
 import type { StateTree } from '../state-tree.js';
@@ -17,6 +17,12 @@ export interface RenderContext {
   extra?: Record<string, unknown>;
   /** The minion's options as templates see them in `opts` (`id` defaults to grains.id). */
   opts?: Record<string, unknown>;
+  /**
+   * Answers to host calls (`cmd.has_exec`, `user.info`, ...), by hostCallKey. A call not in the
+   * table makes the render incomplete: it fails with BRINE_ERR_COMPILE_HOST_CALL and lists the
+   * call in `hostCalls`, for a caller that can ask the host and render again.
+   */
+  hostAnswers?: HostAnswers;
   /** Where `salt.log.*` calls in templates go (dropped when absent). */
   log?: (level: 'debug' | 'info' | 'warning' | 'error' | 'critical', message: string) => void;
 }
@@ -30,6 +36,8 @@ export interface RenderInput {
   path: string;
   /** The file's text (already read by the caller). */
   text: string;
+  /** Rendered only because a placeholder stood in for a host answer (see HostCallRecord.speculative). */
+  speculative?: boolean;
   context: RenderContext;
 }
 
@@ -43,4 +51,6 @@ export interface RenderOutput {
    * order: JavaScript lists integer-like keys (an ID `22:`) first, YAML does not.
    */
   keyOrder?: string[];
+  /** Every host call the templates made (given only when there was one). */
+  hostCalls?: HostCallRecord[];
 }

@@ -7,7 +7,7 @@
  * for documentation, not a compile of real values.
  */
 import type { Diagnostic, HighData, LowChunk } from '@brine/core';
-import { deepCopy } from '@brine/jinja';
+import { deepCopy, type HostCallRecord } from '@brine/jinja';
 import type { MetaSections } from '../gather.js';
 import { compileSls, type CompileOptions } from '../pipeline.js';
 import { renderSls } from '../render/index.js';
@@ -41,6 +41,8 @@ export interface ValidateResult {
   diagnostics: Diagnostic[];
   /** True when some stage reported an error: `low` is then empty. */
   failed: boolean;
+  /** The host calls the templates made (see compileAsking). */
+  hostCalls: HostCallRecord[];
 }
 
 export type ValidateOptions = Omit<CompileOptions, 'params' | 'render'> & {
@@ -228,5 +230,6 @@ export function validateSls(opts: ValidateOptions, sls: string[], env = 'base'):
     },
     diagnostics: compiled.diagnostics.map((d) => ({ ...d, message: recorder.restore(d.message), ...(d.id ? { id: recorder.restore(d.id) } : {}) })),
     failed: compiled.failed,
+    hostCalls: compiled.hostCalls,
   };
 }
