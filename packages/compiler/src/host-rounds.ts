@@ -9,6 +9,8 @@ import type { Diagnostic } from '@brine/core';
 import { askable, describeHostCall, type HostAnswer, type HostAnswers, type HostCall, type HostCallRecord } from '@brine/jinja';
 import { compilerErrors } from './errors.js';
 
+export { hostCallKey, type HostAnswer, type HostAnswers, type HostCall, type HostCallRecord } from '@brine/jinja';
+
 /** Asks the host: one answer per call, in the order of the calls. */
 export type AskHost = (calls: HostCall[]) => Promise<HostAnswer[]>;
 
@@ -18,16 +20,17 @@ export const HOST_CALL_ROUNDS = 4;
 export interface AskingOptions {
   /** Where the calls go; without it a call without an answer fails the compile (BRINE_ERR_COMPILE_HOST_CALL). */
   ask?: AskHost;
-  /** Answers known before the first round (the job's cache). */
-  answers?: HostAnswers;
+  /** Answers known before the first round (the job's cache); the answers asked are added to it. */
+  answers?: Map<string, HostAnswer>;
   rounds?: number;
   /** The minion asked, for messages. */
   minion?: string;
 }
 
+/** What a compile step gives that compileAsking needs: its diagnostics and host calls. */
 export interface HostRounds {
   diagnostics: Diagnostic[];
-  failed: boolean;
+  failed?: boolean;
   hostCalls: HostCallRecord[];
 }
 
@@ -46,7 +49,7 @@ function callOf(c: HostCallRecord): HostCall {
 /** The result with the diagnostics of its unanswered calls replaced by `diag(call)`. */
 function withCallErrors<T extends HostRounds>(result: T, missing: HostCallRecord[], diag: (c: HostCallRecord) => Diagnostic): T {
   const rest = result.diagnostics.filter((d) => d.code !== 'BRINE_ERR_COMPILE_HOST_CALL');
-  return { ...result, diagnostics: [...missing.map(diag), ...rest], failed: true };
+  return { ...result, diagnostics: [...missing.map(diag), ...rest], ...('failed' in result ? { failed: true } : {}) };
 }
 
 function where(c: HostCallRecord) {
@@ -67,7 +70,7 @@ function checkAnswers(got: unknown, count: number): string | undefined {
 
 /** Runs `compile` until its templates make no call without an answer (see the file comment). */
 export async function compileAsking<T extends HostRounds>(compile: (answers: HostAnswers) => T, opts: AskingOptions = {}): Promise<Asked<T>> {
-  const answers = new Map<string, HostAnswer>(opts.answers ?? []);
+  const answers = opts.answers ?? new Map<string, HostAnswer>();
   const asked: HostCall[][] = [];
   const rounds = opts.rounds ?? HOST_CALL_ROUNDS;
   for (;;) {

@@ -34,6 +34,8 @@ export interface MasterConfig {
   master_tops: Record<string, unknown>;
   master_tops_dirs: string[];
   compile_cache_size: number;
+  /** Seconds a minion has to answer the host calls of its compile (cmd.has_exec, user.info, ...). */
+  host_call_timeout: number;
   /** Structured bindings, per layer (site above modules); see packages/bindings. */
   bindings_roots: { site?: string[]; modules?: string[] };
   /** Binding categories, highest precedence first (names or {name, from|value}). */
@@ -69,6 +71,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   master_tops: {},
   master_tops_dirs: [],
   compile_cache_size: 1024,
+  host_call_timeout: 60,
   bindings_roots: { site: [], modules: [] },
   bindings_categories: ['node', 'environment', 'osfamily', 'common'],
 };
@@ -102,6 +105,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   master_tops: 'object',
   master_tops_dirs: 'string[]',
   compile_cache_size: 'number',
+  host_call_timeout: 'number',
   bindings_roots: 'layers',
   bindings_categories: 'categories',
 };

@@ -18,6 +18,9 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_FILE_REFUSED: "file request refused: '{path}' {detail}",
   BRINE_ERR_MASTER_UNKNOWN_ENV: "environment '{env}' is not served by this master",
   BRINE_ERR_MASTER_BAD_OP: "unknown request '{op}'",
+  BRINE_ERR_MASTER_HOST_TIMEOUT: "minion {minion} did not answer the host calls within {seconds} s (host_call_timeout)",
+  BRINE_ERR_MASTER_HOST_GONE: 'minion {minion} is not connected: nobody can answer its host calls',
+  BRINE_ERR_MASTER_HOST_REFUSED: 'minion {minion} refused the host calls: {code}: {message}',
   BRINE_ERR_MASTER_INTERNAL: 'internal error: {detail}',
   BRINE_ERR_MASTER_LISTEN: 'cannot listen for the {what} on {address}: {detail}',
   BRINE_ERR_MASTER_UNREACHABLE:

@@ -10,6 +10,8 @@ import {
   parseFrame,
   protocolErrors,
   type Body,
+  type HostCallAnswer,
+  type HostCallItem,
   type MasterToMinion,
   type Message,
   type ReqMsg,
@@ -18,6 +20,7 @@ import {
 } from '@brine/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { masterErrors } from './errors.js';
+import { HostAsks } from './host-asks.js';
 import type { EventBus } from './event-bus.js';
 import type { KeyManager } from './keys.js';
 import type { MasterStore } from './store.js';
@@ -65,6 +68,7 @@ export class MinionHub {
   readonly stats: HubStats = { connections: 0, authenticated: 0, invalid_frames: 0, auth_failures: 0, frames_in: 0 };
   private heartbeat?: NodeJS.Timeout;
   handlers?: HubHandlers;
+  private readonly hostAsks: HostAsks;
   /** Answers `req` frames (compile, files, pillar) for the session's own identity. */
   requests?: (session: Session, msg: ReqMsg) => Promise<unknown>;
 
@@ -77,8 +81,15 @@ export class MinionHub {
       log: Logger;
       maxFrameBytes: number;
       pingInterval: number;
+      /** Seconds a minion has to answer host calls. */
+      hostCallTimeout?: number;
     },
   ) {
+    this.hostAsks = new HostAsks((session, msg) => {
+      if (session.ws.readyState !== session.ws.OPEN) return false;
+      this.send(session, msg);
+      return true;
+    }, deps.hostCallTimeout ?? 60);
     // ws closes frames beyond maxPayload on its own; below that our validator answers with a code
     this.wss = new WebSocketServer({ server, path: '/ws', maxPayload: deps.maxFrameBytes * 4 });
     this.wss.on('connection', (ws, req) => this.accept(ws, req));
@@ -145,6 +156,7 @@ export class MinionHub {
 
   private drop(session: Session): void {
     this.stats.connections--;
+    this.hostAsks.drop(session);
     const id = session.minion;
     if (id && this.sessions.get(id) === session) {
       this.sessions.delete(id);
@@ -205,11 +217,15 @@ export class MinionHub {
         return this.handlers?.onStateResults?.(session, msg);
       case 'req':
         return this.onRequest(session, msg);
+      case 'host_answers':
+        if (!this.hostAsks.answer(session, msg)) this.unexpected(session, msg);
+        return;
       case 'ping':
         return this.send(session, msg.id === undefined ? { type: 'pong' } : { type: 'pong', id: msg.id });
       case 'pong':
         return;
       case 'error':
+        if (this.hostAsks.fail(session, msg.ref, msg.code, msg.message)) return;
         this.deps.log.warn({ minion: session.minion, code: msg.code }, `minion reports: ${msg.message}`);
         return;
       default:
@@ -286,6 +302,19 @@ export class MinionHub {
     this.deps.log.info({ minion, peer: session.peer }, 'minion authenticated');
     this.send(session, { type: 'welcome', minion });
     this.deps.events.fire('brine/presence/change', { new: [minion], lost: [] });
+  }
+
+  /**
+   * Asks a minion's host the calls its templates made (one round trip); rejects with a coded
+   * error when the minion is not connected, refuses or does not answer in time.
+   */
+  askHost(minion: string | Session, calls: HostCallItem[], jid?: string): Promise<HostCallAnswer[]> {
+    const session = typeof minion === 'string' ? this.sessions.get(minion) : minion;
+    if (!session || session.minion === undefined || this.sessions.get(session.minion) !== session) {
+      const id = typeof minion === 'string' ? minion : (minion.minion ?? minion.claimed ?? '');
+      return Promise.reject(masterErrors.make('BRINE_ERR_MASTER_HOST_GONE', { minion: id }));
+    }
+    return this.hostAsks.ask(session, calls, jid);
   }
 
   /** A minion's grains: those of its live session, else the last stored, else just its id. */

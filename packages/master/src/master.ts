@@ -77,6 +77,7 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     log,
     maxFrameBytes: config.max_frame_bytes,
     pingInterval: config.ping_interval,
+    hostCallTimeout: config.host_call_timeout,
   });
   const jobs = new JobManager({
     store,
@@ -89,7 +90,7 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     states: results,
     pillarOf: (id, grains, jid) => states.pillar(id, grains, jid).pillar,
   });
-  hub.requests = requestHandler(states, files);
+  hub.requests = requestHandler(states, files, hub);
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('the minion channel speaks WebSocket on /ws\n');

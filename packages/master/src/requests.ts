@@ -2,7 +2,8 @@ import { errorLines, isDict } from '@brine/core';
 import type { ReqMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import type { FileServer } from './file-server.js';
-import type { Session } from './hub.js';
+import type { MinionHub, Session } from './hub.js';
+import type { AskHost } from '@brine/compiler';
 import type { CompileMode, StateService } from './state-service.js';
 
 const MODES: CompileMode[] = ['top', 'highstate', 'sls'];
@@ -17,7 +18,7 @@ function str(v: unknown, field: string, op: string, optional = false): string | 
  * What a minion may ask the master. Every answer is for the session's authenticated id and the
  * grains it reported: nothing in the request can name another minion.
  */
-export function requestHandler(states: StateService, files: FileServer) {
+export function requestHandler(states: StateService, files: FileServer, hub: Pick<MinionHub, 'askHost'>) {
   return async (session: Session, msg: ReqMsg): Promise<unknown> => {
     const id = session.minion!;
     const a = msg.args;
@@ -33,6 +34,8 @@ export function requestHandler(states: StateService, files: FileServer) {
         const params = isDict(a.params) ? a.params : undefined;
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true);
         const jid = str(a.jid, 'jid', msg.op, true);
+        // the templates' host calls go to the host that asked for this compile
+        const ask: AskHost = (calls) => hub.askHost(session, calls, jid);
         return states.compile(id, session.grains, {
           mode,
           ...(sls ? { sls } : {}),
@@ -41,7 +44,7 @@ export function requestHandler(states: StateService, files: FileServer) {
           ...(pillar ? { pillar } : {}),
           ...(params ? { params } : {}),
           ...(jid ? { jid } : {}),
-        });
+        }, ask);
       }
       case 'pillar.items': {
         const r = states.pillar(id, session.grains);

@@ -1,9 +1,15 @@
 import { createHash } from 'node:crypto';
 import {
+  answersUsed,
+  compileAsking,
   compileMatches,
   compileSls,
   compileTopFiles,
   renderSls,
+  hostCallKey,
+  type AskHost,
+  type HostAnswer,
+  type HostCall,
   strictParams,
   validateSls,
   type CompileOptions,
@@ -64,20 +70,6 @@ export interface CompileReply {
   cached: boolean;
 }
 
-/**
- * Templates render on the master: an execution function that would have to run on the minion
- * (cmd.run, file.read, ...) is not there. The renderer only says the call failed; say why.
- */
-export function explainMasterSide(d: Diagnostic): Diagnostic {
-  const m = /Unable to call `salt(?:\["([\w.]+)"\]|\.(\w+\.\w+))`/.exec(d.message);
-  if (!m) return d;
-  const fn = m[1] ?? m[2];
-  return {
-    ...d,
-    message: `${d.message} (salt['${fn}'] is not available: templates render on the master, where only the built-in helpers such as pillar.get and grains.get exist; execution functions that would run on the minion cannot be called from SLS templates)`,
-  };
-}
-
 function hashOf(...parts: unknown[]): string {
   const h = createHash('sha256');
   for (const p of parts) h.update(typeof p === 'string' ? p : JSON.stringify(p) ?? 'undefined').update('\0');
@@ -114,6 +106,12 @@ function watchIdReads(grains: Grains): { grains: Grains; read: () => boolean } {
   return { grains: proxy, read: () => read };
 }
 
+/** A cached compile and the host answers it was rendered with (reused only while the host answers alike). */
+interface Cached {
+  reply: CompileReply;
+  host: Array<[HostCall, HostAnswer]>;
+}
+
 class Lru<V> {
   private readonly map = new Map<string, V>();
   hits = 0;
@@ -146,9 +144,11 @@ class Lru<V> {
 export class StateService {
   readonly files: FileRoots;
   readonly pillars: FileRoots;
-  private readonly compiled: Lru<CompileReply>;
+  private readonly compiled: Lru<Cached>;
   /** Compiles that never read the minion id, shared by every minion of the same shape. */
-  private readonly shared: Lru<CompileReply>;
+  private readonly shared: Lru<Cached>;
+  /** Host answers per job and minion: within a job the same call is asked once. */
+  private readonly jobAnswers: Lru<Map<string, HostAnswer>>;
   private readonly pillarCache: Lru<MinionPillar>;
   private schema: { hash: string; schema: StateSchema } | undefined;
   readonly bindings: BindingsService;
@@ -165,6 +165,7 @@ export class StateService {
     this.compiled = new Lru(config.compile_cache_size);
     this.shared = new Lru(config.compile_cache_size);
     this.pillarCache = new Lru(config.compile_cache_size);
+    this.jobAnswers = new Lru(Math.max(64, config.compile_cache_size));
     this.bindings = new BindingsService(config.bindings_roots, config.bindings_categories);
   }
 
@@ -226,15 +227,49 @@ export class StateService {
     };
   }
 
-  async compile(id: string, rawGrains: Grains, req: CompileRequest): Promise<CompileReply> {
+  /** The answers known for this job and minion (a fresh table outside a job). */
+  private answersFor(id: string, jid: string | undefined): Map<string, HostAnswer> {
+    if (jid === undefined) return new Map();
+    const key = `${jid}\0${id}`;
+    let m = this.jobAnswers.get(key);
+    if (!m) this.jobAnswers.set(key, (m = new Map()));
+    return m;
+  }
+
+  /**
+   * Whether the host still answers what a cached compile was rendered with: the calls it made
+   * are asked again (those this job has answered already are not), and every answer must be the
+   * same. A compile that made no host calls is always good.
+   */
+  private async sameHost(entry: Cached, answers: Map<string, HostAnswer>, ask: AskHost | undefined): Promise<boolean> {
+    if (entry.host.length === 0) return true;
+    const toAsk = entry.host.filter(([c]) => !answers.has(hostCallKey(c))).map(([c]) => c);
+    if (toAsk.length > 0) {
+      if (!ask) return false;
+      let got: HostAnswer[];
+      try {
+        got = await ask(toAsk);
+      } catch {
+        return false;
+      }
+      if (!Array.isArray(got) || got.length !== toAsk.length) return false;
+      toAsk.forEach((c, i) => answers.set(hostCallKey(c), got[i]!));
+    }
+    return entry.host.every(([c, a]) => JSON.stringify(answers.get(hostCallKey(c))) === JSON.stringify(a));
+  }
+
+  /**
+   * Compiles for minion `id`. Host calls of its templates go to `ask` (its own host, over its
+   * channel), once per job for the same call; without `ask` such a compile fails naming the call.
+   */
+  async compile(id: string, rawGrains: Grains, req: CompileRequest, ask?: AskHost): Promise<CompileReply> {
     const grains = { ...rawGrains, id };
     // grains and pillar go into two cache keys: serialised once each
     const grainsJson = anonymousJson(grains);
     const pil = this.pillarOf(id, { ...grains }, grainsJson, req.jid);
     const pillar = req.pillar ? { ...pil.pillar, ...req.pillar } : pil.pillar;
     const fail = (raw: Diagnostic[], matches: Matches = {}): CompileReply => {
-      const diagnostics = raw.map(explainMasterSide);
-      return { matches, high: {}, low: [], diagnostics, errors: errorLines(diagnostics), failed: true, pillar, cached: false };
+      return { matches, high: {}, low: [], diagnostics: raw, errors: errorLines(raw), failed: true, pillar, cached: false };
     };
     if (hasErrors(pil.diagnostics)) return fail(pil.diagnostics);
     let ext: Matches = {};
@@ -249,51 +284,77 @@ export class StateService {
     const snap = this.files.snapshot(req.jid);
     const pillarJson = JSON.stringify(pillar);
     const key = hashOf(snap.hash, id, grainsJson, pillarJson, ext, req.mode, req.sls ?? [], req.saltenv ?? '', !!req.raw, this.config.top_file_merging_strategy, req.params ?? {});
+    const answers = this.answersFor(id, req.jid);
+    const asking = { answers, minion: id, ...(ask ? { ask } : {}) };
     const hit = this.compiled.get(key);
-    if (hit) return { ...hit, cached: true };
+    if (hit && (await this.sameHost(hit, answers, ask))) return { ...hit.reply, cached: true };
     const opts = this.options(snap, id, grains, pillar, req, ext);
-    let reply: CompileReply;
+    let entry: Cached;
     if (req.mode === 'top') {
-      const top = compileTopFiles(opts);
+      const asked = await compileAsking((hostAnswers) => compileTopFiles({ ...opts, hostAnswers }), asking);
+      const top = asked.result;
       const failed = hasErrors(top.diagnostics);
-      reply = failed ? fail(top.diagnostics, top.matches) : { matches: top.matches, high: {}, low: [], diagnostics: top.diagnostics, errors: [], failed: false, pillar, cached: false };
+      const reply = failed ? fail(top.diagnostics, top.matches) : { matches: top.matches, high: {}, low: [], diagnostics: top.diagnostics, errors: [], failed: false, pillar, cached: false };
+      entry = { reply, host: answersUsed(top.hostCalls, asked.answers) };
     } else {
       // The matches come from the top files (per minion: targets name ids); what they select is
       // then rendered once per shape (tree, grains but the id, pillar, matches, request) unless a
-      // template reads the id. A fleet of identical minions renders each SLS once.
-      const top = req.mode === 'sls' ? undefined : compileTopFiles(opts);
+      // template reads the id. A fleet of identical minions renders each SLS once; a compile
+      // that asked the host is shared only with minions whose hosts give the same answers.
+      let topHost: Array<[HostCall, HostAnswer]> = [];
+      let top: ReturnType<typeof compileTopFiles> | undefined;
+      if (req.mode !== 'sls') {
+        const asked = await compileAsking((hostAnswers) => compileTopFiles({ ...opts, hostAnswers }), asking);
+        top = asked.result;
+        topHost = answersUsed(top.hostCalls, asked.answers);
+      }
       if (top && hasErrors(top.diagnostics)) return fail(top.diagnostics, top.matches);
       const matches = top ? top.matches : { [req.saltenv ?? 'base']: req.sls ?? [] };
       const shapeKey = hashOf('shape', snap.hash, grainsJson, pillarJson, ext, matches, req.mode, !!req.raw, req.params ?? {});
       const shared = this.shared.get(shapeKey);
-      if (shared) {
-        this.compiled.set(key, shared);
-        return { ...shared, cached: true };
+      if (shared && (await this.sameHost(shared, answers, ask))) {
+        this.compiled.set(key, { reply: shared.reply, host: [...topHost, ...shared.host] });
+        return { ...shared.reply, cached: true };
       }
       const watch = watchIdReads(grains);
-      const c = req.mode === 'sls' ? compileSls({ ...opts, minion: { id, grains: watch.grains } }, req.sls ?? [], req.saltenv ?? 'base', !!req.raw) : compileMatches({ ...opts, minion: { id, grains: watch.grains } }, matches, !!req.raw);
+      const wopts = { ...opts, minion: { id, grains: watch.grains } };
+      const asked = await compileAsking(
+        (hostAnswers) =>
+          req.mode === 'sls'
+            ? compileSls({ ...wopts, hostAnswers }, req.sls ?? [], req.saltenv ?? 'base', !!req.raw)
+            : compileMatches({ ...wopts, hostAnswers }, matches, !!req.raw),
+        asking,
+      );
+      const c = asked.result;
       if (top) c.diagnostics.unshift(...top.diagnostics);
-      reply = c.failed
+      const reply = c.failed
         ? fail(c.diagnostics, c.matches)
         : { matches: c.matches, high: c.rawHigh, low: c.low, diagnostics: c.diagnostics, errors: [], failed: false, pillar, cached: false };
-      if (!c.failed && !watch.read()) this.shared.set(shapeKey, reply);
+      const host = answersUsed(c.hostCalls, asked.answers);
+      if (!c.failed && !watch.read()) this.shared.set(shapeKey, { reply, host });
+      entry = { reply, host: [...topHost, ...host] };
     }
-    this.compiled.set(key, reply);
-    return reply;
+    // a compile that could not reach the host is not kept: the next one asks again
+    if (!entry.reply.failed || !entry.reply.diagnostics.some((d) => d.code.startsWith('BRINE_ERR_COMPILE_HOST_'))) this.compiled.set(key, entry);
+    return entry.reply;
   }
 
   /**
    * Renders `sls` for one minion (its grains and pillar) with recording params: the report of
    * `brine validate`, diagnostics naming the files as they are on the master.
    */
-  validate(id: string, rawGrains: Grains, sls: string[], saltenv = 'base'): ValidateReply {
+  async validate(id: string, rawGrains: Grains, sls: string[], saltenv = 'base', ask?: AskHost): Promise<ValidateReply> {
     const grains = { ...rawGrains, id };
     const pil = this.pillar(id, grains);
     const snap = this.files.snapshot();
-    const res = validateSls(
-      { tree: snap.tree, minion: { id, grains }, pillar: pil.pillar, nodegroups: this.config.nodegroups, schema: this.schemaOf(snap) },
-      sls,
-      saltenv,
+    const { result: res } = await compileAsking(
+      (hostAnswers) =>
+        validateSls(
+          { tree: snap.tree, minion: { id, grains }, pillar: pil.pillar, nodegroups: this.config.nodegroups, schema: this.schemaOf(snap), hostAnswers },
+          sls,
+          saltenv,
+        ),
+      { minion: id, ...(ask ? { ask } : {}) },
     );
     const onDisk = (d: Diagnostic): Diagnostic => {
       const f = d.file ? snap.lookup(d.env ?? saltenv, d.file) : undefined;
@@ -302,7 +363,7 @@ export class StateService {
     const pillarErrors = pil.diagnostics.filter((d) => d.severity === 'error');
     return {
       report: res.report,
-      diagnostics: [...pillarErrors, ...res.diagnostics.map(explainMasterSide).map(onDisk)],
+      diagnostics: [...pillarErrors, ...res.diagnostics.map(onDisk)],
       failed: res.failed || pillarErrors.length > 0,
     };
   }

@@ -8,6 +8,7 @@ import { FileServer, unsafePath } from '../src/file-server.js';
 import { loadMasterTops } from '../src/master-tops.js';
 import { deepMerge } from '../src/pillar.js';
 import { StateService } from '../src/state-service.js';
+import type { HostAnswer, HostCall } from '@brine/compiler';
 
 function write(root: string, files: Record<string, string>): void {
   for (const [rel, text] of Object.entries(files)) {
@@ -145,13 +146,59 @@ t.test('the file server: hashes, only changed bytes, escapes refused and logged'
   t.equal(unsafePath('ok/path.txt'), undefined);
 });
 
-t.test('an execution function called from a template is a clear error naming it', async (t) => {
+t.test('a host call with nobody to ask is a coded error naming it, its file and line', async (t) => {
   const dir = tmp(t);
   write(dir, { 'top.sls': "base:\n  '*':\n    - a\n", 'a.sls': "x:\n  test.nop:\n    - v: {{ salt['cmd.run']('hostname') }}\n" });
   const s = await service({ file_roots: { base: [dir] }, pillar_roots: {} });
   const c = await s.compile('m1', grains, { mode: 'highstate' });
   t.ok(c.failed);
-  t.match(c.errors[0], /^a\.sls:3:\d+: .*salt\['cmd\.run'\] is not available: templates render on the master/);
+  t.match(c.errors[0], /^a\.sls:3:\d+: .*BRINE_ERR_COMPILE_HOST_CALL: salt\['cmd\.run'\]\("hostname"\) asks the host/);
+});
+
+/** A host per minion: answers cmd.has_exec from the tools it has, and counts the calls asked. */
+function hosts(tools: Record<string, string[]>) {
+  const asked: Record<string, string[]> = {};
+  const askFor = (id: string) => async (calls: HostCall[]): Promise<HostAnswer[]> => {
+    (asked[id] ??= []).push(...calls.map((c) => `${c.fun}(${c.args.join(',')})`));
+    return calls.map((c) => ({ ok: true, value: (tools[id] ?? []).includes(String(c.args[0])) }));
+  };
+  return { askFor, asked };
+}
+
+t.test('host calls are asked of the minion; minions whose hosts answer differently never share a compile', async (t) => {
+  const dir = tmp(t);
+  write(dir, {
+    'top.sls': "base:\n  '*':\n    - a\n",
+    'a.sls': "{% if salt['cmd.has_exec']('git') %}\nwith-git:\n  test.nop: []\n{% else %}\nno-git:\n  test.nop: []\n{% endif %}\n",
+  });
+  const s = await service({ file_roots: { base: [dir] }, pillar_roots: {} });
+  const h = hosts({ m1: ['git'], m2: [], m3: ['git'] });
+  const ids = async (id: string, jid: string) => (await s.compile(id, grains, { mode: 'highstate', jid }, h.askFor(id))).low.map((c) => c.__id__);
+  t.same(await ids('m1', '20250101000000000001'), ['with-git']);
+  t.same(await ids('m2', '20250101000000000001'), ['no-git'], 'same shape, another answer: its own compile');
+  t.same(await ids('m3', '20250101000000000001'), ['with-git'], 'same shape and answers: the shared compile');
+  t.equal(s.stats.shared_hits, 2, 'm2 and m3 looked at the shared compile');
+  t.same(h.asked, { m1: ['cmd.has_exec(git)'], m2: ['cmd.has_exec(git)'], m3: ['cmd.has_exec(git)'] });
+  // within a job a call is asked once; a new job asks again, and sees the host as it is now
+  t.same(await ids('m2', '20250101000000000001'), ['no-git']);
+  t.same(h.asked.m2, ['cmd.has_exec(git)']);
+  const later = hosts({ m2: ['git'] });
+  t.same((await s.compile('m2', grains, { mode: 'highstate', jid: '20250101000000000002' }, later.askFor('m2'))).low.map((c) => c.__id__), ['with-git']);
+  t.same(later.asked.m2, ['cmd.has_exec(git)']);
+});
+
+t.test('a minion that does not answer fails its compile with the reason; the failure is not cached', async (t) => {
+  const dir = tmp(t);
+  write(dir, { 'top.sls': "base:\n  '*':\n    - a\n", 'a.sls': "x:\n  test.nop:\n    - u: {{ salt['user.info']('ann') }}\n" });
+  const s = await service({ file_roots: { base: [dir] }, pillar_roots: {} });
+  const gone = await s.compile('m1', grains, { mode: 'highstate' }, async () => {
+    throw new Error('minion m1 is not connected');
+  });
+  t.ok(gone.failed);
+  t.match(gone.errors[0], /a\.sls:3:\d+: .*BRINE_ERR_COMPILE_HOST_UNANSWERED: salt\['user\.info'\]\("ann"\): the minion 'm1' did not answer .*not connected/);
+  const back = await s.compile('m1', grains, { mode: 'highstate' }, async (calls) => calls.map(() => ({ ok: true, value: { name: 'ann' } })));
+  t.equal(back.failed, false);
+  t.same(back.low[0]!.u, { name: 'ann' });
 });
 
 t.test('autosign_networks must be networks', async (t) => {

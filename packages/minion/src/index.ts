@@ -5,5 +5,8 @@ export * from './exec-function.js';
 export * from './exec-modules.js';
 export * from './spool.js';
 export * from './agent.js';
+export * from './connection.js';
+export * from './job-runner.js';
+export * from './host-calls.js';
 export * from './state-functions.js';
 export * from './remote-file-client.js';

@@ -75,7 +75,36 @@ export interface StateResultsMsg extends Base {
   results: StateResultItem[];
 }
 
+/** One answer of `host_answers`: the function's value, or the error it raised. */
+export type HostCallAnswer = { ok: true; value: unknown } | { ok: false; code: string; message: string };
+
+/** The answers to a `host_calls`, one per call in its order; `ref` is the request's `id`. */
+export interface HostAnswersMsg extends Base {
+  type: 'host_answers';
+  ref: string;
+  answers: HostCallAnswer[];
+}
+
 // ---- master -> minion ---------------------------------------------------------------
+
+/** One execution function call asked of the minion's host: `fun(*args, **kwargs)`. */
+export interface HostCallItem {
+  fun: string;
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+}
+
+/**
+ * While compiling this minion's job (`jid`), the master asks its host what templates called:
+ * `cmd.has_exec`, `user.info`, `file.file_exists`, ... The minion runs each and answers with
+ * `host_answers`.
+ */
+export interface HostCallsMsg extends Base {
+  type: 'host_calls';
+  id: string;
+  jid?: string;
+  calls: HostCallItem[];
+}
 
 /** The answer to a `req`. */
 export interface ResMsg extends Base {
@@ -144,7 +173,7 @@ export interface PongMsg extends Base {
   type: 'pong';
 }
 
-export type MinionToMaster = HelloMsg | AuthMsg | GrainsMsg | RetMsg | ReqMsg | StateResultsMsg | ErrorMsg | PingMsg | PongMsg;
+export type MinionToMaster = HelloMsg | AuthMsg | GrainsMsg | RetMsg | ReqMsg | StateResultsMsg | HostAnswersMsg | ErrorMsg | PingMsg | PongMsg;
 export type MasterToMinion =
   | ChallengeMsg
   | KeyStateMsg
@@ -153,6 +182,7 @@ export type MasterToMinion =
   | AckMsg
   | ResMsg
   | StateAckMsg
+  | HostCallsMsg
   | ErrorMsg
   | PingMsg
   | PongMsg;

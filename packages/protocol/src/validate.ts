@@ -4,7 +4,7 @@ import { DEFAULT_MAX_FRAME_BYTES, PROTOCOL_VERSION, type Message, type MessageTy
 
 type BaseKind = 'string' | 'nonempty' | 'boolean' | 'integer' | 'number' | 'object' | 'array' | 'string[]' | 'any';
 /** A base kind, or one narrowed further once the base kind holds (see REFINED). */
-type FieldKind = BaseKind | 'jid' | 'minion_id' | 'integer[]' | 'state_results';
+type FieldKind = BaseKind | 'jid' | 'minion_id' | 'integer[]' | 'state_results' | 'host_calls' | 'host_answers';
 type Spec = Record<string, { kind: FieldKind; optional?: boolean }>;
 
 const req = (kind: FieldKind) => ({ kind });
@@ -33,6 +33,8 @@ const SPECS: Record<MessageType, Spec> = {
   welcome: { minion: req('nonempty') },
   job: { jid: req('jid'), fun: req('nonempty'), arg: req('array'), kwarg: req('object') },
   ack: { jid: req('jid') },
+  host_calls: { id: req('nonempty'), jid: opt('jid'), calls: req('host_calls') },
+  host_answers: { ref: req('nonempty'), answers: req('host_answers') },
   error: { code: req('nonempty'), message: req('string'), ref: opt('string') },
   ping: {},
   pong: {},
@@ -94,6 +96,28 @@ const REFINED: Record<Refined, { base: BaseKind; check(field: string, value: unk
         return typeof r !== 'object' || r === null || !Number.isInteger(o.run_num) || typeof o.tag !== 'string' || typeof o.ret !== 'object' || o.ret === null;
       });
       return bad < 0 ? undefined : { field: `${field}[${bad}]`, detail: 'must be {run_num, tag, ret}' };
+    },
+  },
+  host_calls: {
+    base: 'array',
+    check: (field, v) => {
+      const bad = (v as unknown[]).findIndex((c) => {
+        const o = c as Record<string, unknown>;
+        return !baseOk('object', c) || !baseOk('nonempty', o.fun) || !baseOk('array', o.args) || !baseOk('object', o.kwargs);
+      });
+      return bad < 0 ? undefined : { field: `${field}[${bad}]`, detail: 'must be {fun, args, kwargs}' };
+    },
+  },
+  host_answers: {
+    base: 'array',
+    check: (field, v) => {
+      const bad = (v as unknown[]).findIndex((a) => {
+        if (!baseOk('object', a)) return true;
+        const o = a as Record<string, unknown>;
+        if (o.ok === true) return !Object.hasOwn(o, 'value');
+        return o.ok !== false || !baseOk('nonempty', o.code) || !baseOk('string', o.message);
+      });
+      return bad < 0 ? undefined : { field: `${field}[${bad}]`, detail: 'must be {ok: true, value} or {ok: false, code, message}' };
     },
   },
 };

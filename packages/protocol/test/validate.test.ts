@@ -61,3 +61,32 @@ t.test('requests and streamed state results are validated', async (t) => {
     if (!r.ok) t.equal(r.error.code, 'BRINE_ERR_PROTO_BAD_FIELD');
   }
 });
+
+t.test('host calls and their answers are validated', async (t) => {
+  const jid = '20250101000000000001';
+  const good = [
+    { v: 1, type: 'host_calls', id: 'h1', jid, calls: [{ fun: 'cmd.has_exec', args: ['git'], kwargs: {} }] },
+    { v: 1, type: 'host_calls', id: 'h2', calls: [] },
+    { v: 1, type: 'host_answers', ref: 'h1', answers: [{ ok: true, value: null }, { ok: false, code: 'BRINE_ERR_X', message: 'no' }] },
+  ];
+  for (const g of good) t.ok(parseFrame(JSON.stringify(g)).ok, JSON.stringify(g));
+  const bad: Array<[unknown, string]> = [
+    [{ v: 1, type: 'host_calls', calls: [] }, 'id'],
+    [{ v: 1, type: 'host_calls', id: 'h', jid: 'x', calls: [] }, 'jid'],
+    [{ v: 1, type: 'host_calls', id: 'h', calls: [{ fun: '', args: [], kwargs: {} }] }, 'calls[0]'],
+    [{ v: 1, type: 'host_calls', id: 'h', calls: [{ fun: 'a.b', args: {}, kwargs: {} }] }, 'calls[0]'],
+    [{ v: 1, type: 'host_calls', id: 'h', calls: [{ fun: 'a.b', args: [] }] }, 'calls[0]'],
+    [{ v: 1, type: 'host_answers', ref: 'h', answers: [{ ok: true }] }, 'answers[0]'],
+    [{ v: 1, type: 'host_answers', ref: 'h', answers: [{ value: 1 }] }, 'answers[0]'],
+    [{ v: 1, type: 'host_answers', ref: 'h', answers: [{ ok: true, value: 1 }, { ok: false, message: 'm' }] }, 'answers[1]'],
+    [{ v: 1, type: 'host_answers', answers: [] }, 'ref'],
+  ];
+  for (const [b, field] of bad) {
+    const r = parseFrame(JSON.stringify(b));
+    t.notOk(r.ok, JSON.stringify(b));
+    if (!r.ok) {
+      t.equal(r.error.code, 'BRINE_ERR_PROTO_BAD_FIELD');
+      t.match(r.error.message, field);
+    }
+  }
+});

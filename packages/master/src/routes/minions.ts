@@ -110,7 +110,10 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
     async (req) => {
       const b = req.body as { minion: string; sls: string | string[]; saltenv?: string };
       const sls = (Array.isArray(b.sls) ? b.sls : [b.sls]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-      return { minion: b.minion, ...deps.states.validate(b.minion, grainsOf(b.minion), sls, b.saltenv ?? 'base') };
+      const grains = grainsOf(b.minion);
+      // host calls of the templates are asked of that minion while it is connected
+      const report = await deps.states.validate(b.minion, grains, sls, b.saltenv ?? 'base', (calls) => deps.hub.askHost(b.minion, calls));
+      return { minion: b.minion, ...report };
     },
   );
 }

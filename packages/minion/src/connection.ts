@@ -1,0 +1,235 @@
+import { sign } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { BrineError, type Logger } from '@brine/core';
+import { authPayload, encode, EXPORTER_LABEL, parseFrame, type Body, type MasterToMinion, type MinionToMaster } from '@brine/protocol';
+import WebSocket from 'ws';
+import type { MinionConfig } from './config.js';
+import { minionErrors } from './errors.js';
+import type { MinionIdentity } from './identity.js';
+
+interface PendingRequest {
+  op: string;
+  args: Record<string, unknown>;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** Seconds a request to the master may wait (including time spent reconnecting). */
+const REQUEST_TIMEOUT_S = 300;
+
+/** Frames the connection does not handle itself: what the minion is asked to do. */
+export type WorkFrame = Extract<MasterToMinion, { type: 'job' | 'ack' | 'state_ack' | 'host_calls' }>;
+
+/**
+ * The minion's channel to its master: TLS WebSocket with the master's certificate pinned,
+ * enrollment (hello, signed challenge), reconnects with backoff, and requests answered by `res`
+ * or `error`. Emits 'welcome' once authenticated (before requests asked earlier are sent
+ * again), 'work' for jobs, acknowledgements and host calls, 'pending', 'rejected', 'denied',
+ * 'fatal' and 'master-error'.
+ */
+export class MasterConnection extends EventEmitter {
+  private ws?: WebSocket;
+  private authed = false;
+  private stopped = false;
+  private attempt = 0;
+  private timer?: NodeJS.Timeout;
+  private readonly requests = new Map<string, PendingRequest>();
+  private reqSeq = 0;
+
+  constructor(
+    private readonly config: MinionConfig,
+    private readonly identity: MinionIdentity,
+    private readonly log: Logger,
+    private readonly version: string,
+  ) {
+    super();
+  }
+
+  get connected(): boolean {
+    return this.authed;
+  }
+
+  start(): void {
+    this.connect();
+  }
+
+  /** Stops reconnecting, fails the open requests and closes the socket. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const [id, r] of this.requests) {
+      clearTimeout(r.timer);
+      r.reject(new BrineError('BRINE_ERR_MINION_STOPPED', 'the minion is stopping'));
+      this.requests.delete(id);
+    }
+    const ws = this.ws;
+    return new Promise((resolve) => {
+      if (!ws || ws.readyState === WebSocket.CLOSED) return resolve();
+      ws.once('close', () => resolve());
+      ws.terminate();
+    });
+  }
+
+  /** Sends a frame when the socket is open; false when it is not. */
+  send(msg: Body<MinionToMaster>): boolean {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(encode(msg));
+    return true;
+  }
+
+  /** Asks the master; waits through reconnects (the request is sent again after a welcome). */
+  request(op: string, args: Record<string, unknown>): Promise<unknown> {
+    const id = `r${++this.reqSeq}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.requests.delete(id);
+        reject(new BrineError('BRINE_ERR_MINION_MASTER_TIMEOUT', `the master did not answer '${op}' within ${REQUEST_TIMEOUT_S} s`));
+      }, REQUEST_TIMEOUT_S * 1000);
+      timer.unref();
+      this.requests.set(id, { op, args, resolve, reject, timer });
+      if (this.authed) this.send({ type: 'req', id, op, args });
+    });
+  }
+
+  private url(): string {
+    const host = this.config.master.includes(':') ? `[${this.config.master}]` : this.config.master;
+    return `wss://${host}:${this.config.master_port}/ws`;
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    this.authed = false;
+    const ws = new WebSocket(this.url(), {
+      // the certificate is self-signed: it is checked by its pinned fingerprint instead
+      rejectUnauthorized: false,
+      maxPayload: this.config.max_frame_bytes * 4,
+      perMessageDeflate: false,
+      handshakeTimeout: 10_000,
+    });
+    this.ws = ws;
+    let retryAfter: number | undefined;
+    let binding = '';
+    ws.on('open', () => {
+      const socket = (ws as unknown as { _socket: TLSSocket })._socket;
+      if (!this.checkFingerprint(socket.getPeerCertificate().fingerprint256)) {
+        ws.terminate();
+        return;
+      }
+      binding = socket.exportKeyingMaterial(32, EXPORTER_LABEL, Buffer.alloc(0)).toString('base64');
+      this.send({ type: 'hello', minion: this.config.id, pub: this.identity.publicPem, version: this.version });
+    });
+    ws.on('message', (data) => {
+      const r = parseFrame(data.toString(), this.config.max_frame_bytes * 4);
+      if (!r.ok) {
+        this.log.warn({ code: r.error.code }, `bad frame from master: ${r.error.message}`);
+        return;
+      }
+      const msg = r.msg as MasterToMinion;
+      switch (msg.type) {
+        case 'challenge': {
+          const sig = sign(null, authPayload(this.config.id, msg.nonce, binding), this.identity.privateKey);
+          this.send({ type: 'auth', sig: sig.toString('base64') });
+          return;
+        }
+        case 'welcome':
+          this.authed = true;
+          this.attempt = 0;
+          this.emit('welcome');
+          // requests asked before the connection dropped are asked again (they are all idempotent)
+          for (const [id, req] of this.requests) this.send({ type: 'req', id, op: req.op, args: req.args });
+          return;
+        case 'key_state':
+          if (msg.state === 'pending') {
+            retryAfter = this.config.acceptance_wait_time;
+            this.log.info({ event: 'key_pending', retry_after: retryAfter }, 'key is pending acceptance on the master');
+            this.emit('pending');
+          } else {
+            retryAfter = Math.max(this.config.acceptance_wait_time, 1);
+            this.log.error({ event: `key_${msg.state}`, retry_after: retryAfter }, `the master has ${msg.state} this minion's key`);
+            this.emit(msg.state);
+          }
+          return;
+        case 'res':
+          this.settle(msg.ref)?.resolve(msg.data);
+          return;
+        case 'ping':
+          this.send(msg.id === undefined ? { type: 'pong' } : { type: 'pong', id: msg.id });
+          return;
+        case 'error': {
+          const req = msg.ref !== undefined ? this.settle(msg.ref) : undefined;
+          if (req) {
+            req.reject(new BrineError(msg.code, msg.message));
+            return;
+          }
+          this.log.warn({ code: msg.code, ref: msg.ref }, `master: ${msg.message}`);
+          this.emit('master-error', msg);
+          return;
+        }
+        case 'job':
+        case 'ack':
+        case 'state_ack':
+        case 'host_calls':
+          this.emit('work', msg);
+          return;
+        default:
+          return;
+      }
+    });
+    ws.on('error', (err) => this.log.debug({ err: err.message }, 'connection error'));
+    ws.on('close', () => {
+      if (this.authed) this.log.warn({ event: 'disconnected' }, 'lost the master');
+      this.authed = false;
+      if (this.ws === ws) this.ws = undefined;
+      this.schedule(retryAfter);
+    });
+  }
+
+  private settle(ref: string): PendingRequest | undefined {
+    const r = this.requests.get(ref);
+    if (!r) return undefined;
+    this.requests.delete(ref);
+    clearTimeout(r.timer);
+    return r;
+  }
+
+  /** Exponential backoff with full jitter, so minions do not all come back at once. */
+  private schedule(fixed?: number): void {
+    if (this.stopped) return;
+    let delay: number;
+    if (fixed !== undefined) {
+      delay = fixed * 1000 * (this.config.recon_randomize ? 0.75 + Math.random() * 0.5 : 1);
+    } else {
+      const cap = Math.min(this.config.recon_max, this.config.recon_default * 2 ** this.attempt);
+      this.attempt++;
+      delay = cap * 1000 * (this.config.recon_randomize ? 0.5 + Math.random() * 0.5 : 1);
+    }
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  private checkFingerprint(got: string): boolean {
+    const file = path.join(this.config.pki_dir, 'master_finger');
+    const norm = (s: string) => s.replace(/[^0-9a-f]/gi, '').toUpperCase();
+    let want = this.config.master_finger;
+    let source = 'master_finger in the minion config';
+    if (!want && existsSync(file)) {
+      want = readFileSync(file, 'utf8').trim();
+      source = `recorded on first contact in ${file}`;
+    }
+    if (!want) {
+      writeFileSync(file, got + '\n', { mode: 0o644 });
+      this.log.warn({ event: 'master_finger_recorded', fingerprint: got }, 'trusting the master on first use');
+      return true;
+    }
+    if (norm(want) === norm(got)) return true;
+    const e = minionErrors.make('BRINE_ERR_MINION_MASTER_FINGER', { got, want, source, file });
+    this.log.fatal({ event: 'master_finger_mismatch', code: e.code }, e.message);
+    this.stopped = true;
+    this.emit('fatal', e);
+    return false;
+  }
+}

@@ -1,0 +1,196 @@
+import path from 'node:path';
+import { BrineError, toBrineError, type CommandRunner, type Logger, type StateRegistry, type StateResult } from '@brine/core';
+import type { Body, JobMsg, MinionToMaster, StateResultItem } from '@brine/protocol';
+import type { MinionConfig } from './config.js';
+import { minionErrors } from './errors.js';
+import { bindArgs, type ExecContext, type ExecFunction, type RunningJob } from './exec-function.js';
+import { remoteFileClient } from './remote-file-client.js';
+import type { ResultSpool, SpooledReturn } from './spool.js';
+import { syncStates } from './sync-states.js';
+
+interface Running extends RunningJob {
+  abort: AbortController;
+}
+
+/** What the job runner needs of the minion around it. */
+export interface JobRunnerDeps {
+  config: MinionConfig;
+  log: Logger;
+  spool: ResultSpool;
+  functions: ReadonlyMap<string, ExecFunction>;
+  grains: Record<string, unknown>;
+  version: string;
+  cmd: CommandRunner;
+  registry: StateRegistry;
+  /** Sends a frame to the master; false while disconnected. */
+  send(msg: Body<MinionToMaster>): boolean;
+  connected(): boolean;
+  /** Asks the master (waits through reconnects). */
+  request(op: string, args: Record<string, unknown>): Promise<unknown>;
+  /** The agent's events ('return'). */
+  emit(event: string, ...args: unknown[]): void;
+}
+
+/**
+ * The minion's work: jobs queued and run (at most `max_concurrent_jobs` at once), the one state
+ * run at a time (Salt's "is running as PID" lock), state results streamed as they complete and
+ * spooled with every return until the master acknowledges them.
+ */
+export class JobRunner {
+  private readonly running = new Map<string, Running>();
+  private readonly queue: JobMsg[] = [];
+  /** Streamed state results not yet handed to the spool and the socket, by jid. */
+  private readonly outbox = new Map<string, { fun: string; items: StateResultItem[] }>();
+  private outboxScheduled = false;
+  /** The state run holding this minion's lock (one highstate at a time). */
+  private stateRun?: { jid: string; fun: string; started: Date };
+  private stopped = false;
+
+  constructor(private readonly deps: JobRunnerDeps) {}
+
+  /** Jids of the jobs running now (reported to the master after a reconnect). */
+  runningJids(): string[] {
+    return [...this.running.keys()];
+  }
+
+  /** Aborts every running job and sends what they streamed so far. */
+  stop(): void {
+    this.stopped = true;
+    for (const r of this.running.values()) r.abort.abort();
+    this.flushStates();
+  }
+
+  onJob(job: JobMsg): void {
+    if (!this.deps.spool.markSeen(job.jid)) {
+      this.deps.log.info({ jid: job.jid }, 'job received twice; ignored');
+      return;
+    }
+    this.queue.push(job);
+    this.pump();
+  }
+
+  /**
+   * What an execution function sees of the minion. `state` (the master channel, streaming, the
+   * run lock) only for a job: a function called for a template's host call runs without it.
+   */
+  context(jid: string, fun: string, signal: AbortSignal, forJob: boolean): ExecContext {
+    const { deps } = this;
+    const ctx: ExecContext = {
+      jid,
+      grains: deps.grains,
+      version: deps.version,
+      signal,
+      cmd: deps.cmd,
+      functions: () => [...deps.functions.keys()].sort(),
+      running: () => [...this.running.values()].map(({ abort: _a, ...r }) => r),
+      kill: (id) => {
+        const r = this.running.get(id);
+        if (!r) return false;
+        r.abort.abort();
+        return true;
+      },
+    };
+    if (!forJob) return ctx;
+    const request = (op: string, args: Record<string, unknown>) => deps.request(op, args);
+    ctx.state = {
+      id: deps.config.id,
+      fun,
+      request,
+      emit: (tag, result) => this.emitState(jid, fun, tag, result),
+      claim: () => this.claimStateRun(jid, fun),
+      files: remoteFileClient(request, path.join(deps.config.data_dir, 'files'), jid),
+      registry: deps.registry,
+      syncStates: (saltenv) => syncStates(request, deps.config.data_dir, deps.registry, saltenv, jid),
+    };
+    return ctx;
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && this.running.size < Math.max(1, this.deps.config.max_concurrent_jobs)) {
+      const job = this.queue.shift()!;
+      void this.execute(job);
+    }
+  }
+
+  private async execute(job: JobMsg): Promise<void> {
+    const { deps } = this;
+    const started = new Date().toISOString();
+    const abort = new AbortController();
+    const entry: Running = { jid: job.jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg, started, pid: process.pid, abort };
+    this.running.set(job.jid, entry);
+    let ret: unknown;
+    let retcode = 0;
+    let success = true;
+    try {
+      const fn = deps.functions.get(job.fun);
+      if (!fn) throw minionErrors.make('BRINE_ERR_MINION_UNKNOWN_FUNCTION', { fun: job.fun });
+      const args = bindArgs(fn, job.arg, job.kwarg);
+      const result = await fn.run(args, this.context(job.jid, job.fun, abort.signal, true));
+      ret = result.return;
+      retcode = result.retcode ?? 0;
+      success = retcode === 0;
+      if (abort.signal.aborted) {
+        ret = minionErrors.message('BRINE_ERR_MINION_JOB_KILLED', { jid: job.jid });
+        retcode = 1;
+        success = false;
+      }
+    } catch (err) {
+      const e = toBrineError(err);
+      // Salt answers a refused or failed state run with a list of messages
+      ret = e.code === 'BRINE_ERR_MINION_STATE_RUNNING' || job.fun.startsWith('state.') ? [e.message] : e.message;
+      retcode = 1;
+      success = false;
+      if (e.code === 'BRINE_ERR_CORE_INTERNAL') deps.log.error({ err, jid: job.jid }, 'function failed');
+    }
+    this.running.delete(job.jid);
+    // every streamed state result is spooled (and sent) before the return
+    this.flushStates();
+    const out: SpooledReturn = { jid: job.jid, fun: job.fun, success, retcode, return: ret, started, finished: new Date().toISOString() };
+    if (!this.stopped) {
+      deps.spool.put(out);
+      const sent = deps.connected() && deps.send({ type: 'ret', ...out });
+      deps.log.info({ event: 'job_done', jid: job.jid, fun: job.fun, success, sent }, 'job finished');
+      deps.emit('return', out);
+    }
+    this.pump();
+  }
+
+  private emitState(jid: string, fun: string, tag: string, result: StateResult): void {
+    let box = this.outbox.get(jid);
+    if (!box) this.outbox.set(jid, (box = { fun, items: [] }));
+    box.items.push({ run_num: result.__run_num__ ?? box.items.length, tag, ret: result as unknown as Record<string, unknown> });
+    if (!this.outboxScheduled) {
+      this.outboxScheduled = true;
+      setImmediate(() => this.flushStates());
+    }
+  }
+
+  /** Spools and sends the state results gathered since the last flush (one frame per job). */
+  private flushStates(): void {
+    this.outboxScheduled = false;
+    for (const [jid, box] of this.outbox) {
+      this.outbox.delete(jid);
+      if (box.items.length === 0) continue;
+      this.deps.spool.putStates(jid, box.fun, box.items);
+      if (this.deps.connected()) this.deps.send({ type: 'state_results', jid, fun: box.fun, results: box.items });
+    }
+  }
+
+  private claimStateRun(jid: string, fun: string): () => void {
+    const cur = this.stateRun;
+    if (cur) {
+      const d = cur.started;
+      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+      const p = (n: number, w = 2) => String(n).padStart(w, '0');
+      const when = `${d.getFullYear()}, ${months[d.getMonth()]} ${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds() * 1000, 6)}`;
+      throw new BrineError(
+        'BRINE_ERR_MINION_STATE_RUNNING',
+        `The function "${cur.fun}" is running as PID ${process.pid} and was started at ${when} with jid ${cur.jid}`,
+      );
+    }
+    this.stateRun = { jid, fun, started: new Date() };
+    return () => {
+      if (this.stateRun?.jid === jid) this.stateRun = undefined;
+    };
+  }
+}
