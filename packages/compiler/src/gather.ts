@@ -136,7 +136,9 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
   // a placeholder answered a call: what this file includes may be the placeholder's doing
   const guessed = speculative || (out.hostCalls?.some((c) => !c.answered) ?? false);
   if (out.hostCalls) addHostCalls(ctx.hostCalls, out.hostCalls);
-  const state = out.high;
+  // a guess (a render with placeholders) is followed only to collect the host calls it leads to:
+  // its diagnostics have already failed the compile
+  const state = out.high ?? out.guess;
   if (!state) return undefined;
 
   const includeRaw = state.include;

@@ -21,7 +21,7 @@ async function run(opts: LocalOptions, registry: StateRegistry, low: LowChunk[])
 }
 
 async function applyCompiled(opts: LocalOptions, registry: StateRegistry, mode: 'highstate' | 'sls'): Promise<LocalResult> {
-  const c = compileFor(opts, mode, false, registry);
+  const c = await compileFor(opts, mode, false, registry);
   if (c.failed) return failed(c.diagnostics, true);
   // Salt's exit code for it is 1, as for a tree that does not compile
   if (mode === 'highstate' && nothingMatched(c.matches)) return { value: noStatesRunning(), retcode: 1, diagnostics: c.diagnostics, isRun: true };

@@ -1,4 +1,5 @@
-import { compileHighstate, compileSls, dirTree, renderSls, type Compiled, type CompileOptions, type StateSchema } from '@brine/compiler';
+import { compileAsking, compileHighstate, compileSls, compileTopFiles, dirTree, renderSls, type Compiled, type CompileOptions, type StateSchema } from '@brine/compiler';
+import { localHost } from './host-calls.js';
 import type { StateRegistry } from '@brine/core';
 import { slsNames } from '@brine/runtime';
 import type { LocalOptions } from './options.js';
@@ -30,11 +31,20 @@ export function slsArgs(opts: LocalOptions): string[] {
   return slsNames(...opts.call.args, opts.call.kwargs.mods);
 }
 
-export function compileFor(opts: LocalOptions, mode: 'highstate' | 'sls', raw: boolean, registry?: StateRegistry): Compiled {
+/** Compiles on this host: the templates' host calls are answered here (localHost). */
+export async function compileFor(opts: LocalOptions, mode: 'highstate' | 'sls', raw: boolean, registry?: StateRegistry): Promise<Compiled> {
   const copts = compileOptions(opts, registry);
-  if (mode === 'sls') {
-    const env = typeof opts.call.kwargs.saltenv === 'string' ? opts.call.kwargs.saltenv : 'base';
-    return compileSls(copts, slsArgs(opts), env, raw);
-  }
-  return compileHighstate(copts, raw);
+  const env = typeof opts.call.kwargs.saltenv === 'string' ? opts.call.kwargs.saltenv : 'base';
+  const { result } = await compileAsking(
+    (hostAnswers) => (mode === 'sls' ? compileSls({ ...copts, hostAnswers }, slsArgs(opts), env, raw) : compileHighstate({ ...copts, hostAnswers }, raw)),
+    { ask: localHost(opts), minion: opts.id },
+  );
+  return result;
+}
+
+/** The top files' matches for this host (state.show_top). */
+export async function topFor(opts: LocalOptions): Promise<ReturnType<typeof compileTopFiles>> {
+  const copts = compileOptions(opts);
+  const { result } = await compileAsking((hostAnswers) => compileTopFiles({ ...copts, hostAnswers }), { ask: localHost(opts), minion: opts.id });
+  return result;
 }

@@ -1,7 +1,6 @@
 import { errorLines, globMatch, type Diagnostic, type StateRegistry } from '@brine/core';
-import { compileTopFiles } from '@brine/compiler';
 import { cliErrors } from '../errors.js';
-import { compileFor, compileOptions, slsArgs } from './compile.js';
+import { compileFor, slsArgs, topFor } from './compile.js';
 import type { LocalOptions } from './options.js';
 
 export interface LocalResult {
@@ -37,26 +36,26 @@ function needSls(opts: LocalOptions): void {
 
 export const showFunctions: Record<string, LocalFunction> = {
   async 'state.show_top'(opts) {
-    const top = compileTopFiles(compileOptions(opts));
+    const top = await topFor(opts);
     if (top.diagnostics.some((d) => d.severity === 'error')) return failed(top.diagnostics);
     return { value: top.matches, retcode: 0, diagnostics: top.diagnostics };
   },
   async 'state.show_highstate'(opts, registry) {
-    const c = compileFor(opts, 'highstate', false, registry);
+    const c = await compileFor(opts, 'highstate', false, registry);
     return c.failed ? failed(c.diagnostics) : { value: c.rawHigh, retcode: 0, diagnostics: c.diagnostics };
   },
   async 'state.show_lowstate'(opts, registry) {
-    const c = compileFor(opts, 'highstate', false, registry);
+    const c = await compileFor(opts, 'highstate', false, registry);
     return c.failed ? failed(c.diagnostics) : { value: c.low, retcode: 0, diagnostics: c.diagnostics };
   },
   async 'state.show_sls'(opts, registry) {
     needSls(opts);
-    const c = compileFor(opts, 'sls', false, registry);
+    const c = await compileFor(opts, 'sls', false, registry);
     return c.failed ? failed(c.diagnostics) : { value: c.rawHigh, retcode: 0, diagnostics: c.diagnostics };
   },
   async 'state.show_low_sls'(opts, registry) {
     needSls(opts);
-    const c = compileFor(opts, 'sls', true, registry);
+    const c = await compileFor(opts, 'sls', true, registry);
     return c.failed ? failed(c.diagnostics) : { value: c.low, retcode: 0, diagnostics: c.diagnostics };
   },
   // Salt's sys.list_state_functions / list_state_modules: globs filter, no argument lists all

@@ -107,9 +107,10 @@ export function renderSls(input: RenderInput): RenderOutput {
   // the calls to ask; a speculative render may have none yet, and still fails
   const askNow = calls.filter(askable);
   const missing = askNow.length ? askNow : calls.filter((c) => !c.answered).slice(0, 1);
-  // Placeholders stood in for the answers: what the file rendered to is kept only so that the
-  // includes it names are rendered (and their host calls collected) in the same round; the
-  // errors below make sure it is never used.
+  // Placeholders stood in for the answers: what the file rendered to is kept aside only so that
+  // the includes it names are rendered (and their host calls collected) in the same round.
+  if (out.high) out.guess = out.high;
+  out.high = undefined;
   out.diagnostics = missing.map((c) =>
     compilerErrors.diag(
       'BRINE_ERR_COMPILE_HOST_CALL',

@@ -53,4 +53,10 @@ export interface RenderOutput {
   keyOrder?: string[];
   /** Every host call the templates made (given only when there was one). */
   hostCalls?: HostCallRecord[];
+  /**
+   * With a host call unanswered: what the file rendered to with a placeholder for the answer
+   * (`high` is then undefined). Only for collecting, in the same round, the host calls of the
+   * files it includes; never a result.
+   */
+  guess?: HighData;
 }
