@@ -360,7 +360,9 @@ export function compileTemplate(src: string, name: string, extensions: any[]): R
   try {
     let code = readCompiled(name, src);
     if (code === undefined) {
-      const parser = new (DialectParser as any)(new (BalancedTokenizer as any)(src, {}));
+      // Jinja drops one trailing newline of every template (keep_trailing_newline=False).
+      const body = src.endsWith('\r\n') ? src.slice(0, -2) : src.endsWith('\n') ? src.slice(0, -1) : src;
+      const parser = new (DialectParser as any)(new (BalancedTokenizer as any)(body, {}));
       parser.extensions = extensions;
       parser.templateName = name;
       const ast = transformer.transform(parser.parseAsRoot(), [], name);

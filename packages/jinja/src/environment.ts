@@ -210,7 +210,9 @@ export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
         // Salt makes every render variable a global too: imports without context see them.
         const globals: Record<string, unknown> = { ...vars };
         globals[GLOBALS] = globals;
-        return tmpl.render(globals);
+        const out = tmpl.render(globals) as string;
+        // Salt puts back the newline Jinja took from the end of the file.
+        return text.endsWith('\r\n') ? out + '\r\n' : text.endsWith('\n') ? out + '\n' : out;
       } catch (e) {
         throw toFailure(e, name);
       }

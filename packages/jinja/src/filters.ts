@@ -183,7 +183,10 @@ export const FILTERS: Record<string, Filter> = {
     const a = bindArgs(raw, ['sort_keys', 'indent'], { sort_keys: true, indent: null });
     return pyJson(v, a.indent === null ? null : Number(a.indent), truthy(a.sort_keys));
   },
-  yaml: (v, ...raw) => toYaml(v, truthy(bindArgs(raw, ['flow_style'], { flow_style: true }).flow_style)),
+  yaml: (v, ...raw) => {
+    const flow = bindArgs(raw, ['flow_style'], { flow_style: true }).flow_style;
+    return toYaml(v, flow === null || flow === undefined ? null : truthy(flow));
+  },
   yaml_dquote: (v) => yamlDquote(v),
   yaml_squote: (v) => yamlSquote(v),
   yaml_encode: (v) => yamlEncode(v),

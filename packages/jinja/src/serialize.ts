@@ -2,7 +2,7 @@
  * How templates serialise data the way Salt's filters do: `json` (Python's json.dumps spacing),
  * `yaml` (flow style on one line by default), `yaml_dquote` / `yaml_squote` / `yaml_encode`.
  */
-import { stringify } from 'yaml';
+import { pyYamlDump } from './py-yaml-dump.js';
 import { isDict } from './python.js';
 
 function jsonString(s: string, ensureAscii: boolean): string {
@@ -52,15 +52,9 @@ function plainData(v: unknown): unknown {
   return v;
 }
 
-/** YAML text of a value; `flow` gives the one-line form Salt's `yaml` filter prints. */
-export function toYaml(v: unknown, flow = true): string {
-  const text = stringify(plainData(v), {
-    version: '1.1',
-    collectionStyle: flow ? 'flow' : 'block',
-    lineWidth: 0,
-    flowCollectionPadding: false,
-  });
-  return text.replace(/\n$/, '');
+/** YAML text of a value as Salt's `yaml` filter prints it (PyYAML's layout, see py-yaml-dump.ts). */
+export function toYaml(v: unknown, flow: boolean | null = true): string {
+  return pyYamlDump(plainData(v), flow);
 }
 
 /** A YAML double-quoted scalar. */

@@ -34,7 +34,10 @@ function scanFlow(line: string, from: number, st: ScanState): void {
       else if (c === "'") st.quote = '';
       continue;
     }
-    if (c === '"' || c === "'") st.quote = c;
+    if (c === '"' || c === "'") {
+      // A quote opens a scalar only where a token starts (`it's` is plain text).
+      if (i === from || ' \t[{,:'.includes(line[i - 1])) st.quote = c;
+    }
     else if (c === '#' && (i === 0 || line[i - 1] === ' ')) return;
     else if (c === '{' || c === '[') st.depth++;
     else if ((c === '}' || c === ']') && st.depth > 0) {
@@ -108,7 +111,7 @@ export function reindentFlow(text: string): string | undefined {
       st.column = at;
       scanFlow(line, at, st);
     } else if (c === '"' || c === "'") {
-      st.column = indent;
+      st.column = at;
       scanFlow(line, at, st);
     } else if (c === '|' || c === '>') {
       blockScalarIndent = indent;

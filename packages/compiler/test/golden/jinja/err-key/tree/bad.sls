@@ -1,0 +1,4 @@
+bad:
+  test.nop:
+    - arg:
+        {a: 1}: 2

@@ -1,0 +1,392 @@
+/**
+ * YAML text laid out the way PyYAML's safe_dump lays it out (what Salt's `yaml` filter prints):
+ * the same choice between plain, single- and double-quoted scalars, flow collections wrapped
+ * past 80 columns with their continuation indented, block sequences not indented under a key.
+ * A template that embeds `{{ x | yaml }}` in an SLS then reads back the same data as in Salt.
+ * Mapping keys are sorted, as PyYAML does for plain dicts.
+ */
+import { isDict, isStringLike } from './python.js';
+
+const BEST_WIDTH = 80;
+const BEST_INDENT = 2;
+const BREAKS = '\n\x85\u2028\u2029';
+const SPACES = '\0 \t\r\n\x85\u2028\u2029';
+
+/** PyYAML's implicit resolvers (YAML 1.1): a plain scalar matching one is not a string. */
+const IMPLICIT = [
+  /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
+  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/,
+  /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
+  /^(?:<<)$/,
+  /^(?:~|null|Null|NULL|)$/,
+  /^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$/,
+  /^(?:=)$/,
+];
+
+interface Analysis {
+  empty: boolean;
+  multiline: boolean;
+  flowPlain: boolean;
+  blockPlain: boolean;
+  singleQuoted: boolean;
+}
+
+function isPrintable(ch: string): boolean {
+  if (ch === '\n' || (ch >= '\x20' && ch <= '\x7e')) return true;
+  return (ch === '\x85' || (ch >= '\xa0' && ch <= '\ud7ff') || (ch >= '\ue000' && ch <= '\ufffd') || ch.length === 2) && ch !== '\ufeff';
+}
+
+function analyze(s: string): Analysis {
+  if (s === '') return { empty: true, multiline: false, flowPlain: false, blockPlain: true, singleQuoted: true };
+  let blockInd = false;
+  let flowInd = false;
+  let lineBreaks = false;
+  let special = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  if (s.startsWith('---') || s.startsWith('...')) blockInd = flowInd = true;
+  const chars = [...s];
+  let precededByWs = true;
+  let followedByWs = chars.length === 1 || SPACES.includes(chars[1]);
+  let prevSpace = false;
+  let prevBreak = false;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i];
+    if (i === 0) {
+      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) flowInd = blockInd = true;
+      if ('?:'.includes(ch)) {
+        flowInd = true;
+        if (followedByWs) blockInd = true;
+      }
+      if (ch === '-' && followedByWs) flowInd = blockInd = true;
+    } else {
+      if (',?[]{}'.includes(ch)) flowInd = true;
+      if (ch === ':') {
+        flowInd = true;
+        if (followedByWs) blockInd = true;
+      }
+      if (ch === '#' && precededByWs) flowInd = blockInd = true;
+    }
+    if (BREAKS.includes(ch)) lineBreaks = true;
+    if (!isPrintable(ch)) special = true;
+    if (ch === ' ') {
+      if (i === 0) leadingSpace = true;
+      if (i === chars.length - 1) trailingSpace = true;
+      if (prevBreak) breakSpace = true;
+      prevSpace = true;
+      prevBreak = false;
+    } else if (BREAKS.includes(ch)) {
+      if (i === 0) leadingBreak = true;
+      if (i === chars.length - 1) trailingBreak = true;
+      if (prevSpace) spaceBreak = true;
+      prevSpace = false;
+      prevBreak = true;
+    } else {
+      prevSpace = prevBreak = false;
+    }
+    precededByWs = SPACES.includes(ch);
+    followedByWs = i + 2 >= chars.length || SPACES.includes(chars[i + 2]);
+  }
+  let flowPlain = true;
+  let blockPlain = true;
+  let singleQuoted = true;
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) flowPlain = blockPlain = false;
+  if (breakSpace) flowPlain = blockPlain = singleQuoted = false;
+  if (spaceBreak || special) flowPlain = blockPlain = singleQuoted = false;
+  if (lineBreaks) flowPlain = blockPlain = false;
+  if (flowInd) flowPlain = false;
+  if (blockInd) blockPlain = false;
+  return { empty: false, multiline: lineBreaks, flowPlain, blockPlain, singleQuoted };
+}
+
+const ESCAPES: Record<string, string> = {
+  '\0': '0', '\x07': 'a', '\x08': 'b', '\x09': 't', '\x0a': 'n', '\x0b': 'v', '\x0c': 'f', '\x0d': 'r', '\x1b': 'e',
+  '"': '"', '\\': '\\', '\x85': 'N', '\xa0': '_', '\u2028': 'L', '\u2029': 'P',
+};
+
+function floatText(n: number): string {
+  if (Number.isNaN(n)) return '.nan';
+  if (n === Infinity) return '.inf';
+  if (n === -Infinity) return '-.inf';
+  let v = String(n).toLowerCase();
+  if (!v.includes('.') && v.includes('e')) v = v.replace('e', '.0e');
+  return v;
+}
+
+type Flow = boolean | null;
+
+class Emitter {
+  out = '';
+  column = 0;
+  indent: number | null = null;
+  indents: Array<number | null> = [];
+  whitespace = true;
+  indention = true;
+  flowLevel = 0;
+  rootContext = false;
+  simpleKey = false;
+  mappingContext = false;
+
+  constructor(readonly flowStyle: Flow) {}
+
+  write(data: string): void {
+    this.column += data.length;
+    this.out += data;
+  }
+
+  indicator(ind: string, needWs: boolean, whitespace = false, indention = false): void {
+    const data = this.whitespace || !needWs ? ind : ' ' + ind;
+    this.whitespace = whitespace;
+    this.indention = this.indention && indention;
+    this.write(data);
+  }
+
+  lineBreak(): void {
+    this.whitespace = true;
+    this.indention = true;
+    this.out += '\n';
+    this.column = 0;
+  }
+
+  writeIndent(): void {
+    const indent = this.indent ?? 0;
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.lineBreak();
+    if (this.column < indent) {
+      this.whitespace = true;
+      this.write(' '.repeat(indent - this.column));
+    }
+  }
+
+  increaseIndent(flow: boolean, indentless = false): void {
+    this.indents.push(this.indent);
+    if (this.indent === null) this.indent = flow ? BEST_INDENT : 0;
+    else if (!indentless) this.indent += BEST_INDENT;
+  }
+
+  popIndent(): void {
+    this.indent = this.indents.pop() ?? null;
+  }
+
+  node(v: unknown, ctx: { root?: boolean; mapping?: boolean; simpleKey?: boolean }): void {
+    this.rootContext = !!ctx.root;
+    this.mappingContext = !!ctx.mapping;
+    this.simpleKey = !!ctx.simpleKey;
+    if (Array.isArray(v)) {
+      if (this.flowLevel || this.useFlow(v) || v.length === 0) this.flowSeq(v);
+      else this.blockSeq(v);
+    } else if (isDict(v)) {
+      const keys = Object.keys(v).sort();
+      if (this.flowLevel || this.useFlow(v) || keys.length === 0) this.flowMap(v, keys);
+      else this.blockMap(v, keys);
+    } else {
+      this.increaseIndent(true);
+      this.scalar(v);
+      this.popIndent();
+    }
+  }
+
+  /** default_flow_style: true, false, or (None) flow only for collections of scalars. */
+  useFlow(v: unknown[] | Record<string, unknown>): boolean {
+    if (this.flowStyle !== null) return this.flowStyle;
+    const items = Array.isArray(v) ? v : Object.values(v);
+    return items.every((x) => !Array.isArray(x) && !isDict(x));
+  }
+
+  flowSeq(v: unknown[]): void {
+    this.indicator('[', true, true);
+    this.flowLevel++;
+    this.increaseIndent(true);
+    v.forEach((item, i) => {
+      if (i > 0) this.indicator(',', false);
+      if (this.column > BEST_WIDTH) this.writeIndent();
+      this.node(item, {});
+    });
+    this.popIndent();
+    this.flowLevel--;
+    this.indicator(']', false);
+  }
+
+  flowMap(v: Record<string, unknown>, keys: string[]): void {
+    this.indicator('{', true, true);
+    this.flowLevel++;
+    this.increaseIndent(true);
+    keys.forEach((k, i) => {
+      if (i > 0) this.indicator(',', false);
+      if (this.column > BEST_WIDTH) this.writeIndent();
+      if (this.simpleKeyOk(k)) {
+        this.node(k, { mapping: true, simpleKey: true });
+        this.indicator(':', false);
+      } else {
+        this.indicator('?', true);
+        this.node(k, { mapping: true });
+        if (this.column > BEST_WIDTH) this.writeIndent();
+        this.indicator(':', true);
+      }
+      this.node(v[k], { mapping: true });
+    });
+    this.popIndent();
+    this.flowLevel--;
+    this.indicator('}', false);
+  }
+
+  blockSeq(v: unknown[]): void {
+    this.increaseIndent(false, this.mappingContext && !this.indention);
+    for (const item of v) {
+      this.writeIndent();
+      this.indicator('-', true, false, true);
+      this.node(item, {});
+    }
+    this.popIndent();
+  }
+
+  blockMap(v: Record<string, unknown>, keys: string[]): void {
+    this.increaseIndent(false);
+    for (const k of keys) {
+      this.writeIndent();
+      if (this.simpleKeyOk(k)) {
+        this.node(k, { mapping: true, simpleKey: true });
+        this.indicator(':', false);
+      } else {
+        this.indicator('?', true, false, true);
+        this.node(k, { mapping: true });
+        this.writeIndent();
+        this.indicator(':', true, false, true);
+      }
+      this.node(v[k], { mapping: true });
+    }
+    this.popIndent();
+  }
+
+  simpleKeyOk(k: string): boolean {
+    const a = analyze(k);
+    return k.length < 128 && !a.empty && !a.multiline;
+  }
+
+  scalar(v: unknown): void {
+    let text: string;
+    let implicit = true;
+    if (v === null || v === undefined) text = 'null';
+    else if (v === true || v === false) text = String(v);
+    else if (typeof v === 'number') text = Number.isInteger(v) ? String(v) : floatText(v);
+    else {
+      text = isStringLike(v) ? String(v) : String(v);
+      implicit = !IMPLICIT.some((re) => re.test(text));
+    }
+    const a = analyze(text);
+    const split = !this.simpleKey;
+    let style: string;
+    if (implicit && !(this.simpleKey && (a.empty || a.multiline)) && ((this.flowLevel && a.flowPlain) || (!this.flowLevel && a.blockPlain))) style = '';
+    else if (a.singleQuoted && !(this.simpleKey && a.multiline)) style = "'";
+    else style = '"';
+    if (style === '') this.plain(text, split);
+    else if (style === "'") this.singleQuoted(text, split);
+    else this.doubleQuoted(text, split);
+  }
+
+  plain(text: string, split: boolean): void {
+    if (text === '') return;
+    if (!this.whitespace) this.write(' ');
+    this.whitespace = false;
+    this.indention = false;
+    let spaces = false;
+    let start = 0;
+    for (let end = 0; end <= text.length; end++) {
+      const ch = end < text.length ? text[end] : undefined;
+      if (spaces) {
+        if (ch !== ' ') {
+          if (start + 1 === end && this.column > BEST_WIDTH && split) {
+            this.writeIndent();
+            this.whitespace = false;
+            this.indention = false;
+          } else {
+            this.write(text.slice(start, end));
+          }
+          start = end;
+        }
+      } else if (ch === undefined || ch === ' ') {
+        this.write(text.slice(start, end));
+        start = end;
+      }
+      if (ch !== undefined) spaces = ch === ' ';
+    }
+  }
+
+  singleQuoted(text: string, split: boolean): void {
+    this.indicator("'", true);
+    let spaces = false;
+    let breaks = false;
+    let start = 0;
+    for (let end = 0; end <= text.length; end++) {
+      const ch = end < text.length ? text[end] : undefined;
+      if (spaces) {
+        if (ch === undefined || ch !== ' ') {
+          if (start + 1 === end && this.column > BEST_WIDTH && split && start !== 0 && end !== text.length) this.writeIndent();
+          else this.write(text.slice(start, end));
+          start = end;
+        }
+      } else if (breaks) {
+        if (ch === undefined || !BREAKS.includes(ch)) {
+          if (text[start] === '\n') this.lineBreak();
+          for (let k = start; k < end; k++) this.lineBreak();
+          this.writeIndent();
+          start = end;
+        }
+      } else if (ch === undefined || ' \n\x85\u2028\u2029'.includes(ch) || ch === "'") {
+        if (start < end) {
+          this.write(text.slice(start, end));
+          start = end;
+        }
+      }
+      if (ch === "'") {
+        this.write("''");
+        start = end + 1;
+      }
+      if (ch !== undefined) {
+        spaces = ch === ' ';
+        breaks = BREAKS.includes(ch);
+      }
+    }
+    this.indicator("'", false);
+  }
+
+  doubleQuoted(text: string, split: boolean): void {
+    this.indicator('"', true);
+    let start = 0;
+    for (let end = 0; end <= text.length; end++) {
+      const ch = end < text.length ? text[end] : undefined;
+      if (ch === undefined || '"\\\x85\u2028\u2029\ufeff'.includes(ch) || !((ch >= '\x20' && ch <= '\x7e') || (ch >= '\xa0' && ch <= '\ufffd' && ch !== '\ufeff'))) {
+        if (start < end) {
+          this.write(text.slice(start, end));
+          start = end;
+        }
+        if (ch !== undefined) {
+          const code = ch.charCodeAt(0);
+          const esc = ESCAPES[ch] !== undefined ? '\\' + ESCAPES[ch] : code <= 0xff ? '\\x' + code.toString(16).toUpperCase().padStart(2, '0') : '\\u' + code.toString(16).toUpperCase().padStart(4, '0');
+          this.write(esc);
+          start = end + 1;
+        }
+      }
+      if (end > 0 && end < text.length - 1 && (ch === ' ' || start >= end) && this.column + (end - start) > BEST_WIDTH && split) {
+        const data = text.slice(start, end) + '\\';
+        if (start < end) start = end;
+        this.write(data);
+        this.writeIndent();
+        this.whitespace = false;
+        this.indention = false;
+        if (text[start] === ' ') this.write('\\');
+      }
+    }
+    this.indicator('"', false);
+  }
+}
+
+/** `salt.utils.yaml.safe_dump(v, default_flow_style=flow).strip()` without a trailing `...`. */
+export function pyYamlDump(v: unknown, flow: Flow = true): string {
+  const e = new Emitter(flow);
+  e.node(v, { root: true });
+  return e.out.trim();
+}
