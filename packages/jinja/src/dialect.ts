@@ -29,6 +29,30 @@ function wrapTruthy(node: any): any {
 
 const COMPARE: Record<string, string> = { '<': '<', '>': '>', '<=': '<=', '>=': '>=', '===': '===', '!==': '!==' };
 
+const LAZY_LOOP_ATTRS = new Set(['cycle', 'previtem', 'nextitem', 'depth', 'depth0']);
+
+/** Which of the lazily bound `loop.<attr>` a loop body mentions (a `loop` passed on whole counts as all). */
+function loopAttrsUsed(body: any): Set<string> {
+  const used = new Set<string>();
+  const walk = (n: any): void => {
+    if (!n || typeof n !== 'object' || used.size === LAZY_LOOP_ATTRS.size) return;
+    if (n instanceof nodes.LookupVal && n.target instanceof nodes.Symbol && n.target.value === 'loop' && n.val instanceof nodes.Literal) {
+      if (LAZY_LOOP_ATTRS.has(n.val.value)) used.add(n.val.value);
+      return;
+    }
+    if (n instanceof nodes.Symbol && n.value === 'loop') {
+      for (const a of LAZY_LOOP_ATTRS) used.add(a);
+      return;
+    }
+    if (n instanceof nodes.For) return void walk(n.arr);
+    if (Array.isArray(n)) return void n.forEach(walk);
+    if (n.fields) for (const f of n.fields) walk(n[f]);
+    if (n.children) n.children.forEach(walk);
+  };
+  walk(body);
+  return used;
+}
+
 class DialectCompiler extends Compiler {
   assertType(node: any, ...types: any[]): void {
     if (OWN_NODES.some((t) => node instanceof t) || node instanceof PyRaw || node instanceof nodes.Capture) return;
@@ -38,9 +62,13 @@ class DialectCompiler extends Compiler {
   /** Jinja's `loop.cycle(...)`, `previtem`, `nextitem` and `depth` beside the loop variables nunjucks binds. */
   _emitLoopBindings(node: any, arr: string, i: string, len: string): void {
     super._emitLoopBindings(node, arr, i, len);
-    this._emitLine(`frame.set("loop.cycle", runtime.loopCycle(${i}));`);
-    this._emitLine(`if (runtime.isArray(${arr})) { frame.set("loop.previtem", ${i} > 0 ? ${arr}[${i} - 1] : undefined); frame.set("loop.nextitem", ${i} + 1 < ${len} ? ${arr}[${i} + 1] : undefined); }`);
-    this._emitLine('frame.set("loop.depth", 1); frame.set("loop.depth0", 0);');
+    // Bound only when the body asks for them: loops are the hot path of big trees.
+    const used = loopAttrsUsed(node.body);
+    if (used.has('cycle')) this._emitLine(`frame.set("loop.cycle", runtime.loopCycle(${i}));`);
+    if (used.has('previtem')) this._emitLine(`frame.set("loop.previtem", runtime.isArray(${arr}) && ${i} > 0 ? ${arr}[${i} - 1] : undefined);`);
+    if (used.has('nextitem')) this._emitLine(`frame.set("loop.nextitem", runtime.isArray(${arr}) && ${i} + 1 < ${len} ? ${arr}[${i} + 1] : undefined);`);
+    if (used.has('depth')) this._emitLine('frame.set("loop.depth", 1);');
+    if (used.has('depth0')) this._emitLine('frame.set("loop.depth0", 0);');
   }
 
   compilePyLoopControl(node: any): void {
