@@ -20,8 +20,16 @@ const Tokenizer: any = lexer.lex('', {}).constructor;
  */
 export class BalancedTokenizer extends Tokenizer {
   depth = 0;
+  /** Whether the data token being read is a comment: `#}` in plain text is text, as in Jinja. */
+  commentToken = false;
+
+  _matches(s: string): boolean {
+    if (s === '#}' && !this.in_code && !this.commentToken) return false;
+    return super._matches(s);
+  }
 
   nextToken(): any {
+    if (!this.in_code) this.commentToken = this.str.startsWith('{#', this.index);
     if (this.in_code && this.depth > 0 && this.current() === '}') {
       const lineno = this.lineno;
       const colno = this.colno;
@@ -50,7 +58,9 @@ export const PyLoopControl = nodes.Node.extend('PyLoopControl', { fields: ['kind
 export const PyLoopFilter = nodes.Node.extend('PyLoopFilter', { fields: ['arr', 'name', 'cond'] });
 /** `x is name(args)` / `x is name arg` / `x is name`. */
 export const PyTest = nodes.Node.extend('PyTest', { fields: ['target', 'name', 'args'] });
-export const OWN_NODES = [PyTruthy, PySlice, PyTuple, PyLoopControl, PyLoopFilter, PyTest];
+/** `*args` in a call: the items of `target` as positional arguments. */
+export const PySpread = nodes.Node.extend('PySpread', { fields: ['target'] });
+export const OWN_NODES = [PyTruthy, PySlice, PyTuple, PyLoopControl, PyLoopFilter, PyTest, PySpread];
 
 const CLOSING = new Set<string>();
 function isClosing(t: any): boolean {
@@ -145,12 +155,20 @@ export class DialectParser extends Parser {
           break;
         }
       }
+      first = false;
+      if (!noParens && this.skipValue(lexer.TOKEN_OPERATOR, '**')) {
+        kwargs.spread = this.parseExpression();
+        continue;
+      }
+      if (!noParens && this.skipValue(lexer.TOKEN_OPERATOR, '*')) {
+        args.addChild(new PySpread(tok.lineno, tok.colno, this.parseExpression()));
+        continue;
+      }
       const arg = this.parseExpression();
       if (this.skipValue(lexer.TOKEN_OPERATOR, '=')) kwargs.addChild(new nodes.Pair(arg.lineno, arg.colno, arg, this.parseExpression()));
       else args.addChild(arg);
-      first = false;
     }
-    if (kwargs.children.length) args.addChild(kwargs);
+    if (kwargs.children.length || kwargs.spread) args.addChild(kwargs);
     return args;
   }
 

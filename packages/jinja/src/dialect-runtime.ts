@@ -87,6 +87,16 @@ Object.assign(dialectRuntime, {
   memberLookup,
   methodLookup,
   tuple,
+  spreadKwargs(named: Record<string, unknown>, more: unknown) {
+    if (more === undefined || more === null) return named;
+    if (!isDict(more)) throw new TypeError('argument after ** must be a mapping');
+    return Object.assign({}, named, more);
+  },
+  spreadArgs(items: unknown): unknown[] {
+    const list = iterate(items);
+    if (!Array.isArray(list)) throw new TypeError('argument after * must be an iterable');
+    return list;
+  },
   globalsOf: (context: any) => context.ctx.__brine_globals ?? {},
   test(env: any, context: any, name: string, value: unknown, args: unknown[]): boolean {
     const fn = env.tests[name];

@@ -276,7 +276,22 @@ class DialectCompiler extends Compiler {
 
   compileKeywordArgs(node: any, frame: any): void {
     this._emit('runtime.makeKeywordArgs(');
-    super.compileDict(node, frame);
+    if (node.spread) {
+      // `**mapping`: its keys join the named arguments.
+      this._emit('runtime.spreadKwargs(');
+      super.compileDict(node, frame);
+      this._emit(',');
+      this.compile(node.spread, frame);
+      this._emit(')');
+    } else {
+      super.compileDict(node, frame);
+    }
+    this._emit(')');
+  }
+
+  compilePySpread(node: any, frame: any): void {
+    this._emit('...runtime.spreadArgs(');
+    this.compile(node.target, frame);
     this._emit(')');
   }
 
