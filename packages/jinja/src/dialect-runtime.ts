@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { memberLookup, methodLookup } from './methods.js';
 import { pyHooks } from './py-object.js';
-import { isDict, isStringLike, percentFormat, str, truthy, tuple } from './python.js';
+import { isDict, isStringLike, percentFormat, pyEq as eq, pyIn, pyLess, str, truthy, tuple } from './python.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const baseRuntime: any = createRequire(import.meta.url)('nunjucks').runtime;
@@ -37,21 +37,6 @@ function slice(obj: unknown, start: number | null, stop: number | null, step: nu
     for (let i = norm(start, n - 1, -1, n - 1), e = norm(stop, -1, -1, n - 1); i > e; i += st) out.push(seq[i]);
   }
   return isStr ? out.join('') : out;
-}
-
-function eq(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
-  if (isStringLike(a) && isStringLike(b)) return String(a) === String(b);
-  if (typeof a === 'object' && typeof b === 'object') {
-    if (Array.isArray(a) !== Array.isArray(b)) return false;
-    const ka = Object.keys(a as object);
-    const kb = Object.keys(b as object);
-    if (ka.length !== kb.length) return false;
-    return ka.every((k) => eq((a as any)[k], (b as any)[k]));
-  }
-  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) === Number(b) && typeof a !== 'string' && typeof b !== 'string';
-  return false;
 }
 
 /** Where a template error happened; set once, by the innermost template that saw it. */
@@ -87,6 +72,11 @@ Object.assign(dialectRuntime, {
   memberLookup,
   methodLookup,
   tuple,
+  inOperator: pyIn,
+  lt: (a: unknown, b: unknown) => pyLess(a, b),
+  gt: (a: unknown, b: unknown) => pyLess(b, a),
+  le: (a: unknown, b: unknown) => !pyLess(b, a),
+  ge: (a: unknown, b: unknown) => !pyLess(a, b),
   spreadKwargs(named: Record<string, unknown>, more: unknown) {
     if (more === undefined || more === null) return named;
     if (!isDict(more)) throw new TypeError('argument after ** must be a mapping');

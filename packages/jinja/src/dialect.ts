@@ -27,7 +27,7 @@ function wrapTruthy(node: any): any {
   return new PyTruthy(node.lineno, node.colno, node);
 }
 
-const COMPARE: Record<string, string> = { '<': '<', '>': '>', '<=': '<=', '>=': '>=', '===': '===', '!==': '!==' };
+const COMPARE: Record<string, string> = { '<': 'lt', '>': 'gt', '<=': 'le', '>=': 'ge' };
 
 const LAZY_LOOP_ATTRS = new Set(['cycle', 'previtem', 'nextitem', 'depth', 'depth0']);
 
@@ -236,16 +236,16 @@ class DialectCompiler extends Compiler {
     let left = node.expr;
     node.ops.forEach((op: any, i: number) => {
       if (i > 0) this._emit(' && ');
-      if (op.type === '==' || op.type === '!=') {
-        this._emit(op.type === '!=' ? '!runtime.eq(' : 'runtime.eq(');
+      if (op.type === '==' || op.type === '!=' || op.type === '===' || op.type === '!==') {
+        this._emit(op.type === '!=' || op.type === '!==' ? '!runtime.eq(' : 'runtime.eq(');
         this.compile(left, frame);
         this._emit(', ');
         this.compile(op.expr, frame);
         this._emit(')');
       } else {
-        this._emit('(');
+        this._emit(`runtime.${COMPARE[op.type] ?? 'lt'}(`);
         this.compile(left, frame);
-        this._emit(` ${COMPARE[op.type] ?? op.type} `);
+        this._emit(', ');
         this.compile(op.expr, frame);
         this._emit(')');
       }

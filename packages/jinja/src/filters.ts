@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { loadYaml } from './yaml-load.js';
 import { memberLookup } from './methods.js';
-import { bindArgs, isDict, isStringLike, percentFormat, repr, splitArgs, str, strFormat, truthy } from './python.js';
+import { bindArgs, isDict, isStringLike, percentFormat, pyEq, pyIn, pyLess, repr, splitArgs, str, strFormat, truthy } from './python.js';
 import { pyJson, toYaml, yamlDquote, yamlEncode, yamlSquote } from './serialize.js';
 import { traverse } from './traverse.js';
 
@@ -405,13 +405,13 @@ export const TESTS: Record<string, (this: any, value: any, ...args: any[]) => bo
   callable: (v) => typeof v === 'function',
   sameas: (v, other) => v === other,
   escaped: () => false,
-  in: (v, seq) => (isStringLike(seq) ? String(seq).includes(str(v)) : isDict(seq) ? str(v) in seq : toList(seq).includes(v)),
-  eq: (v, other) => v === other || (isStringLike(v) && isStringLike(other) && String(v) === String(other)),
-  ne: (v, other) => !(v === other || (isStringLike(v) && isStringLike(other) && String(v) === String(other))),
-  lt: (v, other) => v < other,
-  le: (v, other) => v <= other,
-  gt: (v, other) => v > other,
-  ge: (v, other) => v >= other,
+  in: (v, seq) => pyIn(v, seq),
+  eq: (v, other) => pyEq(v, other),
+  ne: (v, other) => !pyEq(v, other),
+  lt: (v, other) => pyLess(v, other),
+  le: (v, other) => !pyLess(other, v),
+  gt: (v, other) => pyLess(other, v),
+  ge: (v, other) => !pyLess(v, other),
   odd: (v) => Number(v) % 2 !== 0,
   even: (v) => Number(v) % 2 === 0,
   divisibleby: (v, n) => Number(v) % Number(n) === 0,

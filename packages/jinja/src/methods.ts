@@ -3,7 +3,7 @@
  * (`d.items()`, `l.append(x)`, `s.startswith('a')`, ...). Looked up by the template runtime.
  */
 import { pyHooks } from './py-object.js';
-import { isDict, splitArgs, str, strFormat, truthy } from './python.js';
+import { isDict, pyKey, splitArgs, str, strFormat, truthy } from './python.js';
 
 type Method = (self: any, ...args: any[]) => unknown;
 
@@ -216,17 +216,17 @@ export const DICT_METHODS: Record<string, Method> = {
   keys: (d: Record<string, unknown>) => Object.keys(d),
   values: (d: Record<string, unknown>) => Object.keys(d).map((k) => d[k]),
   get: (d: Record<string, unknown>, key: unknown, def: unknown = null) => {
-    const k = String(key);
+    const k = pyKey(key);
     return Object.prototype.hasOwnProperty.call(d, k) && d[k] !== undefined ? d[k] : def;
   },
   update,
   setdefault: (d: Record<string, unknown>, key: unknown, def: unknown = null) => {
-    const k = String(key);
+    const k = pyKey(key);
     if (!Object.prototype.hasOwnProperty.call(d, k)) d[k] = def;
     return d[k];
   },
   pop: (d: Record<string, unknown>, key: unknown, ...rest: unknown[]) => {
-    const k = String(key);
+    const k = pyKey(key);
     if (Object.prototype.hasOwnProperty.call(d, k)) {
       const v = d[k];
       delete d[k];
@@ -248,7 +248,7 @@ export const DICT_METHODS: Record<string, Method> = {
     for (const k of Object.keys(d)) delete d[k];
     return null;
   },
-  has_key: (d: Record<string, unknown>, key: unknown) => Object.prototype.hasOwnProperty.call(d, String(key)),
+  has_key: (d: Record<string, unknown>, key: unknown) => Object.prototype.hasOwnProperty.call(d, pyKey(key)),
 };
 DICT_METHODS.iteritems = DICT_METHODS.items;
 DICT_METHODS.iterkeys = DICT_METHODS.keys;
@@ -303,6 +303,10 @@ function plainMemberLookup(obj: unknown, key: unknown): unknown {
     if (isDict(obj) && hasOwn(obj, key)) return obj[key];
     const m = pythonMethod(obj, key);
     if (m) return m;
+  } else if (isDict(obj)) {
+    // d[True], d[1]: the key as a dict literal would have stored it.
+    const k = pyKey(key);
+    return hasOwn(obj, k) ? obj[k] : undefined;
   }
   return jsMember(obj, key);
 }

@@ -108,6 +108,53 @@ export function repr(v: unknown): string {
   return String(v);
 }
 
+/** Python's `==` across the types templates meet. */
+export function pyEq(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  if (isStringLike(a) && isStringLike(b)) return String(a) === String(b);
+  if (typeof a === 'object' && typeof b === 'object') {
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a as object);
+    const kb = Object.keys(b as object);
+    if (ka.length !== kb.length) return false;
+    return ka.every((k) => pyEq((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) === Number(b) && typeof a !== 'string' && typeof b !== 'string';
+  return false;
+}
+
+/** Python's `in`: a key of a dict, an item of a list, a substring of a string. */
+export function pyIn(item: unknown, container: unknown): boolean {
+  if (isStringLike(container)) {
+    if (!isStringLike(item)) throw new TypeError(`'in <string>' requires string as left operand, not ${item === null || item === undefined ? 'NoneType' : typeof item}`);
+    return String(container).includes(String(item));
+  }
+  if (Array.isArray(container)) return container.some((x) => pyEq(x, item));
+  if (isDict(container)) return Object.prototype.hasOwnProperty.call(container, pyKey(item));
+  if (container === null || container === undefined) throw new TypeError("argument of type 'NoneType' is not iterable");
+  if (typeof container === 'object' && Symbol.iterator in container) return [...(container as Iterable<unknown>)].some((x) => pyEq(x, item));
+  throw new TypeError(`argument of type '${typeof container}' is not iterable`);
+}
+
+/** Python's `<`: lists and tuples compare item by item. */
+export function pyLess(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      if (pyEq(a[i], b[i])) continue;
+      return pyLess(a[i], b[i]);
+    }
+    return a.length < b.length;
+  }
+  return (a as number) < (b as number);
+}
+
+/** The string a value becomes as a dict key (`{True: 1}` and `.get(True)` agree). */
+export function pyKey(k: unknown): string {
+  return typeof k === 'string' ? k : str(k);
+}
+
 /** Python's str(): what `{{ value }}` prints. */
 export function str(v: unknown): string {
   if (typeof v === 'string') return v;

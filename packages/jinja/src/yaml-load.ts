@@ -74,9 +74,9 @@ export function loadYaml(text: string, options: { fast?: boolean } = {}): YamlRe
   const quick = options.fast === false ? undefined : fastYaml(text);
   const lineCounter = new LineCounter();
   if (quick) return { value: quick.value, lineCounter, fast: quick.positions };
-  let doc = parseDocument(text, { ...OPTIONS, lineCounter });
-  if (doc.errors.some((e) => e.code === 'BAD_INDENT' && e.message.startsWith('Flow '))) {
-    // PyYAML accepts flow collections continued at any indentation; see yaml-flow.ts.
+  const doc = parseDocument(text, { ...OPTIONS, lineCounter });
+  if (doc.errors.length > 0) {
+    // PyYAML accepts flow collections and quoted scalars continued at any indentation; see yaml-flow.ts.
     const moved = reindentFlow(text);
     if (moved !== undefined) {
       const lc = new LineCounter();
