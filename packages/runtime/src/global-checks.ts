@@ -43,36 +43,65 @@ function failed(chunk: LowChunk, comment: string): StateReturn {
   return { name: chunk.name, result: false, changes: {}, comment };
 }
 
-/** The result that replaces the state when a condition says not to run it; undefined to run it. */
+/** What one of onlyif / unless / creates concluded: skip the state or not, and why. */
+interface CheckVerdict {
+  skip: boolean;
+  comment: string;
+}
+
+/** onlyif: the first entry that fails skips the state. */
+async function onlyifVerdict(chunk: LowChunk, cmd: CommandRunner, opts: () => CommandOptions): Promise<CheckVerdict | string> {
+  const v: CheckVerdict = { skip: false, comment: '' };
+  for (const entry of asList(chunk.onlyif)) {
+    const h = await holds(entry, 'onlyif', cmd, opts());
+    if (h.error) return h.error;
+    if (!h.ok) return { skip: true, comment: 'onlyif condition is false' };
+    v.comment = 'onlyif condition is true';
+  }
+  return v;
+}
+
+/** unless: the state is skipped only when every entry succeeds; the first that fails ends it. */
+async function unlessVerdict(chunk: LowChunk, cmd: CommandRunner, opts: () => CommandOptions): Promise<CheckVerdict | string> {
+  const v: CheckVerdict = { skip: false, comment: '' };
+  for (const entry of asList(chunk.unless)) {
+    const h = await holds(entry, 'unless', cmd, opts());
+    if (h.error) return h.error;
+    if (!h.ok) return { skip: false, comment: 'unless condition is false' };
+    Object.assign(v, { skip: true, comment: 'unless condition is true' });
+  }
+  return v;
+}
+
+function createsVerdict(chunk: LowChunk): CheckVerdict {
+  const paths = asList(chunk.creates).map(String);
+  if (paths.length > 0 && paths.every((p) => existsSync(p))) {
+    return { skip: true, comment: Array.isArray(chunk.creates) ? 'All files in creates exist' : `${paths[0]} exists` };
+  }
+  return { skip: false, comment: 'Creates files not found' };
+}
+
+/**
+ * The result that replaces the state when a condition says not to run it; undefined to run it.
+ * As Salt, every condition given is checked (onlyif, then unless, then creates) and any one of
+ * them skips the state; the skip's comment lists each one's conclusion, a line each.
+ */
 export async function preconditions(chunk: LowChunk, cmd: CommandRunner): Promise<StateReturn | undefined> {
   let built: CommandOptions | undefined;
   const opts = () => (built ??= checkOptions(chunk));
-  if (chunk.onlyif !== undefined && chunk.onlyif !== null) {
-    for (const entry of asList(chunk.onlyif)) {
-      const v = await holds(entry, 'onlyif', cmd, opts());
-      if (v.error) return failed(chunk, v.error);
-      if (!v.ok) return skip(chunk, 'onlyif condition is false');
-    }
+  const verdicts: CheckVerdict[] = [];
+  for (const [key, check] of [
+    ['onlyif', () => onlyifVerdict(chunk, cmd, opts)],
+    ['unless', () => unlessVerdict(chunk, cmd, opts)],
+    ['creates', async () => createsVerdict(chunk)],
+  ] as const) {
+    if (chunk[key] === undefined || chunk[key] === null) continue;
+    const v = await check();
+    if (typeof v === 'string') return failed(chunk, v);
+    verdicts.push(v);
   }
-  if (chunk.unless !== undefined && chunk.unless !== null) {
-    let all = true;
-    for (const entry of asList(chunk.unless)) {
-      const v = await holds(entry, 'unless', cmd, opts());
-      if (v.error) return failed(chunk, v.error);
-      if (!v.ok) {
-        all = false;
-        break;
-      }
-    }
-    if (all) return skip(chunk, 'unless condition is true');
-  }
-  if (chunk.creates !== undefined && chunk.creates !== null) {
-    const paths = asList(chunk.creates).map(String);
-    if (paths.length > 0 && paths.every((p) => existsSync(p))) {
-      return skip(chunk, paths.length === 1 && !Array.isArray(chunk.creates) ? `${paths[0]} exists` : 'All files in creates exist');
-    }
-  }
-  return undefined;
+  if (!verdicts.some((v) => v.skip)) return undefined;
+  return skip(chunk, verdicts.map((v) => v.comment).join('\n'));
 }
 
 /** `check_cmd`: after a state that changed something, commands that must all exit 0. */

@@ -43,6 +43,12 @@ export interface RunOptions {
   failhard?: boolean;
   /** How retry waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The shell command strings run in when a state names none (cmd states, onlyif/unless,
+   * check_cmd). Defaults to the `shell` grain of `templateContext`, as Salt's default is the
+   * minion's shell grain; without either, the runner's own default.
+   */
+  shell?: string;
 }
 
 export interface RunOutcome {
@@ -60,6 +66,17 @@ const REQ_FREE_KEYS = [...REQUISITE_KEYS, 'onfail_all'];
 const WARM_DEPTH = 64;
 
 const SALT_KEYS: ReadonlySet<string> = new Set(['name', 'changes', 'result', 'comment', '__sls__', '__run_num__', '__id__', 'start_time', 'duration']);
+
+function grainShell(context: Record<string, unknown> | undefined): string | undefined {
+  const grains = context?.grains as Record<string, unknown> | undefined;
+  return typeof grains?.shell === 'string' && grains.shell !== '' ? grains.shell : undefined;
+}
+
+/** The runner with `shell` filled in wherever a caller left it out. */
+function withDefaultShell(cmd: CommandRunner, shell: string | undefined): CommandRunner {
+  if (shell === undefined) return cmd;
+  return { run: (command, options = {}) => cmd.run(command, options.shell === undefined ? { ...options, shell } : options) };
+}
 
 class Runner {
   readonly running: RunningDict = {};
@@ -79,13 +96,14 @@ class Runner {
     private readonly o: RunOptions,
   ) {
     this.index = new ChunkIndex(chunks);
+    const cmd = withDefaultShell(o.cmd, o.shell ?? grainShell(o.templateContext));
     this.env = {
       registry: o.registry,
       availability: new Map<StateModule, Promise<Availability>>(),
-      cmd: o.cmd,
+      cmd,
       sleep: o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       context: (low, test): StateContext => {
-        const ctx: StateContext = { low, running: this.running, lowstate: this.chunks, test, cmd: o.cmd, files: o.files };
+        const ctx: StateContext = { low, running: this.running, lowstate: this.chunks, test, cmd, files: o.files };
         if (o.templateContext) ctx.templateContext = o.templateContext;
         return ctx;
       },
@@ -212,13 +230,23 @@ class Runner {
     this.record(chunk, dryRun, { name: chunk.name, changes: {}, result, comment, ...extra }, undefined);
   }
 
+  /**
+   * A failure that does not depend on a prediction (a requisite that names nothing, or one that
+   * really failed): even in a prereq's dry run it is the chunk's real result, recorded once in
+   * the running dict, and the dry run reads it from there.
+   */
+  private final(chunk: LowChunk, dryRun: boolean, comment: string): void {
+    this.outcome(chunk, false, false, comment);
+    if (dryRun) this.pre.set(this.tagOf(chunk), this.running[this.tagOf(chunk)]!);
+  }
+
   private async evaluate(chunk: LowChunk, dryRun: boolean, depth: number): Promise<void> {
     const tag = this.tagOf(chunk);
     const active = dryRun ? this.preActive : this.active;
     active.add(tag);
     try {
       const { reqs, lost } = lookupRequisites(this.index, chunk, dryRun);
-      if (lost.size > 0) return this.outcome(chunk, dryRun, false, notFoundComment(lost));
+      if (lost.size > 0) return this.final(chunk, dryRun, notFoundComment(lost));
       for (const req of reqs) {
         if (req.kind === 'listen') continue;
         for (const c of req.chunks) {
@@ -234,7 +262,12 @@ class Runner {
               await p;
               continue;
             }
-            if (this.active.has(ctag)) return this.outcome(chunk, dryRun, false, 'Recursive requisite found');
+            if (this.active.has(ctag)) {
+              // A prereq dry run whose requisite is still being evaluated further up (it waits on
+              // this prediction): predict without it, as Salt does, instead of calling it a loop.
+              if (dryRun) continue;
+              return this.outcome(chunk, dryRun, false, 'Recursive requisite found');
+            }
             if (this.checkAbort()) return;
             if (depth > 0 && depth % WARM_DEPTH === 0) {
               await this.warm(c, depth);
@@ -249,6 +282,9 @@ class Runner {
       const status = requisiteStatus(reqs, (kind, c) => this.resultOf(kind, c));
       switch (status.status) {
         case 'fail':
+          // A prereq target whose real requisites failed will not run at all: that is its
+          // result, not a prediction, so it is recorded now (and the prereq sees it).
+          if (status.failed.every((c) => this.running[this.tagOf(c)]?.result === false)) return this.final(chunk, dryRun, failedComment(status.failed));
           return this.outcome(chunk, dryRun, false, failedComment(status.failed));
         case 'pre':
           return this.outcome(chunk, dryRun, true, 'No changes detected');
@@ -305,6 +341,8 @@ class Runner {
       ret = await callChunk(this.env, low, test, true);
       timing = { startTime: c2.startTime, duration: c2.elapsed() };
     }
+    // Salt marks what ran in parallel (a prereq's dry run never does).
+    if (chunk.parallel === true && !dryRun) ret = { ...ret, __parallel__: true };
     this.record(chunk, dryRun, ret, dryRun ? -1 : num, timing);
   }
 
@@ -320,10 +358,15 @@ class Runner {
    * its module's mod_watch, recorded as `<state>_|-listener_<id>_|-<name>_|-mod_watch`.
    */
   private async listeners(): Promise<void> {
+    const errors = new Map<string, StateResult>();
     for (const chunk of this.chunks) {
       if (chunk.listen === undefined || chunk.listen === null) continue;
+      const { reqs, lost, listenLost } = lookupRequisites(this.index, chunk, false);
+      for (const t of listenLost) {
+        const error = { name: `listen_${t.kind}:${t.value}`, changes: {}, result: false, comment: `Referenced state ${t.kind}: ${t.value} does not exist` };
+        errors.set(chunkTag({ state: 'Listen_Error', __id__: `listen_${t.value}`, name: `listen_${t.kind}`, fun: 'Listen_Error' } as LowChunk), error as StateResult);
+      }
       if (!(this.tagOf(chunk) in this.running)) continue;
-      const { reqs, lost } = lookupRequisites(this.index, chunk, false);
       if (lost.size > 0) continue;
       const fired = reqs.some(
         (r) => r.kind === 'listen' && r.chunks.some((c) => Object.keys(this.running[this.tagOf(c)]?.changes ?? {}).length > 0),
@@ -340,6 +383,13 @@ class Runner {
       this.tags.set(low, tag);
       this.record(low, false, ret, runNum, { startTime: clock.startTime, duration: clock.elapsed() });
       if (this.checkAbort()) return;
+    }
+    // Salt's shape for these: no __sls__ or __id__, numbered after every listener.
+    for (const [tag, error] of errors) {
+      if (tag in this.running) continue;
+      error.__run_num__ = this.runNum++;
+      this.running[tag] = error;
+      this.o.onResult?.(tag, error);
     }
   }
 }

@@ -149,7 +149,9 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     const fresh = want ?? Buffer.alloc(0);
     body = fresh;
     await atomicWrite(name, fresh, undefined, defaultFileMode());
-    changes.diff = 'New file';
+    // Neither contents nor source: Salt touches the file and says so in its own words.
+    if (want === undefined) changes.new = `file ${name} created`;
+    else changes.diff = 'New file';
     st = await lstatOrUndefined(name);
   } else if (contentChange && old && want) {
     body = want;
@@ -159,7 +161,7 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   Object.assign(changes, await enforceMeta(name, st!, { ...own, user: args.user, group: args.group, mode }));
   ret.changes = changes;
   const changed = Object.keys(changes).length > 0;
-  ret.comment = changed ? `File ${name} updated` : `File ${name} is in the correct state`;
+  ret.comment = !exists && want === undefined ? 'Empty file' : changed ? `File ${name} updated` : `File ${name} is in the correct state`;
   // Unchanged, the path reads as before (unless old_state described a symlink's target).
   ret.new_state = !changed && !followed ? ret.old_state : await pathState(name, ctx.cmd, body);
   return ret;
