@@ -29,11 +29,13 @@ export interface RequisiteLookup {
   listenLost: RequisiteTarget[];
 }
 
+const NO_TARGETS: RequisiteTarget[] = [];
+
 /** Finds the chunks each requisite of a chunk names. In a prereq dry run `prerequired` is ignored. */
 export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boolean): RequisiteLookup {
   const reqs: ResolvedRequisite[] = [];
   const lost = new Map<string, string[]>();
-  const listenLost: RequisiteTarget[] = [];
+  let listenLost: RequisiteTarget[] | undefined;
   for (const { key: kind, ref, target } of chunkRequisites(chunk, EVAL_REQUISITES, true)) {
     if (kind === 'prerequired' && dryRun) continue;
     let chunks: LowChunk[] = [];
@@ -44,7 +46,7 @@ export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boo
     if (chunks.length === 0) {
       // A bare ID that names nothing is not an error for listen (Salt skips it quietly).
       if (kind === 'listen') {
-        if (target && target.kind !== 'id') listenLost.push(target);
+        if (target && target.kind !== 'id') (listenLost ??= []).push(target);
         continue;
       }
       const shown = target ? formatRequisiteRef(target) : JSON.stringify(ref);
@@ -55,7 +57,7 @@ export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boo
     }
     reqs.push({ kind, ref, chunks: chunks.filter((c) => c !== chunk) });
   }
-  return { reqs, lost, listenLost };
+  return { reqs, lost, listenLost: listenLost ?? NO_TARGETS };
 }
 
 /** Salt's comment for references that match nothing. */
@@ -78,88 +80,95 @@ export type RequisiteStatus =
 
 const hasChanges = (r: StateResult) => r.changes !== null && typeof r.changes === 'object' && Object.keys(r.changes).length > 0;
 
-type Stat = 'fail' | 'met' | 'change' | 'pre' | 'premet' | 'onfail' | 'onchanges' | 'onchangesmet';
+// What targets said, as bits (Salt's req_stats / fun_stats sets; a run has thousands of these).
+const FAIL = 1;
+const MET = 2;
+const CHANGE = 4;
+const PRE = 8;
+const PREMET = 16;
+const ONFAIL = 32;
+const ONCHANGES = 64;
+const ONCHANGESMET = 128;
 
-/** What one kind of requisite says about its targets, Salt's way (state.py check_requisite). */
-function kindStats(kind: EvalKind, targets: StateResult[]): Set<Stat> {
-  const stats = new Set<Stat>();
-  const onfail = kind.startsWith('onfail');
-  for (const r of targets) {
-    // An onfail target that succeeded keeps the state from running; one that failed, or that
-    // would change something in test mode (result None), lets it run.
-    if (onfail) {
-      if (r.result === true) {
-        stats.add('onfail');
-        continue;
-      }
-    } else if (r.result === false) {
-      stats.add('fail');
-      continue;
-    }
-    if (kind.startsWith('onchanges')) {
-      stats.add(hasChanges(r) ? 'onchangesmet' : 'onchanges');
-      continue;
-    }
-    if (kind.startsWith('watch') && hasChanges(r)) {
-      stats.add('change');
-      continue;
-    }
-    if (kind === 'prereq') {
-      if (r.result === null) stats.add('premet');
-      else {
-        stats.add('pre');
-        continue;
-      }
-    }
-    if (r.__state_ran__ !== false) stats.add('met');
+const STATUS = {
+  met: { status: 'met' },
+  change: { status: 'change' },
+  pre: { status: 'pre' },
+  onfail: { status: 'onfail' },
+  onchanges: { status: 'onchanges' },
+} as const satisfies Record<string, RequisiteStatus>;
+
+/** What one target says for one kind of requisite, Salt's way (state.py check_requisite). */
+function targetStat(kind: EvalKind, r: StateResult): number {
+  // An onfail target that succeeded keeps the state from running; one that failed, or that
+  // would change something in test mode (result None), lets it run.
+  if (kind === 'onfail' || kind === 'onfail_any' || kind === 'onfail_all') {
+    if (r.result === true) return ONFAIL;
+  } else if (r.result === false) return FAIL;
+  if (kind === 'onchanges' || kind === 'onchanges_any') return hasChanges(r) ? ONCHANGESMET : ONCHANGES;
+  if ((kind === 'watch' || kind === 'watch_any') && hasChanges(r)) return CHANGE;
+  let bits = 0;
+  if (kind === 'prereq') {
+    if (r.result !== null) return PRE;
+    bits = PREMET;
   }
+  return r.__state_ran__ !== false ? bits | MET : bits;
+}
+
+/** One kind's verdict from its targets' bits. */
+function kindStats(kind: EvalKind, stats: number): number {
   // One good target is enough for the _any kinds and for plain onfail.
-  if (kind.endsWith('_any') || kind === 'onfail') {
-    if (stats.has('met') || stats.has('change')) stats.delete('fail');
-    if (stats.has('onchangesmet')) {
-      stats.delete('onchanges');
-      stats.delete('fail');
-    }
-    if (stats.has('onfail') && stats.has('met')) stats.delete('onfail');
+  if (kind === 'onfail' || kind.endsWith('_any')) {
+    if (stats & (MET | CHANGE)) stats &= ~FAIL;
+    if (stats & ONCHANGESMET) stats &= ~(ONCHANGES | FAIL);
+    if (stats & ONFAIL && stats & MET) stats &= ~ONFAIL;
   }
   // onfail_all: one target that succeeded keeps the state from running.
-  if (kind.endsWith('_all') && stats.has('onfail')) stats.delete('met');
+  if (kind === 'onfail_all' && stats & ONFAIL) stats &= ~MET;
   return stats;
 }
 
 /**
  * Decides what to do with a chunk once its requisites have results. `result(kind, chunk)` reads
  * a target's result (the dry-run result for prereq targets); a target without one is ignored.
- * Each kind is judged on its own, then the verdicts combine with Salt's precedence: a failed
- * requisite, then prereq, onfail, onchanges, watch.
+ * Each kind is judged on its own (lookupRequisites lists a chunk's requisites kind by kind),
+ * then the verdicts combine with Salt's precedence: a failed requisite, then prereq, onfail,
+ * onchanges, watch.
  */
 export function requisiteStatus(
   reqs: ResolvedRequisite[],
   result: (kind: EvalKind, chunk: LowChunk) => StateResult | undefined,
 ): RequisiteStatus {
-  const byKind = new Map<EvalKind, StateResult[]>();
-  const failed: LowChunk[] = [];
+  let failed: LowChunk[] | undefined;
+  let all = 0;
+  let kind: EvalKind | undefined;
+  let stats = 0;
   for (const req of reqs) {
     if (req.kind === 'listen') continue;
-    let targets = byKind.get(req.kind);
-    if (!targets) byKind.set(req.kind, (targets = []));
+    if (req.kind !== kind) {
+      if (kind !== undefined) all |= kindStats(kind, stats);
+      kind = req.kind;
+      stats = 0;
+    }
     for (const c of req.chunks) {
       const r = result(req.kind, c);
       if (!r) continue;
-      targets.push(r);
-      if (r.result === false && !failed.includes(c)) failed.push(c);
+      stats |= targetStat(req.kind, r);
+      if (r.result === false) {
+        failed ??= [];
+        if (!failed.includes(c)) failed.push(c);
+      }
     }
   }
-  const all = new Set<Stat>();
-  for (const [kind, targets] of byKind) for (const s of kindStats(kind, targets)) all.add(s);
+  if (kind !== undefined) all |= kindStats(kind, stats);
 
-  if (all.has('fail')) return { status: 'fail', failed };
-  if (all.has('pre') && !all.has('premet')) return { status: 'pre' };
-  if (all.has('onfail') && !all.has('onchangesmet')) return { status: 'onfail' };
-  if (all.has('onchanges') && !all.has('onchangesmet')) return { status: 'onchanges' };
-  if (all.has('change')) return { status: 'change' };
-  if (all.has('onfail')) return { status: 'onfail' };
-  return { status: 'met' };
+  if (all & FAIL) return { status: 'fail', failed: failed ?? [] };
+  if (all & PRE && !(all & PREMET)) return STATUS.pre;
+  if (all & ONFAIL && !(all & ONCHANGESMET)) return STATUS.onfail;
+  if (all & ONCHANGES && !(all & ONCHANGESMET)) return STATUS.onchanges;
+  if (all & CHANGE) return STATUS.change;
+  if (all & ONFAIL) return STATUS.onfail;
+  return STATUS.met;
 }
 
 /** "One or more requisite failed: main.broken, main.other" in declaration order. */
