@@ -231,6 +231,16 @@ class Runner {
   }
 
   /**
+   * A state its requisites decided not to run (prereq, onfail, onchanges): a success, timed
+   * like a state that ran (Salt gives these a start_time and a duration of about nothing).
+   */
+  private notRun(chunk: LowChunk, dryRun: boolean, comment: string, extra: Record<string, unknown> = {}): void {
+    const clock = startClock(this.o.now);
+    const ret = { name: chunk.name, changes: {}, result: true, comment, ...extra };
+    this.record(chunk, dryRun, ret, undefined, { startTime: clock.startTime, duration: clock.elapsed() });
+  }
+
+  /**
    * A failure that does not depend on a prediction (a requisite that names nothing, or one that
    * really failed): even in a prereq's dry run it is the chunk's real result, recorded once in
    * the running dict, and the dry run reads it from there.
@@ -262,12 +272,15 @@ class Runner {
               await p;
               continue;
             }
-            if (this.active.has(ctag)) {
-              // A prereq dry run whose requisite is still being evaluated further up (it waits on
-              // this prediction): predict without it, as Salt does, instead of calling it a loop.
-              if (dryRun) continue;
-              return this.outcome(chunk, dryRun, false, 'Recursive requisite found');
+            if (dryRun && (this.active.has(ctag) || this.preActive.has(ctag) || this.pre.has(ctag) || this.waitsOnActive(c))) {
+              // As Salt, a prediction's requisites run for real first; but one still being
+              // evaluated further up (it waits on this prediction), or one that would need such a
+              // state, is predicted (or left out) instead of being called a loop.
+              if (!this.active.has(ctag) && !this.preActive.has(ctag) && !this.pre.has(ctag)) await this.evaluate(c, true, depth + 1);
+              if (this.stopped) return;
+              continue;
             }
+            if (this.active.has(ctag)) return this.outcome(chunk, dryRun, false, 'Recursive requisite found');
             if (this.checkAbort()) return;
             if (depth > 0 && depth % WARM_DEPTH === 0) {
               await this.warm(c, depth);
@@ -279,7 +292,7 @@ class Runner {
         }
       }
       if (!dryRun && tag in this.running) return; // ran as a requisite of its own requisite chain
-      const status = requisiteStatus(reqs, (kind, c) => this.resultOf(kind, c));
+      const status = requisiteStatus(reqs, (kind, c) => this.resultOf(kind, c, dryRun));
       switch (status.status) {
         case 'fail':
           // A prereq target whose real requisites failed will not run at all: that is its
@@ -287,11 +300,11 @@ class Runner {
           if (status.failed.every((c) => this.running[this.tagOf(c)]?.result === false)) return this.final(chunk, dryRun, failedComment(status.failed));
           return this.outcome(chunk, dryRun, false, failedComment(status.failed));
         case 'pre':
-          return this.outcome(chunk, dryRun, true, 'No changes detected');
+          return this.notRun(chunk, dryRun, 'No changes detected');
         case 'onfail':
-          return this.outcome(chunk, dryRun, true, 'State was not run because onfail req did not change', { __state_ran__: false });
+          return this.notRun(chunk, dryRun, 'State was not run because onfail req did not change', { __state_ran__: false });
         case 'onchanges':
-          return this.outcome(chunk, dryRun, true, 'State was not run because none of the onchanges reqs changed', { __state_ran__: false });
+          return this.notRun(chunk, dryRun, 'State was not run because none of the onchanges reqs changed', { __state_ran__: false });
         default:
           return this.launch(chunk, dryRun, status.status === 'change' ? reqs : undefined);
       }
@@ -300,11 +313,32 @@ class Runner {
     }
   }
 
-  private resultOf(kind: EvalKind, c: LowChunk): StateResult | undefined {
+  /** Whether running `root` for real would need a state now being evaluated (through any requisites). */
+  private waitsOnActive(root: LowChunk): boolean {
+    const seen = new Set<LowChunk>([root]);
+    const todo = [root];
+    for (let c = todo.pop(); c; c = todo.pop()) {
+      for (const r of lookupRequisites(this.index, c, false).reqs) {
+        if (r.kind === 'listen') continue;
+        for (const k of r.chunks) {
+          const tag = this.tagOf(k);
+          if (this.active.has(tag)) return true;
+          if (seen.has(k) || tag in this.running) continue;
+          seen.add(k);
+          todo.push(k);
+        }
+      }
+    }
+    return false;
+  }
+
+  /** A requisite's result: prereq targets (and, in a prediction, anything not run yet) by their dry run. */
+  private resultOf(kind: EvalKind, c: LowChunk, dryRun: boolean): StateResult | undefined {
     const tag = this.tagOf(c);
     if (kind === 'prereq') return this.pre.get(tag) ?? this.running[tag];
-    return this.running[tag];
+    return this.running[tag] ?? (dryRun ? this.pre.get(tag) : undefined);
   }
+
 
   /** Runs the state (concurrently when `parallel: True`, except in a dry run). */
   private launch(chunk: LowChunk, dryRun: boolean, watched: ResolvedRequisite[] | undefined): Promise<void> | void {
