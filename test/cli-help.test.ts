@@ -35,3 +35,22 @@ t.test('a mistyped flag is a usage error naming it and the closest flag', async 
   const jobs = await brine(['jobs', 'list', '--limit']);
   t.match(jobs.stderr, /BRINE_ERR_CLI_USAGE: option '--limit <value>' argument missing/);
 });
+
+t.test('brine local speaks every Salt outputter name and refuses others', async (t) => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const dir = mkdtempSync('/tmp/brine-out-');
+  writeFileSync(`${dir}/a.sls`, 'a:\n  test.succeed_without_changes: []\n');
+  const args = ['local', 'state.sls', 'a', '--file-root', dir];
+  const raw = await brine([...args, '--out', 'raw']);
+  t.match(raw.stdout, /^\{'local': \{'test_\|-a_\|-a_\|-succeed_without_changes': \{'name': 'a', 'changes': \{\}, 'result': True, 'comment': 'Success!'/);
+  const txt = await brine([...args, '--out', 'txt']);
+  t.match(txt.stdout, /^local: \{'test_\|-a_/);
+  const quiet = await brine([...args, '--out', 'quiet']);
+  t.equal(quiet.stdout, '');
+  t.equal(quiet.code, 0);
+  const nested = await brine([...args, '--out', 'nested']);
+  t.match(nested.stdout, /^local:\n {4}----------\n {4}test_\|-a_\|-a_\|-succeed_without_changes:/);
+  const bad = await brine([...args, '--out', 'xml']);
+  t.equal(bad.code, 1);
+  t.match(bad.stderr, /unknown output 'xml'/);
+});

@@ -47,3 +47,19 @@ t.test("salt-key's flags: -L lists, -a accepts one, -A all, -f fingers, -d delet
   t.equal(del.code, 0, del.stderr);
   t.match(del.stdout, /Key for minion web1 deleted\./);
 });
+
+t.test('key lists: every Salt outputter name, colour on request, --no-color wins', async (t) => {
+  const yaml = await cluster.brine(['key', 'list', '--out', 'yaml']);
+  t.match(yaml.stdout, /^accepted:\n  - web2\npending:/);
+  const raw = await cluster.brine(['key', '-L', '--out', 'raw']);
+  t.match(raw.stdout, /^\{'accepted': \['web2'\], 'pending': \[('web1')?\], 'rejected': \[\], 'denied': \[\]\}\n$/);
+  const quiet = await cluster.brine(['key', '-L', '--out', 'quiet']);
+  t.equal(quiet.stdout, '');
+  const bad = await cluster.brine(['key', '-L', '--out', 'xml']);
+  t.equal(bad.code, 1);
+  t.match(bad.stderr, /unknown output 'xml' \(one of text, highstate, json, yaml, nested, raw, txt, quiet, key\)/);
+  const color = await cluster.brine(['key', '-L', '--force-color']);
+  t.match(color.stdout, /\x1b\[1;32mAccepted Keys:\x1b\[0m\n\x1b\[0;32mweb2\x1b\[0m\n/);
+  const plain = await cluster.brine(['key', '-L', '--force-color', '--no-color']);
+  t.notMatch(plain.stdout, /\x1b/);
+});

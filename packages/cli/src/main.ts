@@ -34,6 +34,16 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
   }
   // every verb answers -h/--help with its usage (arguments after a bare `--` are not flags)
   const flags = rest.indexOf('--') === -1 ? rest : rest.slice(0, rest.indexOf('--'));
+  // --no-color and --force-color work on every verb (as salt's): NO_COLOR / colour on a pipe too
+  // (the flag --force-color beats the NO_COLOR environment; the flag --no-color beats both)
+  if (flags.includes('--force-color')) {
+    io = { ...io, env: { ...io.env, BRINE_FORCE_COLOR: '1', NO_COLOR: '' } };
+    rest.splice(rest.indexOf('--force-color'), 1);
+  }
+  if (flags.includes('--no-color')) {
+    io = { ...io, env: { ...io.env, NO_COLOR: '1' } };
+    rest.splice(rest.indexOf('--no-color'), 1);
+  }
   if (flags.includes('-h') || flags.includes('--help')) {
     io.stdout(helpOf(command));
     return 0;

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { MasterClient, resolveApi, type JobReport, type JobRow } from '@brine/master/client';
-import { stringify as toYaml } from 'yaml';
 import { isJid } from '@brine/protocol';
 import type { Command } from '../command.js';
+import { outputOption, renderData, type Outputter } from '../output/outputters.js';
 import { printFleetRun, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
 import { printReport } from '../output/report.js';
 
@@ -17,7 +17,7 @@ export const jobsCommand: Command = {
   usage:
     'brine jobs list [--function F] [--target T] [--minion ID] [--since TIME] [--until TIME] [--limit N] | show <jid> | active' +
     ' | states [--minion ID] [--id STATE_ID_OR_NAME] [--failed] [--changed] [--since 7d] [--jid JID] [--limit N] | last' +
-    '  [--out text|json|yaml] [--config MASTER_CONFIG]',
+    '  [--out text|json|yaml|nested|raw|txt|quiet] [--config MASTER_CONFIG]',
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -34,13 +34,13 @@ export const jobsCommand: Command = {
         jid: { type: 'string' },
         failed: { type: 'boolean' },
         changed: { type: 'boolean' },
-        out: { type: 'string', default: 'text' },
+        out: { type: 'string' },
       },
     });
     const [action = 'list', jid] = positionals;
     const client = new MasterClient(resolveApi(values.config, io.env));
-    const out = values.out ?? 'text';
-    const dump = (v: unknown) => io.stdout(out === 'yaml' ? toYaml(v) : JSON.stringify(v, null, 2) + '\n');
+    const out = outputOption(values.out, this.usage, 'text', { highstate: 'text' });
+    const dump = (v: unknown) => io.stdout(renderData(out as Exclude<Outputter, 'text' | 'highstate'>, v));
     if (action === 'list') {
       const q = new URLSearchParams();
       for (const k of ['function', 'target', 'minion', 'since', 'until', 'limit'] as const) {

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { globMatch } from '@brine/core';
 import { MasterClient, resolveApi } from '@brine/master/client';
 import type { Command } from '../command.js';
+import { useColor } from '../output/fleet.js';
+import { outputOption, renderData } from '../output/outputters.js';
 import { cliErrors } from '../errors.js';
 
 interface KeyList {
@@ -16,6 +18,15 @@ interface Change {
   minion: string;
   from: string;
   to: string;
+}
+
+function keyPalette(on: boolean) {
+  const c = (code: string) => (on ? `\x1b[${code}m` : '');
+  return {
+    green: c('0;32'), red: c('0;31'), blue: c('0;34'), magenta: c('0;35'),
+    lightGreen: c('1;32'), lightRed: c('1;31'), lightBlue: c('1;34'), lightMagenta: c('1;35'),
+    end: c('0'),
+  };
 }
 
 type KeyFlags = Record<string, string | boolean | undefined>;
@@ -43,7 +54,7 @@ function saltKeyAction(v: KeyFlags): { action: string; match?: string; all?: boo
 }
 
 const KEY_USAGE =
-  'brine key list|accept|reject|delete|finger [ID_GLOB|--all] [--yes] [--include-rejected] [--include-accepted] [--include-denied] [--out text|json] [--config MASTER_CONFIG]\n' +
+  'brine key list|accept|reject|delete|finger [ID_GLOB|--all] [--yes] [--include-rejected] [--include-accepted] [--include-denied] [--out key|text|json|yaml|nested|raw|txt|quiet] [--config MASTER_CONFIG]\n' +
   '       brine key -L | -A | -a ID | -R | -r ID | -D | -d ID | -F | -f ID  [-y]   (salt-key flags)';
 
 /** `brine key`: salt-key. */
@@ -62,7 +73,7 @@ export const keyCommand: Command = {
         'include-rejected': { type: 'boolean' },
         'include-accepted': { type: 'boolean' },
         'include-denied': { type: 'boolean' },
-        out: { type: 'string', default: 'text' },
+        out: { type: 'string' },
         // salt-key's flags
         list: { type: 'boolean', short: 'L' },
         'list-all': { type: 'boolean' },
@@ -81,25 +92,30 @@ export const keyCommand: Command = {
       throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `salt-key style flags and the action '${positionals[0]}' cannot be mixed: use one or the other`, usage: this.usage });
     }
     const [action = 'list', match] = salt ? [salt.action, salt.match] : positionals;
+    const out = outputOption(values.out, KEY_USAGE, 'text', { key: 'text', highstate: 'text' });
+    const data = out === 'text' || out === 'highstate' ? undefined : out;
     if (salt?.all) values.all = true;
     const client = new MasterClient(resolveApi(values.config, io.env));
     if (action === 'list') {
       const keys = await client.get<KeyList>('/v1/keys');
-      if (values.out === 'json') {
-        io.stdout(JSON.stringify({ accepted: keys.accepted, pending: keys.pending, rejected: keys.rejected, denied: keys.denied }, null, 2) + '\n');
+      if (data) {
+        io.stdout(renderData(data, { accepted: keys.accepted, pending: keys.pending, rejected: keys.rejected, denied: keys.denied }));
         return 0;
       }
-      const section = (title: string, ids: string[]) => io.stdout(`${title}:\n${ids.map((i) => i + '\n').join('')}`);
-      section('Accepted Keys', keys.accepted);
-      section('Denied Keys', keys.denied);
-      section('Unaccepted Keys', keys.pending);
-      section('Rejected Keys', keys.rejected);
+      // salt-key's colours: light headings, keys in their state's colour
+      const c = keyPalette(useColor(io));
+      const section = (title: string, ids: string[], color: string, heading: string) =>
+        io.stdout(`${heading}${title}:${c.end}\n${ids.map((i) => `${color}${i}${c.end}\n`).join('')}`);
+      section('Accepted Keys', keys.accepted, c.green, c.lightGreen);
+      section('Denied Keys', keys.denied, c.magenta, c.lightMagenta);
+      section('Unaccepted Keys', keys.pending, c.red, c.lightRed);
+      section('Rejected Keys', keys.rejected, c.blue, c.lightBlue);
       return 0;
     }
     if (action === 'finger') {
       const f = await client.get<{ master: string; keys: Array<{ minion: string; state: string; fingerprint: string }> }>('/v1/keys/finger');
-      if (values.out === 'json') {
-        io.stdout(JSON.stringify(f, null, 2) + '\n');
+      if (data) {
+        io.stdout(renderData(data, f));
         return 0;
       }
       io.stdout(`Local Keys:\nmaster.crt:  ${f.master}\n`);
@@ -132,8 +148,8 @@ export const keyCommand: Command = {
       ...(values['include-denied'] ? { include_denied: true } : {}),
     };
     const { changed } = await client.post<{ changed: Change[] }>(`/v1/keys/${action}`, body);
-    if (values.out === 'json') {
-      io.stdout(JSON.stringify(changed, null, 2) + '\n');
+    if (data) {
+      io.stdout(renderData(data, changed));
       return 0;
     }
     if (changed.length === 0) {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createLogger, toBrineError } from '@brine/core';
 import { MasterClient, resolveApi } from '@brine/master/client';
 import type { Command } from '../command.js';
+import { outputOption, renderData } from '../output/outputters.js';
 import { logFormat } from '../log-format.js';
 
 /** `brine minion`: runs the minion agent in the foreground until SIGTERM/SIGINT. */
@@ -55,16 +56,17 @@ interface MinionInfo {
 export const minionsCommand: Command = {
   name: 'minions',
   summary: 'list known minions: connected, last seen',
-  usage: 'brine minions [--out text|json] [--config MASTER_CONFIG]',
+  usage: 'brine minions [--out text|json|yaml|nested|raw|txt|quiet] [--config MASTER_CONFIG]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
-      options: { config: { type: 'string', short: 'c' }, out: { type: 'string', default: 'text' } },
+      options: { config: { type: 'string', short: 'c' }, out: { type: 'string' } },
     });
+    const out = outputOption(values.out, this.usage, 'text', { highstate: 'text' });
     const client = new MasterClient(resolveApi(values.config, io.env));
     const { minions } = await client.get<{ minions: MinionInfo[] }>('/v1/minions');
-    if (values.out === 'json') {
-      io.stdout(JSON.stringify(minions.map(({ id, accepted, connected, last_seen }) => ({ id, accepted, connected, last_seen })), null, 2) + '\n');
+    if (out !== 'text' && out !== 'highstate') {
+      io.stdout(renderData(out, minions.map(({ id, accepted, connected, last_seen }) => ({ id, accepted, connected, last_seen }))));
       return 0;
     }
     for (const m of minions) {

@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
 import { MasterClient, resolveApi } from '@brine/master/client';
-import { stringify } from 'yaml';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
+import { outputOption, renderData } from '../output/outputters.js';
 import { fromParseError } from '../parse-errors.js';
 import { formatNestedOf } from '../output/report.js';
 
 const USAGE =
-  'brine pillar explain <minion> <name> [--out text|json] [--config MASTER_CONFIG]\n' +
-  '       brine pillar items <minion> [--out text|json|yaml] [--config MASTER_CONFIG]';
+  'brine pillar explain <minion> <name> [--out text|json|yaml|nested|raw|txt|quiet] [--config MASTER_CONFIG]\n' +
+  '       brine pillar items <minion> [--out nested|json|yaml|raw|txt|quiet] [--config MASTER_CONFIG]';
 
 function usage(detail: string): never {
   throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail, usage: USAGE });
@@ -29,22 +29,21 @@ export const pillarCommand: Command = {
       parsed = parseArgs({
         args: argv,
         allowPositionals: true,
-        options: { config: { type: 'string', short: 'c' }, out: { type: 'string', default: 'text' } },
+        options: { config: { type: 'string', short: 'c' }, out: { type: 'string' } },
       });
     } catch (e) {
       throw fromParseError(e, USAGE);
     }
     const { values, positionals } = parsed;
     const [sub, minion, name] = positionals;
-    const out = values.out ?? 'text';
+    const out = outputOption(values.out, USAGE, 'text', { highstate: 'text' });
     const client = () => new MasterClient(resolveApi(values.config, io.env));
     if (sub === 'explain') {
       if (!minion || !name || positionals.length > 3) usage('explain takes a minion id and a pillar name');
-      if (out !== 'text' && out !== 'json') usage(`unknown output '${out}' (text or json)`);
       const r = await client().get<{ bound: boolean; text: string; errors: string[] }>(
         `/v1/minions/${encodeURIComponent(minion)}/pillar/explain?name=${encodeURIComponent(name)}`,
       );
-      if (out === 'json') io.stdout(JSON.stringify(r, null, 2) + '\n');
+      if (out !== 'text' && out !== 'highstate') io.stdout(renderData(out, r));
       else {
         io.stdout(r.text);
         for (const e of r.errors) io.stderr(e + '\n');
@@ -53,11 +52,8 @@ export const pillarCommand: Command = {
     }
     if (sub === 'items') {
       if (!minion || positionals.length > 2) usage('items takes a minion id');
-      if (out !== 'text' && out !== 'json' && out !== 'yaml') usage(`unknown output '${out}' (text, json or yaml)`);
       const r = await client().get<{ pillar: Record<string, unknown>; errors: string[] }>(`/v1/minions/${encodeURIComponent(minion)}/pillar`);
-      if (out === 'json') io.stdout(JSON.stringify({ [minion]: r.pillar }, null, 2) + '\n');
-      else if (out === 'yaml') io.stdout(stringify({ [minion]: r.pillar }));
-      else io.stdout(formatNestedOf(minion, r.pillar));
+      io.stdout(out === 'text' || out === 'highstate' ? formatNestedOf(minion, r.pillar) : renderData(out, { [minion]: r.pillar }));
       for (const e of r.errors) io.stderr(e + '\n');
       return r.errors.length ? 1 : 0;
     }

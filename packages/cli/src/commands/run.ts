@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { MasterClient, resolveApi, type JobReport } from '@brine/master/client';
 import type { Command } from '../command.js';
+import { outputOption } from '../output/outputters.js';
 import { commandParams } from '../local/params.js';
 import { printFleetRun, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
 import type { HighstateMode } from '../output/highstate.js';
@@ -24,7 +25,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'run a function on targeted minions (like the salt command)',
   usage:
-    "brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out text|json|yaml|txt] [--progress] [--state-output full|terse|mixed|changes] [--params FILE ...] [--config MASTER_CONFIG]",
+    "brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out highstate|text|json|yaml|nested|raw|txt|quiet] [--progress] [--state-output full|terse|mixed|changes] [--params FILE ...] [--config MASTER_CONFIG]",
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -43,7 +44,7 @@ export const runCommand: Command = {
         timeout: { type: 'string', short: 't' },
         async: { type: 'boolean' },
         batch: { type: 'string', short: 'b' },
-        out: { type: 'string', default: 'text' },
+        out: { type: 'string' },
         progress: { type: 'boolean' },
         'state-output': { type: 'string' },
         params: { type: 'string', multiple: true },
@@ -83,9 +84,10 @@ export const runCommand: Command = {
     };
     if (timeout !== undefined) body.timeout = timeout;
     if (values.batch !== undefined) body.batch = values.batch;
-    const stateRun = STATE_RUN_FUNCTIONS.has(fun) && (values.out === 'text' || values.out === 'highstate');
+    const out = outputOption(values.out, this.usage, 'text');
+    const stateRun = STATE_RUN_FUNCTIONS.has(fun) && (out === 'text' || out === 'highstate');
     const tty = !!process.stderr.isTTY;
-    const progress = (tty || !!values.progress) && values.out !== 'json';
+    const progress = (tty || !!values.progress) && out !== 'json' && out !== 'quiet';
     let stopProgress = () => {};
     let flushEarly = () => {};
     // the live lines of returns: the job's answer can beat their events through the stream
@@ -178,7 +180,7 @@ export const runCommand: Command = {
       const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${pub.jid}/states`);
       return printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states }, io, values['state-output'] as HighstateMode | undefined);
     }
-    printReport(report, values.out ?? 'text', io);
+    printReport(report, out, io);
     const failed = report.missing.length > 0 || Object.values(report.returns).some((r) => !r.success);
     return failed ? 1 : 0;
   },

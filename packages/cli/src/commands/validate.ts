@@ -1,16 +1,16 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stringify } from 'yaml';
 import { formatDiagnostic, type Diagnostic } from '@brine/core';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
+import { outputOption, renderData, type Outputter } from '../output/outputters.js';
 import { fromParseError } from '../parse-errors.js';
 import { parseFileRoots, withUserPath } from '../local/file-roots.js';
 
 export const VALIDATE_USAGE =
-  'brine validate <sls>[,<sls>...] [--file-root DIR] [--file-root ENV=DIR] [--saltenv ENV] [--id ID] [--grains FILE] [--out json|yaml]\n' +
-  '       brine validate <sls>[,<sls>...] --minion ID [--saltenv ENV] [--out json|yaml] [--config MASTER_CONFIG]';
+  'brine validate <sls>[,<sls>...] [--file-root DIR] [--file-root ENV=DIR] [--saltenv ENV] [--id ID] [--grains FILE] [--out json|yaml|nested|raw|txt|quiet]\n' +
+  '       brine validate <sls>[,<sls>...] --minion ID [--saltenv ENV] [--out json|yaml|nested|raw|txt|quiet] [--config MASTER_CONFIG]';
 
 interface ValidateOptions {
   sls: string[];
@@ -18,7 +18,7 @@ interface ValidateOptions {
   roots: Record<string, string[]>;
   id: string;
   grainsFile: string | undefined;
-  out: 'json' | 'yaml';
+  out: Exclude<Outputter, 'text' | 'highstate'>;
   /** Through the master: render for this minion (its grains and pillar) with the master's tree. */
   minion: string | undefined;
   config: string | undefined;
@@ -51,8 +51,7 @@ function parseValidateOptions(argv: string[], cwd: string): ValidateOptions {
   const { values, positionals } = parsed;
   const sls = positionals.flatMap((p) => p.split(',')).map((s) => s.trim()).filter(Boolean);
   if (sls.length === 0) usage('no SLS given');
-  const out = values.out ?? 'json';
-  if (out !== 'json' && out !== 'yaml') usage(`unknown output '${out}' (json or yaml)`);
+  const out = outputOption(values.out, VALIDATE_USAGE, 'json', { text: 'json', highstate: 'json' }) as ValidateOptions['out'];
   if (values.minion !== undefined) {
     for (const local of ['file-root', 'id', 'grains'] as const) {
       if (values[local] !== undefined) usage(`--${local} is for a local tree; with --minion the master's tree, grains and pillar are used`);
@@ -106,8 +105,7 @@ export const validateCommand: Command = {
       );
       for (const d of res.diagnostics) io.stderr(formatDiagnostic(withUserPath(d, opts.roots, io.cwd)) + '\n');
     }
-    if (opts.out === 'yaml') io.stdout(stringify(res.report, { lineWidth: 0, aliasDuplicateObjects: false }));
-    else io.stdout(JSON.stringify(res.report, null, 4) + '\n');
+    io.stdout(renderData(opts.out, res.report));
     return res.failed ? 1 : 0;
   },
 };

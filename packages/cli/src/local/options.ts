@@ -7,6 +7,7 @@ import { strictParams } from '@brine/compiler';
 import type { Grains, Pillar } from '@brine/core';
 import { cliErrors } from '../errors.js';
 import { fromParseError } from '../parse-errors.js';
+import { outputOption } from '../output/outputters.js';
 import type { OutFormat } from '../output/format.js';
 import { parseSaltArgs, type SaltArgs } from '../salt-args.js';
 import { parseFileRoots } from './file-roots.js';
@@ -66,10 +67,8 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
   const { values, positionals } = parsed;
   const [fun, ...rest] = positionals;
   if (!fun) throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: 'no function given', usage: LOCAL_USAGE });
-  const out = values.out as OutFormat | undefined;
-  if (out !== undefined && !['highstate', 'json', 'yaml', 'nested'].includes(out)) {
-    throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `unknown output '${out}'`, usage: LOCAL_USAGE });
-  }
+  // salt-call's names; `text` is the highstate outputter for runs, as for brine run
+  const out = values.out === undefined ? undefined : (outputOption(values.out, LOCAL_USAGE, 'highstate', { text: 'highstate' }) as OutFormat);
   const stateOutput = (values['state-output'] ?? 'full') as LocalOptions['stateOutput'];
   if (!['full', 'terse', 'mixed', 'changes'].includes(stateOutput)) {
     throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `unknown --state-output '${stateOutput}' (full, terse, mixed, changes)`, usage: LOCAL_USAGE });
@@ -91,7 +90,7 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
     pillar,
     params: strictParams(params),
     out,
-    color: !values['no-color'] && !!process.stdout.isTTY && !env.NO_COLOR,
+    color: !values['no-color'] && (!!process.stdout.isTTY || !!env.BRINE_FORCE_COLOR) && !env.NO_COLOR,
     stateOutput,
   };
 }

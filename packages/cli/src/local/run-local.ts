@@ -4,6 +4,7 @@ import { cliErrors } from '../errors.js';
 import { formatJson, formatYaml } from '../output/format.js';
 import { formatHighstate } from '../output/highstate.js';
 import { formatNestedOf } from '../output/report.js';
+import { renderData } from '../output/outputters.js';
 import { applyFunctions } from './apply.js';
 import { withUserPath } from './file-roots.js';
 import { showFunctions, type LocalFunction } from './functions.js';
@@ -33,6 +34,7 @@ export async function runLocal(argv: string[], io: CommandIO): Promise<number> {
   } else if (out === 'highstate' && result.isRun) {
     io.stdout(formatHighstate(value as Parameters<typeof formatHighstate>[0], { minion, color: opts.color, mode: opts.stateOutput }) + '\n');
   } else if (out === 'nested') io.stdout(formatNestedOf(minion, value));
+  else if (out === 'raw' || out === 'txt' || out === 'quiet') io.stdout(renderData(out, { [minion]: value }));
   else io.stdout(formatYaml(minion, value));
   return result.retcode;
 }

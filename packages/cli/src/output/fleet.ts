@@ -146,9 +146,9 @@ export function fleetExitCode(report: FleetReport): number {
   return rets.some((r) => !r.success) ? 2 : 0;
 }
 
-/** Colour when stdout is a terminal and NO_COLOR is not set. */
+/** Colour when stdout is a terminal (or --force-color) and NO_COLOR (--no-color) is not set. */
 export function useColor(io: CommandIO): boolean {
-  return !!process.stdout.isTTY && !io.env.NO_COLOR;
+  return (!!process.stdout.isTTY || !!io.env.BRINE_FORCE_COLOR) && !io.env.NO_COLOR;
 }
 
 /** Prints a state run across minions (outputter per minion, fleet summary); returns the exit code. */

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 
-export type OutFormat = 'highstate' | 'json' | 'yaml' | 'nested';
+/** What `brine local --out` prints with: Salt's outputter names. */
+export type OutFormat = 'highstate' | 'json' | 'yaml' | 'nested' | 'raw' | 'txt' | 'quiet';
 
 /** `{"local": value}` exactly like `salt-call --local --out json` (4-space indent). */
 export function formatJson(minion: string, value: unknown): string {

@@ -3,6 +3,7 @@ import { stringify as toYaml } from 'yaml';
 import type { CommandIO } from '../command.js';
 import { didNotReturn } from './fleet.js';
 import { formatNested } from './highstate.js';
+import { renderData } from './outputters.js';
 
 /** One minion's value with Salt's nested outputter: `id:` then the value indented. */
 export function formatNestedOf(minion: string, value: unknown): string {
@@ -15,7 +16,9 @@ export function printReport(report: Pick<JobReport, 'returns' | 'missing'>, out:
   for (const [m, r] of Object.entries(report.returns)) byMinion[m] = r.return;
   for (const m of report.missing) byMinion[m.minion] = didNotReturn(m.reason);
   const ids = Object.keys(byMinion).sort();
-  if (out === 'json') {
+  if (out === 'raw' || out === 'quiet') {
+    for (const id of ids) io.stdout(renderData(out, { [id]: byMinion[id] }));
+  } else if (out === 'json') {
     for (const id of ids) io.stdout(JSON.stringify({ [id]: byMinion[id] }) + '\n');
   } else if (out === 'yaml') {
     for (const id of ids) io.stdout(toYaml({ [id]: byMinion[id] }));
