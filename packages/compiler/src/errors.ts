@@ -46,6 +46,7 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_HOST_UNANSWERED: "{call}: the minion '{minion}' did not answer this host call: {reason}",
   BRINE_ERR_COMPILE_HOST_ROUNDS:
     '{call}: the templates still make new host calls after {rounds} rounds of asking the minion (each answer led to another call)',
+  BRINE_ERR_COMPILE_PILLAR_MISSING: "pillar SLS '{sls}' in environment '{env}' is not in the pillar roots{from}",
   BRINE_ERR_COMPILE_RENDERER: "{file}: renderer '{renderer}' is not supported (Brine renders jinja, yaml and json)",
 });
 

@@ -10,6 +10,7 @@ export * from './verify.js';
 export * from './compile-low.js';
 export * from './order.js';
 export * from './pipeline.js';
+export * from './pillar.js';
 export * from './dir-tree.js';
 export * from './render/index.js';
 export * from './arg-bind.js';

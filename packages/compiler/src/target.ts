@@ -239,12 +239,15 @@ function evalCompound(expr: string, minion: MinionFacts, opts: TargetOptions): b
     }
     if (tok.kind !== 'term') throw fail(`unexpected '${tok.kind}' where a target was expected`);
     pos++;
-    const m = /^([A-Z])@([\s\S]*)$/.exec(tok.text);
+    // Salt's engines; G, P, I and J take an optional one-character delimiter (G|@os|Debian).
+    // Any other word, `X@y` included, is a glob.
+    const m = /^(?:([GPIJ])(.)@|([GPIJLNSER])@)([\s\S]*)$/.exec(tok.text);
     if (!m) return matchTarget(tok.text, 'glob', minion, opts);
-    const type = COMPOUND_PREFIX[m[1]!];
-    if (!type) throw fail(`unknown target prefix '${m[1]}@'`);
-    if (!m[2]) throw fail(`'${m[1]}@' with nothing after it`);
-    return matchTarget(m[2], type, minion, opts);
+    const letter = (m[1] ?? m[3])!;
+    const type = COMPOUND_PREFIX[letter];
+    if (!type) throw fail(`target engine '${letter}@' is not available`);
+    if (!m[4]) throw fail(`'${letter}@' with nothing after it`);
+    return matchTarget(m[4], type, minion, m[2] ? { ...opts, delimiter: m[2] } : opts);
   };
   if (tokens.length === 0) throw fail('empty compound expression');
   const value = parseOr();

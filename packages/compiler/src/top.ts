@@ -44,11 +44,11 @@ export interface TopOutput {
 export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const strategy = input.strategy ?? 'merge';
-  const report = (env: string, detail: string, section?: string, target?: string) => {
+  const report = (env: string, detail: string, section?: string, target?: string, severity: 'error' | 'warning' = 'error') => {
     const ids = input.positions?.[env]?.ids;
     const p = section !== undefined ? (target !== undefined ? ids?.[section]?.states[target] : undefined) ?? ids?.[section]?.pos : undefined;
     diagnostics.push(
-      compilerErrors.diag('BRINE_ERR_COMPILE_TOP', { env, detail }, { file: input.files?.[env] ?? `${env}:top.sls`, env, line: p?.line, column: p?.column }),
+      compilerErrors.diag('BRINE_ERR_COMPILE_TOP', { env, detail }, { file: input.files?.[env] ?? `${env}:top.sls`, env, line: p?.line, column: p?.column }, severity),
     );
   };
 
@@ -136,13 +136,14 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
   for (const [env, section] of merged) {
     if (input.saltenv && env !== input.saltenv) continue;
     for (const [tgt, items] of section) {
-      let type: TargetType = 'glob';
+      // Salt's default matcher in top files is compound: 'web*', 'not web*', 'G@os:Debian and web*'.
+      let type: TargetType = 'compound';
       for (const item of items) {
         if (isMatchItem(item)) {
           const t = (item as { match: unknown }).match;
           if (typeof t !== 'string' || !TARGET_TYPES.includes(t as TargetType)) {
             report(env, `target '${tgt}': unknown match type '${String(t)}' (one of ${TARGET_TYPES.join(', ')})`, env, tgt);
-            type = 'glob';
+            type = 'compound';
             continue;
           }
           type = t as TargetType;
@@ -152,7 +153,9 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
       try {
         hit = matchTarget(tgt, type, input.minion, input.targetOptions);
       } catch (e) {
-        report(env, (e as Error).message, env, tgt);
+        // Salt's compound matcher reads a malformed expression as "no match" (it only logs it).
+        if (type === 'compound') report(env, `${(e as Error).message}; the target matches nothing, as in Salt`, env, tgt, 'warning');
+        else report(env, (e as Error).message, env, tgt);
         continue;
       }
       if (!hit) continue;

@@ -83,7 +83,11 @@ t.test('compound: and/or/not, parentheses, prefixes', async (t) => {
   t.notOk(matchTarget('not *', 'compound', db1));
   t.ok(matchTarget('a* or b* or db1', 'compound', db1), 'or chains');
   t.notOk(matchTarget('db1 and web1* or G@os:Windows', 'compound', db1), 'and binds tighter than or');
-  for (const bad of ['G@os:Ubuntu and', '( web*', 'web* )', 'and web*', 'X@foo', 'web* db*', '']) {
+  t.notOk(matchTarget('X@foo', 'compound', db1), 'an unknown engine letter is part of a glob, as in Salt');
+  t.ok(matchTarget('X@db1', 'compound', { ...db1, id: 'X@db1' }));
+  t.ok(matchTarget('G|@os|CentOS and db*', 'compound', db1), 'G with its own delimiter');
+  t.notOk(matchTarget('G|@os|Ubuntu and db*', 'compound', db1));
+  for (const bad of ['G@os:Ubuntu and', '( web*', 'web* )', 'and web*', 'R@foo', 'web* db*', '']) {
     t.throws(() => matchTarget(bad, 'compound', db1), { code: 'BRINE_ERR_COMPILE_BAD_TARGET' }, bad);
   }
 });

@@ -13,7 +13,6 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_KEY_DENIED: 'minion {minion}: a different key is already known for this id; the new key is denied',
   BRINE_ERR_MASTER_KEY_REJECTED: 'minion {minion}: key is rejected',
   BRINE_ERR_MASTER_NOT_YOUR_JOB: 'minion {minion} was not a target of job {jid}',
-  BRINE_ERR_MASTER_PILLAR_MISSING: "pillar SLS '{sls}' in environment '{env}' is not available on the master{from}",
   BRINE_ERR_MASTER_TOPS: "master_tops plugin '{name}' failed for minion {id}: {detail}",
   BRINE_ERR_MASTER_FILE_REFUSED: "file request refused: '{path}' {detail}",
   BRINE_ERR_MASTER_UNKNOWN_ENV: "environment '{env}' is not served by this master",

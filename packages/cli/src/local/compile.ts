@@ -1,6 +1,6 @@
 import { compileAsking, compileHighstate, compileSls, compileTopFiles, dirTree, renderSls, type Compiled, type CompileOptions, type StateSchema } from '@brine/compiler';
+import { hasErrors, type StateRegistry } from '@brine/core';
 import { localHost } from './host-calls.js';
-import type { StateRegistry } from '@brine/core';
 import { slsNames } from '@brine/runtime';
 import type { LocalOptions } from './options.js';
 
@@ -21,6 +21,7 @@ export function compileOptions(opts: LocalOptions, registry?: StateRegistry): Co
     pillar: { ...opts.pillar, ...inlinePillar },
     params: opts.params,
     render: renderSls,
+    ...opts.top,
     ...(typeof kw.saltenv === 'string' ? { saltenv: kw.saltenv } : {}),
     ...(registry ? { schema: registrySchema(registry) } : {}),
   };
@@ -31,14 +32,23 @@ export function slsArgs(opts: LocalOptions): string[] {
   return slsNames(...opts.call.args, opts.call.kwargs.mods);
 }
 
+/** Like Salt, a pillar that failed to render fails every compile (its errors are the result). */
+export function pillarFailure(opts: LocalOptions): Compiled | undefined {
+  if (!hasErrors(opts.pillarDiagnostics)) return undefined;
+  return { matches: {}, rawHigh: {}, high: {}, low: [], origins: {}, meta: { SLS: {}, ID_DECS: {} }, diagnostics: opts.pillarDiagnostics, failed: true };
+}
+
 /** Compiles on this host: the templates' host calls are answered here (localHost). */
 export async function compileFor(opts: LocalOptions, mode: 'highstate' | 'sls', raw: boolean, registry?: StateRegistry): Promise<Compiled> {
+  const broken = pillarFailure(opts);
+  if (broken) return broken;
   const copts = compileOptions(opts, registry);
   const env = typeof opts.call.kwargs.saltenv === 'string' ? opts.call.kwargs.saltenv : 'base';
   const { result } = await compileAsking(
     (hostAnswers) => (mode === 'sls' ? compileSls({ ...copts, hostAnswers }, slsArgs(opts), env, raw) : compileHighstate({ ...copts, hostAnswers }, raw)),
     { ask: localHost(opts), minion: opts.id },
   );
+  if (opts.pillarDiagnostics.length > 0) result.diagnostics.unshift(...opts.pillarDiagnostics);
   return result;
 }
 

@@ -1,6 +1,6 @@
 import { errorLines, globMatch, type Diagnostic, type StateRegistry } from '@brine/core';
 import { cliErrors } from '../errors.js';
-import { compileFor, slsArgs, topFor } from './compile.js';
+import { compileFor, pillarFailure, slsArgs, topFor } from './compile.js';
 import type { LocalOptions } from './options.js';
 
 export interface LocalResult {
@@ -36,6 +36,8 @@ function needSls(opts: LocalOptions): void {
 
 export const showFunctions: Record<string, LocalFunction> = {
   async 'state.show_top'(opts) {
+    const broken = pillarFailure(opts);
+    if (broken) return failed(broken.diagnostics);
     const top = await topFor(opts);
     if (top.diagnostics.some((d) => d.severity === 'error')) return failed(top.diagnostics);
     return { value: top.matches, retcode: 0, diagnostics: top.diagnostics };
@@ -68,5 +70,10 @@ export const showFunctions: Record<string, LocalFunction> = {
   },
   async 'grains.items'(opts) {
     return { value: opts.grains, retcode: 0, diagnostics: [] };
+  },
+  async 'pillar.items'(opts) {
+    const broken = pillarFailure(opts);
+    if (broken) return failed(broken.diagnostics);
+    return { value: opts.pillar, retcode: 0, diagnostics: opts.pillarDiagnostics };
   },
 };

@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { collectGrains, coreErrors, type Grains } from '@brine/core';
 
-/** The grains `brine local` sees: what this host says about itself, then `--grains FILE` on top. */
-export function localGrains(id: string, grainsFile?: string): Grains {
-  if (!grainsFile) return collectGrains(id);
+/**
+ * The grains `brine local` sees: what this host says about itself, then the minion config's
+ * `grains:`, then `--grains FILE` on top.
+ */
+export function localGrains(id: string, grainsFile?: string, configGrains?: Grains): Grains {
+  if (!grainsFile) return collectGrains(id, configGrains);
   let extra: unknown;
   try {
     extra = parse(readFileSync(grainsFile, 'utf8'), { version: '1.1' });
@@ -14,5 +17,5 @@ export function localGrains(id: string, grainsFile?: string): Grains {
   if (extra !== null && (typeof extra !== 'object' || Array.isArray(extra))) {
     throw coreErrors.make('BRINE_ERR_CORE_BAD_INPUT', { detail: `grains file ${grainsFile} must hold a dictionary` });
   }
-  return collectGrains(id, (extra ?? {}) as Grains);
+  return collectGrains(id, { ...configGrains, ...((extra ?? {}) as Grains) });
 }

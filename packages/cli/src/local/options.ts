@@ -3,15 +3,16 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
-import { strictParams } from '@brine/compiler';
-import type { Grains, Pillar } from '@brine/core';
+import { compilePillar, dirTree, mergePillar, strictParams, type TopMergeStrategy } from '@brine/compiler';
+import type { Diagnostic, Grains, Pillar } from '@brine/core';
 import { cliErrors } from '../errors.js';
 import { fromParseError } from '../parse-errors.js';
 import { outputOption } from '../output/outputters.js';
 import type { OutFormat } from '../output/format.js';
 import { parseSaltArgs, type SaltArgs } from '../salt-args.js';
-import { parseFileRoots } from './file-roots.js';
+import { parseRoots } from './file-roots.js';
 import { localGrains } from './grains.js';
+import { readMinionConfig, type MinionConfig } from './minion-config.js';
 import { commandParams } from './params.js';
 import { LOCAL_USAGE } from './usage.js';
 
@@ -22,6 +23,11 @@ export interface LocalOptions {
   id: string;
   grains: Grains;
   pillar: Pillar;
+  /** What rendering the pillar roots reported; an error there fails every compile, as in Salt. */
+  pillarDiagnostics: Diagnostic[];
+  pillarRoots: Record<string, string[]>;
+  /** Top file settings from the minion config. */
+  top: { strategy?: TopMergeStrategy; defaultTop?: string; stateTop?: string; nodegroups?: Record<string, string | string[]> };
   params: Record<string, unknown>;
   out: OutFormat | undefined;
   color: boolean;
@@ -52,6 +58,8 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
       strict: true,
       options: {
         'file-root': { type: 'string', multiple: true },
+        'pillar-root': { type: 'string', multiple: true },
+        config: { type: 'string', short: 'c' },
         id: { type: 'string' },
         grains: { type: 'string' },
         pillar: { type: 'string' },
@@ -73,10 +81,26 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
   if (!['full', 'terse', 'mixed', 'changes'].includes(stateOutput)) {
     throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `unknown --state-output '${stateOutput}' (full, terse, mixed, changes)`, usage: LOCAL_USAGE });
   }
-  const roots = parseFileRoots(values['file-root'], cwd);
-  const id = values.id ?? hostname();
+  const config: MinionConfig = values.config ? readMinionConfig(resolve(cwd, values.config)) : {};
+  const roots = parseRoots('file', values['file-root'], cwd, config.file_roots);
+  const pillarRoots = parseRoots('pillar', values['pillar-root'], cwd, config.pillar_roots);
+  const id = values.id ?? config.id ?? hostname();
   const call = parseSaltArgs(rest);
-  const pillar = values.pillar ? readDataFile('pillar file', resolve(cwd, values.pillar)) : {};
+  const grainsFile = values.grains ? resolve(cwd, values.grains) : undefined;
+  const grains = config.grains ? localGrains(id, grainsFile, config.grains) : localGrains(id, grainsFile);
+  const top = {
+    ...(config.top_file_merging_strategy ? { strategy: config.top_file_merging_strategy } : {}),
+    ...(config.default_top ? { defaultTop: config.default_top } : {}),
+    ...(config.state_top ? { stateTop: config.state_top } : {}),
+    ...(config.nodegroups ? { nodegroups: config.nodegroups } : {}),
+  };
+  // Classic pillar from the pillar roots (rendered like the master does), then `--pillar FILE` over it.
+  const classic = compilePillar(dirTree(pillarRoots), { id, grains }, {
+    ...(config.pillar_merge_lists ? { mergeLists: true } : {}),
+    ...(config.pillarenv ? { pillarenv: config.pillarenv } : {}),
+    ...(config.nodegroups ? { nodegroups: config.nodegroups } : {}),
+  });
+  const pillar = values.pillar ? mergePillar(classic.pillar, readDataFile('pillar file', resolve(cwd, values.pillar))) : classic.pillar;
   // Params files in order, then `params='{...}'` on the command line (see params.ts).
   const params = commandParams(values.params ?? [], call.kwargs.params, cwd, (detail) => {
     throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail, usage: LOCAL_USAGE });
@@ -86,8 +110,11 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
     call,
     roots,
     id,
-    grains: localGrains(id, values.grains ? resolve(cwd, values.grains) : undefined),
+    grains,
     pillar,
+    pillarDiagnostics: classic.diagnostics,
+    pillarRoots,
+    top,
     params: strictParams(params),
     out,
     color: !values['no-color'] && (!!process.stdout.isTTY || !!env.BRINE_FORCE_COLOR) && !env.NO_COLOR,

@@ -1,0 +1,154 @@
+import { isDeepStrictEqual } from 'node:util';
+import { isDict, type Diagnostic, type Grains, type Pillar } from '@brine/core';
+import { compilerErrors } from './errors.js';
+import { globMatch } from './glob.js';
+import { compileTopFiles } from './pipeline.js';
+import { renderSls } from './render/index.js';
+import type { RenderContext, RenderInput, RenderOutput } from './render/types.js';
+import { readSls, slsIndex, type StateTree } from './state-tree.js';
+
+/**
+ * Classic pillar, the way Salt's master builds it for one minion; the master and `brine local`
+ * both call this, each with its own tree of pillar roots.
+ */
+
+/**
+ * Salt's pillar merge ("smart" strategy with the yaml renderer): dictionaries merge key by key,
+ * recursively; anything else is replaced by the later value, except that with `mergeLists` a
+ * list extends the earlier list with the items it does not hold yet.
+ */
+export function mergePillar(dest: Record<string, unknown>, src: Record<string, unknown>, mergeLists = false): Record<string, unknown> {
+  for (const [k, v] of Object.entries(src)) {
+    const cur = dest[k];
+    if (isDict(cur) && isDict(v)) dest[k] = mergePillar({ ...cur }, v, mergeLists);
+    else if (mergeLists && Array.isArray(cur) && Array.isArray(v)) dest[k] = [...cur, ...v.filter((x) => !cur.some((c) => isDeepStrictEqual(c, x)))];
+    else dest[k] = isDict(v) ? mergePillar({}, v, mergeLists) : v;
+  }
+  return dest;
+}
+
+export interface PillarOptions {
+  mergeLists?: boolean;
+  nodegroups?: Record<string, string | string[]>;
+  /** Only this pillar environment (Salt's `pillarenv`). */
+  pillarenv?: string;
+  /** Defaults to renderSls (Jinja then YAML). */
+  render?: (input: RenderInput) => RenderOutput;
+  /** Template context beyond grains and pillar (salt helpers, extra variables). */
+  context?: Partial<RenderContext>;
+}
+
+export interface PillarResult {
+  pillar: Pillar;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The pillar top file picks SLS names per environment (globs are matched against the env's SLS
+ * files, as Salt does with fnmatch); each is rendered with the minion's grains and the pillar
+ * merged so far; an `include:` list (names, globs, `.relative` names, or `{name: {defaults:
+ * {...}, key: 'a:b'}}`) is rendered first and the including file merged over what it included.
+ */
+export function compilePillar(tree: StateTree, minion: { id: string; grains: Grains }, opts: PillarOptions = {}): PillarResult {
+  const diagnostics: Diagnostic[] = [];
+  const pillar: Record<string, unknown> = {};
+  if (tree.envs().length === 0) return { pillar, diagnostics };
+  const render = opts.render ?? renderSls;
+  const top = compileTopFiles({
+    tree,
+    minion,
+    pillar: {},
+    render,
+    ...(opts.pillarenv ? { saltenv: opts.pillarenv } : {}),
+    ...(opts.nodegroups ? { nodegroups: opts.nodegroups } : {}),
+  });
+  diagnostics.push(...top.diagnostics);
+  const merge = (a: Record<string, unknown>, b: Record<string, unknown>) => mergePillar(a, b, opts.mergeLists);
+
+  for (const [env, list] of Object.entries(top.matches)) {
+    const avail = [...slsIndex(tree, env).keys()];
+    const expand = (pattern: string) => {
+      const hits = avail.filter((s) => globMatch(s, pattern));
+      return hits.length > 0 ? hits : [pattern];
+    };
+    // Each file is rendered once per environment; a second include of it reuses the result.
+    const mods = new Map<string, Record<string, unknown> | undefined>();
+    const renderOne = (sls: string, defaults: Record<string, unknown>, from?: string): Record<string, unknown> | undefined => {
+      const file = readSls(tree, env, sls);
+      if (!file) {
+        diagnostics.push(
+          compilerErrors.diag(
+            'BRINE_ERR_COMPILE_PILLAR_MISSING',
+            { sls, env, from: from ? ` (included from '${from}')` : '' },
+            { env, sls, file: from ? `${from.split('.').join('/')}.sls` : 'top.sls' },
+          ),
+        );
+        mods.set(sls, undefined);
+        return undefined;
+      }
+      const out = render({
+        tree,
+        env,
+        sls,
+        path: file.path,
+        text: file.text,
+        context: { ...opts.context, grains: minion.grains, pillar, params: {}, opts: { id: minion.id }, ...(Object.keys(defaults).length > 0 ? { extra: { ...opts.context?.extra, ...defaults } } : {}) },
+      });
+      diagnostics.push(...out.diagnostics.map((d) => ({ ...d, message: `pillar: ${d.message}` })));
+      if (out.high !== undefined && out.high !== null && !isDict(out.high)) {
+        diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_NOT_A_DICT', { sls, got: Array.isArray(out.high) ? 'a list' : typeof out.high }, { env, sls, file: file.path }));
+        mods.set(sls, undefined);
+        return undefined;
+      }
+      let data = { ...((out.high ?? {}) as Record<string, unknown>) };
+      mods.set(sls, data);
+      if ('include' in data) {
+        const include = data.include;
+        delete data.include;
+        if (!Array.isArray(include)) {
+          diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_INCLUDE', { sls, got: Array.isArray(include) ? 'a list' : typeof include }, { env, sls, file: file.path }));
+        } else {
+          const parts: Record<string, unknown>[] = [];
+          for (const item of include) {
+            let name: unknown = item;
+            let subDefaults: Record<string, unknown> = {};
+            let key: string | undefined;
+            if (isDict(item)) {
+              const [first] = Object.entries(item);
+              if (!first) continue;
+              name = first[0];
+              const spec = isDict(first[1]) ? first[1] : {};
+              if (isDict(spec.defaults)) subDefaults = spec.defaults;
+              if (typeof spec.key === 'string') key = spec.key;
+            }
+            if (typeof name !== 'string') continue;
+            let names = avail.filter((s) => globMatch(s, name.replace(/^\.+/, '').split('/').join('.')));
+            if (name.startsWith('.')) {
+              const pkg = file.path.endsWith('/init.sls') ? sls.split('.') : sls.split('.').slice(0, -1);
+              const rel = [...pkg, name.slice(1)].join('.');
+              names = [...names, ...avail.filter((s) => globMatch(s, rel))];
+              if (names.length === 0) names = [rel];
+            }
+            if (names.length === 0) names = [name];
+            for (const sub of names) {
+              let nstate = mods.has(sub) ? mods.get(sub) : renderOne(sub, subDefaults, sls);
+              if (!nstate) continue;
+              if (key) for (const fragment of key.split(':').reverse()) nstate = { [fragment]: nstate };
+              parts.push(nstate);
+            }
+          }
+          parts.push(data);
+          data = parts.reduce((acc, p) => merge(acc, p), {} as Record<string, unknown>);
+        }
+      }
+      return data;
+    };
+    for (const pattern of list) {
+      for (const sls of expand(pattern)) {
+        const data = renderOne(sls, {});
+        if (data) merge(pillar, data);
+      }
+    }
+  }
+  return { pillar, diagnostics };
+}
