@@ -21,6 +21,10 @@ export const compilerErrors = defineErrors({
     "ID '{id}': state '{state}' names more than one function ({functions}); use one state declaration per function",
   BRINE_ERR_COMPILE_BAD_ARG:
     "ID '{id}': argument {index} of state '{state}' must be a one-key dictionary like '- key: value' (got {got})",
+  BRINE_ERR_COMPILE_MULTI_KEY_ARG:
+    "ID '{id}': argument {index} of state '{state}' is one dictionary with several keys ({keys}); each key is applied as its own argument, as Salt does (did you mean to indent the keys after the first under it?)",
+  BRINE_ERR_COMPILE_MULTI_KEY_REQUISITE:
+    "ID '{id}': argument {index} of state '{state}' starts with requisite '{key}' but has several keys ({keys}); Salt refuses this (Multiple dictionaries defined in argument)",
   BRINE_ERR_COMPILE_SUSPICIOUS_ARG:
     "ID '{id}': argument '{key}' is not a requisite; did you mean '{suggestion}'?",
   BRINE_ERR_COMPILE_UNKNOWN_KEY: "ID '{id}': unknown {what} '{key}'",
@@ -46,7 +50,7 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_HOST_UNANSWERED: "{call}: the minion '{minion}' did not answer this host call: {reason}",
   BRINE_ERR_COMPILE_HOST_ROUNDS:
     '{call}: the templates still make new host calls after {rounds} rounds of asking the minion (each answer led to another call)',
-  BRINE_ERR_COMPILE_PILLAR_MISSING: "pillar SLS '{sls}' in environment '{env}' is not in the pillar roots{from}",
+  BRINE_ERR_COMPILE_PILLAR_MISSING: "pillar SLS '{sls}' in environment '{env}' is not available in the pillar roots{from}",
   BRINE_ERR_COMPILE_RENDERER: "{file}: renderer '{renderer}' is not supported (Brine renders jinja, yaml and json)",
 });
 

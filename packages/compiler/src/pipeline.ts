@@ -6,6 +6,7 @@ import { addHostCalls, gatherHigh, type IdOrigin, type MetaSections } from './ga
 import { orderChunks } from './order.js';
 import { reconcile } from './reconcile.js';
 import { renderSls } from './render/index.js';
+import { splitArgDicts } from './split-args.js';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput, SaltHelpers } from './render/types.js';
 import type { StateTree } from './state-tree.js';
 import { compileTop, type TopData, type TopMergeStrategy } from './top.js';
@@ -143,15 +144,17 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
   const later = (ds: Diagnostic[]) =>
     renderFailed ? ds.filter((d) => d.code !== 'BRINE_ERR_COMPILE_EXTEND_MISSING' && d.code !== 'BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND') : ds;
 
-  let high = rawHigh;
+  const split = splitArgDicts(rawHigh, origins);
+  diagnostics.push(...split.diagnostics);
+  let high = split.value;
   if (!raw) {
-    const rec = reconcile({ high: rawHigh, origins });
+    const rec = reconcile({ high: split.value, origins });
     diagnostics.push(...later(rec.diagnostics));
     const bound = argBind(rec.value, origins);
     diagnostics.push(...later(bound.diagnostics));
     high = bound.value;
   } else {
-    high = Object.fromEntries(Object.entries(rawHigh).filter(([k]) => !k.startsWith('__'))) as HighData;
+    high = Object.fromEntries(Object.entries(split.value).filter(([k]) => !k.startsWith('__'))) as HighData;
   }
   diagnostics.push(...later(verifyHigh(high, origins, opts.schema).diagnostics));
   const low = orderChunks(compileLow(high).value).value;

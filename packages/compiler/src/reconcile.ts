@@ -168,15 +168,24 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
         if (key === undefined || !(IN_KEYS.has(key) || key === 'use' || key === 'prereq')) continue;
         const refs = refsOf((arg as Record<string, unknown>)[key], id, key, origins, state, diagnostics);
         if (!refs) continue;
+        // Salt keeps the targets of the list's earlier entries and applies the requisite to all
+        // of them again for every later entry (an `sls:` entry replaces them): a target early in
+        // a list of n gets the requisite up to n times. The low state keeps those repeats.
+        // Like Salt, a target named by its `name` is extended under that name (so its new
+        // requisites come after those of targets named by ID, in Salt's key order).
+        let hinges: Array<[string, string, string]> = [];
         for (const [kind, name] of refs) {
           const found = targets(kind, name);
           if (found.length === 0 && key !== 'prereq') {
+            if (kind === 'sls') hinges = [];
             diagnostics.push(
               compilerErrors.diag('BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND', { id, requisite: key, ref: `${kind}: ${name}` }, where(origins, id, `${state}/${key}`)),
             );
             continue;
           }
-          for (const [tid, tstate] of found) {
+          const keyed = found.map(([tid, tstate]): [string, string, string] => [kind !== 'sls' && kind !== 'id' && found.length === 1 ? name : tid, tid, tstate]);
+          hinges = kind === 'sls' ? keyed : [...hinges, ...keyed];
+          for (const [extKey, tid, tstate] of hinges) {
             if (key === 'use' || key === 'use_in') {
               const [user, userState, used, usedState] = key === 'use' ? [id, state, tid, tstate] : [tid, tstate, id, state];
               if (user === used && userState === usedState) {
@@ -197,10 +206,10 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
               }
               addReq(tid, tstate, 'prerequired', { [state]: id });
             } else if (key === 'prereq_in') {
-              addReq(tid, tstate, 'prereq', { [state]: id });
+              addReq(extKey, tstate, 'prereq', { [state]: id });
               addReq(id, state, 'prerequired', { [tstate]: tid });
             } else {
-              addReq(tid, tstate, key.slice(0, -3), { [state]: id });
+              addReq(extKey, tstate, key.slice(0, -3), { [state]: id });
             }
           }
         }

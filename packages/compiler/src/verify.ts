@@ -83,6 +83,11 @@ export function verifyHigh(
       (run as unknown[]).forEach((arg, index) => {
         if (typeof arg === 'string') return;
         const key = argKey(arg);
+        if (key === undefined && isDict(arg) && REQUISITE_KEYS.has(Object.keys(arg)[0] ?? '')) {
+          const keys = Object.keys(arg);
+          err('BRINE_ERR_COMPILE_MULTI_KEY_REQUISITE', { id, state, index: index + 1, key: keys[0], keys: keys.join(', ') }, id, `${state}/${keys[0]}`);
+          return;
+        }
         if (key === undefined) {
           err('BRINE_ERR_COMPILE_BAD_ARG', { id, state, index: index + 1, got: JSON.stringify(arg) }, id, state);
           return;

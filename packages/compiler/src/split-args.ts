@@ -1,0 +1,73 @@
+import { REQUISITE_KEYS, type Diagnostic, type HighData } from '@brine/core';
+import { compilerErrors } from './errors.js';
+import { locate, type IdOrigin } from './gather.js';
+import { isDict } from './high-util.js';
+
+/**
+ * A state argument written as one dictionary with several keys, as YAML makes of
+ *
+ *     - context:
+ *       config: {...}
+ *
+ * (the second key lines up with the first instead of nesting under it). Salt applies every key
+ * as its own argument, so this stage splits such a dictionary into one-key arguments, in order,
+ * with a warning naming the file and line. Salt refuses the shape only when the first key is a
+ * requisite ("Multiple dictionaries defined in argument"); that stays for verify to refuse.
+ */
+export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>): { value: HighData; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const splitRun = (id: string, state: string, run: unknown[]): unknown[] | undefined => {
+    let out: unknown[] | undefined;
+    run.forEach((arg, i) => {
+      const keys = isDict(arg) ? Object.keys(arg) : [];
+      if (keys.length < 2 || REQUISITE_KEYS.has(keys[0]!)) {
+        out?.push(arg);
+        return;
+      }
+      out ??= run.slice(0, i);
+      for (const k of keys) out.push({ [k]: (arg as Record<string, unknown>)[k] });
+      diagnostics.push(
+        compilerErrors.diag(
+          'BRINE_ERR_COMPILE_MULTI_KEY_ARG',
+          { id, state, index: i + 1, keys: keys.join(', ') },
+          locate(origins, id, `${state}/${keys[0]}`, true),
+          'warning',
+        ),
+      );
+    });
+    return out;
+  };
+  const splitDecl = (id: string, decl: unknown): unknown => {
+    if (!isDict(decl)) return decl;
+    let copy: Record<string, unknown> | undefined;
+    for (const [state, run] of Object.entries(decl)) {
+      if (state.startsWith('__') || !Array.isArray(run)) continue;
+      const next = splitRun(id, state, run);
+      if (next) (copy ??= { ...decl })[state] = next;
+    }
+    return copy ?? decl;
+  };
+  let out: HighData | undefined;
+  for (const [id, decl] of Object.entries(high)) {
+    if (id === '__extend__' && Array.isArray(decl)) {
+      const ext = decl.map((entry) => {
+        if (!isDict(entry)) return entry;
+        let changed = false;
+        const e2 = Object.fromEntries(
+          Object.entries(entry).map(([eid, body]) => {
+            const b2 = splitDecl(eid, body);
+            if (b2 !== body) changed = true;
+            return [eid, b2];
+          }),
+        );
+        return changed ? e2 : entry;
+      });
+      if (ext.some((e, i) => e !== decl[i])) (out ??= { ...high })[id] = ext as never;
+      continue;
+    }
+    if (id.startsWith('__')) continue;
+    const d2 = splitDecl(id, decl);
+    if (d2 !== decl) (out ??= { ...high })[id] = d2 as never;
+  }
+  return { value: out ?? high, diagnostics };
+}
