@@ -10,7 +10,7 @@ import { fromParseError } from '../parse-errors.js';
 import { outputOption } from '../output/outputters.js';
 import type { OutFormat } from '../output/format.js';
 import { parseSaltArgs, type SaltArgs } from '../salt-args.js';
-import { parseRoots } from './file-roots.js';
+import { parseRoots, withUserPath } from './file-roots.js';
 import { localGrains } from './grains.js';
 import { readMinionConfig, type MinionConfig } from './minion-config.js';
 import { commandParams } from './params.js';
@@ -112,7 +112,8 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
     id,
     grains,
     pillar,
-    pillarDiagnostics: classic.diagnostics,
+    // named as paths the user can open (they are relative to a pillar root)
+    pillarDiagnostics: classic.diagnostics.map((d) => withUserPath(d, pillarRoots, cwd)),
     pillarRoots,
     top,
     params: strictParams(params),

@@ -1,0 +1,7 @@
+a:
+  test.nop: []
+b:
+  test.nop:
+    - require:
+      - test: a
+      cwd: /

@@ -1,0 +1,5 @@
+app:
+  settings:
+    level: common
+    shared: yes
+  users: [root]

@@ -1,0 +1,2 @@
+more:
+  from: {{ grains['kernel'] }}

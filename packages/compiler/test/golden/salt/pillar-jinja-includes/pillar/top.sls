@@ -1,0 +1,7 @@
+base:
+  'G@os_family:Debian':
+    - app
+  'not anchor':
+    - never
+  'anch*':
+    - common.*

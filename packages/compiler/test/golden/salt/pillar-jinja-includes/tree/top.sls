@@ -1,0 +1,3 @@
+base:
+  '*':
+    - uses_pillar

@@ -1,0 +1,2 @@
+debian_anchor_state:
+  test.nop: []

@@ -1,0 +1,2 @@
+engine_like_glob_state:
+  test.nop: []

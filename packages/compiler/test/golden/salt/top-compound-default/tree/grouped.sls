@@ -1,0 +1,2 @@
+grouped_state:
+  test.nop: []

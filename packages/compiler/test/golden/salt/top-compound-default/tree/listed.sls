@@ -1,0 +1,2 @@
+listed_state:
+  test.nop: []

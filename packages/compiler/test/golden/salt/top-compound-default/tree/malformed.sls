@@ -1,0 +1,2 @@
+malformed_state:
+  test.nop: []

@@ -1,0 +1,2 @@
+never_state:
+  test.nop: []

@@ -1,0 +1,2 @@
+not_web_state:
+  test.nop: []

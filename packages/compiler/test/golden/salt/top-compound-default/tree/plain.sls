@@ -1,0 +1,2 @@
+plain_state:
+  test.nop: []

@@ -1,0 +1,2 @@
+regexes_state:
+  test.nop: []
