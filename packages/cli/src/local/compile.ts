@@ -35,7 +35,7 @@ export function slsArgs(opts: LocalOptions): string[] {
 /** Like Salt, a pillar that failed to render fails every compile (its errors are the result). */
 export function pillarFailure(opts: LocalOptions): Compiled | undefined {
   if (!hasErrors(opts.pillarDiagnostics)) return undefined;
-  return { matches: {}, rawHigh: {}, high: {}, low: [], origins: {}, meta: { SLS: {}, ID_DECS: {} }, diagnostics: opts.pillarDiagnostics, failed: true };
+  return { matches: {}, rawHigh: {}, high: {}, low: [], origins: {}, meta: { SLS: {}, ID_DECS: {} }, diagnostics: opts.pillarDiagnostics, failed: true, hostCalls: [] };
 }
 
 /** Compiles on this host: the templates' host calls are answered here (localHost). */
