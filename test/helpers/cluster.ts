@@ -75,8 +75,8 @@ export class Cluster {
     return path.join(this.dir, `minion-${id}.yaml`);
   }
 
-  /** Starts a minion process; resolves once it is started (not necessarily accepted). */
-  startMinion(id: string, extra: Record<string, unknown> = {}): BrineProcess {
+  /** Starts a minion process (`env` adds to its environment); resolves once it is started (not necessarily accepted). */
+  startMinion(id: string, extra: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = {}): BrineProcess {
     const cfg = {
       id,
       master: '127.0.0.1',
@@ -90,7 +90,7 @@ export class Cluster {
       ...extra,
     };
     writeFileSync(this.minionConfigFile(id), stringify(cfg));
-    const p = new BrineProcess(id, ['minion', '--config', this.minionConfigFile(id)]);
+    const p = new BrineProcess(id, ['minion', '--config', this.minionConfigFile(id)], env);
     this.minions.set(id, p);
     return p;
   }

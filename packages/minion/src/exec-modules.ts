@@ -1,3 +1,5 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
 import { globMatch } from '@brine/core';
 import { traverse } from '@brine/jinja';
 import type { ExecContext, ExecFunction, Param } from './exec-function.js';
@@ -23,6 +25,28 @@ async function runCommand(args: Record<string, unknown>, ctx: ExecContext) {
     ...(args.timeout !== undefined ? { timeoutMs: (args.timeout as number) * 1000 } : {}),
     signal: ctx.signal,
   });
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Salt's which: the name itself when it is an executable path, else the first hit on PATH and then the system directories. */
+function which(exe: string): string | null {
+  if (exe === '') return null;
+  if (isExecutable(exe)) return exe;
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  for (const d of ['/sbin', '/bin', '/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin']) if (!dirs.includes(d)) dirs.push(d);
+  for (const d of dirs) {
+    const p = path.join(d, exe);
+    if (isExecutable(p)) return p;
+  }
+  return null;
 }
 
 /** The remote execution functions a minion offers. */
@@ -79,6 +103,18 @@ export const EXEC_FUNCTIONS: ExecFunction[] = [
       const r = await runCommand(a, ctx);
       return { return: { pid: r.pid, retcode: r.retcode, stdout: r.stdout, stderr: r.stderr }, retcode: r.retcode };
     },
+  },
+  {
+    name: 'cmd.which',
+    doc: 'The path of an executable on the PATH of this minion, or None.',
+    params: [{ name: 'cmd', type: 'string', required: true }],
+    run: (a) => ({ return: which(a.cmd as string) }),
+  },
+  {
+    name: 'cmd.has_exec',
+    doc: 'True when the executable is on the PATH of this minion.',
+    params: [{ name: 'cmd', type: 'string', required: true }],
+    run: (a) => ({ return: which(a.cmd as string) !== null }),
   },
   {
     name: 'sys.list_functions',
