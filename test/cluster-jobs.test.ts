@@ -129,6 +129,11 @@ t.test('--batch runs a sliding window over the targeted minions', async (t) => {
   const r = await cluster.brine(['run', '*', 'test.ping', '--batch', '1', '--out', 'json']);
   t.equal(r.code, 0, r.stderr);
   t.equal(r.stdout.trim().split('\n').length, 3);
+  t.equal(r.stderr.match(/^Executing run on \['\w+'\]$/gm)?.length, 3, 'each batch announced (on stderr: stdout is JSON)');
+  const text = await cluster.brine(['run', '*', 'test.ping', '--batch', '2']);
+  t.equal(text.code, 0, text.stderr);
+  const batches = [...text.stdout.matchAll(/^Executing run on \[(.*)\]$/gm)].map((m) => m[1]!.split(', ').length);
+  t.same(batches.sort(), [1, 2], 'a window of two, then the last one, as Salt prints them');
   const pct = await cluster.run('*', 'test.ping', [], { batch: '50%' });
   t.equal(Object.keys(pct.returns).length, 3);
   await t.rejects(cluster.run('*', 'test.ping', [], { batch: 'lots' }), { code: 'BRINE_ERR_MASTER_BAD_BATCH' });

@@ -169,6 +169,7 @@ export class JobManager {
 
   /** Sends the job to queued minions while the window has room. */
   private fill(live: LiveJob): void {
+    const sent: string[] = [];
     while (live.queue.length > 0 && live.pending.size < live.window) {
       const m = live.queue.shift()!;
       const session = this.deps.hub.sessions.get(m);
@@ -176,6 +177,7 @@ export class JobManager {
         live.notConnected.add(m);
         continue;
       }
+      sent.push(m);
       live.pending.add(m);
       session.running.add(live.job.jid);
       this.deps.hub.send(session, live.frame);
@@ -185,6 +187,10 @@ export class JobManager {
         t.unref();
         live.slotTimers.set(m, t);
       }
+    }
+    // a batch tells who it runs on each time it sends (Salt's "Executing run on [...]")
+    if (sent.length > 0 && live.window < live.job.expected.length) {
+      this.deps.events.fire(`brine/job/${live.job.jid}/batch`, { jid: live.job.jid, minions: sent });
     }
     this.settle(live);
   }

@@ -129,11 +129,36 @@ export const runCommand: Command = {
       };
       flushEarly = () => early.splice(0).forEach(onEvent);
     }
+    let stopBatch = () => {};
+    if (values.batch !== undefined && !values.async && out !== 'quiet') {
+      // subscribed before publishing: the first batch is sent with the publish
+      const ac = new AbortController();
+      const early: Array<{ tag: string; data: unknown }> = [];
+      const onBatch = (ev: { tag: string; data: unknown }) => {
+        if (!jid) return void early.push(ev);
+        if (ev.tag !== `brine/job/${jid}/batch`) return;
+        const minions = (ev.data as { minions: string[] }).minions;
+        // on stderr when stdout is a document a program parses
+        const say = out === 'json' || out === 'yaml' || out === 'raw' ? io.stderr : io.stdout;
+        say(`Executing run on [${minions.map((m) => `'${m}'`).join(', ')}]\n\n`);
+      };
+      let opened!: () => void;
+      const open = new Promise<void>((r) => (opened = r));
+      void client.events('brine/job/*/batch', onBatch, ac.signal, opened).catch(() => opened());
+      await open;
+      const flush = flushEarly;
+      flushEarly = () => {
+        flush();
+        early.splice(0).forEach(onBatch);
+      };
+      stopBatch = () => ac.abort();
+    }
     let pub: { jid: string; minions: string[]; timeout: number };
     try {
       pub = await client.post<{ jid: string; minions: string[]; timeout: number }>('/v1/jobs', body);
     } catch (e) {
       stopProgress();
+      stopBatch();
       throw e;
     }
     jid = pub.jid;
@@ -176,6 +201,7 @@ export const runCommand: Command = {
       }
     }
     stopProgress();
+    stopBatch();
     if (stateRun) {
       const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${pub.jid}/states`);
       return printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states }, io, values['state-output'] as HighstateMode | undefined);
