@@ -182,7 +182,9 @@ export class MasterConnection extends EventEmitter {
     });
     ws.on('error', (err) => this.log.debug({ err: err.message }, 'connection error'));
     ws.on('close', () => {
-      if (this.authed) this.log.warn({ event: 'disconnected' }, 'lost the master');
+      // a stop (SIGTERM) closes the channel on purpose: that is not a lost master
+      if (this.authed && this.stopped) this.log.info({ event: 'disconnected' }, 'disconnected from the master (stopping)');
+      else if (this.authed) this.log.warn({ event: 'disconnected' }, 'lost the master');
       this.authed = false;
       if (this.ws === ws) this.ws = undefined;
       this.schedule(retryAfter);
