@@ -116,9 +116,11 @@ function full(tag: string, r: StateResult, tcolor: string, c: Palette): string[]
   lines.push(
     `    ${tcolor}  Result: ${pyScalar(r.result)}${c.ENDC}`,
     `    ${tcolor} Comment: ${commentText(r.comment)}${c.ENDC}`,
-    `    ${tcolor} Started: ${String(r.start_time ?? '')}${c.ENDC}`,
-    `    ${tcolor}Duration: ${durationText(r.duration)}${c.ENDC}`,
   );
+  // As Salt: an entry without timing (a Listen_Error, a failed requisite) shows none.
+  if (r.start_time !== undefined) {
+    lines.push(`    ${tcolor} Started: ${String(r.start_time)}${c.ENDC}`, `    ${tcolor}Duration: ${durationText(r.duration)}${c.ENDC}`);
+  }
   const changes = hasChanges(r) ? `\n${formatNested(r.changes, 14, c.ENDC ? { ...c, GREEN: c.CYAN } : c).join('\n')}` : '';
   lines.push(`${tcolor}     Changes:   ${changes}${c.ENDC}`);
   return lines;
