@@ -58,8 +58,11 @@ export function applyExtend(
   for (const chunk of extend) {
     for (const [extId, body] of Object.entries(chunk)) {
       let id = extId;
-      if (!isDict(high[id]) || id.startsWith('__')) {
-        const stateType = Object.keys(body).find((k) => !k.startsWith('__')) ?? 'id';
+      const stateType = Object.keys(body).find((k) => !k.startsWith('__')) ?? 'id';
+      // A requisite_in keyed by a target's name may meet an ID of that name with other states
+      // only: as Salt (strict), the target is then found by name.
+      const lacksState = !strictMissing && isDict(high[id]) && !Array.isArray((high[id] as Decl)[stateType]);
+      if (!isDict(high[id]) || id.startsWith('__') || lacksState) {
         const found = [...new Set(findName(high, extId, stateType).map(([i]) => i))];
         if (found.length !== 1) {
           if (strictMissing) {
