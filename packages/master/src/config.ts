@@ -34,6 +34,8 @@ export interface MasterConfig {
   master_tops: Record<string, unknown>;
   master_tops_dirs: string[];
   compile_cache_size: number;
+  /** Memory bound of each compile cache, in MiB (an estimate from the chunks it holds). */
+  compile_cache_mb: number;
   /** Seconds a minion has to answer the host calls of its compile (cmd.has_exec, user.info, ...). */
   host_call_timeout: number;
   /** Structured bindings, per layer (site above modules); see packages/bindings. */
@@ -71,6 +73,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   master_tops: {},
   master_tops_dirs: [],
   compile_cache_size: 1024,
+  compile_cache_mb: 256,
   host_call_timeout: 60,
   bindings_roots: { site: [], modules: [] },
   bindings_categories: ['node', 'environment', 'osfamily', 'common'],
@@ -105,6 +108,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   master_tops: 'object',
   master_tops_dirs: 'string[]',
   compile_cache_size: 'number',
+  compile_cache_mb: 'number',
   host_call_timeout: 'number',
   bindings_roots: 'layers',
   bindings_categories: 'categories',

@@ -25,6 +25,7 @@ import { runMasterTops, type LoadedTops } from './master-tops.js';
 import { BindingsService } from './bindings-service.js';
 import { compilePillar, type PillarResult } from './pillar.js';
 import { treeSchema } from './state-schema.js';
+import { BoundedCache, compiledBytes } from './bounded-cache.js';
 
 export type CompileMode = 'top' | 'highstate' | 'sls';
 
@@ -112,29 +113,6 @@ interface Cached {
   host: Array<[HostCall, HostAnswer]>;
 }
 
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  hits = 0;
-  misses = 0;
-  constructor(private readonly size: number) {}
-  get(k: string): V | undefined {
-    const v = this.map.get(k);
-    if (v === undefined) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
-    this.map.delete(k);
-    this.map.set(k, v);
-    return v;
-  }
-  set(k: string, v: V): void {
-    if (this.size <= 0) return;
-    this.map.set(k, v);
-    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value!);
-  }
-}
-
 /**
  * The master's side of a highstate: per minion, its pillar and its compiled state from the file
  * roots, top files and master_tops. Results are cached per minion keyed by the tree's content,
@@ -144,12 +122,12 @@ class Lru<V> {
 export class StateService {
   readonly files: FileRoots;
   readonly pillars: FileRoots;
-  private readonly compiled: Lru<Cached>;
+  private readonly compiled: BoundedCache<Cached>;
   /** Compiles that never read the minion id, shared by every minion of the same shape. */
-  private readonly shared: Lru<Cached>;
+  private readonly shared: BoundedCache<Cached>;
   /** Host answers per job and minion: within a job the same call is asked once. */
-  private readonly jobAnswers: Lru<Map<string, HostAnswer>>;
-  private readonly pillarCache: Lru<MinionPillar>;
+  private readonly jobAnswers: BoundedCache<Map<string, HostAnswer>>;
+  private readonly pillarCache: BoundedCache<MinionPillar>;
   private schema: { hash: string; schema: StateSchema } | undefined;
   readonly bindings: BindingsService;
 
@@ -162,10 +140,11 @@ export class StateService {
       log.warn({ event: 'file_refused', env, path: file, target, roots: what }, 'symlink points out of its root; it is not served');
     this.files = new FileRoots(config.file_roots, config.env_order, escape('file_roots'));
     this.pillars = new FileRoots(config.pillar_roots, config.env_order, escape('pillar_roots'));
-    this.compiled = new Lru(config.compile_cache_size);
-    this.shared = new Lru(config.compile_cache_size);
-    this.pillarCache = new Lru(config.compile_cache_size);
-    this.jobAnswers = new Lru(Math.max(64, config.compile_cache_size));
+    const bytes = config.compile_cache_mb * 1024 * 1024;
+    this.compiled = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
+    this.shared = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
+    this.pillarCache = new BoundedCache(config.compile_cache_size, bytes, (p) => 1024 + JSON.stringify(p.pillar).length);
+    this.jobAnswers = new BoundedCache(Math.max(64, config.compile_cache_size), bytes, (m) => 256 + m.size * 512);
     this.bindings = new BindingsService(config.bindings_roots, config.bindings_categories);
   }
 
