@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -35,10 +35,20 @@ function cacheDir(): string | null {
     const base = setting || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'brine', 'jinja');
     dir = join(base, h.digest('hex').slice(0, 16));
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // cached code runs with `new Function`: a folder someone else can write to is not used
+    if (!trusted(base) || !trusted(dir)) dir = null;
   } catch {
     dir = null;
   }
   return dir;
+}
+
+/** A folder owned by this user (or root) that neither its group nor others can write to. */
+export function trusted(path: string): boolean {
+  const st = statSync(path);
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid && st.uid !== 0) return false;
+  return (st.mode & 0o022) === 0;
 }
 
 function entry(name: string, src: string): string | null {

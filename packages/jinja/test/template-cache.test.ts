@@ -27,3 +27,16 @@ t.test('an entry found on disk is what runs', async (t) => {
   writeCompiled('cache-c.jinja', '{{ "never compiled" }}', planted);
   t.same(renderTemplateString('{{ "never compiled" }}', { name: 'cache-c.jinja' }), { ok: true, text: '3' });
 });
+
+t.test('a cache folder others can write to is not trusted (its code would run)', async (t) => {
+  const { chmodSync, mkdirSync } = await import('node:fs');
+  const { trusted } = await import('../src/template-cache.js');
+  const open = join(dir, 'world-writable');
+  mkdirSync(open);
+  chmodSync(open, 0o777);
+  t.notOk(trusted(open));
+  chmodSync(open, 0o775);
+  t.notOk(trusted(open), 'group-writable is refused too');
+  chmodSync(open, 0o755);
+  t.ok(trusted(open));
+});
