@@ -14,3 +14,4 @@ export { serviceModule, type ServiceModuleOptions } from './modules/service.js';
 export { sysctlModule, type SysctlModuleOptions } from './modules/sysctl.js';
 export { alternativesModule, type AlternativesModuleOptions } from './modules/alternatives.js';
 export { gitModule } from './modules/git/index.js';
+export { archiveModule } from './modules/archive/index.js';

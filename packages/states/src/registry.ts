@@ -10,6 +10,7 @@ import { serviceModule } from './modules/service.js';
 import { sysctlModule } from './modules/sysctl.js';
 import { alternativesModule } from './modules/alternatives.js';
 import { gitModule } from './modules/git/index.js';
+import { archiveModule } from './modules/archive/index.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -37,7 +38,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule()];
 }
 
 /** The registry with every module Brine ships. */

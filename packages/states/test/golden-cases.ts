@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CommandRunner, LowChunk, RunningDict, StateRegistry } from '@brine/core';
+import type { CommandRunner, FileClient, LowChunk, RunningDict, StateRegistry } from '@brine/core';
 import { chunkTag } from '@brine/core';
-import { callState } from '../src/index.js';
+import { callState, dirFileClient } from '../src/index.js';
 import { ctxFor } from './helpers.js';
 
 /**
@@ -25,6 +25,8 @@ export interface GoldenOptions {
   registry: (root: string) => StateRegistry;
   /** The command runner (default: the real one). */
   cmd?: (root: string) => CommandRunner;
+  /** The file client (default: the case's tree/ as the base env, as Salt's file_roots). */
+  files?: (root: string) => FileClient;
 }
 
 interface Expected {
@@ -69,12 +71,13 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
       : {};
     const registry = opts.registry(root);
     const cmd = opts.cmd?.(root);
+    const files = opts.files?.(root) ?? dirFileClient({ base: [join(caseDir, 'tree')] });
     const order = [...low].sort((a, b) => (want[chunkTag(a)]?.__run_num__ ?? 0) - (want[chunkTag(b)]?.__run_num__ ?? 0));
     const running: RunningDict = {};
     const out: Array<{ tag: string; got: ReturnType<typeof comparable>; want: ReturnType<typeof comparable>; why?: string }> = [];
     for (const chunk of order) {
       const tag = chunkTag(chunk);
-      const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, ...(cmd ? { cmd } : {}) }));
+      const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, files, ...(cmd ? { cmd } : {}) }));
       const w = overrides[tag] ?? want[tag]!;
       out.push({ tag, got: comparable(got, chunk.state), want: comparable(w, chunk.state), why: overrides[tag]?.why });
     }
