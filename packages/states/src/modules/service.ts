@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { readlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ArgSpec, Availability, StateContext, StateModule, StateReturn } from '@brine/core';
 import { asBool } from '../util/args.js';
 import { which } from '../util/which.js';
@@ -143,7 +145,40 @@ function enableFn(enable: boolean) {
 export interface ServiceModuleOptions {
   /** Whether systemd is the running init; default: /run/systemd/system exists. */
   systemdRunning?: () => boolean;
+  /** Another root for unit masks (systemctl --root), as Salt's `root` argument. */
+  root?: string;
 }
+
+const UNIT_TYPES = ['service', 'socket', 'device', 'mount', 'automount', 'swap', 'target', 'path', 'timer'];
+const unitName = (name: string) => (UNIT_TYPES.some((t) => name.endsWith(t)) ? name : `${name}.service`);
+
+/** Salt's service.masked/unmasked: the unit's link in /etc (or /run) points at /dev/null. */
+function maskFn(mask: boolean, root: string | undefined) {
+  const isMasked = async (name: string, runtime: boolean) =>
+    (await readlink(join(root ?? '/', runtime ? 'run' : 'etc', 'systemd/system', unitName(name))).catch(() => '')) === '/dev/null';
+  return async (a: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> => {
+    const name = String(a.name);
+    const runtime = asBool(a.runtime);
+    const kind = runtime ? 'runtime masked' : 'masked';
+    const action = mask ? kind : runtime ? 'runtime unmasked' : 'unmasked';
+    const expected = { [kind]: { old: !mask, new: mask } };
+    const before = await isMasked(name, runtime);
+    const ret: StateReturn = { name, changes: {}, result: true, comment: '', old_state: { name, [kind]: before } };
+    if (before === mask) return { ...ret, comment: mask ? `Service ${name} is already ${kind}` : `Service ${name} was already ${action}`, new_state: ret.old_state };
+    if (ctx.test) return { ...ret, result: null, changes: expected, comment: `Service ${name} would be ${action}` };
+    const r = await ctx.cmd.run(['systemctl', ...(root ? ['--root', root] : []), mask ? 'mask' : 'unmask', ...(runtime ? ['--runtime'] : []), unitName(name)]);
+    if (r.retcode !== 0) {
+      const out = `${r.stdout}${r.stderr}`.trim();
+      return { ...ret, result: false, comment: mask ? `Failed to mask service '${name}'${out ? `: ${out}` : ''}` : `Failed to unmask service '${name}'` };
+    }
+    const after = await isMasked(name, runtime);
+    ret.new_state = { name, [kind]: after };
+    if (after === mask) return { ...ret, changes: expected, comment: `Service ${name} was ${action}` };
+    return { ...ret, comment: mask ? `Failed to mask service ${name}` : `Failed to unmask service ${name}` };
+  };
+}
+
+const maskArgs: Record<string, ArgSpec> = { runtime: { type: 'boolean' } };
 
 /** Salt's `service` states on systemd hosts (systemctl). */
 export function serviceModule(options: ServiceModuleOptions = {}): StateModule {
@@ -160,6 +195,8 @@ export function serviceModule(options: ServiceModuleOptions = {}): StateModule {
       dead: { args, run: dead },
       enabled: { args, run: enableFn(true) },
       disabled: { args, run: enableFn(false) },
+      masked: { args: maskArgs, run: maskFn(true, options.root) },
+      unmasked: { args: maskArgs, run: maskFn(false, options.root) },
     },
     async modWatch(a, ctx) {
       const name = String(a.name);
