@@ -15,3 +15,4 @@ export { sysctlModule, type SysctlModuleOptions } from './modules/sysctl.js';
 export { alternativesModule, type AlternativesModuleOptions } from './modules/alternatives.js';
 export { gitModule } from './modules/git/index.js';
 export { archiveModule } from './modules/archive/index.js';
+export { pkgrepoModule, type PkgrepoModuleOptions } from './modules/pkgrepo/index.js';

@@ -11,6 +11,7 @@ import { sysctlModule } from './modules/sysctl.js';
 import { alternativesModule } from './modules/alternatives.js';
 import { gitModule } from './modules/git/index.js';
 import { archiveModule } from './modules/archive/index.js';
+import { pkgrepoModule } from './modules/pkgrepo/index.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -38,7 +39,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule()];
 }
 
 /** The registry with every module Brine ships. */

@@ -27,6 +27,8 @@ export interface GoldenOptions {
   cmd?: (root: string) => CommandRunner;
   /** The file client (default: the case's tree/ as the base env, as Salt's file_roots). */
   files?: (root: string) => FileClient;
+  /** Called with the root after the last chunk, before the root is removed. */
+  after?: (root: string) => Promise<void> | void;
 }
 
 interface Expected {
@@ -81,6 +83,7 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
       const w = overrides[tag] ?? want[tag]!;
       out.push({ tag, got: comparable(got, chunk.state), want: comparable(w, chunk.state), why: overrides[tag]?.why });
     }
+    await opts.after?.(root);
     return out;
   } finally {
     await rm(base, { recursive: true, force: true });

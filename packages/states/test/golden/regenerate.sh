@@ -44,6 +44,18 @@ PY
   run salt-low.json state.show_low_sls init
   run salt-run-test.json state.apply init test=True
   run salt-run.json state.apply init
+  if [ -f "$c/collect" ]; then # the files the run left, as Salt wrote them
+    "$PY" - "$root" "$c/collect" "$c/salt-files.json" <<'PY'
+import json, os, sys
+root, collect, out = sys.argv[1:4]
+files = {}
+for rel in open(collect).read().split():
+    p = os.path.join(root, rel)
+    files[rel] = open(p).read() if os.path.isfile(p) else None
+json.dump(files, open(out, "w"), indent=2, sort_keys=True)
+open(out, "a").write("\n")
+PY
+  fi
   rm -rf "$root"
   echo "regenerated $c"
 done
