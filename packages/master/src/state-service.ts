@@ -107,6 +107,22 @@ function watchIdReads(grains: Grains): { grains: Grains; read: () => boolean } {
   return { grains: proxy, read: () => read };
 }
 
+/** One compile's inputs, worked out by compile() before the caches are looked at. */
+interface CompileJob {
+  id: string;
+  grains: Grains;
+  grainsJson: string;
+  pillar: Pillar;
+  pillarJson: string;
+  req: CompileRequest;
+  ext: Matches;
+  snap: TreeSnapshot;
+  key: string;
+  fail: (raw: Diagnostic[], matches?: Matches) => CompileReply;
+  answers: Map<string, HostAnswer>;
+  ask?: AskHost;
+}
+
 /** A cached compile and the host answers it was rendered with (reused only while the host answers alike). */
 interface Cached {
   reply: CompileReply;
@@ -208,11 +224,12 @@ export class StateService {
 
   /** The answers known for this job and minion (a fresh table outside a job). */
   private answersFor(id: string, jid: string | undefined): Map<string, HostAnswer> {
-    if (jid === undefined) return new Map();
-    const key = `${jid}\0${id}`;
-    let m = this.jobAnswers.get(key);
-    if (!m) this.jobAnswers.set(key, (m = new Map()));
-    return m;
+    return (jid === undefined ? undefined : this.jobAnswers.get(`${jid}\0${id}`)) ?? new Map();
+  }
+
+  /** Keeps the job's answers once there are any (set again: the cache weighs an entry when it is set). */
+  private keepAnswers(id: string, jid: string | undefined, answers: Map<string, HostAnswer>): void {
+    if (jid !== undefined && answers.size > 0) this.jobAnswers.set(`${jid}\0${id}`, answers);
   }
 
   /**
@@ -264,6 +281,16 @@ export class StateService {
     const pillarJson = JSON.stringify(pillar);
     const key = hashOf(snap.hash, id, grainsJson, pillarJson, ext, req.mode, req.sls ?? [], req.saltenv ?? '', !!req.raw, this.config.top_file_merging_strategy, req.params ?? {});
     const answers = this.answersFor(id, req.jid);
+    try {
+      return await this.compileWith({ id, grains, grainsJson, pillar, pillarJson, req, ext, snap, key, fail, answers, ...(ask ? { ask } : {}) });
+    } finally {
+      this.keepAnswers(id, req.jid, answers);
+    }
+  }
+
+  /** compile() once the pillar, master_tops, snapshot and cache key are known. */
+  private async compileWith(job: CompileJob): Promise<CompileReply> {
+    const { id, grains, grainsJson, pillar, pillarJson, req, ext, snap, key, fail, answers, ask } = job;
     const asking = { answers, minion: id, ...(ask ? { ask } : {}) };
     const hit = this.compiled.get(key);
     if (hit && (await this.sameHost(hit, answers, ask))) return { ...hit.reply, cached: true };
