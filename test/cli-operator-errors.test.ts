@@ -38,3 +38,13 @@ t.test('jobs list records who ran the job and aligns its fields', async (t) => {
   t.match(list.stdout, new RegExp(`\\n {4}User: {8}${userInfo().username}\\n`));
   t.match(list.stdout, /\n {4}Function: {4}test\.ping\n {4}Arguments: {3}\[\]\n {4}Target: {6}m1\n {4}Target-type: glob\n/);
 });
+
+t.test('exec returns and job lists are coloured on request, as Salt colours them', async (t) => {
+  const run = await cluster.brine(['run', 'm1', 'test.ping', '--force-color']);
+  // Salt's nested colours: keys cyan, numbers and booleans light yellow
+  t.match(run.stdout, /^\x1b\[0;36mm1\x1b\[0m:\n {4}\x1b\[1;33mTrue\x1b\[0m\n$/);
+  const plain = await cluster.brine(['run', 'm1', 'test.ping']);
+  t.equal(plain.stdout, 'm1:\n    True\n');
+  const jobs = await cluster.brine(['jobs', 'list', '--force-color']);
+  t.match(jobs.stdout, /^\x1b\[0;36m\d{20}:\x1b\[0m\n/);
+});

@@ -3,7 +3,8 @@ import { MasterClient, resolveApi, type JobReport, type JobRow } from '@brine/ma
 import { isJid } from '@brine/protocol';
 import type { Command } from '../command.js';
 import { outputOption, renderData, type Outputter } from '../output/outputters.js';
-import { printFleetRun, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../output/fleet.js';
+import { ANSI, NO_COLOR } from '../output/highstate.js';
+import { printFleetRun, STATE_RUN_FUNCTIONS, useColor, type FleetStateRow } from '../output/fleet.js';
 import { printReport } from '../output/report.js';
 
 interface StoredState extends FleetStateRow {
@@ -48,10 +49,11 @@ export const jobsCommand: Command = {
       }
       const { jobs } = await client.get<{ jobs: Array<JobRow & { returned: number }> }>(`/v1/jobs${q.size ? `?${q}` : ''}`);
       if (out !== 'text') return dump(jobs), 0;
+      const c = useColor(io) ? ANSI : NO_COLOR;
       for (const j of jobs) {
         const tgt = Array.isArray(j.target) ? j.target.join(',') : j.target;
         io.stdout(
-          `${j.jid}:\n    Function:    ${j.fun}\n    Arguments:   ${JSON.stringify(j.arg)}${Object.keys(j.kwarg).length ? ' ' + JSON.stringify(j.kwarg) : ''}\n` +
+          `${c.CYAN}${j.jid}:${c.ENDC}\n    Function:    ${j.fun}\n    Arguments:   ${JSON.stringify(j.arg)}${Object.keys(j.kwarg).length ? ' ' + JSON.stringify(j.kwarg) : ''}\n` +
             `    Target:      ${tgt}\n    Target-type: ${j.tgt_type}\n    User:        ${j.user}\n    StartTime:   ${j.created_at}\n` +
             `    Returned:    ${j.returned}/${j.expected.length}\n`,
         );

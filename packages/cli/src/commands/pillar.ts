@@ -3,6 +3,7 @@ import { MasterClient, resolveApi } from '@brine/master/client';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
 import { outputOption, renderData } from '../output/outputters.js';
+import { useColor } from '../output/fleet.js';
 import { fromParseError } from '../parse-errors.js';
 import { formatNestedOf } from '../output/report.js';
 
@@ -53,7 +54,7 @@ export const pillarCommand: Command = {
     if (sub === 'items') {
       if (!minion || positionals.length > 2) usage('items takes a minion id');
       const r = await client().get<{ pillar: Record<string, unknown>; errors: string[] }>(`/v1/minions/${encodeURIComponent(minion)}/pillar`);
-      io.stdout(out === 'text' || out === 'highstate' ? formatNestedOf(minion, r.pillar) : renderData(out, { [minion]: r.pillar }));
+      io.stdout(out === 'text' || out === 'highstate' ? formatNestedOf(minion, r.pillar, useColor(io)) : renderData(out, { [minion]: r.pillar }));
       for (const e of r.errors) io.stderr(e + '\n');
       return r.errors.length ? 1 : 0;
     }

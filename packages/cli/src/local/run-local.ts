@@ -33,7 +33,7 @@ export async function runLocal(argv: string[], io: CommandIO): Promise<number> {
     // The errors went to stderr already, one per line with file and line.
   } else if (out === 'highstate' && result.isRun) {
     io.stdout(formatHighstate(value as Parameters<typeof formatHighstate>[0], { minion, color: opts.color, mode: opts.stateOutput }) + '\n');
-  } else if (out === 'nested') io.stdout(formatNestedOf(minion, value));
+  } else if (out === 'nested') io.stdout(formatNestedOf(minion, value, opts.color));
   else if (out === 'raw' || out === 'txt' || out === 'quiet') io.stdout(renderData(out, { [minion]: value }));
   else io.stdout(formatYaml(minion, value));
   return result.retcode;

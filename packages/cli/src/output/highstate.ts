@@ -14,7 +14,7 @@ export interface HighstateOptions {
   mode?: HighstateMode;
 }
 
-const ANSI = {
+export const ANSI = {
   GREEN: '\x1b[0;32m',
   CYAN: '\x1b[0;36m',
   RED: '\x1b[0;31m',
@@ -22,8 +22,8 @@ const ANSI = {
   LIGHT_RED: '\x1b[1;31m',
   ENDC: '\x1b[0m',
 } as const;
-type Palette = Record<keyof typeof ANSI, string>;
-const NO_COLOR: Palette = { GREEN: '', CYAN: '', RED: '', LIGHT_YELLOW: '', LIGHT_RED: '', ENDC: '' };
+export type Palette = Record<keyof typeof ANSI, string>;
+export const NO_COLOR: Palette = { GREEN: '', CYAN: '', RED: '', LIGHT_YELLOW: '', LIGHT_RED: '', ENDC: '' };
 
 /** Python's repr of a scalar, as Salt's outputters print values. */
 function pyScalar(v: unknown): string {

@@ -1,13 +1,13 @@
 import type { JobReport } from '@brine/master/client';
 import { stringify as toYaml } from 'yaml';
 import type { CommandIO } from '../command.js';
-import { didNotReturn } from './fleet.js';
-import { formatNested } from './highstate.js';
+import { didNotReturn, useColor } from './fleet.js';
+import { ANSI, formatNested, NO_COLOR } from './highstate.js';
 import { renderData } from './outputters.js';
 
 /** One minion's value with Salt's nested outputter: `id:` then the value indented. */
-export function formatNestedOf(minion: string, value: unknown): string {
-  return formatNested({ [minion]: value }, 0).join('\n') + '\n';
+export function formatNestedOf(minion: string, value: unknown, color = false): string {
+  return formatNested({ [minion]: value }, 0, color ? ANSI : NO_COLOR).join('\n') + '\n';
 }
 
 /** Prints the returns of a job (and the minions that did not return) in the chosen format. */
@@ -28,6 +28,7 @@ export function printReport(report: Pick<JobReport, 'returns' | 'missing'>, out:
       io.stdout(`${id}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
     }
   } else {
-    for (const id of ids) io.stdout(formatNestedOf(id, byMinion[id]));
+    const color = useColor(io);
+    for (const id of ids) io.stdout(formatNestedOf(id, byMinion[id], color));
   }
 }
