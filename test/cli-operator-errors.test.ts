@@ -48,3 +48,21 @@ t.test('exec returns and job lists are coloured on request, as Salt colours them
   const jobs = await cluster.brine(['jobs', 'list', '--force-color']);
   t.match(jobs.stdout, /^\x1b\[0;36m\d{20}:\x1b\[0m\n/);
 });
+
+t.test('brine events takes --out too', async (t) => {
+  const { spawn } = await import('node:child_process');
+  const { BIN } = await import('./helpers/proc.js');
+  const child = spawn(process.execPath, [BIN, 'events', '--tag', 'brine/job/*/new', '--count', '1', '--out', 'yaml', '--config', cluster.masterConfig], {
+    env: { ...process.env, ...cluster.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  await new Promise<void>((resolve) => child.stderr.once('data', () => resolve()));
+  const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await cluster.run('m1', 'test.ping');
+  t.equal(await done, 0);
+  t.match(out, /^tag: brine\/job\/\d{20}\/new\ndata:\n  jid: /);
+  const bad = await cluster.brine(['events', '--out', 'xml']);
+  t.match(bad.stderr, /unknown output 'xml'/);
+});

@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import { MasterClient, resolveApi } from '@brine/master/client';
 import type { Command } from '../command.js';
+import { outputOption, renderData } from '../output/outputters.js';
 
 /** `brine events`: the master's event bus, one JSON object a line. */
 export const eventsCommand: Command = {
   name: 'events',
   summary: 'stream master events (one JSON line each)',
-  usage: 'brine events [--tag GLOB] [--count N] [--config MASTER_CONFIG]',
+  usage: 'brine events [--tag GLOB] [--count N] [--out json|yaml|nested|raw|txt|quiet] [--config MASTER_CONFIG]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
@@ -14,8 +15,12 @@ export const eventsCommand: Command = {
         config: { type: 'string', short: 'c' },
         tag: { type: 'string' },
         count: { type: 'string' },
+        out: { type: 'string' },
       },
     });
+    // one JSON object a line by default (what programs tail); Salt's outputter names otherwise
+    const out = outputOption(values.out, this.usage, 'json', { text: 'json', highstate: 'json' });
+    const show = (ev: unknown) => (out === 'json' ? JSON.stringify(ev) + '\n' : renderData(out as Exclude<typeof out, 'text' | 'highstate'>, ev));
     const client = new MasterClient(resolveApi(values.config, io.env));
     const max = values.count !== undefined ? Number(values.count) : Infinity;
     const ac = new AbortController();
@@ -26,7 +31,7 @@ export const eventsCommand: Command = {
     await client.events(
       values.tag,
       (ev) => {
-        io.stdout(JSON.stringify(ev) + '\n');
+        io.stdout(show(ev));
         if (++seen >= max) ac.abort();
       },
       ac.signal,

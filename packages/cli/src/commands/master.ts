@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@brine/core';
 import type { Command } from '../command.js';
@@ -14,7 +15,9 @@ export const masterCommand: Command = {
       options: { config: { type: 'string', short: 'c' }, 'log-level': { type: 'string', short: 'l' }, 'log-format': { type: 'string' } },
     });
     const { loadMasterConfig, startMaster } = await import('@brine/master');
-    const file = values.config ?? io.env.BRINE_MASTER_CONFIG;
+    const { DEFAULT_MASTER_CONFIG } = await import('@brine/master/client');
+    // found the way every other verb finds the master: flag, environment, default path
+    const file = values.config || io.env.BRINE_MASTER_CONFIG || (existsSync(DEFAULT_MASTER_CONFIG) ? DEFAULT_MASTER_CONFIG : undefined);
     const config = loadMasterConfig(file, values['log-level'] ? { log_level: values['log-level'] } : {});
     const log = createLogger({ level: config.log_level, base: { app: 'brine', role: 'master' }, format: logFormat(values['log-format'], this.usage) });
     const master = await startMaster(config, log);
