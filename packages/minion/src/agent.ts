@@ -139,7 +139,7 @@ export class MinionAgent extends EventEmitter {
 
   /** The master compiles this minion's job and asks what only this host knows. */
   private async onHostCalls(msg: HostCallsMsg): Promise<void> {
-    const answers = await answerHostCalls(msg.calls, (c) => this.runHostCall(c, msg.jid ?? ''));
+    const answers = await answerHostCalls(msg.calls, (c) => this.runHostCall(c, msg.jid ?? ''), this.config.max_frame_bytes);
     this.log.debug({ event: 'host_calls', jid: msg.jid, calls: msg.calls.length }, 'answered host calls');
     this.conn.send({ type: 'host_answers', ref: msg.id, answers });
   }

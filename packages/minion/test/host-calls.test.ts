@@ -1,0 +1,28 @@
+import t from 'tap';
+import { answerHostCalls } from '../src/host-calls.js';
+import { minionErrors } from '../src/errors.js';
+
+t.test('host calls are answered in order with values or coded errors; an answer that does not fit the frame is an error', async (t) => {
+  const order: string[] = [];
+  const answers = await answerHostCalls(
+    [
+      { fun: 'cmd.has_exec', args: ['git'], kwargs: {} },
+      { fun: 'no.such', args: [], kwargs: {} },
+      { fun: 'file.read', args: ['/big'], kwargs: {} },
+      { fun: 'test.nothing', args: [], kwargs: {} },
+    ],
+    async (c) => {
+      order.push(c.fun);
+      if (c.fun === 'no.such') throw minionErrors.make('BRINE_ERR_MINION_UNKNOWN_FUNCTION', { fun: c.fun });
+      if (c.fun === 'file.read') return 'x'.repeat(5000);
+      if (c.fun === 'test.nothing') return undefined;
+      return true;
+    },
+    4096,
+  );
+  t.same(order, ['cmd.has_exec', 'no.such', 'file.read', 'test.nothing']);
+  t.same(answers[0], { ok: true, value: true });
+  t.same(answers[1], { ok: false, code: 'BRINE_ERR_MINION_UNKNOWN_FUNCTION', message: "'no.such' is not available." });
+  t.match(answers[2], { ok: false, code: 'BRINE_ERR_MINION_HOST_ANSWER_TOO_LARGE', message: /the answer of file\.read is 50\d\d bytes/ });
+  t.same(answers[3], { ok: true, value: null });
+});
