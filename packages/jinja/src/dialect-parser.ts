@@ -23,6 +23,41 @@ export class BalancedTokenizer extends Tokenizer {
   /** Whether the data token being read is a comment: `#}` in plain text is text, as in Jinja. */
   commentToken = false;
 
+  /** A string literal with Python's escapes; an unknown escape (`'\d'`) keeps its backslash. */
+  _parseString(delimiter: string): string {
+    this.forward();
+    let out = '';
+    while (!this.isFinished() && this.current() !== delimiter) {
+      const cur = this.current();
+      this.forward();
+      if (cur !== '\\') {
+        out += cur;
+        continue;
+      }
+      const c = this.current();
+      const simple = PY_ESCAPES[c];
+      if (simple !== undefined) {
+        out += simple;
+        this.forward();
+      } else if (c === 'x' || c === 'u' || c === 'U') {
+        const len = c === 'x' ? 2 : c === 'u' ? 4 : 8;
+        const hex = this.str.slice(this.index + 1, this.index + 1 + len);
+        if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(hex)) {
+          out += '\\';
+          continue;
+        }
+        out += String.fromCodePoint(parseInt(hex, 16));
+        for (let i = 0; i <= len; i++) this.forward();
+      } else if (c === '\n') {
+        this.forward();
+      } else {
+        out += '\\';
+      }
+    }
+    this.forward();
+    return out;
+  }
+
   _matches(s: string): boolean {
     if (s === '#}' && !this.in_code && !this.commentToken) return false;
     return super._matches(s);
@@ -46,6 +81,10 @@ export class BalancedTokenizer extends Tokenizer {
     return tok;
   }
 }
+
+const PY_ESCAPES: Record<string, string> = {
+  '\\': '\\', "'": "'", '"': '"', n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0',
+};
 
 /** Nodes of our own; the compiler (dialect.ts) knows how to emit them. */
 export const PyTruthy = nodes.Node.extend('PyTruthy', { fields: ['target'] });
@@ -196,7 +235,6 @@ export class DialectParser extends Parser {
       let name: string;
       if (nameTok.type === lexer.TOKEN_SYMBOL) name = nameTok.value;
       else if (nameTok.type === lexer.TOKEN_NONE || nameTok.type === lexer.TOKEN_BOOLEAN) name = String(nameTok.value).toLowerCase();
-      else if (nameTok.type === lexer.TOKEN_OPERATOR && ['==', '!=', '<', '>', '<=', '>='].includes(nameTok.value)) name = nameTok.value;
       else this.fail(`expected a test name after 'is', got ${nameTok.value}`, nameTok.lineno, nameTok.colno);
       while (this.skipValue(lexer.TOKEN_OPERATOR, '.')) name! += '.' + this.expect(lexer.TOKEN_SYMBOL).value;
       let args: any;

@@ -5,9 +5,10 @@
 import { createHash } from 'node:crypto';
 import { loadYaml } from './yaml-load.js';
 import { memberLookup } from './methods.js';
-import { bindArgs, isDict, isStringLike, percentFormat, pyEq, pyIn, pyLess, repr, splitArgs, str, strFormat, truthy } from './python.js';
+import { bindArgs, isDict, isStringLike, percentFormat, pyEq, pyIn, pyLess, repr, tuple, splitArgs, str, strFormat, truthy } from './python.js';
 import { pyJson, toYaml, yamlDquote, yamlEncode, yamlSquote } from './serialize.js';
 import { traverse } from './traverse.js';
+import { SALT_FILTERS } from './filters-salt.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Filter = (this: any, value: any, ...args: any[]) => unknown;
@@ -94,7 +95,18 @@ function pyRound(v: number, precision: number, method: string): number {
   const f = Math.pow(10, precision);
   if (method === 'ceil') return Math.ceil(v * f) / f;
   if (method === 'floor') return Math.floor(v * f) / f;
-  return Math.round(v * f) / f;
+  // Python's round(): the exact binary value rounded, ties to even (round(2.5) is 2, round(2.55, 1) is 2.5).
+  if (!Number.isFinite(v) || precision > 100) return v;
+  if (precision < 0) return Math.round(v * f) / f;
+  const exact = v.toFixed(Math.min(100, precision + 60));
+  const cut = exact.length - (Math.min(100, precision + 60) - precision);
+  if (/^50*$/.test(exact.slice(cut))) {
+    // An exact tie: keep the even last digit.
+    const kept = exact.slice(0, cut).replace(/\.$/, '');
+    const last = Number(kept[kept.length - 1]);
+    if (last % 2 === 0) return Number(kept);
+  }
+  return Number(v.toFixed(precision));
 }
 
 function regexSearch(value: unknown, raw: unknown[], anchored: boolean): unknown {
@@ -103,7 +115,7 @@ function regexSearch(value: unknown, raw: unknown[], anchored: boolean): unknown
   const s = str(value);
   const m = re.exec(s);
   if (!m || (anchored && m.index !== 0)) return null;
-  return m.slice(1).map((g) => (g === undefined ? null : g));
+  return tuple(m.slice(1).map((g) => (g === undefined ? null : g)));
 }
 
 function unique(seq: unknown): unknown[] {
@@ -128,8 +140,13 @@ function flatten(seq: unknown, levels: number | null, preserveNulls: boolean): u
   return out;
 }
 
+function noArgs(name: string, raw: unknown[]): unknown[] {
+  if (raw.length > 0) throw new TypeError(`${name}() takes 1 positional argument (Salt's filter has no options)`);
+  return raw;
+}
+
 function minMax(seq: unknown, raw: unknown[], sign: 1 | -1): unknown {
-  const a = bindArgs(raw, ['case_sensitive', 'attribute'], { case_sensitive: false });
+  const a = bindArgs(raw, ['case_sensitive', 'attribute'], { case_sensitive: true });
   const get = a.attribute === undefined ? (v: unknown) => v : attrGetter(a.attribute);
   const list = toList(seq);
   if (list.length === 0) return undefined;
@@ -199,12 +216,12 @@ export const FILTERS: Record<string, Filter> = {
   dictsort(value, ...raw) {
     const a = bindArgs(raw, ['case_sensitive', 'by', 'reverse'], { case_sensitive: false, by: 'key', reverse: false });
     const idx = a.by === 'value' ? 1 : 0;
-    const pairs = Object.keys(value ?? {}).map((k) => [k, value[k]]);
+    const pairs = Object.keys(value ?? {}).map((k) => tuple([k, value[k]]));
     pairs.sort((x, y) => compare(x[idx], y[idx], truthy(a.case_sensitive)));
     if (truthy(a.reverse)) pairs.reverse();
     return pairs;
   },
-  items: (value) => (value ? Object.keys(value).map((k) => [k, value[k]]) : []),
+  items: (value) => (value ? Object.keys(value).map((k) => tuple([k, value[k]])) : []),
   length: (v) => (v === undefined || v === null ? 0 : isDict(v) ? Object.keys(v).length : isStringLike(v) ? String(v).length : toList(v).length),
   traverse(value, ...raw) {
     const a = bindArgs(raw, ['key', 'default', 'delimiter'], { default: null, delimiter: ':' });
@@ -246,7 +263,7 @@ export const FILTERS: Record<string, Filter> = {
     return toList(value).map((v) => filter.call(this, v, ...rest));
   },
   indent: (v, ...raw) => indent(v, raw),
-  unique: (v) => unique(v),
+  unique: (v, ...raw) => (noArgs('unique', raw), unique(v)),
   sort(value, ...raw) {
     const a = bindArgs(raw, ['reverse', 'case_sensitive', 'attribute'], { reverse: false, case_sensitive: false });
     const get = a.attribute === undefined ? (v: unknown) => v : attrGetter(a.attribute);
@@ -260,8 +277,9 @@ export const FILTERS: Record<string, Filter> = {
     const l = toList(v);
     return l[l.length - 1];
   },
-  min: (v, ...raw) => minMax(v, raw, 1),
-  max: (v, ...raw) => minMax(v, raw, -1),
+  // Salt replaces Jinja's min, max and unique with one-argument versions.
+  min: (v, ...raw) => minMax(v, noArgs('lst_min', raw), 1),
+  max: (v, ...raw) => minMax(v, noArgs('lst_max', raw), -1),
   sum(value, ...raw) {
     const a = bindArgs(raw, ['attribute', 'start'], { start: 0 });
     const get = a.attribute === undefined ? (v: unknown) => v : attrGetter(a.attribute);
@@ -376,6 +394,7 @@ export const FILTERS: Record<string, Filter> = {
   strformat: (v, ...args) => strFormat(str(v), args),
   repr: (v) => repr(v),
 };
+Object.assign(FILTERS, SALT_FILTERS);
 FILTERS.d = FILTERS.default;
 FILTERS.count = FILTERS.length;
 FILTERS.escape = FILTERS.e;
@@ -396,7 +415,7 @@ export const TESTS: Record<string, (this: any, value: any, ...args: any[]) => bo
   false: (v) => v === false,
   integer: (v) => num(v) && Number.isInteger(v),
   float: (v) => num(v) && !Number.isInteger(v),
-  number: (v) => num(v),
+  number: (v) => num(v) || typeof v === 'boolean',
   string: (v) => isStringLike(v),
   mapping: (v) => isDict(v),
   iterable: (v) => Array.isArray(v) || isStringLike(v) || isDict(v),

@@ -3,7 +3,7 @@
  * (`d.items()`, `l.append(x)`, `s.startswith('a')`, ...). Looked up by the template runtime.
  */
 import { pyHooks } from './py-object.js';
-import { isDict, pyKey, splitArgs, str, strFormat, truthy } from './python.js';
+import { isDict, pyKey, splitArgs, str, strFormat, truthy, tuple } from './python.js';
 
 type Method = (self: any, ...args: any[]) => unknown;
 
@@ -212,7 +212,7 @@ function update(d: Record<string, unknown>, ...raw: unknown[]): null {
 }
 
 export const DICT_METHODS: Record<string, Method> = {
-  items: (d: Record<string, unknown>) => Object.keys(d).map((k) => [k, d[k]]),
+  items: (d: Record<string, unknown>) => Object.keys(d).map((k) => tuple([k, d[k]])),
   keys: (d: Record<string, unknown>) => Object.keys(d),
   values: (d: Record<string, unknown>) => Object.keys(d).map((k) => d[k]),
   get: (d: Record<string, unknown>, key: unknown, def: unknown = null) => {
