@@ -81,7 +81,7 @@ export function loadYaml(text: string, options: { fast?: boolean } = {}): YamlRe
     if (moved !== undefined) {
       const lc = new LineCounter();
       const retry = parseDocument(moved, { ...OPTIONS, lineCounter: lc });
-      if (retry.errors.length === 0) return finish(retry, lc);
+      if (retry.errors.length === 0) return finish(retry, lc, moved);
     }
   }
   const err = doc.errors[0];
@@ -93,7 +93,7 @@ export function loadYaml(text: string, options: { fast?: boolean } = {}): YamlRe
       error: { message: errorText(text, err.code, err.message, err.pos[0]), line: pos?.line, column: pos?.col },
     };
   }
-  return finish(doc, lineCounter);
+  return finish(doc, lineCounter, text);
 }
 
 /** A mapping or list used as a key: PyYAML cannot hash it, Salt's loader refuses it. */
@@ -111,7 +111,25 @@ function collectionKey(doc: Document): Node | undefined {
   return found;
 }
 
-function finish(doc: Document, lineCounter: LineCounter): YamlResult {
+/**
+ * PyYAML ends a block scalar that runs to the end of an input without a final newline without
+ * one; the `yaml` library adds it.
+ */
+function trimFinalBlockScalar(doc: Document, text: string): void {
+  if (text.endsWith('\n') || text.endsWith('\r')) return;
+  visit(doc, {
+    Scalar(_key, node) {
+      if ((node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED') && (node.range?.[1] ?? 0) >= text.length && typeof node.value === 'string') {
+        if (node.value.endsWith('\n')) node.value = node.value.slice(0, -1);
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+}
+
+function finish(doc: Document, lineCounter: LineCounter, text: string): YamlResult {
+  trimFinalBlockScalar(doc, text);
   const bad = collectionKey(doc);
   if (bad) {
     const at = lineCounter.linePos(bad.range?.[0] ?? 0);
