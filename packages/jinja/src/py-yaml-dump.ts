@@ -1,5 +1,5 @@
 /**
- * YAML text laid out the way PyYAML's safe_dump lays it out (what Salt's `yaml` filter prints):
+ * YAML text laid out the way Salt's safe_dump (PyYAML with libyaml's emitter) lays it out (what Salt's `yaml` filter prints):
  * the same choice between plain, single- and double-quoted scalars, flow collections wrapped
  * past 80 columns with their continuation indented, block sequences not indented under a key.
  * A template that embeds `{{ x | yaml }}` in an SLS then reads back the same data as in Salt.
@@ -145,10 +145,10 @@ class Emitter {
     this.write(data);
   }
 
-  lineBreak(): void {
+  lineBreak(data = '\n'): void {
     this.whitespace = true;
     this.indention = true;
-    this.out += '\n';
+    this.out += data;
     this.column = 0;
   }
 
@@ -261,9 +261,9 @@ class Emitter {
     this.popIndent();
   }
 
+  /** libyaml's rule (Salt dumps with CSafeDumper): short and on one line; an empty key is simple. */
   simpleKeyOk(k: string): boolean {
-    const a = analyze(k);
-    return k.length < 128 && !a.empty && !a.multiline;
+    return k.length < 128 && !analyze(k).multiline;
   }
 
   scalar(v: unknown): void {
@@ -331,7 +331,7 @@ class Emitter {
       } else if (breaks) {
         if (ch === undefined || !BREAKS.includes(ch)) {
           if (text[start] === '\n') this.lineBreak();
-          for (let k = start; k < end; k++) this.lineBreak();
+          for (let k = start; k < end; k++) this.lineBreak(text[k]);
           this.writeIndent();
           start = end;
         }
