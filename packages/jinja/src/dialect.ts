@@ -14,6 +14,8 @@ import { BalancedTokenizer, DialectParser, nodes, nunjucks, OWN_NODES, PyTruthy 
 
 /** JavaScript the compiler wrote itself (a temporary), used as an expression. */
 const PyRaw = nodes.Node.extend('PyRaw', { fields: ['code'] });
+/** A loop body run in a scope of its own. */
+const PyScope = nodes.Node.extend('PyScope', { fields: ['body'] });
 import { readCompiled, writeCompiled } from './template-cache.js';
 import { createRequire } from 'node:module';
 
@@ -55,7 +57,7 @@ function loopAttrsUsed(body: any): Set<string> {
 
 class DialectCompiler extends Compiler {
   assertType(node: any, ...types: any[]): void {
-    if (OWN_NODES.some((t) => node instanceof t) || node instanceof PyRaw || node instanceof nodes.Capture) return;
+    if (OWN_NODES.some((t) => node instanceof t) || node instanceof PyRaw || node instanceof PyScope || node instanceof nodes.Capture) return;
     super.assertType(node, ...types);
   }
 
@@ -136,11 +138,40 @@ class DialectCompiler extends Compiler {
       this._compileExpression(node.value, frame);
       this._emitLine(`, ${node.targets.length});`);
       node.targets.forEach((target: any, i: number) => {
-        super.compileSet(new nodes.Set(node.lineno, node.colno, [target], new PyRaw(node.lineno, node.colno, `${tmp}[${i}]`)), frame);
+        this.compileNameSet(new nodes.Set(node.lineno, node.colno, [target], new PyRaw(node.lineno, node.colno, `${tmp}[${i}]`)), frame);
       });
       return;
     }
-    super.compileSet(node, frame);
+    this.compileNameSet(node, frame);
+  }
+
+  /**
+   * nunjucks' `set` of names, with Jinja's scopes: a name bound outside the current scope (a loop
+   * variable of an enclosing loop, say) gets a new binding here instead of being overwritten,
+   * and later reads in this scope look it up at run time.
+   */
+  private compileNameSet(node: any, frame: any): void {
+    const ids = node.targets.map((target: any) => {
+      const name = target.value;
+      const owner = frame.resolve(name, true);
+      let id = owner ? owner.lookup(name) : null;
+      if (!id) {
+        if (frame.lookup(name)) frame.set(name, '');
+        id = this._tmpid();
+        this._emitLine(`var ${id};`);
+      }
+      return id;
+    });
+    this._emit(ids.join(' = ') + ' = ');
+    if (node.value) this._compileExpression(node.value, frame);
+    else this.compile(node.body, frame);
+    this._emitLine(';');
+    node.targets.forEach((target: any, i: number) => {
+      const name = target.value;
+      this._emitLine(`frame.set("${name}", ${ids[i]}, true);`);
+      this._emitLine(`if(frame.topLevel) { context.setVariable("${name}", ${ids[i]}); }`);
+      if (name.charAt(0) !== '_') this._emitLine(`if(frame.topLevel) { context.addExport("${name}", ${ids[i]}); }`);
+    });
   }
 
   compilePyRaw(node: any): void {
@@ -360,7 +391,15 @@ class DialectCompiler extends Compiler {
     }
   }
 
+  /** One loop iteration's scope: what `set` assigns there stays in that iteration, as in Jinja. */
+  compilePyScope(node: any, frame: any): void {
+    this._emitLine('frame = frame.push(true); try {');
+    this.compile(node.body, frame.push(true));
+    this._emitLine('} finally { frame = frame.pop(); }');
+  }
+
   compileFor(node: any, frame: any): void {
+    node.body = new PyScope(node.body.lineno, node.body.colno, node.body);
     if (!(node.name instanceof nodes.Array)) {
       // `for k in dict` iterates the keys, as in Python.
       const arr = node.arr;
