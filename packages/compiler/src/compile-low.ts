@@ -33,7 +33,8 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
           } else if (key === 'state') {
             continue;
           } else if (key === 'name' && typeof val !== 'string') {
-            chunk.name = pyStr(val);
+            // Salt's fallback for a name that is not a string (`- name: 123`): the ID
+            chunk.name = id;
           } else {
             chunk[key] = val;
           }
@@ -49,7 +50,8 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
             const overrides = entry[lowName];
             if (Array.isArray(overrides)) for (const o of overrides) if (isDict(o)) Object.assign(live, o);
           } else {
-            live.name = pyStr(entry);
+            // Salt keeps the value as written (`- 1` stays the number 1)
+            live.name = entry;
           }
           live.name_order = nameOrder++;
           pushPerFunction(chunks, live, funcs);
@@ -72,15 +74,14 @@ function pushPerFunction(chunks: LowChunk[], chunk: Record<string, unknown>, fun
   for (const fun of funcs) chunks.push({ ...chunk, fun } as LowChunk);
 }
 
+/** Python's `in` over the names seen: True equals 1, dicts and lists compare by content. */
 function sameName(a: unknown, b: unknown): boolean {
-  const key = (x: unknown) => (isDict(x) ? Object.keys(x)[0] : x);
-  return key(a) === key(b);
-}
-
-/** How Python prints a scalar, since names reach Salt users as strings. */
-function pyStr(v: unknown): string {
-  if (v === true) return 'True';
-  if (v === false) return 'False';
-  if (v === null || v === undefined) return 'None';
-  return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const num = (x: unknown) => typeof x === 'number' || typeof x === 'boolean';
+  if (num(a) && num(b)) return Number(a) === Number(b);
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameName(x, b[i]));
+  if (isDict(a) && isDict(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && sameName(a[k], b[k]));
+  }
+  return a === b;
 }

@@ -21,6 +21,8 @@ export const compilerErrors = defineErrors({
     "ID '{id}': state '{state}' names more than one function ({functions}); use one state declaration per function",
   BRINE_ERR_COMPILE_BAD_ARG:
     "ID '{id}': argument {index} of state '{state}' must be a one-key dictionary like '- key: value' (got {got})",
+  BRINE_ERR_COMPILE_IGNORED_ARG:
+    "ID '{id}': argument {index} of state '{state}' is neither a function name nor a '- key: value' dictionary (got {got}); it is ignored, as Salt ignores it",
   BRINE_ERR_COMPILE_MULTI_KEY_ARG:
     "ID '{id}': argument {index} of state '{state}' is one dictionary with several keys ({keys}); each key is applied as its own argument, as Salt does (did you mean to indent the keys after the first under it?)",
   BRINE_ERR_COMPILE_MULTI_KEY_REQUISITE:
@@ -34,6 +36,8 @@ export const compilerErrors = defineErrors({
     "ID '{id}': requisite '{requisite}' names '{ref}', which matches no state in this run",
   BRINE_ERR_COMPILE_EXTEND_MISSING:
     "extend in SLS {sls} names ID '{id}', which is not in this run (was it included?)",
+  BRINE_ERR_COMPILE_REQUISITE_IN_LOST:
+    "a requisite_in naming '{state}: {from}' went to ID '{id}', which has no '{state}' state; Salt drops such a requisite, and so does Brine",
   BRINE_ERR_COMPILE_EXTEND_TWICE: "ID '{id}' is extended more than once (in SLS {first} and {second})",
   BRINE_ERR_COMPILE_CYCLE: 'requisite cycle: {cycle}',
   BRINE_ERR_COMPILE_BAD_NAMES: "ID '{id}': names must be a list of names (got {got})",

@@ -14,7 +14,15 @@ export interface ReconcileInput {
   origins?: Record<string, IdOrigin>;
 }
 
-const IN_KEYS: ReadonlySet<string> = new Set(IN_REQUISITES);
+// listen_in is not folded: Salt keeps it on the declaring chunk and reads it at the end of the
+// run (the runtime's foldListenIn).
+// What `use`/`use_in` never copy: Salt's list of requisites it folds at compile time. The others
+// (listen, listen_in, the _any forms, prerequired...) are copied like any argument, as in Salt.
+const USE_SKIPS: ReadonlySet<string> = new Set([
+  'require', 'watch', 'onfail', 'onfail_stop', 'onchanges', 'prereq',
+  'require_in', 'watch_in', 'onfail_in', 'onchanges_in', 'prereq_in', 'use', 'use_in',
+]);
+const IN_KEYS: ReadonlySet<string> = new Set(IN_REQUISITES.filter((k) => k !== 'listen_in'));
 
 type Extend = Array<Record<string, Record<string, unknown>>>;
 
@@ -78,6 +86,14 @@ export function applyExtend(
       for (const [state, run] of Object.entries(body)) {
         if (state.startsWith('__') || !Array.isArray(run)) continue;
         if (!Array.isArray((high[id] as Decl)[state])) {
+          if (!strictMissing && !run.some((a) => typeof a === 'string')) {
+            // Salt adds such a function-less state and then compiles no chunk from it: the
+            // requisite is lost. Brine does the same, and says so.
+            diagnostics.push(
+              compilerErrors.diag('BRINE_ERR_COMPILE_REQUISITE_IN_LOST', { id, state, from: extId }, where(origins, id), 'warning'),
+            );
+            continue;
+          }
           cow.decl(id)[state] = cloneJson(run);
           continue;
         }
@@ -199,7 +215,7 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
               const userArgs = argKeys((high[user] as Decl)[userState] as StateArg[]);
               for (const a of (high[used] as Decl)[usedState] as StateArg[]) {
                 const k = argKey(a);
-                if (k === undefined || userArgs.has(k) || REQUISITE_KEYS.has(k) || k === 'name' || k === 'names') continue;
+                if (k === undefined || userArgs.has(k) || USE_SKIPS.has(k) || k === 'name' || k === 'names') continue;
                 ext(user, userState).push(a);
               }
             } else if (key === 'prereq') {

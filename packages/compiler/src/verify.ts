@@ -88,6 +88,12 @@ export function verifyHigh(
           err('BRINE_ERR_COMPILE_MULTI_KEY_REQUISITE', { id, state, index: index + 1, key: keys[0], keys: keys.join(', ') }, id, `${state}/${keys[0]}`);
           return;
         }
+        if (!isDict(arg)) {
+          // Salt skips an argument that is neither a function name nor a dictionary (a template
+          // that printed `- False`); so does Brine, saying where.
+          err('BRINE_ERR_COMPILE_IGNORED_ARG', { id, state, index: index + 1, got: JSON.stringify(arg) ?? String(arg) }, id, state, 'warning');
+          return;
+        }
         if (key === undefined) {
           err('BRINE_ERR_COMPILE_BAD_ARG', { id, state, index: index + 1, got: JSON.stringify(arg) }, id, state);
           return;

@@ -17,6 +17,7 @@ import { bindArguments } from './arg-bind-resolve.js';
 import { callChunk, type CallEnv } from './call-chunk.js';
 import { startClock } from './clock.js';
 import { runtimeErrors } from './errors.js';
+import { foldListenIn } from './listen-in.js';
 import {
   failedComment,
   lookupRequisites,
@@ -447,12 +448,14 @@ function checkLowstate(lowstate: unknown): asserts lowstate is LowChunk[] {
  */
 export async function runLowState(lowstate: LowChunk[], options: RunOptions): Promise<RunOutcome> {
   checkLowstate(lowstate);
-  const chunks = lowstate.map((c) => ({
-    ...c,
-    name: typeof c.name === 'string' ? c.name : c.name === undefined ? c.__id__ : String(c.name),
-    __sls__: c.__sls__ ?? 'state.low',
-    __env__: c.__env__ ?? 'base',
-  }));
+  const chunks = foldListenIn(
+    lowstate.map((c) => ({
+      ...c,
+      name: typeof c.name === 'string' ? c.name : c.name === undefined ? c.__id__ : String(c.name),
+      __sls__: c.__sls__ ?? 'state.low',
+      __env__: c.__env__ ?? 'base',
+    })),
+  );
   const runner = new Runner(chunks, options);
   await runner.run();
   const failed = Object.values(runner.running).some((r) => r.result === false);

@@ -1,0 +1,4 @@
+o1:
+  test.nop: []
+o2:
+  test.nop: []
