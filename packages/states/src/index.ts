@@ -16,3 +16,4 @@ export { alternativesModule, type AlternativesModuleOptions } from './modules/al
 export { gitModule } from './modules/git/index.js';
 export { archiveModule } from './modules/archive/index.js';
 export { pkgrepoModule, type PkgrepoModuleOptions } from './modules/pkgrepo/index.js';
+export { pipModule } from './modules/pip.js';

@@ -12,6 +12,7 @@ import { alternativesModule } from './modules/alternatives.js';
 import { gitModule } from './modules/git/index.js';
 import { archiveModule } from './modules/archive/index.js';
 import { pkgrepoModule } from './modules/pkgrepo/index.js';
+import { pipModule } from './modules/pip.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -39,7 +40,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule()];
 }
 
 /** The registry with every module Brine ships. */
