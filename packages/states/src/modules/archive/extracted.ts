@@ -21,6 +21,28 @@ export function parseSourceHash(spec: string): [string, string] | undefined {
   return a ? [a, h] : undefined;
 }
 
+/**
+ * A source_hash that is a file (salt://, http(s), file:// or a path) rather than a digest: the hash
+ * on the line naming the source's file, or the file's only hash (as Salt's file.get_source_sum).
+ */
+async function hashFromFile(spec: string, source: string, ctx: StateContext, saltenv: string): Promise<string | undefined> {
+  let text: string | undefined;
+  if (spec.startsWith('salt://')) text = (await ctx.files.get(spec, saltenv))?.toString('utf8');
+  else if (/^https?:\/\//.test(spec)) {
+    const res = await fetch(spec);
+    text = res.ok ? await res.text() : undefined;
+  } else text = await readFile(spec.replace(/^file:\/\//, ''), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const file = basename(source.replace(/[?#].*$/, ''));
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  for (const line of lines) {
+    const m = /^(?:(\w+)=)?([0-9a-fA-F]{32,128})\s+\*?(.+)$/.exec(line);
+    if (m && basename(m[3]!.trim()) === file) return m[1] ? `${m[1]}=${m[2]}` : m[2];
+  }
+  const bare = lines.map((l) => /^(?:(\w+)=)?([0-9a-fA-F]{32,128})$/.exec(l)).filter(Boolean);
+  return bare.length === 1 ? bare[0]![0] : undefined;
+}
+
 /** Where the source's bytes are on this host; remote ones are fetched into a temp file. */
 interface Source {
   path: string;
@@ -107,11 +129,16 @@ async function extracted(a: Record<string, unknown>, ctx: StateContext): Promise
     if (!g) return done(`Group ${group} does not exist`);
     gid = g.gid;
   }
+  const saltenv = typeof a.saltenv === 'string' ? a.saltenv : (ctx.low.__env__ ?? 'base');
   if (asBool(a.source_hash_update)) return done("Brine's archive.extracted does not support 'source_hash_update': it keeps no cache of earlier sources");
   const source = String(a.source);
-  const saltenv = typeof a.saltenv === 'string' ? a.saltenv : (ctx.low.__env__ ?? 'base');
   const local = source.startsWith('file://') || isAbsolute(source);
-  const sourceHash = a.source_hash === undefined || a.source_hash === null ? undefined : String(a.source_hash);
+  let sourceHash = a.source_hash === undefined || a.source_hash === null ? undefined : String(a.source_hash);
+  if (sourceHash && (/^(salt|https?|file):\/\//.test(sourceHash) || isAbsolute(sourceHash))) {
+    const found = await hashFromFile(sourceHash, source, ctx, saltenv);
+    if (!found) return done(`Source hash file ${sourceHash} contains no hash for ${basename(source)}`);
+    sourceHash = found;
+  }
   const wanted = sourceHash ? parseSourceHash(sourceHash) : undefined;
   if (sourceHash && !wanted) return done(`Invalid source_hash ${sourceHash}`);
   let localPath = local ? source.replace(/^file:\/\//, '') : '';

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { ArgSpec, StateContext, StateFunction, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
@@ -448,6 +449,24 @@ async function latest(a: Record<string, unknown>, ctx: StateContext): Promise<St
     return fail(ret, (e as Error).message);
   }
   const identity = a.identity === undefined || a.identity === null ? [] : Array.isArray(a.identity) ? a.identity.map(String) : [String(a.identity)];
+  // salt:// keys come from the file server into a private temp dir for this run only
+  const keyDir = identity.some((i) => i.startsWith('salt://')) ? await mkdtemp(join(tmpdir(), 'brine-git-key-')) : undefined;
+  try {
+    for (const [n, id] of identity.entries()) {
+      if (id.startsWith('salt://')) {
+        const body = await ctx.files.get(id, String(ctx.low.__env__ ?? 'base'));
+        if (!body) return fail(ret, `identity '${id}' does not exist.`);
+        identity[n] = join(keyDir!, `key${n}`);
+        await writeFile(identity[n]!, body, { mode: 0o600 });
+      } else if (!isAbsolute(id)) return fail(ret, `identity '${id}' is not an absolute path`);
+    }
+    return await latestWith(ctx, ret, w, a, target, identity);
+  } finally {
+    if (keyDir) await rm(keyDir, { recursive: true, force: true });
+  }
+}
+
+async function latestWith(ctx: StateContext, ret: Ret, w: Want, a: Record<string, unknown>, target: string, identity: string[]): Promise<StateReturn> {
   const g: GitOpts = {
     user: a.user === undefined || a.user === null ? undefined : String(a.user),
     env: identity.length ? { GIT_SSH_COMMAND: `ssh ${identity.map((i) => `-i '${i}'`).join(' ')} -o IdentitiesOnly=yes` } : undefined,
