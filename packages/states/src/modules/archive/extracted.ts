@@ -400,5 +400,7 @@ export const extractedFn: StateFunction = {
     keep: bool,
     saltenv: str,
   },
+  // Salt's state takes **kwargs (old formulas pass `format`, `recurse`, ...): they change nothing here
+  extraArgs: true,
   run: extracted,
 };

@@ -154,15 +154,16 @@ async function absent(a: Record<string, unknown>, ctx: StateContext, opts: AptOp
 }
 
 export function pkgrepoModule(options: PkgrepoModuleOptions = {}): StateModule {
-  const opts = (): AptOptions => ({ root: options.root ?? '/', aptKey: Boolean(which('apt-key')) });
+  // `aptkey: False` in the state keeps apt-key out of it even where it is installed, as in Salt
+  const opts = (a: Record<string, unknown>): AptOptions => ({ root: options.root ?? '/', aptKey: Boolean(which('apt-key')) && a.aptkey !== false });
   return {
     name: 'pkgrepo',
     available(): Availability {
       return which('apt-get') ? { available: true } : { available: false, reason: 'apt-get not found (pkgrepo manages apt sources only)' };
     },
     functions: {
-      managed: { args: {}, extraArgs: true, run: (a, ctx) => managed(a, ctx, opts()) },
-      absent: { args: {}, extraArgs: true, run: (a, ctx) => absent(a, ctx, opts()) },
+      managed: { args: {}, extraArgs: true, run: (a, ctx) => managed(a, ctx, opts(a)) },
+      absent: { args: {}, extraArgs: true, run: (a, ctx) => absent(a, ctx, opts(a)) },
     },
   };
 }
