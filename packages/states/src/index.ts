@@ -13,6 +13,7 @@ export { pkgModule, dpkgVersions } from './modules/pkg.js';
 export { serviceModule, type ServiceModuleOptions } from './modules/service.js';
 export { sysctlModule, type SysctlModuleOptions } from './modules/sysctl.js';
 export { alternativesModule, type AlternativesModuleOptions } from './modules/alternatives.js';
+export { hostModule, type HostModuleOptions } from './modules/host.js';
 export { gitModule } from './modules/git/index.js';
 export { archiveModule } from './modules/archive/index.js';
 export { pkgrepoModule, type PkgrepoModuleOptions } from './modules/pkgrepo/index.js';

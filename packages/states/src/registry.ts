@@ -13,6 +13,7 @@ import { gitModule } from './modules/git/index.js';
 import { archiveModule } from './modules/archive/index.js';
 import { pkgrepoModule } from './modules/pkgrepo/index.js';
 import { pipModule } from './modules/pip.js';
+import { hostModule } from './modules/host.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -40,7 +41,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule(), hostModule()];
 }
 
 /** The registry with every module Brine ships. */

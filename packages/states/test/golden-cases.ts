@@ -32,6 +32,7 @@ export interface GoldenOptions {
 }
 
 interface Expected {
+  warnings?: string[];
   result: boolean | null;
   comment: string;
   changes: Record<string, unknown>;
@@ -50,10 +51,11 @@ function relocate<T>(value: T, from: string, to: string): T {
   return JSON.parse(JSON.stringify(value).split(from).join(to)) as T;
 }
 
-function comparable(r: { result: unknown; comment: unknown; changes: unknown }, state: string) {
+/** Warnings are compared only where Salt gave some (cases made before they were kept have none). */
+function comparable(r: { result: unknown; comment: unknown; changes: unknown; warnings?: unknown }, state: string, warnings = false) {
   const changes = { ...(r.changes as Record<string, unknown>) };
   if (state === 'cmd') delete changes.pid;
-  return { result: r.result, comment: r.comment, changes };
+  return warnings ? { result: r.result, comment: r.comment, changes, warnings: r.warnings } : { result: r.result, comment: r.comment, changes };
 }
 
 /** Runs one case in one mode; returns [tag, got, want] for every chunk. */
@@ -81,7 +83,8 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
       const tag = chunkTag(chunk);
       const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, files, ...(cmd ? { cmd } : {}) }));
       const w = overrides[tag] ?? want[tag]!;
-      out.push({ tag, got: comparable(got, chunk.state), want: comparable(w, chunk.state), why: overrides[tag]?.why });
+      const warn = w.warnings !== undefined;
+      out.push({ tag, got: comparable(got, chunk.state, warn), want: comparable(w, chunk.state, warn), why: overrides[tag]?.why });
     }
     await opts.after?.(root);
     return out;
