@@ -14,6 +14,7 @@ export { serviceModule, type ServiceModuleOptions } from './modules/service.js';
 export { sysctlModule, type SysctlModuleOptions } from './modules/sysctl.js';
 export { alternativesModule, type AlternativesModuleOptions } from './modules/alternatives.js';
 export { hostModule, type HostModuleOptions } from './modules/host.js';
+export { cronModule } from './modules/cron.js';
 export { gitModule } from './modules/git/index.js';
 export { archiveModule } from './modules/archive/index.js';
 export { pkgrepoModule, type PkgrepoModuleOptions } from './modules/pkgrepo/index.js';

@@ -14,6 +14,7 @@ import { archiveModule } from './modules/archive/index.js';
 import { pkgrepoModule } from './modules/pkgrepo/index.js';
 import { pipModule } from './modules/pip.js';
 import { hostModule } from './modules/host.js';
+import { cronModule } from './modules/cron.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -41,7 +42,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule(), hostModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule(), hostModule(), cronModule()];
 }
 
 /** The registry with every module Brine ships. */

@@ -8,8 +8,11 @@
 # runs in) and ns.sh (sourced inside that namespace with ROOT as $1: bind mounts). It writes
 # salt-low.json (state.show_lowstate), salt-run-test.json (state.apply test=True on fresh
 # fixtures) and salt-run.json (state.apply on fresh fixtures), without start_time/duration.
+# Optionally after.sh (its output after the real apply goes to salt-after.txt: state outside
+# ROOT, such as a crontab) and cleanup.sh (run last: undoes what setup.sh made outside ROOT).
 # A case holding record.py (one that needs a host service manager) is recorded by that script
 # instead. Needs root for the namespaces. Never writes Brine's output.
+>>>>>>> 1726348 (states: cron.present/absent/env_present/env_absent through crontab with Salt's managed-section layout and SALT_CRON_IDENTIFIER comments (identifier merge, special jobs, #DISABLED#); golden case from the Salt oracle on a test user's crontab, with the crontab Salt left compared too; regenerate.sh runs a case's after.sh and cleanup.sh)
 set -eu
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ORACLE="${SALT_ORACLE:-/work/scratch/salt-oracle/salt-call-local}"
@@ -56,6 +59,8 @@ json.dump(files, open(out, "w"), indent=2, sort_keys=True)
 open(out, "a").write("\n")
 PY
   fi
+  [ -f "$c/after.sh" ] && bash "$c/after.sh" "$root" > "$c/salt-after.txt"
+  [ -f "$c/cleanup.sh" ] && bash "$c/cleanup.sh" "$root"
   rm -rf "$root"
   echo "regenerated $c"
 done
