@@ -12,7 +12,6 @@
 # ROOT, such as a crontab) and cleanup.sh (run last: undoes what setup.sh made outside ROOT).
 # A case holding record.py (one that needs a host service manager) is recorded by that script
 # instead. Needs root for the namespaces. Never writes Brine's output.
->>>>>>> 1726348 (states: cron.present/absent/env_present/env_absent through crontab with Salt's managed-section layout and SALT_CRON_IDENTIFIER comments (identifier merge, special jobs, #DISABLED#); golden case from the Salt oracle on a test user's crontab, with the crontab Salt left compared too; regenerate.sh runs a case's after.sh and cleanup.sh)
 set -eu
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ORACLE="${SALT_ORACLE:-/work/scratch/salt-oracle/salt-call-local}"
