@@ -55,9 +55,11 @@ function pipFor(a: Record<string, unknown>): Pip {
 
 const str = (v: unknown): string | undefined => (v === undefined || v === null || v === '' ? undefined : String(v));
 
-async function pipList(ctx: StateContext, pip: Pip): Promise<Map<string, [string, string]>> {
-  const v = await ctx.cmd.run([...pip.argv, '--version'], pip.opts);
-  if (v.retcode !== 0) throw new PipError('Could not find a `pip` binary');
+async function pipList(ctx: StateContext, pip: Pip, checkVersion = false): Promise<Map<string, [string, string]>> {
+  if (checkVersion) {
+    const v = await ctx.cmd.run([...pip.argv, '--version'], pip.opts);
+    if (v.retcode !== 0) throw new PipError('Could not find a `pip` binary');
+  }
   const r = await ctx.cmd.run([...pip.argv, 'list', '--format=json'], pip.opts);
   if (r.retcode !== 0) throw new PipError(r.stderr.trim());
   const out = new Map<string, [string, string]>();
@@ -298,7 +300,7 @@ async function removed(a: Record<string, unknown>, ctx: StateContext): Promise<S
   let have: Map<string, [string, string]>;
   try {
     pip = pipFor(a);
-    have = await pipList(ctx, pip);
+    have = await pipList(ctx, pip, true);
   } catch (e) {
     if (!(e instanceof PipError)) throw e;
     return { ...ret, result: false, comment: `Error uninstalling '${name}': ${e.message}` };
