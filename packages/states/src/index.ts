@@ -15,6 +15,7 @@ export { sysctlModule, type SysctlModuleOptions } from './modules/sysctl.js';
 export { alternativesModule, type AlternativesModuleOptions } from './modules/alternatives.js';
 export { hostModule, type HostModuleOptions } from './modules/host.js';
 export { cronModule } from './modules/cron.js';
+export { sshAuthModule } from './modules/ssh_auth.js';
 export { gitModule } from './modules/git/index.js';
 export { archiveModule } from './modules/archive/index.js';
 export { pkgrepoModule, type PkgrepoModuleOptions } from './modules/pkgrepo/index.js';

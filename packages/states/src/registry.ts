@@ -15,6 +15,7 @@ import { pkgrepoModule } from './modules/pkgrepo/index.js';
 import { pipModule } from './modules/pip.js';
 import { hostModule } from './modules/host.js';
 import { cronModule } from './modules/cron.js';
+import { sshAuthModule } from './modules/ssh_auth.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -42,7 +43,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule(), hostModule(), cronModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule(), hostModule(), cronModule(), sshAuthModule()];
 }
 
 /** The registry with every module Brine ships. */
