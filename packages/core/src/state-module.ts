@@ -34,6 +34,11 @@ export interface CommandRunner {
 export interface FileClient {
   /** The file's bytes, or undefined when the env has no such file. */
   get(url: string, env: string): Promise<Buffer | undefined>;
+  /**
+   * The files below the folder `prefix` of `env` (paths from the env's root, `/`-separated;
+   * Salt's cp.list_master with a prefix). Without it, file.recurse cannot run.
+   */
+  list?(prefix: string, env: string): Promise<string[]>;
 }
 
 /** What a state function returns. `result: null` means "would change" (test mode). */

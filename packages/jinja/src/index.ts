@@ -24,3 +24,5 @@ export {
   type HostCall,
   type HostCallRecord,
 } from './host-calls.js';
+export { pyYamlDump } from './py-yaml-dump.js';
+export { pyJson } from './serialize.js';

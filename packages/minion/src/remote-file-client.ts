@@ -56,5 +56,9 @@ export function remoteFileClient(request: MasterRequest, cacheDir: string, jid?:
       }
       return data;
     },
+    async list(prefix: string, env: string): Promise<string[]> {
+      const listed = (await request('file.list', { prefix, saltenv: env, ...(jid ? { jid } : {}) })) as Array<{ path: string }>;
+      return listed.map((f) => f.path);
+    },
   };
 }

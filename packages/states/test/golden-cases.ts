@@ -82,6 +82,7 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
     for (const chunk of order) {
       const tag = chunkTag(chunk);
       const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, files, ...(cmd ? { cmd } : {}) }));
+      running[tag] = { ...got, __run_num__: Object.keys(running).length } as RunningDict[string];
       const w = overrides[tag] ?? want[tag]!;
       const warn = w.warnings !== undefined;
       out.push({ tag, got: comparable(got, chunk.state, warn), want: comparable(w, chunk.state, warn), why: overrides[tag]?.why });

@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { FileClient } from '@brine/core';
 import { statesErrors } from '../errors.js';
@@ -60,6 +60,47 @@ export function dirFileClient(roots: Record<string, string[]>): FileClient {
         return readFile(real);
       }
       return undefined;
+    },
+    async list(prefix: string, env: string): Promise<string[]> {
+      const dirs = roots[env];
+      if (!dirs) throw statesErrors.make('BRINE_ERR_STATES_UNKNOWN_ENV', { env });
+      const segments = prefix.split('/').filter((s) => s !== '' && s !== '.');
+      if (segments.some((s) => s === '..') || prefix.includes('\0')) throw statesErrors.make('BRINE_ERR_STATES_PATH_ESCAPE', { url: prefix, env });
+      const found = new Set<string>();
+      for (const dir of dirs) {
+        let rootReal: string;
+        try {
+          rootReal = await realpath(dir);
+        } catch {
+          continue;
+        }
+        // Like the master's file server: dot files left out, symlinks out of the root skipped.
+        const walk = async (abs: string, rel: string): Promise<void> => {
+          let names: string[];
+          try {
+            names = (await readdir(abs)).sort();
+          } catch {
+            return;
+          }
+          for (const n of names) {
+            if (n.startsWith('.')) continue;
+            const full = join(abs, n);
+            let real: string;
+            try {
+              real = await realpath(full);
+            } catch {
+              continue;
+            }
+            if (!inside(rootReal, real)) continue;
+            const st = await stat(real);
+            const r = rel ? `${rel}/${n}` : n;
+            if (st.isDirectory()) await walk(full, r);
+            else if (st.isFile()) found.add(r);
+          }
+        };
+        await walk(join(rootReal, ...segments), segments.join('/'));
+      }
+      return [...found].sort();
     },
   };
 }

@@ -1,0 +1,242 @@
+import { existsSync, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
+import { asBool } from '../../util/args.js';
+import { normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
+import { mkdir, rm, chmod, chown } from '../../util/sync-fs.js';
+import { defaultFileMode, failed, start } from './common.js';
+import { directory } from './directory.js';
+import { managed } from './managed.js';
+
+export const recurseArgs: Record<string, ArgSpec> = {
+  source: { type: ['string', 'list'], required: true },
+  keep_source: { type: 'boolean' },
+  clean: { type: 'boolean' },
+  require: { type: 'list' },
+  user: { type: ['string', 'number'] },
+  group: { type: ['string', 'number'] },
+  dir_mode: { type: ['string', 'number'] },
+  file_mode: { type: ['string', 'number'] },
+  sym_mode: { type: ['string', 'number'] },
+  template: { type: 'string' },
+  context: { type: 'dict' },
+  defaults: { type: 'dict' },
+  replace: { type: 'boolean' },
+  include_empty: { type: 'boolean' },
+  backup: { type: 'string' },
+  include_pat: { type: ['string', 'list'] },
+  exclude_pat: { type: 'string' },
+  maxdepth: { type: 'number' },
+  keep_symlinks: { type: 'boolean' },
+  force_symlinks: { type: 'boolean' },
+  saltenv: { type: 'string' },
+  mode: { type: 'any' },
+};
+
+/** Python's fnmatch.fnmatch on POSIX: `*` crosses `/`, whole-string match. */
+function fnmatch(name: string, pat: string): boolean {
+  let re = '';
+  for (let i = 0; i < pat.length; i++) {
+    const c = pat[i];
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const j = pat.indexOf(']', i + 2);
+      if (j === -1) re += '\\[';
+      else {
+        let body = pat.slice(i + 1, j).replace(/\\/g, '\\\\');
+        if (body.startsWith('!')) body = '^' + body.slice(1);
+        re += `[${body}]`;
+        i = j;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^(?:${re})$`, 's').test(name);
+}
+
+/** salt.utils.stringutils.check_include_exclude: globs, or regexes written E@... */
+export function includeExclude(path: string, include?: string | string[], exclude?: string): boolean {
+  const check = (p: string) => (p.startsWith('E@') ? new RegExp(p.slice(2)).test(path) : fnmatch(path, p));
+  const inc = include === undefined || include === '' ? undefined : (Array.isArray(include) ? include : [include]).some(check);
+  const exc = exclude ? !check(exclude) : undefined;
+  if (inc !== undefined && exc !== undefined) return inc && exc;
+  return inc ?? exc ?? true;
+}
+
+function validRel(rel: string, maxdepth?: number): boolean {
+  if (rel.split('/').includes('..')) return false;
+  return maxdepth === undefined || rel.split('/').length - 1 <= maxdepth;
+}
+
+/** Paths the required file states manage (Salt's _gen_keep_files, for plain paths). */
+function requiredKeep(ctx: StateContext, require: unknown): string[] {
+  const out: string[] = [];
+  for (const r of Array.isArray(require) ? require : []) {
+    if (!r || typeof r !== 'object' || !('file' in r)) continue;
+    const ref = String((r as Record<string, unknown>).file);
+    for (const low of ctx.lowstate) if (low.name === ref || low.__id__ === ref) out.push(String(low.name));
+  }
+  return out;
+}
+
+/** file.recurse: a salt:// folder copied onto a local one, file by file through file.managed. */
+export async function recurse(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+  const name = String(args.name ?? '');
+  const ret = start(name);
+  if (args.mode !== undefined) return failed(ret, "'mode' is not allowed in 'file.recurse'. Please use 'file_mode' and 'dir_mode'.");
+  let dirMode: string | undefined;
+  let fileMode: string | undefined;
+  try {
+    dirMode = normaliseMode(args.dir_mode);
+    fileMode = typeof args.file_mode === 'string' && args.file_mode.toLowerCase() === 'keep' ? undefined : normaliseMode(args.file_mode);
+  } catch (e) {
+    return failed(ret, (e as Error).message);
+  }
+  const own = await resolveOwnership(args.user, args.group, ctx.cmd);
+  if (own.error) return failed(ret, own.error);
+  if (!name.startsWith('/')) return failed(ret, `Specified file ${name} is not an absolute path`);
+  const sources = (Array.isArray(args.source) ? args.source.map(String) : [String(args.source)]).map((s) => s.replace(/\/+$/, ''));
+  for (const s of sources) if (!s.startsWith('salt://')) return failed(ret, `Invalid source '${s}' (must be a salt:// URI)`);
+  if (!ctx.files.list) return failed(ret, 'Recurse failed: this minion cannot list the salt:// file server');
+  const env = typeof args.saltenv === 'string' ? args.saltenv : ctx.low.__env__ ?? 'base';
+  let srcpath: string | undefined;
+  let listed: string[] = [];
+  let senv = env;
+  for (const s of sources) {
+    const [path, query] = s.slice('salt://'.length).split('?', 2);
+    const e = query ? new URLSearchParams(query).get('saltenv') ?? env : env;
+    const files = await ctx.files.list(path, e);
+    if (files.length) {
+      srcpath = path;
+      listed = files;
+      senv = e;
+      break;
+    }
+  }
+  if (srcpath === undefined) return failed(ret, 'Recurse failed: none of the specified sources were found');
+  const st = existsSync(name) ? statSync(name) : undefined;
+  if (st && !st.isDirectory()) return failed(ret, `The path ${name} exists and is not a directory`);
+  if (!st && !ctx.test) {
+    await mkdir(name, { recursive: true });
+    if (dirMode) await chmod(name, parseInt(dirMode, 8));
+    if (own.uid !== undefined || own.gid !== undefined) await chown(name, own.uid ?? -1, own.gid ?? -1);
+  }
+
+  const comments = new Map<string, string[]>();
+  const addComment = (path: string, c: string | string[]) => {
+    const list = comments.get(path) ?? [];
+    list.push(...(Array.isArray(c) ? c : [c]));
+    comments.set(path, list);
+  };
+  const changes: Record<string, unknown> = {};
+  const merge = (path: string, r: StateReturn) => {
+    if (r.result === false || ret.result === true) ret.result = r.result;
+    if (r.result !== true && r.comment) addComment(path, r.comment);
+    if (Object.keys(r.changes).length) changes[path] = r.changes;
+  };
+
+  const prefix = `${srcpath.replace(/\/+$/, '')}/`;
+  const clean = asBool(args.clean);
+  const maxdepth = typeof args.maxdepth === 'number' ? args.maxdepth : undefined;
+  const include = args.include_pat as string | string[] | undefined;
+  const exclude = args.exclude_pat as string | undefined;
+  const keep = new Set<string>();
+  const dirs: string[] = [];
+  const files: Array<[string, string]> = [];
+  for (const fn of listed) {
+    if (!fn.startsWith(prefix)) continue;
+    const rel = fn.slice(prefix.length);
+    if (!validRel(rel, maxdepth) || !includeExclude(rel, include, exclude)) continue;
+    const dest = join(name, rel);
+    keep.add(dest);
+    if (!dirs.includes(dirname(dest))) dirs.push(dirname(dest));
+    files.push([dest, `salt://${fn}`]);
+  }
+  const sub = (extra: Record<string, unknown>) => ({ ...ctx, low: { ...ctx.low, ...extra } });
+  for (const dir of dirs) {
+    if (clean && existsSync(dir) && !lstatSync(dir).isDirectory()) {
+      if (ctx.test) {
+        merge(dir, { name, changes: {}, result: null, comment: `Replacing ${dir} with a directory` });
+        continue;
+      }
+      await rm(dir, { force: true });
+      merge(dir, { name, changes: { diff: 'Replaced file with a directory' }, result: true, comment: '' });
+    }
+    const r = await directory({ name: dir, user: args.user, group: args.group, dir_mode: dirMode, makedirs: true }, sub({ name: dir }));
+    // Salt makes a new directory with its mode in one go: only {directory: new} is reported.
+    if (!ctx.test && (r.changes[dir] as Record<string, unknown> | undefined)?.directory === 'new') delete r.changes.mode;
+    merge(dir, r);
+  }
+  const replace = args.replace !== false;
+  for (const [dest, src] of files) {
+    if (clean && replace && existsSync(dest) && lstatSync(dest).isDirectory()) {
+      if (ctx.test) {
+        merge(dest, { name, changes: {}, result: null, comment: `Replacing directory ${dest} with a file` });
+        continue;
+      }
+      await rm(dest, { recursive: true, force: true });
+      merge(dest, { name, changes: { diff: 'Replaced directory with a new file' }, result: true, comment: '' });
+    }
+    const existed = existsSync(dest);
+    const r = await managed(
+      {
+        name: dest,
+        source: src,
+        saltenv: senv,
+        user: args.user,
+        group: args.group,
+        mode: fileMode,
+        template: args.template,
+        makedirs: true,
+        replace,
+        context: args.context,
+        defaults: args.defaults,
+      },
+      sub({ name: dest }),
+    );
+    // A new file from a source gets its mode set after the copy, and Salt reports it.
+    if (!ctx.test && !existed && r.result === true && r.changes.mode === undefined) {
+      r.changes.mode = (fileMode ?? `0${defaultFileMode().toString(8)}`).padStart(4, '0');
+    }
+    merge(dest, r);
+  }
+  if (clean) {
+    for (const k of requiredKeep(ctx, args.require)) keep.add(k);
+    const realKeep = new Set<string>([name]);
+    for (const k of keep) for (let p = k; p !== '/' && p !== '.'; p = dirname(p)) realKeep.add(p);
+    const removed: string[] = [];
+    const walk = (dir: string) => {
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      const subdirs: string[] = [];
+      for (const e of [...entries.filter((x) => x.isDirectory()), ...entries.filter((x) => !x.isDirectory())]) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) subdirs.push(p);
+        if (realKeep.has(p) || !includeExclude(relative(name, p), undefined, exclude)) continue;
+        removed.push(p);
+        if (!ctx.test) rmSyncQuiet(p);
+      }
+      for (const d of subdirs) walk(d);
+    };
+    walk(name);
+    if (removed.length) {
+      if (ctx.test) {
+        if (ret.result) ret.result = null;
+        addComment('removed', removed);
+      } else changes.removed = removed;
+    }
+  }
+  ret.changes = changes;
+  ret.comment = [...comments].map(([k, v]) => `\n#### ${k} ####\n${v.join('\n')}`).join('\n').trim();
+  if (!ret.comment) ret.comment = `Recursively updated ${name}`;
+  if (!Object.keys(changes).length && ret.result) ret.comment = `The directory ${name} is in the correct state`;
+  return ret;
+}
+
+function rmSyncQuiet(p: string): void {
+  rmSync(p, { recursive: true, force: true });
+}

@@ -1,0 +1,6 @@
+R="$1"
+printf 'top\n# BEGIN\nold\n# END\nbottom\n' > "$R/marked.txt"
+printf 'only\n' > "$R/plain.txt"
+printf 'x\n' > "$R/pre.txt"
+printf 'start\n' > "$R/acc.txt"
+printf 'nomarkers\n' > "$R/nom.txt"

@@ -1,0 +1,5 @@
+R="$1"
+printf 'first\n  second = 2\nthird\n' > "$R/line.txt"
+printf 'a\nb\nc\n' > "$R/del.txt"
+printf 'begin\nend\n' > "$R/ens.txt"
+printf 'host = x\n#port = 1\n' > "$R/cmt.conf"
