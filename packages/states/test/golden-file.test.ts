@@ -1,5 +1,6 @@
 import t from 'tap';
-import { basename } from 'node:path';
+import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { createRegistry, fileModule } from '../src/index.js';
 import { goldenCases, runGoldenCase } from './golden-cases.js';
 
@@ -9,8 +10,27 @@ import { goldenCases, runGoldenCase } from './golden-cases.js';
  * cases in golden/file (regenerate.sh). salt:// is the case's tree, as it was Salt's file root.
  * Salt walks file.recurse's files and its clean list from Python sets, so the order of the
  * sections of its test-mode comment and of `removed` varies between runs: both are compared
- * sorted.
+ * sorted. Where Salt's apply left files behind (salt-tree.json), Brine's apply must leave the
+ * same paths with the same modes and text.
  */
+
+/** Every path under root: its mode, and its text when a file (salt-tree.json's layout). */
+function snapshot(root: string): Record<string, { mode: string; type?: string; text?: string }> {
+  const out: Record<string, { mode: string; type?: string; text?: string }> = {};
+  const walk = (dir: string) => {
+    for (const n of readdirSync(dir)) {
+      const p = join(dir, n);
+      const st = lstatSync(p);
+      const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+      if (st.isDirectory()) {
+        out[relative(root, p)] = { mode, type: 'dir' };
+        walk(p);
+      } else if (st.isFile()) out[relative(root, p)] = { mode, text: readFileSync(p, 'utf8') };
+    }
+  };
+  walk(root);
+  return out;
+}
 
 function orderFree(v: { result: unknown; comment: unknown; changes: Record<string, unknown> }) {
   const comment = String(v.comment);
@@ -30,7 +50,12 @@ const registry = createRegistry([fileModule()]);
 for (const caseDir of goldenCases('file')) {
   for (const mode of ['run', 'test'] as const) {
     t.test(`file/${basename(caseDir)} ${mode}`, async (t) => {
-      for (const r of await runGoldenCase(caseDir, mode, { registry: () => registry })) t.same(orderFree(r.got), orderFree(r.want), r.tag);
+      const capture = join(caseDir, 'salt-tree.json');
+      const inspect =
+        mode === 'run' && existsSync(capture)
+          ? (root: string) => t.same(snapshot(root), JSON.parse(readFileSync(capture, 'utf8')), 'files left as Salt left them')
+          : undefined;
+      for (const r of await runGoldenCase(caseDir, mode, { registry: () => registry, after: inspect })) t.same(orderFree(r.got), orderFree(r.want), r.tag);
     });
   }
 }

@@ -7,6 +7,7 @@ import { replace, replaceArgs } from './file/replace.js';
 import { symlink, symlinkArgs } from './file/symlink.js';
 import { accumulated, accumulatedArgs, blockreplace, blockreplaceArgs } from './file/block.js';
 import { comment, commentArgs, uncomment, uncommentArgs } from './file/comment.js';
+import { keyvalue, keyvalueArgs } from './file/keyvalue.js';
 import { line, lineArgs } from './file/line.js';
 import { recurse, recurseArgs } from './file/recurse.js';
 import { serialize, serializeArgs } from './file/serialize.js';
@@ -27,6 +28,7 @@ export function fileModule(): StateModule {
       recurse: { args: recurseArgs, run: recurse },
       serialize: { args: serializeArgs, run: serialize },
       line: { args: lineArgs, run: line },
+      keyvalue: { args: keyvalueArgs, run: keyvalue },
       comment: { args: commentArgs, run: comment },
       uncomment: { args: uncommentArgs, run: uncomment },
       blockreplace: { args: blockreplaceArgs, run: blockreplace },

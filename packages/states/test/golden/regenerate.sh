@@ -11,7 +11,8 @@
 # Optionally after.sh (its output after the real apply goes to salt-after.txt: state outside
 # ROOT, such as a crontab) and cleanup.sh (run last: undoes what setup.sh made outside ROOT).
 # A case holding record.py (one that needs a host service manager) is recorded by that script
-# instead. Needs root for the namespaces. Never writes Brine's output.
+# instead. With a `capture` file in the case, salt-tree.json records every path the apply left
+# in ROOT (mode, and text for files). Needs root for the namespaces. Never writes Brine's output.
 set -eu
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ORACLE="${SALT_ORACLE:-/work/scratch/salt-oracle/salt-call-local}"
@@ -54,6 +55,26 @@ files = {}
 for rel in open(collect).read().split():
     p = os.path.join(root, rel)
     files[rel] = open(p).read() if os.path.isfile(p) else None
+json.dump(files, open(out, "w"), indent=2, sort_keys=True)
+open(out, "a").write("\n")
+PY
+  fi
+  if [ -f "$c/capture" ]; then # the whole ROOT as the apply left it: path -> mode (and text)
+    "$PY" - "$root" "$c/salt-tree.json" <<'PY'
+import json, os, sys
+root, out = sys.argv[1:3]
+files = {}
+for d, dirs, names in os.walk(root):
+    for n in dirs + names:
+        p = os.path.join(d, n)
+        entry = {"mode": oct(os.lstat(p).st_mode & 0o7777)[2:].zfill(4)}
+        if os.path.isdir(p):
+            entry["type"] = "dir"
+        elif os.path.isfile(p):
+            entry["text"] = open(p, encoding="utf-8", errors="replace").read()
+        else:
+            continue
+        files[os.path.relpath(p, root)] = entry
 json.dump(files, open(out, "w"), indent=2, sort_keys=True)
 open(out, "a").write("\n")
 PY

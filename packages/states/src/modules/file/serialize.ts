@@ -35,7 +35,7 @@ interface Serializer {
 /** Salt's serializers as file.serialize calls them (json: indent 2, sorted; yaml: block style). */
 const SERIALIZERS: Record<string, Serializer> = {
   json: {
-    dump: (d, o) => pyJson(d, typeof o.indent === 'number' ? o.indent : 2, o.sort_keys !== false, o.ensure_ascii !== false),
+    dump: (d, o) => pyJson(d, typeof o.indent === 'number' ? o.indent : 2, o.sort_keys !== false, o.ensure_ascii === true),
     load: (t) => JSON.parse(t),
   },
   yaml: {
@@ -111,7 +111,6 @@ export async function serialize(args: Record<string, unknown>, ctx: StateContext
     return failed(ret, `The ${kind} serializer could not be found. It either does not exist or its prerequisites are not installed.`);
   }
   const opts: Record<string, unknown> = kind === 'yaml' ? { default_flow_style: false } : {};
-  if (args.encoding && kind === 'json') opts.ensure_ascii = false;
   Object.assign(opts, repack(args.serializer_opts));
   let existing: unknown;
   let merged: unknown;
