@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
+import { ResultSpool } from '@brine/minion';
 import { Cluster } from './helpers/cluster.js';
 import { until } from './helpers/proc.js';
 
@@ -80,10 +81,41 @@ t.test('a minion killed mid-job: listed as not returned, the others keep being s
   t.same(r.returns.m1?.return, true);
   const down = await cluster.run('*', 'test.ping', [], { timeout: 0.5 });
   t.same(down.missing, [{ minion: 'm2', reason: 'not connected' }]);
-  // it comes back with the same key and answers again
-  await cluster.startMinion('m2').waitEvent('minion_ready');
+  // it comes back with the same key, returns the job it was killed in as failed, and answers again
+  const again = cluster.startMinion('m2');
+  const interrupted = await again.waitEvent('job_interrupted');
+  t.equal(interrupted.jid, job.jid);
+  await again.waitFor((l) => l.event === 'ret_acked' && l.jid === job.jid, 'ret_acked');
   await cluster.waitMinionsKnown(['m2']);
+  const report2 = await cluster.client.get<{ returns: Record<string, { success: boolean; retcode: number; return: unknown }> }>(`/v1/jobs/${job.jid}`);
+  t.match(report2.returns.m2, { success: false, retcode: 1 });
+  t.match(String(report2.returns.m2?.return), /^job \d{20} \(cmd\.run, started .+\) was interrupted: the minion stopped while running it/);
+  t.equal(storedReturns(job.jid), 1);
   const back = await cluster.run('m2', 'test.ping');
   t.same(back.returns.m2?.return, true);
-  t.equal(storedReturns(job.jid), 0);
+});
+
+t.test('results spooled for a job the master does not know are refused for good and dropped', async (t) => {
+  const m2 = cluster.minions.get('m2')!;
+  await m2.kill('SIGTERM');
+  const unknown = '20200101000000000001';
+  const spool = new ResultSpool(path.join(cluster.dir, 'minion-m2', 'spool.db'));
+  spool.put({ jid: unknown, fun: 'test.ping', success: true, retcode: 0, return: true, started: '', finished: '' });
+  spool.putStates(unknown, 'state.apply', [{ run_num: 0, tag: 'test_|-a_|-a_|-nop', ret: { result: true } }]);
+  spool.close();
+  const back = cluster.startMinion('m2');
+  // the state results go first: their refusal drops the return with them
+  const dropped = await back.waitFor((l) => l.event === 'spool_dropped' && l.jid === unknown, 'spool_dropped');
+  t.match(dropped, { code: 'BRINE_ERR_MASTER_UNKNOWN_JOB', ret: true, states: 1 });
+  await cluster.waitMinionsKnown(['m2']);
+  // after a reconnect nothing is sent again
+  await back.kill('SIGTERM');
+  const check = new ResultSpool(path.join(cluster.dir, 'minion-m2', 'spool.db'));
+  t.equal(check.size(), 0);
+  t.equal(check.stateSize(), 0);
+  check.close();
+  const third = cluster.startMinion('m2');
+  const ready = await third.waitEvent('minion_ready');
+  t.equal(ready.resent, 0);
+  t.equal(ready.resent_states, 0);
 });

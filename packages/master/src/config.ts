@@ -22,6 +22,17 @@ export interface MasterConfig {
   keep_jobs_seconds: number;
   timeout: number;
   max_frame_bytes: number;
+  /** Seconds a connection has to authenticate before the master closes it. */
+  auth_timeout: number;
+  /** Connections waiting to authenticate, at most, in total and from one source address. */
+  max_unauthenticated: number;
+  max_unauthenticated_per_address: number;
+  /** Largest frame heard before a connection authenticates. */
+  auth_max_frame_bytes: number;
+  /** Hellos that may add a key row per minute (a token bucket; the rest wait). */
+  new_keys_per_minute: number;
+  /** Refuse pillar top targets that read what a minion asserts (grains, pillar, IP). */
+  pillar_safe_matchers_only: boolean;
   ping_interval: number;
   log_level: string;
   file_roots: Record<string, string[]>;
@@ -61,6 +72,12 @@ export const MASTER_DEFAULTS: MasterConfig = {
   keep_jobs_seconds: 86400,
   timeout: 5,
   max_frame_bytes: 1024 * 1024,
+  auth_timeout: 10,
+  max_unauthenticated: 1024,
+  max_unauthenticated_per_address: 256,
+  auth_max_frame_bytes: 16384,
+  new_keys_per_minute: 60,
+  pillar_safe_matchers_only: false,
   ping_interval: 30,
   log_level: 'info',
   file_roots: { base: ['/srv/salt'] },
@@ -96,6 +113,12 @@ const KINDS: Record<keyof MasterConfig, string> = {
   keep_jobs_seconds: 'number',
   timeout: 'number',
   max_frame_bytes: 'number',
+  auth_timeout: 'number',
+  max_unauthenticated: 'number',
+  max_unauthenticated_per_address: 'number',
+  auth_max_frame_bytes: 'number',
+  new_keys_per_minute: 'number',
+  pillar_safe_matchers_only: 'boolean',
   ping_interval: 'number',
   log_level: 'string',
   file_roots: 'roots',

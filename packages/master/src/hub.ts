@@ -2,7 +2,7 @@ import { randomBytes, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
-import { toBrineError, type Grains, type Logger } from '@brine/core';
+import { BrineError, toBrineError, type Grains, type Logger } from '@brine/core';
 import {
   authPayload,
   encode,
@@ -24,6 +24,7 @@ import { HostAsks } from './host-asks.js';
 import type { EventBus } from './event-bus.js';
 import type { KeyManager } from './keys.js';
 import type { MasterStore } from './store.js';
+import { peerKey, UnauthGuard, type UnauthLimits } from './unauth-guard.js';
 
 /** One minion connection; `minion` is set once its key signature checked out. */
 export interface Session {
@@ -48,6 +49,8 @@ export interface HubStats {
   invalid_frames: number;
   auth_failures: number;
   frames_in: number;
+  /** `running` entries of grains frames dropped: not a job that targeted that minion. */
+  running_refused: number;
 }
 
 export interface HubHandlers {
@@ -65,10 +68,13 @@ export interface HubHandlers {
 export class MinionHub {
   readonly wss: WebSocketServer;
   readonly sessions = new Map<string, Session>();
-  readonly stats: HubStats = { connections: 0, authenticated: 0, invalid_frames: 0, auth_failures: 0, frames_in: 0 };
+  readonly stats: HubStats = { connections: 0, authenticated: 0, invalid_frames: 0, auth_failures: 0, frames_in: 0, running_refused: 0 };
+  readonly guard: UnauthGuard;
   private heartbeat?: NodeJS.Timeout;
   handlers?: HubHandlers;
   private readonly hostAsks: HostAsks;
+  /** The frame limit until a session authenticates. */
+  private readonly authFrameBytes: number;
   /** Answers `req` frames (compile, files, pillar) for the session's own identity. */
   requests?: (session: Session, msg: ReqMsg) => Promise<unknown>;
 
@@ -83,6 +89,8 @@ export class MinionHub {
       pingInterval: number;
       /** Seconds a minion has to answer host calls. */
       hostCallTimeout?: number;
+      /** What a connection may cost before it authenticates (see UnauthGuard). */
+      unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
     },
   ) {
     this.hostAsks = new HostAsks((session, msg) => {
@@ -92,6 +100,18 @@ export class MinionHub {
     }, deps.hostCallTimeout ?? 60);
     // ws closes frames beyond maxPayload on its own; below that our validator answers with a code
     this.wss = new WebSocketServer({ server, path: '/ws', maxPayload: deps.maxFrameBytes * 4 });
+    this.authFrameBytes = Math.min(deps.unauth?.maxFrameBytes ?? 16384, deps.maxFrameBytes);
+    this.guard = new UnauthGuard(
+      server,
+      {
+        authTimeout: deps.unauth?.authTimeout ?? 10,
+        maxTotal: deps.unauth?.maxTotal ?? 1024,
+        maxPerAddress: deps.unauth?.maxPerAddress ?? 256,
+        // room for a hello and an auth, a few refused frames, and the WebSocket framing
+        maxBytes: deps.unauth?.maxBytes ?? this.authFrameBytes * 4,
+      },
+      deps.log,
+    );
     this.wss.on('connection', (ws, req) => this.accept(ws, req));
     if (deps.pingInterval > 0) {
       this.heartbeat = setInterval(() => {
@@ -128,7 +148,7 @@ export class MinionHub {
     }
     const session: Session = {
       ws,
-      peer: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
+      peer: peerKey(req.socket.remoteAddress, req.socket.remotePort),
       address: req.socket.remoteAddress ?? '',
       binding,
       running: new Set(),
@@ -136,6 +156,7 @@ export class MinionHub {
       started: false,
     };
     this.stats.connections++;
+    this.guard.watch(session.peer, socket);
     (ws as WebSocket & { alive?: boolean }).alive = true;
     ws.on('pong', () => ((ws as WebSocket & { alive?: boolean }).alive = true));
     ws.on('message', (data) => {
@@ -170,11 +191,13 @@ export class MinionHub {
 
   private onFrame(session: Session, raw: Buffer): void {
     this.stats.frames_in++;
-    const parsed = parseFrame(raw, this.deps.maxFrameBytes);
+    const parsed = parseFrame(raw, session.minion ? this.deps.maxFrameBytes : this.authFrameBytes);
     if (!parsed.ok) {
       this.stats.invalid_frames++;
       this.deps.log.warn({ peer: session.peer, minion: session.minion, code: parsed.error.code }, parsed.error.message);
       this.sendError(session, parsed.error.code, parsed.error.message, parsed.ref);
+      // before authentication only small frames are heard: a large one ends the session
+      if (!session.minion && parsed.error.code === 'BRINE_ERR_PROTO_FRAME_TOO_LARGE') session.ws.close(1009, parsed.error.code);
       return;
     }
     const msg = parsed.msg;
@@ -203,7 +226,11 @@ export class MinionHub {
       case 'grains': {
         // the authenticated id wins over whatever the minion reports as its id grain
         session.grains = { ...msg.grains, id: session.minion };
-        for (const jid of msg.running) session.running.add(jid);
+        // a minion may only claim jobs that targeted it (the protocol bounds the list and its jids)
+        for (const jid of msg.running) {
+          if (this.deps.store.isExpected(jid, session.minion!)) session.running.add(jid);
+          else this.stats.running_refused++;
+        }
         this.deps.store.saveGrains(session.minion!, session.grains);
         if (!session.started) {
           session.started = true;
@@ -248,7 +275,17 @@ export class MinionHub {
 
   private onHello(session: Session, minion: string, pub: string): void {
     if (session.claimed || session.minion) return this.unexpected(session, { v: 1, type: 'hello', minion, pub, version: '' });
-    const admission = this.deps.keys.admit(minion, pub, session.address);
+    let admission;
+    try {
+      admission = this.deps.keys.admit(minion, pub, session.address);
+    } catch (err) {
+      if (!(err instanceof BrineError)) throw err;
+      this.stats.auth_failures++;
+      this.deps.log.warn({ minion, peer: session.peer, code: err.code }, err.message);
+      this.sendError(session, err.code, err.message);
+      session.ws.close(1008, err.code);
+      return;
+    }
     this.deps.log.info({ minion, peer: session.peer, key: admission.state }, 'minion hello');
     if (admission.state !== 'accepted') {
       if (admission.state === 'pending') {
@@ -297,6 +334,7 @@ export class MinionHub {
       this.stats.authenticated--;
     }
     session.minion = minion;
+    this.guard.authenticated(session.peer);
     this.sessions.set(minion, session);
     this.stats.authenticated++;
     this.deps.log.info({ minion, peer: session.peer }, 'minion authenticated');
@@ -331,6 +369,7 @@ export class MinionHub {
 
   close(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
+    this.guard.close();
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
   }

@@ -214,10 +214,13 @@ export class JobManager {
   private rejectForeign(session: Session, msg: RetMsg | StateResultsMsg): boolean {
     const minion = session.minion!;
     if (this.deps.store.isExpected(msg.jid, minion)) return false;
-    const e = masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: msg.jid });
-    this.deps.log.warn({ minion, jid: msg.jid }, e.message);
+    // final either way (the job is unknown, pruned, or not this minion's): the minion drops it
+    const e = this.deps.store.getJob(msg.jid)
+      ? masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: msg.jid })
+      : masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_JOB', { minion, jid: msg.jid });
+    this.deps.log.warn({ minion, jid: msg.jid, code: e.code }, e.message);
     this.deps.hub.stats.invalid_frames++;
-    this.deps.hub.sendError(session, e.code, e.message, msg.id || undefined);
+    this.deps.hub.send(session, { type: 'error', code: e.code, message: e.message, jid: msg.jid, ...(msg.id ? { ref: msg.id } : {}) });
     return true;
   }
 

@@ -3,6 +3,7 @@ import { isIPv4, type BlockList } from 'node:net';
 import { globMatch } from '@brine/compiler';
 import type { KeyState, KeyStateMsg } from '@brine/protocol';
 import { parseNetworks } from './config.js';
+import { masterErrors } from './errors.js';
 import type { EventBus } from './event-bus.js';
 import type { KeyRow, MasterStore } from './store.js';
 
@@ -10,6 +11,26 @@ import type { KeyRow, MasterStore } from './store.js';
 export function keyFingerprint(key: KeyObject): string {
   const der = key.export({ type: 'spki', format: 'der' });
   return createHash('sha256').update(der).digest('hex').toUpperCase().match(/../g)!.join(':');
+}
+
+/**
+ * The public key a minion presents: only an Ed25519 key as SPKI PEM. createPublicKey alone would
+ * also take a private key (deriving its public half) or a certificate.
+ */
+export function parsePublicKey(minion: string, pub: string): KeyObject {
+  const bad = (detail: string) => masterErrors.make('BRINE_ERR_MASTER_BAD_KEY', { minion, detail });
+  const text = pub.trim();
+  if (!/^-----BEGIN PUBLIC KEY-----\r?\n[A-Za-z0-9+/=\r\n]+-----END PUBLIC KEY-----$/.test(text)) {
+    throw bad('not a single PEM public key (-----BEGIN PUBLIC KEY-----)');
+  }
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: text, format: 'pem', type: 'spki' });
+  } catch (err) {
+    throw bad(`unreadable: ${(err as Error).message}`);
+  }
+  if (key.type !== 'public' || key.asymmetricKeyType !== 'ed25519') throw bad(`a ${key.asymmetricKeyType ?? 'unknown'} key, not ed25519`);
+  return key;
 }
 
 export type Admission = { state: 'accepted'; key: KeyObject } | { state: KeyStateMsg['state'] };
@@ -29,9 +50,24 @@ export class KeyManager {
   constructor(
     private readonly store: MasterStore,
     private readonly events: EventBus,
-    private readonly opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[] },
+    private readonly opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[]; newKeysPerMinute?: number },
   ) {
     this.networks = parseNetworks(opts.autosignNetworks ?? []);
+    this.rate = opts.newKeysPerMinute ?? 60;
+    this.tokens = this.rate;
+  }
+
+  /** Token bucket of hellos that may add a pending or denied key row: `rate` per minute, at most `rate` at once. */
+  private readonly rate: number;
+  private tokens: number;
+  private refilled = Date.now();
+
+  private takeRowToken(minion: string): void {
+    const now = Date.now();
+    this.tokens = Math.min(this.rate, this.tokens + ((now - this.refilled) / 60_000) * this.rate);
+    this.refilled = now;
+    if (this.tokens < 1) throw masterErrors.make('BRINE_ERR_MASTER_KEY_RATE_LIMITED', { minion, rate: this.rate });
+    this.tokens -= 1;
   }
 
   private readonly networks: BlockList;
@@ -45,18 +81,20 @@ export class KeyManager {
 
   /** Decides what a hello with this id and key gets; records unknown keys. */
   admit(minion: string, pub: string, address?: string): Admission {
-    let fingerprint: string;
-    let key: KeyObject;
-    try {
-      key = createPublicKey(pub);
-      if (key.asymmetricKeyType !== 'ed25519') return { state: 'rejected' };
-      fingerprint = keyFingerprint(key);
-    } catch {
-      return { state: 'rejected' };
-    }
+    const key = parsePublicKey(minion, pub);
+    const fingerprint = keyFingerprint(key);
     const rows = this.store.keysOf(minion);
     const mine = rows.find((r) => r.fingerprint === fingerprint);
     const others = rows.filter((r) => r.fingerprint !== fingerprint && r.state !== 'denied');
+    if (!mine && others.length > 0 && others.every((r) => r.state === 'pending')) {
+      // one pending key per id: a newer key replaces the one nobody has accepted yet
+      const admission = this.land(minion, pub, key, fingerprint, false, address);
+      for (const r of others) {
+        this.store.deleteKey(minion, r.fingerprint);
+        this.events.fire('brine/auth', { id: minion, act: 'replaced', fingerprint: r.fingerprint });
+      }
+      return admission;
+    }
     if (mine) {
       if (mine.state === 'denied' && others.length === 0) {
         // the key that made this one denied is gone: the operator gets to decide afresh
@@ -66,6 +104,9 @@ export class KeyManager {
       return { state: mine.state };
     }
     if (others.length > 0) {
+      this.takeRowToken(minion);
+      // one denied key per id is enough to show an impostor tried: the newest one
+      for (const r of rows) if (r.state === 'denied') this.store.deleteKey(minion, r.fingerprint);
       this.store.insertKey(minion, pub, fingerprint, 'denied');
       this.events.fire('brine/auth', { id: minion, act: 'denied', fingerprint });
       return { state: 'denied' };
@@ -76,6 +117,8 @@ export class KeyManager {
   private land(minion: string, pub: string, key: KeyObject, fingerprint: string, exists: boolean, address?: string): Admission {
     const auto = this.opts.autoAccept || this.opts.autosign.some((p) => globMatch(minion, p)) || this.inNetworks(address);
     const state: KeyState = auto ? 'accepted' : 'pending';
+    // keys the operator's policy accepts are not throttled: a fleet may enroll at once
+    if (!exists && !auto) this.takeRowToken(minion);
     if (exists) this.store.setKeyState(minion, fingerprint, state);
     else this.store.insertKey(minion, pub, fingerprint, state);
     this.events.fire('brine/auth', { id: minion, act: state, fingerprint });

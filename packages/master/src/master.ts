@@ -61,7 +61,7 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
   const pruned = store.prune(config.keep_jobs_seconds);
   if (pruned.jobs || pruned.events) log.info(pruned, 'pruned old jobs and events');
   const events = new EventBus(store);
-  const keys = new KeyManager(store, events, { autoAccept: config.auto_accept, autosign: config.autosign, autosignNetworks: config.autosign_networks });
+  const keys = new KeyManager(store, events, { autoAccept: config.auto_accept, autosign: config.autosign, autosignNetworks: config.autosign_networks, newKeysPerMinute: config.new_keys_per_minute });
 
   const tops = await loadMasterTops(config.master_tops, config.master_tops_dirs);
   for (const e of tops.errors) log.error({ event: 'master_tops_error' }, e);
@@ -78,6 +78,12 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     maxFrameBytes: config.max_frame_bytes,
     pingInterval: config.ping_interval,
     hostCallTimeout: config.host_call_timeout,
+    unauth: {
+      authTimeout: config.auth_timeout,
+      maxTotal: config.max_unauthenticated,
+      maxPerAddress: config.max_unauthenticated_per_address,
+      maxFrameBytes: config.auth_max_frame_bytes,
+    },
   });
   const jobs = new JobManager({
     store,

@@ -69,7 +69,9 @@ export class MinionAgent extends EventEmitter {
       request: (op, args) => this.conn.request(op, args),
       emit: (event, ...args) => this.emit(event, ...args),
     });
+    this.recoverInterrupted();
     this.conn.on('welcome', () => this.onWelcome());
+    this.conn.on('master-error', (msg: { code: string; message: string; jid?: string }) => this.onRefusal(msg));
     this.conn.on('work', (msg: WorkFrame) => this.onWork(msg));
     for (const event of ['pending', 'rejected', 'denied', 'fatal', 'master-error']) this.conn.on(event, (...args) => this.emit(event, ...args));
   }
@@ -115,6 +117,29 @@ export class MinionAgent extends EventEmitter {
     for (const ret of spooled) this.conn.send({ type: 'ret', ...ret });
     this.log.info({ event: 'minion_ready', resent: spooled.length, resent_states: resentStates }, 'authenticated with the master');
     this.emit('ready');
+  }
+
+  /** Jobs a previous process was running when it died are returned as failed. */
+  private recoverInterrupted(): void {
+    const rets = this.spool.recoverInterrupted((job) => {
+      const message = minionErrors.message('BRINE_ERR_MINION_JOB_INTERRUPTED', job);
+      const now = new Date().toISOString();
+      // Salt answers a failed state run with a list of messages
+      return { jid: job.jid, fun: job.fun, success: false, retcode: 1, return: job.fun.startsWith('state.') ? [message] : message, started: job.started, finished: now };
+    });
+    for (const r of rets) this.log.warn({ event: 'job_interrupted', jid: r.jid, fun: r.fun, code: 'BRINE_ERR_MINION_JOB_INTERRUPTED' }, 'a job was interrupted by the last stop; returning it as failed');
+  }
+
+  /** The master refuses results for a job it does not know for this minion: that is final. */
+  private onRefusal(msg: { code: string; message: string; jid?: string }): void {
+    if (msg.jid === undefined || (msg.code !== 'BRINE_ERR_MASTER_UNKNOWN_JOB' && msg.code !== 'BRINE_ERR_MASTER_NOT_YOUR_JOB')) return;
+    const dropped = this.spool.drop(msg.jid);
+    if (!dropped.ret && dropped.states === 0) return;
+    this.log.warn(
+      { event: 'spool_dropped', jid: msg.jid, code: msg.code, ret: dropped.ret, states: dropped.states },
+      `the master refuses results of job ${msg.jid} for good (${msg.code}); dropped them from spool.db`,
+    );
+    this.emit('dropped', msg.jid);
   }
 
   private onWork(msg: WorkFrame): void {

@@ -118,6 +118,7 @@ export class JobRunner {
     const abort = new AbortController();
     const entry: Running = { jid: job.jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg, started, pid: process.pid, abort };
     this.running.set(job.jid, entry);
+    deps.spool.begin(job.jid, job.fun, started);
     let ret: unknown;
     let retcode = 0;
     let success = true;
@@ -147,7 +148,7 @@ export class JobRunner {
     this.flushStates();
     const out: SpooledReturn = { jid: job.jid, fun: job.fun, success, retcode, return: ret, started, finished: new Date().toISOString() };
     if (!this.stopped) {
-      deps.spool.put(out);
+      deps.spool.finish(out);
       const sent = deps.connected() && deps.send({ type: 'ret', ...out });
       deps.log.info({ event: 'job_done', jid: job.jid, fun: job.fun, success, sent }, 'job finished');
       deps.emit('return', out);

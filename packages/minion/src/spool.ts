@@ -18,6 +18,7 @@ export class ResultSpool {
       jid TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS seen (jid TEXT PRIMARY KEY, at TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS active (jid TEXT PRIMARY KEY, fun TEXT NOT NULL, started TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS states (
       jid TEXT NOT NULL, run_num INTEGER NOT NULL, fun TEXT NOT NULL, payload TEXT NOT NULL,
       PRIMARY KEY (jid, run_num)
@@ -35,12 +36,59 @@ export class ResultSpool {
       stateDel: this.db.prepare('DELETE FROM states WHERE jid = ? AND run_num = ?'),
       stateAll: this.db.prepare('SELECT jid, fun, payload FROM states ORDER BY jid, run_num'),
       stateCount: this.db.prepare('SELECT count(*) AS n FROM states'),
+      stateDrop: this.db.prepare('DELETE FROM states WHERE jid = ?'),
+      activePut: this.db.prepare('INSERT OR REPLACE INTO active (jid, fun, started) VALUES (?, ?, ?)'),
+      activeDel: this.db.prepare('DELETE FROM active WHERE jid = ?'),
+      activeAll: this.db.prepare('SELECT jid, fun, started FROM active ORDER BY jid'),
+      has: this.db.prepare('SELECT 1 FROM spool WHERE jid = ?'),
     };
     this.stmts.pruneSeen.run(new Date(Date.now() - 7 * 86400_000).toISOString());
   }
 
   put(ret: SpooledReturn): void {
     this.stmts.put.run(ret.jid, JSON.stringify(ret), new Date().toISOString());
+  }
+
+  /** Records a job as running, so a minion killed during it can say so when it comes back. */
+  begin(jid: string, fun: string, started: string): void {
+    this.stmts.activePut.run(jid, fun, started);
+  }
+
+  /** Spools a job's return and forgets it was running, in one transaction. */
+  finish(ret: SpooledReturn): void {
+    this.db.transaction(() => {
+      this.put(ret);
+      this.stmts.activeDel.run(ret.jid);
+    })();
+  }
+
+  /**
+   * Jobs recorded as running by a previous process that never finished them: each becomes the
+   * return `make` builds (spooled, so it goes to the master like any other) and is forgotten.
+   */
+  recoverInterrupted(make: (job: { jid: string; fun: string; started: string }) => SpooledReturn): SpooledReturn[] {
+    const out: SpooledReturn[] = [];
+    this.db.transaction(() => {
+      for (const job of this.stmts.activeAll.all() as Array<{ jid: string; fun: string; started: string }>) {
+        this.stmts.activeDel.run(job.jid);
+        if (this.stmts.has.get(job.jid)) continue;
+        const ret = make(job);
+        this.put(ret);
+        out.push(ret);
+      }
+    })();
+    return out;
+  }
+
+  /** Forgets everything spooled for a job the master refuses for good. */
+  drop(jid: string): { ret: boolean; states: number } {
+    let ret = false;
+    let states = 0;
+    this.db.transaction(() => {
+      ret = this.stmts.del.run(jid).changes > 0;
+      states = this.stmts.stateDrop.run(jid).changes;
+    })();
+    return { ret, states };
   }
 
   ack(jid: string): void {

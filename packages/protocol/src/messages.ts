@@ -33,7 +33,7 @@ export interface AuthMsg extends Base {
 export interface GrainsMsg extends Base {
   type: 'grains';
   grains: Record<string, unknown>;
-  /** Jobs still running on the minion (after a reconnect). */
+  /** Jobs still running on the minion (after a reconnect): jids, at most MAX_RUNNING_JIDS. */
   running: string[];
 }
 
@@ -163,6 +163,11 @@ export interface ErrorMsg extends Base {
   message: string;
   /** The `id` of the frame this answers, when it had one. */
   ref?: string;
+  /**
+   * A refused `ret` or `state_results`: the job it was about. The refusal is final (the master
+   * does not know that job for this minion), so the minion drops what it spooled for it.
+   */
+  jid?: string;
 }
 
 export interface PingMsg extends Base {

@@ -4,7 +4,7 @@ import { DEFAULT_MAX_FRAME_BYTES, PROTOCOL_VERSION, type Message, type MessageTy
 
 type BaseKind = 'string' | 'nonempty' | 'boolean' | 'integer' | 'number' | 'object' | 'array' | 'string[]' | 'any';
 /** A base kind, or one narrowed further once the base kind holds (see REFINED). */
-type FieldKind = BaseKind | 'jid' | 'minion_id' | 'integer[]' | 'state_results' | 'host_calls' | 'host_answers';
+type FieldKind = BaseKind | 'jid' | 'jid[]' | 'minion_id' | 'integer[]' | 'state_results' | 'host_calls' | 'host_answers';
 type Spec = Record<string, { kind: FieldKind; optional?: boolean }>;
 
 const req = (kind: FieldKind) => ({ kind });
@@ -14,7 +14,7 @@ const opt = (kind: FieldKind) => ({ kind, optional: true });
 const SPECS: Record<MessageType, Spec> = {
   hello: { minion: req('minion_id'), pub: req('nonempty'), version: req('string') },
   auth: { sig: req('nonempty') },
-  grains: { grains: req('object'), running: req('string[]') },
+  grains: { grains: req('object'), running: req('jid[]') },
   ret: {
     jid: req('jid'),
     fun: req('nonempty'),
@@ -35,7 +35,7 @@ const SPECS: Record<MessageType, Spec> = {
   ack: { jid: req('jid') },
   host_calls: { id: req('nonempty'), jid: opt('jid'), calls: req('host_calls') },
   host_answers: { ref: req('nonempty'), answers: req('host_answers') },
-  error: { code: req('nonempty'), message: req('string'), ref: opt('string') },
+  error: { code: req('nonempty'), message: req('string'), ref: opt('string'), jid: opt('jid') },
   ping: {},
   pong: {},
 };
@@ -44,6 +44,9 @@ const MINION_ID = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,252}$/;
 
 /** A job id: the UTC time as YYYYMMDDhhmmssffffff. */
 export const JID_PATTERN = /^\d{20}$/;
+
+/** Jobs a minion may report running at once (far above any max_concurrent_jobs in use). */
+export const MAX_RUNNING_JIDS = 1024;
 
 export function isJid(s: string): boolean {
   return JID_PATTERN.test(s);
@@ -80,6 +83,15 @@ type Refined = Exclude<FieldKind, BaseKind>;
  */
 const REFINED: Record<Refined, { base: BaseKind; check(field: string, value: unknown): { field: string; detail: string } | undefined }> = {
   jid: { base: 'nonempty', check: (field, v) => (isJid(v as string) ? undefined : { field, detail: 'is not a jid' }) },
+  'jid[]': {
+    base: 'string[]',
+    check: (field, v) => {
+      const list = v as string[];
+      if (list.length > MAX_RUNNING_JIDS) return { field, detail: `has ${list.length} entries, more than ${MAX_RUNNING_JIDS}` };
+      const bad = list.findIndex((j) => !isJid(j));
+      return bad < 0 ? undefined : { field: `${field}[${bad}]`, detail: 'is not a jid' };
+    },
+  },
   minion_id: {
     base: 'nonempty',
     check: (field, v) => (isValidMinionId(v as string) ? undefined : { field, detail: 'is not a valid minion id' }),

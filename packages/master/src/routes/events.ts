@@ -21,6 +21,7 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
     { schema: { summary: 'Counters of the minion channel and the bus', tags: ['events'], response: responses(obj({ events_fired: { type: 'integer' }, schema_version: { type: 'integer' } })) } },
     async () => ({
       ...deps.hub.stats,
+      ...deps.hub.guard.stats,
       events_fired: deps.events.counts.fired,
       schema_version: deps.store.schemaVersion,
       ...deps.states.stats,
