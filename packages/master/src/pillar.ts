@@ -1,6 +1,7 @@
 import { compilePillar as compileClassicPillar, mergePillar, type PillarResult } from '@brine/compiler';
 import type { Grains } from '@brine/core';
 import type { TreeSnapshot } from './file-roots.js';
+import { unsafePillarMatchers } from './pillar-top-guard.js';
 
 export type { PillarResult };
 
@@ -11,7 +12,12 @@ export const deepMerge = mergePillar;
 export function compilePillar(
   snap: TreeSnapshot,
   minion: { id: string; grains: Grains },
-  opts: { mergeLists?: boolean; nodegroups?: Record<string, string | string[]> } = {},
+  opts: { mergeLists?: boolean; nodegroups?: Record<string, string | string[]>; safeMatchersOnly?: boolean } = {},
 ): PillarResult {
+  if (opts.safeMatchersOnly) {
+    // no pillar at all rather than one chosen by what the minion claims
+    const unsafe = unsafePillarMatchers(snap);
+    if (unsafe.length > 0) return { pillar: {}, diagnostics: unsafe };
+  }
   return compileClassicPillar(snap.tree, minion, opts);
 }

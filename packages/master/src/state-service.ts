@@ -185,7 +185,11 @@ export class StateService {
     const key = hashOf(snap.hash, loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
     if (hit) return hit;
-    const classic = compilePillar(snap, { id, grains: g }, { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups });
+    const classic = compilePillar(snap, { id, grains: g }, {
+      mergeLists: this.config.pillar_merge_lists,
+      nodegroups: this.config.nodegroups,
+      safeMatchersOnly: this.config.pillar_safe_matchers_only,
+    });
     let res: MinionPillar = { ...classic, explain: {} };
     if (loaded) {
       const bound = this.bindings.resolve(id, g, jid, loaded);
