@@ -85,7 +85,7 @@ t.test('usage errors are coded and exit non-zero', async (t) => {
   t.match(noFun.stderr, /BRINE_ERR_CLI_USAGE/);
   const unknown = await brine(['local', 'state.nope', '--file-root', join(CASES, 'p01-basic-order/tree')]);
   t.equal(unknown.code, 1);
-  t.match(unknown.stderr, /BRINE_ERR_CLI_UNKNOWN_FUNCTION/);
+  t.match(unknown.stderr, /BRINE_ERR_EXEC_UNKNOWN_FUNCTION/);
   const badRoot = await brine(['local', 'state.show_top', '--file-root', '/nonexistent/brine']);
   t.match(badRoot.stderr, /BRINE_ERR_CLI_BAD_FILE_ROOT/);
 });

@@ -2,7 +2,6 @@ import { defineErrors } from '@brine/core';
 
 export const cliErrors = defineErrors({
   BRINE_ERR_CLI_USAGE: '{detail}\nusage: {usage}',
-  BRINE_ERR_CLI_UNKNOWN_FUNCTION: "'{fun}' is not a function of brine local (one of: {known})",
   BRINE_ERR_CLI_BAD_FILE_ROOT: "file root '{root}' {detail}",
   BRINE_ERR_CLI_BAD_PILLAR_ROOT: "pillar root '{root}' {detail}",
   BRINE_ERR_CLI_BAD_FILE: 'cannot read {what} {file}: {detail}',

@@ -7,8 +7,8 @@ import type { HostCallItem, HostCallsMsg } from '@brine/protocol';
 import type { MinionConfig } from './config.js';
 import { MasterConnection, type WorkFrame } from './connection.js';
 import { minionErrors } from './errors.js';
-import { bindArgs, type ExecFunction } from './exec-function.js';
-import { EXEC_FUNCTIONS } from './exec-modules.js';
+import { bindArgs, execRegistry, type ExecRegistry } from '@brine/exec';
+import { MINION_JOB_FUNCTIONS } from './exec-modules.js';
 import { answerHostCalls } from './host-calls.js';
 import { ensureIdentity } from './identity.js';
 import { JobRunner } from './job-runner.js';
@@ -36,7 +36,8 @@ export interface AgentOptions {
 export class MinionAgent extends EventEmitter {
   readonly id: string;
   private readonly spool: ResultSpool;
-  private readonly functions = new Map<string, ExecFunction>();
+  /** Every function this minion runs: @brine/exec's and its own state.* and saltutil.*. */
+  readonly exec: ExecRegistry = execRegistry().register(...MINION_JOB_FUNCTIONS, ...STATE_FUNCTIONS);
   private readonly grains: Record<string, unknown>;
   private readonly log: Logger;
   private readonly conn: MasterConnection;
@@ -52,14 +53,13 @@ export class MinionAgent extends EventEmitter {
     mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
     const identity = ensureIdentity(config.pki_dir);
     this.spool = new ResultSpool(path.join(config.data_dir, 'spool.db'));
-    for (const f of [...EXEC_FUNCTIONS, ...STATE_FUNCTIONS]) this.functions.set(f.name, f);
     this.grains = opts.grains ? { ...opts.grains, id: config.id } : collectGrains(config.id, config.grains, MINION_VERSION);
     this.conn = new MasterConnection(config, identity, this.log, MINION_VERSION);
     this.jobs = new JobRunner({
       config,
       log: this.log,
       spool: this.spool,
-      functions: this.functions,
+      exec: this.exec,
       grains: this.grains,
       version: MINION_VERSION,
       cmd: opts.cmd ?? createCommandRunner(),
@@ -170,7 +170,7 @@ export class MinionAgent extends EventEmitter {
   }
 
   private async runHostCall(c: HostCallItem, jid: string): Promise<unknown> {
-    const fn = this.functions.get(c.fun);
+    const fn = this.exec.lookup(c.fun);
     // state functions run states, not queries: a template has no business starting one
     if (!fn || c.fun.startsWith('state.')) throw minionErrors.make('BRINE_ERR_MINION_UNKNOWN_FUNCTION', { fun: c.fun });
     const args = bindArgs(fn, c.args, c.kwargs);

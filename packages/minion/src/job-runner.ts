@@ -3,7 +3,8 @@ import { BrineError, toBrineError, type CommandRunner, type Logger, type StateRe
 import type { Body, JobMsg, MinionToMaster, StateResultItem } from '@brine/protocol';
 import type { MinionConfig } from './config.js';
 import { minionErrors } from './errors.js';
-import { bindArgs, type ExecContext, type ExecFunction, type RunningJob } from './exec-function.js';
+import { bindArgs, type ExecRegistry } from '@brine/exec';
+import type { MinionExecContext, RunningJob } from './exec-function.js';
 import { remoteFileClient } from './remote-file-client.js';
 import type { ResultSpool, SpooledReturn } from './spool.js';
 import { syncStates } from './sync-states.js';
@@ -17,7 +18,8 @@ export interface JobRunnerDeps {
   config: MinionConfig;
   log: Logger;
   spool: ResultSpool;
-  functions: ReadonlyMap<string, ExecFunction>;
+  /** The execution functions: @brine/exec's and the minion's own (state.*, saltutil.*). */
+  exec: ExecRegistry;
   grains: Record<string, unknown>;
   version: string;
   cmd: CommandRunner;
@@ -73,15 +75,23 @@ export class JobRunner {
    * What an execution function sees of the minion. `state` (the master channel, streaming, the
    * run lock) only for a job: a function called for a template's host call runs without it.
    */
-  context(jid: string, fun: string, signal: AbortSignal, forJob: boolean): ExecContext {
+  context(jid: string, fun: string, signal: AbortSignal, forJob: boolean): MinionExecContext {
     const { deps } = this;
-    const ctx: ExecContext = {
+    let pillar: Promise<Record<string, unknown>> | undefined;
+    const ctx: MinionExecContext = {
       jid,
       grains: deps.grains,
+      // asked of the master once per call context; its errors travel as Salt's `_errors` key
+      pillar: () =>
+        (pillar ??= deps.request('pillar.items', {}).then((r) => {
+          const p = r as { pillar: Record<string, unknown>; errors?: string[] };
+          return p.errors?.length ? { ...p.pillar, _errors: p.errors } : p.pillar;
+        })),
+      opts: deps.config as unknown as Record<string, unknown>,
       version: deps.version,
       signal,
       cmd: deps.cmd,
-      functions: () => [...deps.functions.keys()].sort(),
+      registry: deps.exec,
       running: () => [...this.running.values()].map(({ abort: _a, ...r }) => r),
       kill: (id) => {
         const r = this.running.get(id);
@@ -123,8 +133,7 @@ export class JobRunner {
     let retcode = 0;
     let success = true;
     try {
-      const fn = deps.functions.get(job.fun);
-      if (!fn) throw minionErrors.make('BRINE_ERR_MINION_UNKNOWN_FUNCTION', { fun: job.fun });
+      const fn = deps.exec.get(job.fun);
       const args = bindArgs(fn, job.arg, job.kwarg);
       const result = await fn.run(args, this.context(job.jid, job.fun, abort.signal, true));
       ret = result.return;

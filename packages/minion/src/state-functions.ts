@@ -1,7 +1,7 @@
 import type { LowChunk, RunningDict } from '@brine/core';
-import { traverse } from '@brine/jinja';
 import { isTrue, noStatesRunning, nothingMatched, runLowState, singleChunk, slsNames } from '@brine/runtime';
-import type { ExecContext, ExecFunction, ExecResult, Param, StateHost } from './exec-function.js';
+import type { ExecResult, Param } from '@brine/exec';
+import type { MinionExecContext as ExecContext, MinionFunction, StateHost } from './exec-function.js';
 import { minionErrors } from './errors.js';
 
 /** What the master answers to state.compile (see StateService on the master). */
@@ -76,7 +76,7 @@ async function apply(ctx: ExecContext, a: Record<string, unknown>, mode: 'highst
 const mods: Param = { name: 'mods', type: ['string', 'list'] };
 
 /** The state functions a minion runs for the master (state.apply and friends). */
-export const STATE_FUNCTIONS: ExecFunction[] = [
+export const STATE_FUNCTIONS: MinionFunction[] = [
   {
     name: 'state.apply',
     doc: 'Applies the highstate, or the SLS named (state.apply web,db), compiled by the master. test=True only reports.',
@@ -165,27 +165,6 @@ export const STATE_FUNCTIONS: ExecFunction[] = [
     run: async (a, ctx) => {
       const r = await host(ctx).syncStates(typeof a.saltenv === 'string' ? a.saltenv : 'base');
       return { return: r.changed };
-    },
-  },
-  {
-    name: 'pillar.items',
-    doc: "This minion's pillar, compiled by the master.",
-    params: [],
-    run: async (_a, ctx) => {
-      const p = (await host(ctx).request('pillar.items', {})) as { pillar: Record<string, unknown>; errors: string[] };
-      return p.errors.length ? { return: { ...p.pillar, _errors: p.errors }, retcode: 1 } : { return: p.pillar };
-    },
-  },
-  {
-    name: 'pillar.get',
-    doc: "One pillar value, nested keys joined by ':', or the default.",
-    params: [
-      { name: 'key', type: 'string', required: true },
-      { name: 'default', type: 'any', default: '' },
-    ],
-    run: async (a, ctx) => {
-      const p = (await host(ctx).request('pillar.items', {})) as { pillar: Record<string, unknown> };
-      return { return: traverse(p.pillar, String(a.key), a.default) };
     },
   },
 ];

@@ -12,6 +12,8 @@ export interface LocalResult {
   isRun?: boolean;
   /** The value is the list of compile errors. */
   compileFailed?: boolean;
+  /** An execution function's value: printed with salt-call's default, the nested outputter. */
+  isExec?: boolean;
 }
 
 export type LocalFunction = (opts: LocalOptions, registry: StateRegistry) => Promise<LocalResult>;
@@ -67,9 +69,6 @@ export const showFunctions: Record<string, LocalFunction> = {
   async 'sys.list_state_modules'(opts, registry) {
     const modules = [...new Set(registry.list().map((f) => f.slice(0, f.indexOf('.'))))];
     return { value: matching(modules, opts.call.args, false), retcode: 0, diagnostics: [] };
-  },
-  async 'grains.items'(opts) {
-    return { value: opts.grains, retcode: 0, diagnostics: [] };
   },
   async 'pillar.items'(opts) {
     const broken = pillarFailure(opts);

@@ -1,12 +1,12 @@
 import { errorLines, formatDiagnostic } from '@brine/core';
 import type { CommandIO } from '../command.js';
-import { cliErrors } from '../errors.js';
 import { formatJson, formatYaml } from '../output/format.js';
 import { formatHighstate } from '../output/highstate.js';
 import { formatNestedOf } from '../output/report.js';
 import { renderData } from '../output/outputters.js';
 import { applyFunctions } from './apply.js';
 import { withUserPath } from './file-roots.js';
+import { runExecLocal } from './exec.js';
 import { showFunctions, type LocalFunction } from './functions.js';
 import { parseLocalOptions } from './options.js';
 import { localRegistry } from './registry.js';
@@ -18,16 +18,14 @@ const localFunctions: Record<string, LocalFunction> = { ...showFunctions, ...app
 export async function runLocal(argv: string[], io: CommandIO): Promise<number> {
   const opts = parseLocalOptions(argv, io.cwd, io.env);
   const fn = localFunctions[opts.fun];
-  if (!fn) {
-    throw cliErrors.make('BRINE_ERR_CLI_UNKNOWN_FUNCTION', { fun: opts.fun, known: Object.keys(localFunctions).sort().join(', ') });
-  }
-  const result = await fn(opts, await localRegistry(opts.roots));
+  // anything that is not a compile or a state run is an execution function, as salt-call runs it
+  const result = fn ? await fn(opts, await localRegistry(opts.roots)) : await runExecLocal(opts);
   const diagnostics = result.diagnostics.map((d) => withUserPath(d, opts.roots, io.cwd));
   for (const d of diagnostics) io.stderr(formatDiagnostic(d) + '\n');
   const minion = 'local';
   // the error list again, with the paths as the user can open them
   const value = result.compileFailed ? errorLines(diagnostics) : result.value;
-  const out = opts.out ?? (result.isRun ? 'highstate' : 'yaml');
+  const out = opts.out ?? (result.isRun ? 'highstate' : result.isExec ? 'nested' : 'yaml');
   if (out === 'json') io.stdout(formatJson(minion, value));
   else if (result.compileFailed) {
     // The errors went to stderr already, one per line with file and line.

@@ -3,22 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { loadMinionConfig } from '../src/config.js';
-import { bindArgs } from '../src/exec-function.js';
-import { EXEC_FUNCTIONS } from '../src/exec-modules.js';
 import { ResultSpool } from '../src/spool.js';
-
-const fn = (name: string) => EXEC_FUNCTIONS.find((f) => f.name === name)!;
-
-t.test('arguments bind like a Python call', async (t) => {
-  t.same(bindArgs(fn('grains.get'), ['os'], {}), { key: 'os', default: '', delimiter: ':' });
-  t.same(bindArgs(fn('grains.get'), [], { key: 'a', default: 1 }), { key: 'a', default: 1, delimiter: ':' });
-  t.same(bindArgs(fn('cmd.run'), ['ls'], { timeout: '5' }).timeout, 5, 'numbers given as text are read');
-  t.throws(() => bindArgs(fn('test.ping'), [1], {}), { code: 'BRINE_ERR_MINION_BAD_ARGS', message: /at most 0 positional/ });
-  t.throws(() => bindArgs(fn('test.echo'), [], {}), { message: /missing required argument 'text'/ });
-  t.throws(() => bindArgs(fn('test.echo'), ['a'], { text: 'b' }), { message: /multiple values/ });
-  t.throws(() => bindArgs(fn('cmd.run'), ['ls'], { timeout: 'soon' }), { message: /must be number/ });
-  t.same(bindArgs(fn('test.ping'), [], { __pub_jid: 'x' }), {}, 'dunder keywords are ignored');
-});
 
 t.test('the spool keeps returns until acknowledged and remembers seen jobs', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-spool-'));

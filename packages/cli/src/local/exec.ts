@@ -1,0 +1,28 @@
+import type { ExecContext, ExecRegistry } from '@brine/exec';
+import type { LocalResult } from './functions.js';
+import type { LocalOptions } from './options.js';
+
+/** The execution functions of `brine local`, loaded on first use (most runs are state runs). */
+let shared: Promise<{ exec: typeof import('@brine/exec'); registry: ExecRegistry }> | undefined;
+
+export function localExec(): Promise<{ exec: typeof import('@brine/exec'); registry: ExecRegistry }> {
+  return (shared ??= import('@brine/exec').then((exec) => ({ exec, registry: exec.execRegistry() })));
+}
+
+/** This host as salt-call --local sees it: its grains, the pillar given, the id as the minion config. */
+export async function localContext(opts: LocalOptions): Promise<ExecContext> {
+  const { exec, registry } = await localExec();
+  return exec.execContext({
+    registry,
+    grains: opts.grains,
+    pillar: opts.pillar,
+    opts: { id: opts.id, file_roots: opts.roots, test: false },
+  });
+}
+
+/** Any function that is not a compile or a state run: the execution function of that name, as salt-call runs it. */
+export async function runExecLocal(opts: LocalOptions): Promise<LocalResult> {
+  const { exec, registry } = await localExec();
+  const r = await exec.runExec(registry, opts.fun, opts.call.args, opts.call.kwargs, await localContext(opts));
+  return { value: r.return, retcode: r.retcode, diagnostics: [], isExec: true };
+}

@@ -1,0 +1,29 @@
+import { bindArgs, type ExecContext, type ExecResult } from './function.js';
+import type { ExecRegistry } from './registry.js';
+
+/** Runs `name` with Salt-style arguments and gives the whole result (value and retcode). */
+export async function runExec(
+  registry: ExecRegistry,
+  name: string,
+  args: unknown[],
+  kwargs: Record<string, unknown>,
+  ctx: ExecContext,
+): Promise<ExecResult & { retcode: number }> {
+  const fn = registry.get(name);
+  const r = await fn.run(bindArgs(fn, args, kwargs), ctx);
+  return { return: r.return, retcode: r.retcode ?? 0 };
+}
+
+/**
+ * Runs `name` and gives its value, as `salt['mod.fun'](...)` does in a template or module.run;
+ * an unknown function or bad arguments throw coded errors.
+ */
+export async function callExec(
+  registry: ExecRegistry,
+  name: string,
+  args: unknown[],
+  kwargs: Record<string, unknown>,
+  ctx: ExecContext,
+): Promise<unknown> {
+  return (await runExec(registry, name, args, kwargs, ctx)).return;
+}

@@ -1,0 +1,107 @@
+import type { CommandRunner } from '@brine/core';
+import { execErrors } from './errors.js';
+import type { ExecRegistry } from './registry.js';
+
+export type ParamType = 'string' | 'number' | 'boolean' | 'list' | 'dict' | 'any';
+
+export interface Param {
+  name: string;
+  type: ParamType | ParamType[];
+  required?: boolean;
+  default?: unknown;
+}
+
+/** What an execution function sees of the host it runs on. */
+export interface ExecContext {
+  /** The job's id ('' outside a job: brine local, a template's host call, an onlyif check). */
+  jid: string;
+  grains: Record<string, unknown>;
+  /** This host's pillar: the minion asks its master, brine local has it already. */
+  pillar(): Promise<Record<string, unknown>>;
+  /** The minion's configuration (Salt's __opts__), read by config.get and config.option. */
+  opts: Record<string, unknown>;
+  version: string;
+  signal: AbortSignal;
+  cmd: CommandRunner;
+  /** The registry the function was called through (sys.*, module.run). */
+  registry: ExecRegistry;
+}
+
+/** The function's value, and the retcode of the job (0 unless the function says otherwise). */
+export interface ExecResult {
+  return: unknown;
+  retcode?: number;
+}
+
+/**
+ * One execution function (`mod.fun`). Callers that add host-specific context (the minion's
+ * master channel) widen C; the registry does not look inside.
+ */
+export interface ExecFunction<C extends ExecContext = ExecContext> {
+  name: string;
+  doc: string;
+  params: Param[];
+  /** Extra positional arguments go to `args` (Python's *args) instead of being refused. */
+  varArgs?: boolean;
+  /** Unknown keyword arguments go to `kwargs` (Python's **kwargs) instead of being refused. */
+  extraKwargs?: boolean;
+  run(args: Record<string, unknown>, ctx: C): Promise<ExecResult> | ExecResult;
+}
+
+export function typeOf(v: unknown): ParamType {
+  if (Array.isArray(v)) return 'list';
+  if (v !== null && typeof v === 'object') return 'dict';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'boolean';
+  return 'any';
+}
+
+/**
+ * Binds positional and keyword arguments to a function's parameters the way a Python call
+ * would: too many positionals, unknown keywords, a value given twice, a missing required one
+ * or a wrong type is a BRINE_ERR_EXEC_BAD_ARGS error. Keywords starting with `__` are Salt's
+ * private ones (`__pub_jid`, ...) and are dropped.
+ */
+export function bindArgs(fn: ExecFunction<any>, arg: unknown[], kwarg: Record<string, unknown>): Record<string, unknown> {
+  const bad = (detail: string) => execErrors.make('BRINE_ERR_EXEC_BAD_ARGS', { fun: fn.name, detail });
+  if (arg.length > fn.params.length && !fn.varArgs) {
+    throw bad(`takes at most ${fn.params.length} positional argument(s) but ${arg.length} were given`);
+  }
+  const out: Record<string, unknown> = {};
+  arg.slice(0, fn.params.length).forEach((v, i) => (out[fn.params[i]!.name] = v));
+  if (fn.varArgs) out.args = arg.slice(fn.params.length);
+  for (const [k, v] of Object.entries(kwarg)) {
+    if (k.startsWith('__')) continue;
+    const p = fn.params.find((x) => x.name === k);
+    if (!p && fn.extraKwargs) {
+      ((out.kwargs ??= {}) as Record<string, unknown>)[k] = v;
+      continue;
+    }
+    if (!p) throw bad(`unexpected keyword argument '${k}'`);
+    if (k in out) throw bad(`got multiple values for argument '${k}'`);
+    out[k] = v;
+  }
+  if (fn.extraKwargs) out.kwargs ??= {};
+  for (const p of fn.params) {
+    if (!(p.name in out)) {
+      if (p.required) throw bad(`missing required argument '${p.name}'`);
+      if (p.default !== undefined) out[p.name] = p.default;
+      continue;
+    }
+    const types = Array.isArray(p.type) ? p.type : [p.type];
+    let v = out[p.name];
+    // `key=value` on the command line arrives as text; numbers and booleans may be written so
+    if (typeof v === 'string' && !types.includes('string') && !types.includes('any')) {
+      if (types.includes('number') && v.trim() !== '' && !Number.isNaN(Number(v))) v = Number(v);
+      else if (types.includes('boolean') && /^(true|false)$/i.test(v)) v = v.toLowerCase() === 'true';
+      out[p.name] = v;
+    }
+    // None passed for an optional parameter means "not given", as a Python default of None
+    if (v === null && !p.required) continue;
+    if (!types.includes('any') && !types.includes(typeOf(v))) {
+      throw bad(`argument '${p.name}' must be ${types.join(' or ')}, got ${typeOf(v)}`);
+    }
+  }
+  return out;
+}

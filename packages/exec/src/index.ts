@@ -1,0 +1,16 @@
+import { EXEC_MODULES } from './modules/index.js';
+import { ExecRegistry } from './registry.js';
+
+export * from './errors.js';
+export * from './function.js';
+export * from './registry.js';
+export * from './call.js';
+export * from './context.js';
+export { traverse } from './traverse.js';
+export { which, shlexSplit, defaultShell, runCmd } from './modules/cmd.js';
+export { EXEC_MODULES };
+
+/** A new registry holding every shipped execution function (callers may add their own to it). */
+export function execRegistry(): ExecRegistry {
+  return new ExecRegistry().register(...EXEC_MODULES.flat());
+}
