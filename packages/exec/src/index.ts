@@ -8,6 +8,9 @@ export * from './call.js';
 export * from './context.js';
 export { traverse } from './traverse.js';
 export { which, shlexSplit, defaultShell, runCmd } from './modules/cmd.js';
+export * from './host/apt.js';
+export * from './host/accounts.js';
+export * from './host/systemd.js';
 export { EXEC_MODULES };
 
 /** A new registry holding every shipped execution function (callers may add their own to it). */

@@ -1,17 +1,29 @@
 import type { ExecFunction } from '../function.js';
 import { cmdFunctions } from './cmd.js';
 import { configFunctions } from './config.js';
+import { fileFunctions } from './file.js';
 import { grainsFunctions } from './grains.js';
+import { networkFunctions } from './network.js';
 import { pillarFunctions } from './pillar.js';
+import { pkgFunctions } from './pkg.js';
+import { serviceFunctions } from './service.js';
+import { statusFunctions } from './status.js';
 import { sysFunctions } from './sys.js';
 import { testFunctions } from './test.js';
+import { userFunctions } from './user.js';
 
 /** Every shipped execution module: one file under modules/ and one line here per Salt module. */
 export const EXEC_MODULES: ExecFunction<any>[][] = [
   cmdFunctions,
   configFunctions,
+  fileFunctions,
   grainsFunctions,
+  networkFunctions,
   pillarFunctions,
+  pkgFunctions,
+  serviceFunctions,
+  statusFunctions,
   sysFunctions,
   testFunctions,
+  userFunctions,
 ];

@@ -1,10 +1,9 @@
 import type { ArgSpec, CommandRunner, StateContext, StateModule, StateReturn } from '@brine/core';
 import { isDict } from '@brine/core';
+import { APT_ENV, APT_OPTS, candidate, diffVersions, dpkgKnown, dpkgVersions } from '@brine/exec';
 import { asBool } from '../util/args.js';
 import { needPrograms } from '../util/which.js';
 
-const APT_ENV = { DEBIAN_FRONTEND: 'noninteractive', APT_LISTCHANGES_FRONTEND: 'none' };
-const APT_OPTS = ['-q', '-y', '-o', 'DPkg::Options::=--force-confold', '-o', 'DPkg::Options::=--force-confdef'];
 
 const commonArgs: Record<string, ArgSpec> = {
   pkgs: { type: 'list' },
@@ -38,41 +37,6 @@ function targets(args: Record<string, unknown>): Target[] {
     .map((n) => n.trim())
     .filter(Boolean)
     .map((name) => ({ name, version }));
-}
-
-/** Installed packages and their versions (dpkg status "installed" only); all when no names are given. */
-export async function dpkgVersions(cmd: CommandRunner, names: string[] = []): Promise<Map<string, string>> {
-  const r = await cmd.run(['dpkg-query', '-W', '-f=${Package}\t${db:Status-Status}\t${Version}\n', ...names]);
-  const out = new Map<string, string>();
-  for (const line of r.stdout.split('\n')) {
-    const [pkg, status, version] = line.split('\t');
-    if (pkg && status === 'installed') out.set(pkg.split(':')[0], version);
-  }
-  return out;
-}
-
-/** Packages that dpkg still knows in any state (installed or config files left). */
-async function dpkgKnown(cmd: CommandRunner, names: string[]): Promise<Map<string, string>> {
-  const r = await cmd.run(['dpkg-query', '-W', '-f=${Package}\t${db:Status-Status}\t${Version}\n', ...names]);
-  const out = new Map<string, string>();
-  for (const line of r.stdout.split('\n')) {
-    const [pkg, status] = line.split('\t');
-    if (pkg && status && status !== 'not-installed') out.set(pkg.split(':')[0], status);
-  }
-  return out;
-}
-
-async function candidate(cmd: CommandRunner, name: string): Promise<string | undefined> {
-  const r = await cmd.run(['apt-cache', 'policy', name]);
-  const m = /Candidate:\s*(\S+)/.exec(r.stdout);
-  return m && m[1] !== '(none)' ? m[1] : undefined;
-}
-
-function diffVersions(before: Map<string, string>, after: Map<string, string>): Record<string, { old: string; new: string }> {
-  const changes: Record<string, { old: string; new: string }> = {};
-  for (const [p, v] of after) if (before.get(p) !== v) changes[p] = { old: before.get(p) ?? '', new: v };
-  for (const [p, v] of before) if (!after.has(p)) changes[p] = { old: v, new: '' };
-  return changes;
 }
 
 function stateOf(names: string[], versions: Map<string, string>): Record<string, string | null> {
@@ -203,6 +167,8 @@ function removeFn(purge: boolean) {
     return ret;
   };
 }
+
+export { dpkgVersions };
 
 /** Salt's `pkg` states on Debian and Ubuntu (dpkg-query to look, apt-get to act). */
 export function pkgModule(): StateModule {

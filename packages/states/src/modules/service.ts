@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArgSpec, Availability, StateContext, StateModule, StateReturn } from '@brine/core';
+import { systemctl as runSystemctl, unitStatus } from '@brine/exec';
 import { asBool } from '../util/args.js';
 import { which } from '../util/which.js';
 
@@ -22,17 +23,7 @@ interface Status {
 }
 
 async function status(ctx: StateContext, name: string): Promise<Status> {
-  const show = await ctx.cmd.run(['systemctl', 'show', '-p', 'LoadState', '-p', 'ActiveState', '-p', 'UnitFileState', '--', name]);
-  const props: Record<string, string> = {};
-  for (const line of show.stdout.split('\n')) {
-    const i = line.indexOf('=');
-    if (i > 0) props[line.slice(0, i)] = line.slice(i + 1);
-  }
-  return {
-    loaded: show.retcode === 0 && props.LoadState !== 'not-found' && props.LoadState !== undefined,
-    active: props.ActiveState === 'active' || props.ActiveState === 'reloading' || props.ActiveState === 'activating',
-    enabled: ['enabled', 'enabled-runtime', 'static', 'alias', 'indirect', 'generated'].includes(props.UnitFileState ?? ''),
-  };
+  return unitStatus(ctx.cmd, name);
 }
 
 function resource(name: string, s: Status): Record<string, unknown> {
@@ -40,8 +31,7 @@ function resource(name: string, s: Status): Record<string, unknown> {
 }
 
 async function systemctl(ctx: StateContext, verb: string, name: string, noBlock = false): Promise<{ ok: boolean; err: string }> {
-  const r = await ctx.cmd.run(['systemctl', ...(noBlock ? ['--no-block'] : []), verb, '--', name]);
-  return { ok: r.retcode === 0, err: (r.stderr || r.stdout).trim() };
+  return runSystemctl(ctx.cmd, verb, name, noBlock);
 }
 
 /** Enables or disables when asked; returns the comment part and whether it failed. */
