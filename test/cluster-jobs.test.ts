@@ -81,7 +81,8 @@ t.test('cmd.run, cmd.run_all and argument checking', async (t) => {
   const items = await cluster.run('db1', 'grains.items');
   t.match(items.returns.db1!.return, { id: 'db1', kernel: String, os_family: String, ipv4: Array, num_cpus: Number });
   const fns = await cluster.run('db1', 'sys.list_functions', ['test']);
-  t.same(fns.returns.db1!.return, ['test.echo', 'test.ping', 'test.version']);
+  const names = fns.returns.db1!.return as string[];
+  t.ok(['test.echo', 'test.ping', 'test.version'].every((f) => names.includes(f)) && names.every((f) => f.startsWith('test.')), names.join(' '));
 });
 
 t.test('--async prints the jid; jobs show lists returns; text output reads like salt', async (t) => {

@@ -53,6 +53,31 @@ export interface StateReturn {
   [extra: string]: unknown;
 }
 
+/** One parameter of an execution function, as module.run's legacy syntax binds it. */
+export interface ExecParamSpec {
+  name: string;
+  required?: boolean;
+  default?: unknown;
+}
+
+/** An execution function's signature (Python's argspec): parameters, *args, **kwargs. */
+export interface ExecFunctionSpec {
+  params: ExecParamSpec[];
+  varArgs?: boolean;
+  extraKwargs?: boolean;
+}
+
+/**
+ * The host's execution functions (Salt's __salt__), injected by whoever runs states (the minion,
+ * brine local): unless/onlyif `fun:` entries and the module.run state call through it.
+ */
+export interface ExecCaller {
+  /** Runs `fun` as code calls it (not the command line): its value and the retcode it set. */
+  call(fun: string, args: unknown[], kwargs: Record<string, unknown>): Promise<{ return: unknown; retcode: number }>;
+  /** The function's signature, or undefined when this host has no such function. */
+  spec(fun: string): ExecFunctionSpec | undefined;
+}
+
 export interface StateContext {
   /** The seed's `__low__`: this chunk. */
   low: LowChunk;
@@ -65,6 +90,8 @@ export interface StateContext {
   files: FileClient;
   /** Template context for `template: jinja` (grains, pillar, ...). */
   templateContext?: Record<string, unknown>;
+  /** The host's execution functions, when the caller provides them. */
+  exec?: ExecCaller;
 }
 
 export type ArgType = 'string' | 'number' | 'boolean' | 'list' | 'dict' | 'any';

@@ -1,3 +1,4 @@
+import type { ExecCaller } from '@brine/core';
 import { bindArgs, type ExecContext, type ExecResult } from './function.js';
 import type { ExecRegistry } from './registry.js';
 
@@ -26,4 +27,16 @@ export async function callExec(
   ctx: ExecContext,
 ): Promise<unknown> {
   return (await runExec(registry, name, args, kwargs, ctx)).return;
+}
+
+/**
+ * The host's execution functions as states see them (core's ExecCaller): calls from code, so
+ * not `direct` (cmd.* without a shell unless asked, as Salt's cross-module calls).
+ */
+export function execCaller(registry: ExecRegistry, ctx: ExecContext): ExecCaller {
+  const codeCtx: ExecContext = { ...ctx, registry, direct: false };
+  return {
+    call: (fun, args, kwargs) => runExec(registry, fun, args, kwargs, codeCtx),
+    spec: (fun) => registry.lookup(fun),
+  };
 }

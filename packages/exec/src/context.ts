@@ -14,6 +14,8 @@ export interface ContextOptions {
   signal?: AbortSignal;
   jid?: string;
   version?: string;
+  /** A call from the command line or a job (see ExecContext.direct). */
+  direct?: boolean;
 }
 
 /** An ExecContext for this host with sensible defaults (real commands, no pillar). */
@@ -29,5 +31,6 @@ export function execContext(o: ContextOptions): ExecContext {
     signal: o.signal ?? new AbortController().signal,
     cmd: o.cmd ?? createCommandRunner(),
     registry: o.registry,
+    ...(o.direct ? { direct: true } : {}),
   };
 }

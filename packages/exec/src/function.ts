@@ -25,6 +25,11 @@ export interface ExecContext {
   cmd: CommandRunner;
   /** The registry the function was called through (sys.*, module.run). */
   registry: ExecRegistry;
+  /**
+   * Called straight from the command line or a job (Salt's __pub_jid is set), not from code
+   * (module.run, unless/onlyif fun:, templates): cmd.* then default to python_shell=True.
+   */
+  direct?: boolean;
 }
 
 /** The function's value, and the retcode of the job (0 unless the function says otherwise). */
@@ -66,7 +71,11 @@ export function typeOf(v: unknown): ParamType {
 export function bindArgs(fn: ExecFunction<any>, arg: unknown[], kwarg: Record<string, unknown>): Record<string, unknown> {
   const bad = (detail: string) => execErrors.make('BRINE_ERR_EXEC_BAD_ARGS', { fun: fn.name, detail });
   if (arg.length > fn.params.length && !fn.varArgs) {
-    throw bad(`takes at most ${fn.params.length} positional argument(s) but ${arg.length} were given`);
+    // Python's TypeError text, which Salt shows (module.run prints it alone)
+    const min = fn.params.filter((p) => p.required).length;
+    const max = fn.params.length;
+    const takes = min === max ? `${max} positional argument${max === 1 ? '' : 's'}` : `from ${min} to ${max} positional arguments`;
+    throw bad(`${fn.name.slice(fn.name.indexOf('.') + 1)}() takes ${takes} but ${arg.length} ${arg.length === 1 ? 'was' : 'were'} given`);
   }
   const out: Record<string, unknown> = {};
   arg.slice(0, fn.params.length).forEach((v, i) => (out[fn.params[i]!.name] = v));
@@ -97,8 +106,12 @@ export function bindArgs(fn: ExecFunction<any>, arg: unknown[], kwarg: Record<st
       else if (types.includes('boolean') && /^(true|false)$/i.test(v)) v = v.toLowerCase() === 'true';
       out[p.name] = v;
     }
-    // None passed for an optional parameter means "not given", as a Python default of None
-    if (v === null && !p.required) continue;
+    // None for an optional parameter that takes no None of its own means "not given"
+    if (v === null && !p.required && !types.includes('any')) {
+      delete out[p.name];
+      if (p.default !== undefined) out[p.name] = p.default;
+      continue;
+    }
     if (!types.includes('any') && !types.includes(typeOf(v))) {
       throw bad(`argument '${p.name}' must be ${types.join(' or ')}, got ${typeOf(v)}`);
     }

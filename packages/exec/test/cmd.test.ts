@@ -2,7 +2,8 @@ import t from 'tap';
 import { callExec, execContext, execRegistry, runExec } from '../src/index.js';
 
 const registry = execRegistry();
-const ctx = execContext({ registry, grains: { shell: '/bin/bash' } });
+// a command-line call (Salt's __pub_jid set): cmd.* go through the shell by default
+const ctx = execContext({ registry, grains: { shell: '/bin/bash' }, direct: true });
 const call = (f: string, a: unknown[] = [], k: Record<string, unknown> = {}) => callExec(registry, f, a, k, ctx);
 
 t.test('cmd.run runs through the shell grain, stderr merged, retcode of the job', async (t) => {
@@ -12,6 +13,10 @@ t.test('cmd.run runs through the shell grain, stderr merged, retcode of the job'
   t.same(await runExec(registry, 'cmd.run', ['exit 3'], {}, ctx), { return: '', retcode: 3 });
   t.same(await runExec(registry, 'cmd.run', ['exit 3'], { ignore_retcode: true }, ctx), { return: '', retcode: 0 });
   t.equal(await call('cmd.run', ['echo a | tr a b'], { python_shell: false }), 'a | tr a b', 'python_shell=False splits words, no pipe');
+  const fromCode = execContext({ registry, grains: { shell: '/bin/bash' } });
+  t.equal(await callExec(registry, 'cmd.run', ['echo a | tr a b'], {}, fromCode), 'a | tr a b', 'a call from code has no shell unless asked, as Salt');
+  t.equal(await callExec(registry, 'cmd.run', ['echo a | tr a b'], { python_shell: true }, fromCode), 'b');
+  t.equal(await callExec(registry, 'cmd.run', ["printf '%s|' 'a b' c"], {}, fromCode), 'a b|c|', 'words split as shlex does');
   t.equal(await call('cmd.run', ['pwd'], { cwd: '/tmp' }), '/tmp');
   t.equal(await call('cmd.run', ['echo $X'], { env: { X: 'y' } }), 'y');
 });

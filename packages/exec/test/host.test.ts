@@ -6,7 +6,7 @@ import t from 'tap';
 import { callExec, execContext, execRegistry } from '../src/index.js';
 
 const registry = execRegistry();
-const ctx = execContext({ registry, grains: { shell: '/bin/bash', osarch: 'amd64' } });
+const ctx = execContext({ registry, grains: { shell: '/bin/bash', osarch: 'amd64' }, direct: true });
 const call = (f: string, a: unknown[] = [], k: Record<string, unknown> = {}) => callExec(registry, f, a, k, ctx);
 
 t.test('file.* on real files', async (t) => {

@@ -9,8 +9,10 @@ t.test('arguments bind like a Python call', async (t) => {
   t.same(bindArgs(fn('grains.get'), ['os'], {}), { key: 'os', default: '', delimiter: ':' });
   t.same(bindArgs(fn('grains.get'), [], { key: 'a', default: 1 }), { key: 'a', default: 1, delimiter: ':' });
   t.same(bindArgs(fn('cmd.run'), ['ls'], { timeout: '5' }).timeout, 5, 'numbers given as text are read');
-  t.throws(() => bindArgs(fn('test.ping'), [1], {}), { code: 'BRINE_ERR_EXEC_BAD_ARGS', message: /at most 0 positional/ });
+  t.throws(() => bindArgs(fn('test.ping'), [1], {}), { code: 'BRINE_ERR_EXEC_BAD_ARGS', message: 'Passed invalid arguments to test.ping: ping() takes 0 positional arguments but 1 was given' });
   t.throws(() => bindArgs(fn('test.echo'), [], {}), { message: /missing required argument 'text'/ });
+  t.throws(() => bindArgs(fn('test.echo'), ['a', 'b'], {}), { message: /echo\(\) takes 1 positional argument but 2 were given/ });
+  t.throws(() => bindArgs(fn('grains.get'), ['a', 'b', 'c', 'd', 'e'], {}), { message: /get\(\) takes from 1 to 4 positional arguments but 5 were given/ });
   t.throws(() => bindArgs(fn('test.echo'), ['a'], { text: 'b' }), { message: /multiple values/ });
   t.throws(() => bindArgs(fn('cmd.run'), ['ls'], { timeout: 'soon' }), { message: /must be number/ });
   t.same(bindArgs(fn('test.ping'), [], { __pub_jid: 'x' }), {}, 'dunder keywords are ignored');

@@ -92,6 +92,8 @@ export class JobRunner {
       signal,
       cmd: deps.cmd,
       registry: deps.exec,
+      // a job's own function is a direct call (cmd.* through the shell); a template's host call is code
+      direct: forJob,
       running: () => [...this.running.values()].map(({ abort: _a, ...r }) => r),
       kill: (id) => {
         const r = this.running.get(id);

@@ -1,6 +1,6 @@
 import type { LowChunk, RunningDict } from '@brine/core';
 import { isTrue, noStatesRunning, nothingMatched, runLowState, singleChunk, slsNames } from '@brine/runtime';
-import type { ExecResult, Param } from '@brine/exec';
+import { execCaller, type ExecResult, type Param } from '@brine/exec';
 import type { MinionExecContext as ExecContext, MinionFunction, StateHost } from './exec-function.js';
 import { minionErrors } from './errors.js';
 
@@ -50,6 +50,7 @@ async function runChunks(ctx: ExecContext, low: LowChunk[], a: Record<string, un
   const { registry } = await h.syncStates(typeof a.saltenv === 'string' ? a.saltenv : 'base');
   const outcome = await runLowState(low, {
     registry,
+    exec: execCaller(ctx.registry, ctx),
     test: isTrue(a.test),
     cmd: ctx.cmd,
     files: h.files,

@@ -5,6 +5,7 @@ import {
   normaliseReturn as normalise,
   type Availability,
   type CommandRunner,
+  type ExecCaller,
   type LowChunk,
   type StateContext,
   type StateModule,
@@ -27,6 +28,8 @@ export interface CallEnv {
   sleep(ms: number): Promise<void>;
   /** Runs the conditions (`onlyif`, `unless`, `check_cmd`). */
   cmd: CommandRunner;
+  /** The host's execution functions, for `fun:` conditions. */
+  exec?: ExecCaller;
   availability: Map<StateModule, Promise<Availability>>;
 }
 
@@ -67,7 +70,7 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
 /** One attempt: conditions, the call, check_cmd. */
 async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
   try {
-    const skipped = await preconditions(chunk, env.cmd);
+    const skipped = await preconditions(chunk, env.cmd, env.exec);
     if (skipped) return skipped;
   } catch (err) {
     return fail(chunk, `Could not check the conditions of this state: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { envDict, type CommandOptions, type CommandRunner, type LowChunk, type StateReturn } from '@brine/core';
+import { envDict, type CommandOptions, type CommandRunner, type ExecCaller, type LowChunk, type StateReturn } from '@brine/core';
 
 /**
  * The global state arguments checked around every state function: `onlyif`, `unless` and
@@ -35,6 +35,54 @@ async function holds(entry: unknown, key: string, cmd: CommandRunner, opts: Comm
   return { ok: false, error: `${key} entries must be shell commands or booleans (got ${JSON.stringify(entry)})` };
 }
 
+/** Python's truth of a value. */
+function truthy(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === 0 || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'object') return Object.keys(v).length > 0;
+  return true;
+}
+
+/** Salt's traverse_dict_and_list for `get_return` (a:b:0 through dicts and lists). */
+function dig(v: unknown, path: string): unknown {
+  let cur = v;
+  for (const part of path.split(':')) {
+    if (Array.isArray(cur) && /^\d+$/.test(part)) cur = cur[Number(part)];
+    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && part in cur) cur = (cur as Record<string, unknown>)[part];
+    else return undefined;
+  }
+  return cur;
+}
+
+/**
+ * A `- fun: mod.fun` entry (with `args:` and the other keys as keywords), as Salt checks it:
+ * a non-zero retcode set by the function means the condition failed, otherwise the value's
+ * truth (or that of the `get_return` path in it) decides.
+ */
+async function funHolds(entry: Record<string, unknown>, key: string, exec: ExecCaller | undefined): Promise<Verdict> {
+  if (!exec) return { ok: false, error: `${key} entries with fun: need execution functions, which are not available here` };
+  const { fun, args, get_return: getReturn, ...kwargs } = entry;
+  const list = args === undefined || args === null ? [] : Array.isArray(args) ? args : [args];
+  let r: { return: unknown; retcode: number };
+  try {
+    r = await exec.call(String(fun), list, kwargs);
+  } catch (err) {
+    return { ok: false, error: `${key} function ${String(fun)} failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (r.retcode !== 0) return { ok: false };
+  return { ok: truthy(typeof getReturn === 'string' ? dig(r.return, getReturn) : r.return) };
+}
+
+/** One entry of onlyif or unless: a boolean, a shell command, or a `fun:` call; a dict without fun is Salt's comment. */
+async function conditionHolds(entry: unknown, key: string, cmd: CommandRunner, opts: CommandOptions, exec: ExecCaller | undefined): Promise<Verdict | { noFun: string }> {
+  if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
+    const e = entry as Record<string, unknown>;
+    if (!('fun' in e)) return { noFun: `no \`fun\` argument in ${key}: ${JSON.stringify(e)}` };
+    return funHolds(e, key, exec);
+  }
+  return holds(entry, key, cmd, opts);
+}
+
 function skip(chunk: LowChunk, comment: string): StateReturn {
   return { name: chunk.name, result: true, changes: {}, comment, skip_watch: true };
 }
@@ -50,10 +98,11 @@ interface CheckVerdict {
 }
 
 /** onlyif: the first entry that fails skips the state. */
-async function onlyifVerdict(chunk: LowChunk, cmd: CommandRunner, opts: () => CommandOptions): Promise<CheckVerdict | string> {
+async function onlyifVerdict(chunk: LowChunk, cmd: CommandRunner, opts: () => CommandOptions, exec?: ExecCaller): Promise<CheckVerdict | string> {
   const v: CheckVerdict = { skip: false, comment: '' };
   for (const entry of asList(chunk.onlyif)) {
-    const h = await holds(entry, 'onlyif', cmd, opts());
+    const h = await conditionHolds(entry, 'onlyif', cmd, opts(), exec);
+    if ('noFun' in h) return { skip: false, comment: h.noFun };
     if (h.error) return h.error;
     if (!h.ok) return { skip: true, comment: 'onlyif condition is false' };
     v.comment = 'onlyif condition is true';
@@ -62,10 +111,11 @@ async function onlyifVerdict(chunk: LowChunk, cmd: CommandRunner, opts: () => Co
 }
 
 /** unless: the state is skipped only when every entry succeeds; the first that fails ends it. */
-async function unlessVerdict(chunk: LowChunk, cmd: CommandRunner, opts: () => CommandOptions): Promise<CheckVerdict | string> {
+async function unlessVerdict(chunk: LowChunk, cmd: CommandRunner, opts: () => CommandOptions, exec?: ExecCaller): Promise<CheckVerdict | string> {
   const v: CheckVerdict = { skip: false, comment: '' };
   for (const entry of asList(chunk.unless)) {
-    const h = await holds(entry, 'unless', cmd, opts());
+    const h = await conditionHolds(entry, 'unless', cmd, opts(), exec);
+    if ('noFun' in h) return { skip: false, comment: h.noFun };
     if (h.error) return h.error;
     if (!h.ok) return { skip: false, comment: 'unless condition is false' };
     Object.assign(v, { skip: true, comment: 'unless condition is true' });
@@ -86,13 +136,13 @@ function createsVerdict(chunk: LowChunk): CheckVerdict {
  * As Salt, every condition given is checked (onlyif, then unless, then creates) and any one of
  * them skips the state; the skip's comment lists each one's conclusion, a line each.
  */
-export async function preconditions(chunk: LowChunk, cmd: CommandRunner): Promise<StateReturn | undefined> {
+export async function preconditions(chunk: LowChunk, cmd: CommandRunner, exec?: ExecCaller): Promise<StateReturn | undefined> {
   let built: CommandOptions | undefined;
   const opts = () => (built ??= checkOptions(chunk));
   const verdicts: CheckVerdict[] = [];
   for (const [key, check] of [
-    ['onlyif', () => onlyifVerdict(chunk, cmd, opts)],
-    ['unless', () => unlessVerdict(chunk, cmd, opts)],
+    ['onlyif', () => onlyifVerdict(chunk, cmd, opts, exec)],
+    ['unless', () => unlessVerdict(chunk, cmd, opts, exec)],
     ['creates', async () => createsVerdict(chunk)],
   ] as const) {
     if (chunk[key] === undefined || chunk[key] === null) continue;

@@ -4,6 +4,7 @@ import {
   REQUISITE_KEYS,
   type Availability,
   type CommandRunner,
+  type ExecCaller,
   type FileClient,
   type LowChunk,
   type RunningDict,
@@ -50,6 +51,8 @@ export interface RunOptions {
    * minion's shell grain; without either, the runner's own default.
    */
   shell?: string;
+  /** The host's execution functions (unless/onlyif `fun:`, module.run); absent where there are none. */
+  exec?: ExecCaller;
 }
 
 export interface RunOutcome {
@@ -102,10 +105,12 @@ class Runner {
       registry: o.registry,
       availability: new Map<StateModule, Promise<Availability>>(),
       cmd,
+      ...(o.exec ? { exec: o.exec } : {}),
       sleep: o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       context: (low, test): StateContext => {
         const ctx: StateContext = { low, running: this.running, lowstate: this.chunks, test, cmd, files: o.files };
         if (o.templateContext) ctx.templateContext = o.templateContext;
+        if (o.exec) ctx.exec = o.exec;
         return ctx;
       },
     };

@@ -10,6 +10,7 @@ export { fileDiff } from './util/diff.js';
 export { userModule } from './modules/user.js';
 export { groupModule } from './modules/group.js';
 export { pkgModule, dpkgVersions } from './modules/pkg.js';
+export { moduleModule } from './modules/module.js';
 export { serviceModule, type ServiceModuleOptions } from './modules/service.js';
 export { sysctlModule, type SysctlModuleOptions } from './modules/sysctl.js';
 export { alternativesModule, type AlternativesModuleOptions } from './modules/alternatives.js';

@@ -16,6 +16,7 @@ import { pipModule } from './modules/pip.js';
 import { hostModule } from './modules/host.js';
 import { cronModule } from './modules/cron.js';
 import { sshAuthModule } from './modules/ssh_auth.js';
+import { moduleModule } from './modules/module.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -43,7 +44,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule(), hostModule(), cronModule(), sshAuthModule()];
+  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule(), hostModule(), cronModule(), sshAuthModule(), moduleModule()];
 }
 
 /** The registry with every module Brine ships. */

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CommandRunner, FileClient, LowChunk, RunningDict, StateRegistry } from '@brine/core';
+import type { CommandRunner, ExecCaller, FileClient, LowChunk, RunningDict, StateRegistry } from '@brine/core';
 import { chunkTag } from '@brine/core';
 import { callState, dirFileClient } from '../src/index.js';
 import { ctxFor } from './helpers.js';
@@ -29,6 +29,8 @@ export interface GoldenOptions {
   files?: (root: string) => FileClient;
   /** Called with the root after the last chunk, before the root is removed. */
   after?: (root: string) => Promise<void> | void;
+  /** The host's execution functions (module.run). */
+  exec?: ExecCaller;
 }
 
 interface Expected {
@@ -81,7 +83,7 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
     const out: Array<{ tag: string; got: ReturnType<typeof comparable>; want: ReturnType<typeof comparable>; why?: string }> = [];
     for (const chunk of order) {
       const tag = chunkTag(chunk);
-      const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, files, ...(cmd ? { cmd } : {}) }));
+      const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, files, ...(cmd ? { cmd } : {}), ...(opts.exec ? { exec: opts.exec } : {}) }));
       running[tag] = { ...got, __run_num__: Object.keys(running).length } as RunningDict[string];
       const w = overrides[tag] ?? want[tag]!;
       const warn = w.warnings !== undefined;

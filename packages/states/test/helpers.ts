@@ -1,4 +1,4 @@
-import type { CommandOptions, CommandResult, CommandRunner, FileClient, LowChunk, RunningDict, StateContext } from '@brine/core';
+import type { ExecCaller, CommandOptions, CommandResult, CommandRunner, FileClient, LowChunk, RunningDict, StateContext } from '@brine/core';
 import { createCommandRunner } from '@brine/core';
 
 export function chunk(state: string, fun: string, name: string, extra: Record<string, unknown> = {}): LowChunk {
@@ -9,7 +9,7 @@ export const noFiles: FileClient = { get: async () => undefined };
 
 export function ctxFor(
   low: LowChunk,
-  opts: { test?: boolean; cmd?: CommandRunner; files?: FileClient; running?: RunningDict; lowstate?: LowChunk[]; templateContext?: Record<string, unknown> } = {},
+  opts: { test?: boolean; cmd?: CommandRunner; files?: FileClient; running?: RunningDict; lowstate?: LowChunk[]; templateContext?: Record<string, unknown>; exec?: ExecCaller } = {},
 ): StateContext {
   return {
     low,
@@ -19,6 +19,7 @@ export function ctxFor(
     cmd: opts.cmd ?? createCommandRunner(),
     files: opts.files ?? noFiles,
     templateContext: opts.templateContext,
+    ...(opts.exec ? { exec: opts.exec } : {}),
   };
 }
 

@@ -3,12 +3,15 @@ import { isTrue, noStatesRunning, nothingMatched, runLowState, singleChunk } fro
 import { dirFileClient } from '@brine/states';
 import { cliErrors } from '../errors.js';
 import { compileFor, slsArgs } from './compile.js';
+import { localContext, localExec } from './exec.js';
 import { failed, type LocalFunction, type LocalResult } from './functions.js';
 import type { LocalOptions } from './options.js';
 
 /** Runs ordered low chunks on this host and shapes the result like salt-call's. */
 async function run(opts: LocalOptions, registry: StateRegistry, low: LowChunk[]): Promise<Pick<LocalResult, 'value' | 'retcode'>> {
+  const { exec, registry: functions } = await localExec();
   const outcome = await runLowState(low, {
+    exec: exec.execCaller(functions, await localContext(opts)),
     registry,
     test: isTrue(opts.call.kwargs.test),
     cmd: createCommandRunner(),

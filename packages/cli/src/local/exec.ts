@@ -10,9 +10,10 @@ export function localExec(): Promise<{ exec: typeof import('@brine/exec'); regis
 }
 
 /** This host as salt-call --local sees it: its grains, the pillar given, the id as the minion config. */
-export async function localContext(opts: LocalOptions): Promise<ExecContext> {
+export async function localContext(opts: LocalOptions, direct = false): Promise<ExecContext> {
   const { exec, registry } = await localExec();
   return exec.execContext({
+    direct,
     registry,
     grains: opts.grains,
     pillar: opts.pillar,
@@ -23,6 +24,6 @@ export async function localContext(opts: LocalOptions): Promise<ExecContext> {
 /** Any function that is not a compile or a state run: the execution function of that name, as salt-call runs it. */
 export async function runExecLocal(opts: LocalOptions): Promise<LocalResult> {
   const { exec, registry } = await localExec();
-  const r = await exec.runExec(registry, opts.fun, opts.call.args, opts.call.kwargs, await localContext(opts));
+  const r = await exec.runExec(registry, opts.fun, opts.call.args, opts.call.kwargs, await localContext(opts, true));
   return { value: r.return, retcode: r.retcode, diagnostics: [], isExec: true };
 }

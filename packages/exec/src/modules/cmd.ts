@@ -59,13 +59,14 @@ export function defaultShell(ctx: ExecContext): string {
 }
 
 /**
- * Runs a command as Salt's cmdmod does: through the shell when python_shell (the default from
- * the command line; false only when asked), split into words otherwise; success_retcodes read
- * as 0. The job's retcode is the command's unless ignore_retcode.
+ * Runs a command as Salt's cmdmod does: through the shell when python_shell (the default for a
+ * direct call from the command line or a job; code such as module.run, fun: conditions and
+ * templates gets python_shell=False unless it asks), split into words otherwise;
+ * success_retcodes read as 0. The job's retcode is the command's unless ignore_retcode.
  */
 export async function runCmd(a: Record<string, unknown>, ctx: ExecContext, forceShell = false): Promise<CommandResult> {
   const env = a.env as Record<string, unknown> | undefined;
-  const useShell = forceShell || a.python_shell !== false;
+  const useShell = forceShell || (a.python_shell === undefined ? ctx.direct === true : a.python_shell === true);
   let command: string | string[] = a.cmd as string | string[];
   if (!useShell && typeof command === 'string') command = shlexSplit(command);
   if (useShell && Array.isArray(command)) command = command.map((w) => String(w)).join(' ');
