@@ -11,9 +11,11 @@ import { loadMinionConfig, MinionAgent } from '@brine/minion';
  * Starts `brine master` with a config in `dir` (`extra` is YAML appended to it, e.g. file_roots).
  * Returns the process, its ready line, an API client, and readers of its RSS (kB) and CPU time (ms).
  */
-export async function startMaster(dir, extra = '') {
+export async function startMaster(dir, extra = '', { fleet = true } = {}) {
   const cfg = path.join(dir, 'master.yaml');
-  writeFileSync(cfg, `interface: 127.0.0.1\nport: 0\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n${extra}`);
+  // a simulated fleet connects from one address, all at once: no caps on waiting connections
+  const caps = fleet ? 'max_unauthenticated: 1000000\nmax_unauthenticated_per_address: 1000000\n' : '';
+  writeFileSync(cfg, `interface: 127.0.0.1\nport: 0\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n${caps}${extra}`);
   const proc = spawn(process.execPath, ['packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
