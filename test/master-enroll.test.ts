@@ -33,6 +33,11 @@ t.test('a known id with a different key is denied, never replacing the accepted 
   const keys = await cluster.client.get<{ accepted: string[]; denied: string[] }>('/v1/keys');
   t.same(keys.accepted, ['alpha']);
   t.same(keys.denied, ['alpha']);
+  // accepting the denied key as well would give the id two keys: it is not done
+  const acc = await cluster.client.post<{ changed: unknown[] }>('/v1/keys/accept', { match: 'alpha', include_denied: true });
+  t.same(acc.changed, []);
+  const after = await cluster.client.get<{ accepted: string[]; denied: string[] }>('/v1/keys');
+  t.same(after.accepted, ['alpha'], 'still one accepted key for alpha');
   // the real alpha keeps working
   const r = await cluster.run('alpha', 'test.ping');
   t.same(r.returns.alpha?.return, true);
@@ -123,12 +128,13 @@ t.test('an authenticated minion cannot return for a job that did not target it',
   const report = await cluster.client.get<{ returns: Record<string, { return: unknown }> }>(`/v1/jobs/${other.jid}`);
   t.same(Object.keys(report.returns), ['alpha']);
   t.equal(report.returns.alpha!.return, 'secret');
-  const { minions } = await cluster.client.get<{ minions: Array<{ id: string; grains: { id: string } }> }>('/v1/minions');
-  await until(async () => {
+  // read once the forged grains have arrived: eve's claimed id 'alpha' must not survive
+  const minions = await until(async () => {
     const m = (await cluster.client.get<{ minions: Array<{ id: string; grains: { id: string; os?: string } }> }>('/v1/minions')).minions;
-    return m.find((x) => x.id === 'eve')?.grains.os === 'Evil' ? true : undefined;
+    return m.find((x) => x.id === 'eve')?.grains.os === 'Evil' ? m : undefined;
   }, 'eve grains');
-  t.ok(minions.every((m) => m.id === m.grains.id || !m.grains.id), 'the id grain is the authenticated id');
+  t.equal(minions.find((m) => m.id === 'eve')!.grains.id, 'eve', 'the id grain is the authenticated id');
+  t.ok(minions.every((m) => m.id === m.grains.id || !m.grains.id), 'every id grain is its authenticated id');
   c.ws.close();
 });
 
