@@ -27,6 +27,8 @@ export interface GoldenOptions {
   cmd?: (root: string) => CommandRunner;
   /** The file client (default: the case's tree/ as the base env, as Salt's file_roots). */
   files?: (root: string) => FileClient;
+  /** The template context (pillar, grains) states see, as the runtime hands it. */
+  templateContext?: Record<string, unknown>;
   /** Called with the root after the last chunk, before the root is removed. */
   after?: (root: string) => Promise<void> | void;
   /** The host's execution functions (module.run). */
@@ -83,7 +85,7 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
     const out: Array<{ tag: string; got: ReturnType<typeof comparable>; want: ReturnType<typeof comparable>; why?: string }> = [];
     for (const chunk of order) {
       const tag = chunkTag(chunk);
-      const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, files, ...(cmd ? { cmd } : {}), ...(opts.exec ? { exec: opts.exec } : {}) }));
+      const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, files, ...(cmd ? { cmd } : {}), ...(opts.exec ? { exec: opts.exec } : {}), ...(opts.templateContext ? { templateContext: opts.templateContext } : {}) }));
       running[tag] = { ...got, __run_num__: Object.keys(running).length } as RunningDict[string];
       const w = overrides[tag] ?? want[tag]!;
       const warn = w.warnings !== undefined;

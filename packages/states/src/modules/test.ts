@@ -110,6 +110,55 @@ function watchedWithChanges(ctx: StateContext): string[] {
 
 const commentArg = { comment: { type: 'string' as const } };
 
+/** Pillar lookup with Salt's `a:b:c` traversal through dicts and list indexes. */
+function pillarGet(ctx: StateContext, key: string): unknown {
+  let cur: unknown = (ctx.templateContext as { pillar?: unknown } | undefined)?.pillar;
+  for (const part of key.split(':')) {
+    if (Array.isArray(cur) && /^-?\d+$/.test(part)) cur = cur[Number(part) < 0 ? cur.length + Number(part) : Number(part)];
+    else if (cur && typeof cur === 'object' && !Array.isArray(cur) && Object.prototype.hasOwnProperty.call(cur, part)) cur = (cur as Record<string, unknown>)[part];
+    else return undefined;
+  }
+  return cur;
+}
+
+/** The kinds check_pillar tells apart, named as Salt prints the Python types (bool counts as int there). */
+const PILLAR_KINDS: Array<[string, string | null, (v: unknown) => boolean]> = [
+  ['present', null, () => true],
+  ['boolean', "<class 'bool'>", (v) => typeof v === 'boolean'],
+  ['integer', "<class 'int'>", (v) => typeof v === 'boolean' || (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint'],
+  ['string', "(<class 'str'>,)", (v) => typeof v === 'string'],
+  ['listing', "<class 'list'>", (v) => Array.isArray(v)],
+  ['dictionary', "<class 'dict'>", (v) => v !== null && typeof v === 'object' && !Array.isArray(v)],
+];
+
+function checkPillar(args: Record<string, unknown>, ctx: StateContext): StateReturn {
+  const ret = base(args, true, '');
+  if (!PILLAR_KINDS.some(([arg]) => args[arg])) return base(args, false, 'An exception occurred in this state: Missing required argument text.');
+  const failed = new Map<string, string | null>();
+  const fine = new Map<string, string | null>();
+  for (const [arg, kind, test] of PILLAR_KINDS) {
+    const given = args[arg];
+    const keys = !given ? [] : typeof given === 'string' ? [given] : Array.isArray(given) ? given.map(String) : null;
+    if (keys === null) return base(args, false, 'An exception occurred in this state: TypeError');
+    for (const key of keys) {
+      const value = pillarGet(ctx, key);
+      if (value === undefined || value === null) {
+        failed.set(key, null);
+        ret.result = false;
+      } else if (!test(value)) {
+        failed.set(key, kind);
+        ret.result = false;
+      } else if (args.verbose === true) fine.set(key, kind);
+    }
+  }
+  for (const [key, kind] of failed) ret.comment += `Pillar key "${key}" ${kind === null ? 'is missing.' : `is not ${kind}.`}\n`;
+  if (args.verbose === true && fine.size) {
+    ret.comment += 'Those keys passed the check:\n';
+    for (const [key, kind] of fine) ret.comment += `- ${key} (${kind ?? 'None'})\n`;
+  }
+  return ret;
+}
+
 /** Salt's `test` states: fixed outcomes for exercising the state system. */
 export function testModule(): StateModule {
   return {
@@ -168,6 +217,18 @@ export function testModule(): StateModule {
         },
         extraArgs: true,
         run: async (args, ctx) => resource(args, configurable(args, ctx)),
+      },
+      check_pillar: {
+        args: {
+          present: { type: ['string', 'list'] },
+          boolean: { type: ['string', 'list'] },
+          integer: { type: ['string', 'list'] },
+          string: { type: ['string', 'list'] },
+          listing: { type: ['string', 'list'] },
+          dictionary: { type: ['string', 'list'] },
+          verbose: { type: 'boolean', default: false },
+        },
+        run: async (args, ctx) => checkPillar(args, ctx),
       },
       show_notification: {
         args: { text: { type: 'string', required: true } },

@@ -3,7 +3,7 @@
 # usage: regenerate.sh [CASE_DIR...]   (default: every case folder below this one)
 #
 # A case folder holds tree/init.sls (its paths under /tmp/brine-golden/<module>-<case>, the
-# ROOT the tests relocate), optionally setup.sh (run as `bash setup.sh ROOT` before each run:
+# ROOT the tests relocate), optionally pillar/ (the pillar root Salt runs with), optionally setup.sh (run as `bash setup.sh ROOT` before each run:
 # the fixtures), optionally wrap (a command prefix such as `unshare -un`: the namespace Salt
 # runs in) and ns.sh (sourced inside that namespace with ROOT as $1: bind mounts). It writes
 # salt-low.json (state.show_lowstate), salt-run-test.json (state.apply test=True on fresh
@@ -26,12 +26,13 @@ for c in "${cases[@]}"; do
   fi
   root="/tmp/brine-golden/$(basename "$(dirname "$c")")-$(basename "$c")"
   wrap=""; [ -f "$c/wrap" ] && wrap="$(cat "$c/wrap")"
+  pillar="-"; [ -d "$c/pillar" ] && pillar="$c/pillar"
   run() { # $1 output file, rest: salt-call args
     local out="$1"; shift
     rm -rf "$root"; mkdir -p "$root"
     [ -f "$c/setup.sh" ] && bash "$c/setup.sh" "$root"
     (cd /tmp && $wrap bash -c '[ -f "$1/ns.sh" ] && . "$1/ns.sh" "$2"; shift 2; exec "$@"' _ "$c" "$root" \
-      "$ORACLE" "$c/tree" - "$@") > "$c/$out.raw" || true
+      "$ORACLE" "$c/tree" "$pillar" "$@") > "$c/$out.raw" || true
     "$PY" - "$c/$out.raw" "$c/$out" <<'PY'
 import json, sys
 data = json.load(open(sys.argv[1]))["local"]
