@@ -87,7 +87,7 @@ Object.assign(dialectRuntime, {
     if (!Array.isArray(list)) throw new TypeError('argument after * must be an iterable');
     return list;
   },
-  globalsOf: (context: any) => context.ctx.__brine_globals ?? {},
+  globalsFor: (context: any, path: string) => globalsFor(context.ctx, path),
   test(env: any, context: any, name: string, value: unknown, args: unknown[]): boolean {
     const fn = env.tests[name];
     if (typeof fn !== 'function') throw new Error(`no test named '${name}'`);
@@ -152,6 +152,19 @@ Object.assign(dialectRuntime, {
     return val === undefined ? '' : typeof val === 'string' ? val : str(val);
   },
 });
+
+/**
+ * What a template loaded without context sees: the render's globals with the `tpl*` variables of
+ * that template, as Salt's loader sets them on the environment when it loads a template.
+ */
+export function globalsFor(ctx: Record<string, unknown>, path: string): Record<string, unknown> {
+  const base = (ctx.__brine_globals as Record<string, unknown> | undefined) ?? {};
+  const slash = path.lastIndexOf('/');
+  const dir = slash < 0 ? '' : path.slice(0, slash);
+  const out: Record<string, unknown> = { ...base, tplfile: path, tpldir: dir === '' ? '.' : dir, tpldot: dir.replace(/\//g, '.') };
+  out.__brine_globals = out;
+  return out;
+}
 
 /** `for x in y` over a dict yields its keys; over a string its characters. */
 export function iterate(v: unknown): unknown {

@@ -64,6 +64,12 @@ class DialectCompiler extends Compiler {
   /** Jinja's `loop.cycle(...)`, `previtem`, `nextitem` and `depth` beside the loop variables nunjucks binds. */
   _emitLoopBindings(node: any, arr: string, i: string, len: string): void {
     super._emitLoopBindings(node, arr, i, len);
+    if (node.name instanceof nodes.Array) {
+      // nunjucks binds `for a, b in list` at run time under the name "[object Object]"; bind the
+      // real names, which `set` and nested templates look up at run time.
+      const sets = node.name.children.map((c: any, u: number) => `frame.set("${c.value}", ${arr}[${i}][${u}]);`).join(' ');
+      this._emitLine(`if (runtime.isArray(${arr})) { ${sets} }`);
+    }
     // Bound only when the body asks for them: loops are the hot path of big trees.
     const used = loopAttrsUsed(node.body);
     if (used.has('cycle')) this._emitLine(`frame.set("loop.cycle", runtime.loopCycle(${i}));`);
@@ -354,16 +360,19 @@ class DialectCompiler extends Compiler {
     this._emit(`, ${node.lineno}, ${node.colno}))`);
   }
 
-  /** Jinja's `import` without context still sees the globals, which in Salt are the render variables. */
-  private importContext(node: any): string {
-    return node.withContext ? 'context.getVariables(), frame, ' : 'runtime.globalsOf(context), null, ';
+  /**
+   * Jinja's `import` without context still sees the globals, which in Salt are the render
+   * variables, with `tpldir`/`tplfile`/`tpldot` of the imported template (Salt's loader sets them).
+   */
+  private importContext(node: any, id: string): string {
+    return node.withContext ? 'context.getVariables(), frame, ' : `runtime.globalsFor(context, ${id}.path), null, `;
   }
 
   compileImport(node: any, frame: any): void {
     const target = node.target.value;
     const id = this._compileGetTemplate(node, frame, false, false);
     this._addScopeLevel();
-    this._emitLine(`${id}.getExported(${this.importContext(node)}${this._makeCallback(id)}`);
+    this._emitLine(`${id}.getExported(${this.importContext(node, id)}${this._makeCallback(id)}`);
     this._addScopeLevel();
     frame.set(target, id);
     if (frame.parent) this._emitLine(`frame.set("${target}", ${id});`);
@@ -373,7 +382,7 @@ class DialectCompiler extends Compiler {
   compileFromImport(node: any, frame: any): void {
     const importedId = this._compileGetTemplate(node, frame, false, false);
     this._addScopeLevel();
-    this._emitLine(`${importedId}.getExported(${this.importContext(node)}${this._makeCallback(importedId)}`);
+    this._emitLine(`${importedId}.getExported(${this.importContext(node, importedId)}${this._makeCallback(importedId)}`);
     this._addScopeLevel();
     for (const nameNode of node.names.children) {
       const pair = nameNode instanceof nodes.Pair;

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { loadYaml } from './yaml-load.js';
 import { compileTemplate, nunjucks } from './dialect.js';
-import { iterate, Namespace } from './dialect-runtime.js';
+import { globalsFor, iterate, Namespace } from './dialect-runtime.js';
 import { FILTERS, TESTS } from './filters.js';
 import { splitArgs, str } from './python.js';
 
@@ -164,7 +164,7 @@ export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
     let text = read(name);
     if (text === undefined) throw new Error(`import_${kind}: template '${p}' not found`);
     if (hasJinja(text)) {
-      const vars = withContext ? this.getVariables() : (this.ctx[GLOBALS] ?? {});
+      const vars = withContext ? this.getVariables() : globalsFor(this.ctx, name);
       text = new nunjucks.Template({ type: 'code', obj: compiledFor(name, text, extensions) }, env, name).render(vars) as string;
     }
     return parseAs(kind, text, name);

@@ -12,6 +12,8 @@
 {%- macro m() %}{% set y = 'macro' %}{{ y }}{% endmacro %}
 {%- set inner = [] %}
 {%- for a in [1, 2] %}{% for b in [3] %}{% set a = a * 10 %}{% do inner.append(a + b) %}{% endfor %}{% do inner.append(a) %}{% endfor %}
+{%- set pairs = [] %}
+{%- for k, v in [['a', none], ['b', 2]] if k %}{% if v == None %}{% set v = {} %}{% endif %}{% do pairs.append(k ~ '=' ~ v) %}{% endfor %}
 scoping:
   test.nop:
     - loop_set: "{{ seen }} {{ x }}"
@@ -19,3 +21,4 @@ scoping:
     - namespace: {{ ns.total }}
     - macro: "{{ m() }} {{ y }}"
     - nested: "{{ inner }}"
+    - pairs: "{{ pairs }}"
