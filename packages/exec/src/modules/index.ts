@@ -3,6 +3,7 @@ import { cmdFunctions } from './cmd.js';
 import { configFunctions } from './config.js';
 import { fileFunctions } from './file.js';
 import { grainsFunctions } from './grains.js';
+import { mineFunctions } from './mine.js';
 import { networkFunctions } from './network.js';
 import { pillarFunctions } from './pillar.js';
 import { pkgFunctions } from './pkg.js';
@@ -18,6 +19,7 @@ export const EXEC_MODULES: ExecFunction<any>[][] = [
   configFunctions,
   fileFunctions,
   grainsFunctions,
+  mineFunctions,
   networkFunctions,
   pillarFunctions,
   pkgFunctions,
