@@ -42,6 +42,8 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_CYCLE: 'requisite cycle: {cycle}',
   BRINE_ERR_COMPILE_BAD_NAMES: "ID '{id}': names must be a list of names (got {got})",
   BRINE_ERR_COMPILE_BAD_ORDER: "ID '{id}': order must be a number, 'first' or 'last' (got {got})",
+  BRINE_ERR_COMPILE_ORDER_STRING:
+    "ID '{id}': order {got} is a string, which Salt ignores (the state keeps the default order); write a number, 'first' or 'last'",
   BRINE_ERR_COMPILE_USE_SELF: "ID '{id}': state uses itself",
   BRINE_ERR_COMPILE_USE_CYCLE: 'circular use: {cycle}',
   BRINE_ERR_COMPILE_PREREQ_SELF: "ID '{id}': state is a prereq of itself",

@@ -21,9 +21,9 @@ export function orderChunks(chunks: LowChunk[]): { value: LowChunk[]; diagnostic
       c.order = cap;
     } else if (typeof c.order !== 'number') {
       const o = c.order;
-      // Numbers written as strings ("10") are numbers to a Salt user too.
-      if (typeof o === 'string' && /^-?\d+(\.\d+)?$/.test(o.trim())) c.order = Number(o);
-      else if (o === 'last') c.order = cap + 1_000_000;
+      // As Salt: any other string, a number written as a string ('10') included, is the default
+      // order (verify warns about it).
+      if (o === 'last') c.order = cap + 1_000_000;
       else if (o === 'first') c.order = 0;
       else c.order = cap;
     }

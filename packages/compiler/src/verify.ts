@@ -113,8 +113,10 @@ export function verifyHigh(
         } else if (key === 'names') {
           if (!Array.isArray(value)) err('BRINE_ERR_COMPILE_BAD_NAMES', { id, got: JSON.stringify(value) }, id, path);
         } else if (key === 'order') {
-          const ok = typeof value === 'number' || value === 'first' || value === 'last' || (typeof value === 'string' && /^-?\d+$/.test(value));
-          if (!ok) err('BRINE_ERR_COMPILE_BAD_ORDER', { id, got: JSON.stringify(value) }, id, path);
+          const ok = typeof value === 'number' || value === 'first' || value === 'last';
+          // Salt gives any other string the default order (it never reads '10' as 10).
+          if (!ok && typeof value === 'string') err('BRINE_ERR_COMPILE_ORDER_STRING', { id, got: JSON.stringify(value) }, id, path, 'warning');
+          else if (!ok) err('BRINE_ERR_COMPILE_BAD_ORDER', { id, got: JSON.stringify(value) }, id, path);
         } else {
           // Only long keys sharing a prefix: short real arguments (`user`) must not trip this.
           const suggestion = key.length >= 6 ? REQUISITES_BY_PREFIX.get(key.slice(0, 3))?.find((req) => near(key, req)) : undefined;
