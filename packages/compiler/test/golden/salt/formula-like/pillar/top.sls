@@ -1,0 +1,3 @@
+base:
+  'G@os_family:Debian and anch*':
+    - webapp

@@ -1,0 +1,7 @@
+{% set workers = 4 %}
+webapp:
+  settings:
+    workers: {{ workers }}
+  sites:
+    - alpha
+    - beta
