@@ -3,6 +3,7 @@ import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { loadYaml, pyJson, pyYamlDump } from '@brine/jinja';
 import { asBool } from '../../util/args.js';
 import { failed, start } from './common.js';
+import { iniDump, plistDump, tomlDump } from './formats.js';
 import { managed } from './managed.js';
 
 export const serializeArgs: Record<string, ArgSpec> = {
@@ -33,7 +34,14 @@ interface Serializer {
 }
 
 /** Salt's serializers as file.serialize calls them (json: indent 2, sorted; yaml: block style). */
+const noLoad = (): unknown => {
+  throw new Error('no deserializer');
+};
+
 const SERIALIZERS: Record<string, Serializer> = {
+  toml: { dump: (d) => tomlDump(d), load: noLoad },
+  configparser: { dump: (d) => iniDump(d), load: noLoad },
+  plist: { dump: (d) => plistDump(d), load: noLoad },
   json: {
     dump: (d, o) => pyJson(d, typeof o.indent === 'number' ? o.indent : 2, o.sort_keys !== false, o.ensure_ascii === true),
     load: (t) => JSON.parse(t),
@@ -115,6 +123,8 @@ export async function serialize(args: Record<string, unknown>, ctx: StateContext
   let existing: unknown;
   let merged: unknown;
   if (asBool(args.merge_if_exists) && existsSync(name) && statSync(name).isFile()) {
+    // Brine reads back json and yaml only.
+    if (ser.load === noLoad) return failed(ret, `merge_if_exists is not supported for the ${kind} serializer`);
     try {
       existing = ser.load(readFileSync(name, 'utf8'));
     } catch (e) {
@@ -129,7 +139,13 @@ export async function serialize(args: Record<string, unknown>, ctx: StateContext
       dataset = merged;
     }
   }
-  const contents = ser.dump(dataset, opts) + '\n';
+  let contents: string;
+  try {
+    // plistlib gives bytes, to which Salt's added newline does not stick.
+    contents = ser.dump(dataset, opts) + (kind === 'plist' ? '' : '\n');
+  } catch (e) {
+    return failed(ret, `Failed to serialize dataset: ${(e as Error).message}`);
+  }
   const isNew = !existsSync(name);
   const inner = await managed(
     {

@@ -1,0 +1,2 @@
+R="$1"
+printf "[old]\nx = 1\n" > "$R/same.ini"
