@@ -53,6 +53,25 @@ export async function candidate(cmd: CommandRunner, name: string): Promise<strin
   return m && m[1] !== '(none)' ? m[1] : undefined;
 }
 
+/** Candidates of `apt-cache policy NAMES` by package as apt prints it ('' for none), as Salt parses them. */
+export async function candidates(cmd: CommandRunner, names: string[]): Promise<Map<string, string>> {
+  const r = await cmd.run(['apt-cache', '-q', 'policy', ...names]);
+  const short = names.map((n) => n.split(':')[0]);
+  const out = new Map<string, string>();
+  let current: string | undefined;
+  for (const raw of r.stdout.split('\n')) {
+    const line = raw.trim();
+    if (line.endsWith(':') && !line.startsWith('Version table')) {
+      const pkg = line.slice(0, -1);
+      if (names.includes(pkg) || short.includes(pkg.split(':')[0]!)) current = pkg;
+    } else if (line.startsWith('Candidate') && current !== undefined) {
+      const c = line.split(/\s+/).pop() ?? '';
+      out.set(current, c.toLowerCase() === '(none)' ? '' : c);
+    }
+  }
+  return out;
+}
+
 /** dpkg's own ordering: -1, 0 or 1, or null when dpkg cannot compare them. */
 export async function compareVersions(cmd: CommandRunner, a: string, b: string): Promise<number | null> {
   for (const [op, val] of [['lt', -1], ['eq', 0], ['gt', 1]] as const) {

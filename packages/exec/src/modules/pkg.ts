@@ -1,7 +1,7 @@
 import { isDict } from '@brine/core';
 import { execErrors } from '../errors.js';
 import type { ExecContext, ExecFunction } from '../function.js';
-import { APT_ENV, APT_OPTS, candidate, compareVersions, diffVersions, dpkgVersions, installedPackages } from '../host/apt.js';
+import { APT_ENV, APT_OPTS, candidates, compareVersions, diffVersions, dpkgVersions, installedPackages } from '../host/apt.js';
 
 const osarch = (ctx: ExecContext) => (typeof ctx.grains.osarch === 'string' ? ctx.grains.osarch : undefined);
 
@@ -79,21 +79,40 @@ export const pkgFunctions: ExecFunction[] = [
   },
   {
     name: 'pkg.latest_version',
-    doc: "The version apt would upgrade or install to, '' when the installed one is the latest (refresh=True runs apt-get update first); several names give a dict.",
+    doc: "The version apt would upgrade or install to, '' when an installed one is as new (refresh=True runs apt-get update first); several names give a dict.",
     params: [],
     varArgs: true,
     extraKwargs: true,
     run: async (a, ctx) => {
-      const names = (a.args as unknown[]).map(String);
+      const kw = a.kwargs as Record<string, unknown>;
+      let names = (a.args as unknown[]).map(String);
       if (names.length === 0) return { return: '' };
-      if (asBool((a.kwargs as Record<string, unknown>).refresh, true)) await aptUpdate('pkg.latest_version', ctx);
-      const have = await dpkgVersions(ctx.cmd, names);
-      const found = new Map<string, string>();
+      const installed = await installedPackages(ctx.cmd, osarch(ctx));
+      if (asBool(kw.refresh, true)) await aptUpdate('pkg.latest_version', ctx);
+      const cands = await candidates(ctx.cmd, names);
+      const ret: Record<string, string> = Object.fromEntries(names.map((n) => [n, '']));
+      // As Salt's aptpkg: a name apt knows nothing of is dropped (its foreign-arch packages, if
+      // any, take its place), so one known name among several still answers with a string.
+      const known: string[] = [];
       for (const n of names) {
-        const c = await candidate(ctx.cmd, n);
-        found.set(n, c === undefined || c === have.get(n) ? '' : c);
+        if (!cands.has(n)) {
+          for (const k of cands.keys()) if (k.startsWith(`${n}:`) && !known.includes(k)) known.push(k);
+          continue;
+        }
+        known.push(n);
       }
-      return { return: oneOrMany(names, (n) => found.get(n)) };
+      names = known;
+      for (const n of names) {
+        const c = cands.get(n) ?? '';
+        const have = installed.get(n) ?? [];
+        if (have.length === 0) ret[n] = c;
+        else if (c !== '') {
+          let newer = true;
+          for (const v of have) if ((await compareVersions(ctx.cmd, v, c)) !== -1) newer = false;
+          if (newer) ret[n] = c;
+        }
+      }
+      return { return: names.length === 1 ? ret[names[0]!] : ret };
     },
   },
   {
