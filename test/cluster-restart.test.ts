@@ -74,6 +74,8 @@ t.test('a minion killed mid-job: listed as not returned, the others keep being s
   await cluster.waitMinionsKnown(['m1', 'm2']);
   const job = await cluster.client.post<{ jid: string }>('/v1/jobs', { tgt: 'm2', fun: 'cmd.run', arg: ['sleep 30'] });
   await activeOn('m2', job.jid);
+  // killed once it runs the job (and has recorded it), not while the job is on the wire
+  await cluster.minions.get('m2')!.waitFor((l) => l.event === 'job_started' && l.jid === job.jid, 'job_started');
   await cluster.minions.get('m2')!.kill('SIGKILL');
   const report = await cluster.client.get<{ missing: Array<{ minion: string; reason: string }> }>(`/v1/jobs/${job.jid}?wait=0.2`);
   t.same(report.missing, [{ minion: 'm2', reason: 'no response' }]);
@@ -118,4 +120,15 @@ t.test('results spooled for a job the master does not know are refused for good 
   const ready = await third.waitEvent('minion_ready');
   t.equal(ready.resent, 0);
   t.equal(ready.resent_states, 0);
+});
+
+t.test('a second master on the same data_dir is refused; a SIGKILLed one does not block its restart', async (t) => {
+  const second = await cluster.brine(['master']);
+  t.not(second.code, 0);
+  t.match(second.stderr, /BRINE_ERR_MASTER_LOCKED: data_dir lock .*master\.lock: another master \(pid \d+\) already uses this data_dir/);
+  await cluster.master.kill('SIGKILL');
+  await cluster.startMaster();
+  await cluster.waitMinionsKnown(['m1']);
+  const r = await cluster.run('m1', 'test.ping');
+  t.same(r.returns.m1?.return, true);
 });

@@ -4,6 +4,7 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_CONFIG: 'master config {file}: {detail}',
   BRINE_ERR_MASTER_TLS: 'cannot set up TLS: {detail}',
   BRINE_ERR_MASTER_STORE: 'store {file}: {detail}',
+  BRINE_ERR_MASTER_LOCKED: 'data_dir lock {file}: {detail}',
   BRINE_ERR_MASTER_UNAUTHORIZED: 'missing or wrong API token',
   BRINE_ERR_MASTER_BAD_REQUEST: '{detail}',
   BRINE_ERR_MASTER_NOT_FOUND: '{what} not found',

@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './api.js';
 import type { MasterConfig } from './config.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { masterErrors } from './errors.js';
 import { EventBus } from './event-bus.js';
 import { MinionHub } from './hub.js';
@@ -55,6 +56,23 @@ function listenError(err: unknown, what: string, host: string, port: number, opt
 
 export async function startMaster(config: MasterConfig, log: Logger = createLogger({ level: config.log_level })): Promise<Master> {
   mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
+  const lock = lockDataDir(config.data_dir);
+  let master: Master;
+  try {
+    master = await startLocked(config, log);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const close = master.close.bind(master);
+  master.close = async () => {
+    await close();
+    lock.release();
+  };
+  return master;
+}
+
+async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
   const token = ensureToken(config.token_file);
   const store = new MasterStore(path.join(config.data_dir, 'master.db'));

@@ -131,6 +131,7 @@ export class JobRunner {
     const entry: Running = { jid: job.jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg, started, pid: process.pid, abort };
     this.running.set(job.jid, entry);
     deps.spool.begin(job.jid, job.fun, started);
+    deps.log.info({ event: 'job_started', jid: job.jid, fun: job.fun }, 'job started');
     let ret: unknown;
     let retcode = 0;
     let success = true;
