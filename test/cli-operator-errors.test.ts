@@ -62,7 +62,7 @@ t.test('brine events takes --out too', async (t) => {
   const done = new Promise<number | null>((resolve) => child.on('close', resolve));
   await cluster.run('m1', 'test.ping');
   t.equal(await done, 0);
-  t.match(out, /^tag: brine\/job\/\d{20}\/new\ndata:\n  jid: /);
+  t.match(out, /^tag: brine\/job\/\d{20}\/new\ndata:\n {2}jid: /);
   const bad = await cluster.brine(['events', '--out', 'xml']);
   t.match(bad.stderr, /unknown output 'xml'/);
 });

@@ -50,7 +50,7 @@ t.test("salt-key's flags: -L lists, -a accepts one, -A all, -f fingers, -d delet
 
 t.test('key lists: every Salt outputter name, colour on request, --no-color wins', async (t) => {
   const yaml = await cluster.brine(['key', 'list', '--out', 'yaml']);
-  t.match(yaml.stdout, /^accepted:\n  - web2\npending:/);
+  t.match(yaml.stdout, /^accepted:\n {2}- web2\npending:/);
   const raw = await cluster.brine(['key', '-L', '--out', 'raw']);
   t.match(raw.stdout, /^\{'accepted': \['web2'\], 'pending': \[('web1')?\], 'rejected': \[\], 'denied': \[\]\}\n$/);
   const quiet = await cluster.brine(['key', '-L', '--out', 'quiet']);

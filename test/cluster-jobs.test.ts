@@ -97,7 +97,7 @@ t.test('--async prints the jid; jobs show lists returns; text output reads like 
   t.same(report.missing, []);
   const show = await cluster.brine(['jobs', 'show', jid!]);
   t.equal(show.code, 0, show.stderr);
-  t.match(show.stdout, /web1:\n    hello\nweb2:\n    hello\n/);
+  t.match(show.stdout, /web1:\n {4}hello\nweb2:\n {4}hello\n/);
   const list = await cluster.brine(['jobs', 'list', '--function', 'test.echo', '--minion', 'web2']);
   t.match(list.stdout, new RegExp(`${jid}:\\n    Function:    test.echo`));
 });

@@ -57,7 +57,7 @@ function sourceValue(spec: CategoryObject, minion: MinionFacts): unknown {
   if (spec.value !== undefined) return spec.value;
   const from = spec.from ?? `grains.${spec.name}`;
   if (from === 'id') return minion.id;
-  if (from === 'environment') return minion.environment ?? minion.grains['environment'];
+  if (from === 'environment') return minion.environment ?? minion.grains.environment;
   if (from.startsWith('grains.') || from.startsWith('grains:')) return grainAt(minion.grains, from.slice(7));
   return grainAt(minion.grains, from);
 }

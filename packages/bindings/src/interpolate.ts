@@ -48,7 +48,7 @@ function interpolateString(s: string, c: Categorization, grains: Grains): unknow
   if (!s.includes('${')) return s;
   const whole = /^\$\{([^}]*)\}$/.exec(s);
   if (whole) return lookup(whole[1], c, grains);
-  return s.replace(VAR, (m, expr: string | undefined) => {
+  return s.replace(VAR, (_m, expr: string | undefined) => {
     if (expr === undefined) return '${';
     const v = lookup(expr, c, grains);
     return typeof v === 'string' ? v : JSON.stringify(v);

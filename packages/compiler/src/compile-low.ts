@@ -31,7 +31,6 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
           if (key === 'names') {
             if (Array.isArray(val)) for (const n of val) if (!names.some((x) => sameName(x, n))) names.push(n);
           } else if (key === 'state') {
-            continue;
           } else if (key === 'name' && typeof val !== 'string') {
             // Salt's fallback for a name that is not a string (`- name: 123`): the ID
             chunk.name = id;

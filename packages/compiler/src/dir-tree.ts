@@ -48,7 +48,6 @@ export function dirTree(roots: Record<string, string[]>): StateTree {
         try {
           return readFileSync(join(root, path), 'utf8');
         } catch {
-          continue;
         }
       }
       return undefined;

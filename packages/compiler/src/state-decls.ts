@@ -73,7 +73,7 @@ export function standardizeFile(
 
   for (const id of Object.keys(state)) {
     if (id.startsWith('__')) continue;
-    let body = state[id];
+    const body = state[id];
     if (typeof body === 'string' && body.includes('.')) {
       // `httpd: pkg.installed` is the shortest form of all.
       const dot = body.indexOf('.');

@@ -114,7 +114,7 @@ function walkAndMatch(
   // Keys containing the delimiter: try the longest joined key first.
   for (let n = keyPath.length; n >= 1; n--) {
     const key = keyPath.slice(0, n).join(delimiter);
-    if (Object.prototype.hasOwnProperty.call(obj, key)) {
+    if (Object.hasOwn(obj, key)) {
       if (walkAndMatch(obj[key], keyPath.slice(n), pattern, delimiter, match)) return true;
     }
   }

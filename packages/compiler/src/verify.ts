@@ -10,7 +10,7 @@ import {
 } from '@brine/core';
 import { compilerErrors } from './errors.js';
 import { locate, type IdOrigin } from './gather.js';
-import { argKey, ids, isDict, requisiteTarget, stateKeys, type Decl } from './high-util.js';
+import { argKey, ids, isDict, requisiteTarget, type Decl } from './high-util.js';
 
 /**
  * The verify stage: every problem, not just the first, each with the file, line and column of

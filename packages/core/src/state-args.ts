@@ -110,7 +110,6 @@ export function bindStateArgs(
       }
       args[key] = value;
     } else if (isGlobalStateArg(key)) {
-      continue;
     } else if (fn.extraArgs) {
       args[key] = value;
     } else {

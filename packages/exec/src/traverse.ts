@@ -9,7 +9,7 @@ export function traverse(data: unknown, key: string, dflt: unknown = '', delimit
   let cur: unknown = data;
   for (const part of key.split(delimiter)) {
     if (isDict(cur)) {
-      if (!Object.prototype.hasOwnProperty.call(cur, part)) return dflt;
+      if (!Object.hasOwn(cur, part)) return dflt;
       cur = cur[part];
     } else if (Array.isArray(cur)) {
       if (/^-?\d+$/.test(part)) {
@@ -19,7 +19,7 @@ export function traverse(data: unknown, key: string, dflt: unknown = '', delimit
         cur = cur[at];
       } else {
         // a list step without an index: the first dict in the list holding the key
-        const hit = cur.find((x) => isDict(x) && Object.prototype.hasOwnProperty.call(x, part));
+        const hit = cur.find((x) => isDict(x) && Object.hasOwn(x, part));
         if (hit === undefined) return dflt;
         cur = (hit as Record<string, unknown>)[part];
       }

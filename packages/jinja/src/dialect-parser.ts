@@ -352,7 +352,7 @@ export class DialectParser extends Parser {
   parseStatement(): any {
     const tok = this.peekToken();
     if (tok && tok.type === lexer.TOKEN_SYMBOL && (tok.value === 'break' || tok.value === 'continue')) {
-      if (this.breakOnBlocks && this.breakOnBlocks.includes(tok.value)) return null;
+      if (this.breakOnBlocks?.includes(tok.value)) return null;
       this.nextToken();
       if (this.loopDepth === 0) this.fail(`'${tok.value}' outside of a for loop`, tok.lineno, tok.colno);
       this.advanceAfterBlockEnd(tok.value);

@@ -92,7 +92,7 @@ function indent(s: unknown, raw: unknown[]): string {
 }
 
 function pyRound(v: number, precision: number, method: string): number {
-  const f = Math.pow(10, precision);
+  const f = 10 ** precision;
   if (method === 'ceil') return Math.ceil(v * f) / f;
   if (method === 'floor') return Math.floor(v * f) / f;
   // Python's round(): the exact binary value rounded, ties to even (round(2.5) is 2, round(2.55, 1) is 2.5).
@@ -235,7 +235,7 @@ export const FILTERS: Record<string, Filter> = {
   },
   regex_search: (value, ...raw) => regexSearch(value, raw, false),
   regex_match: (value, ...raw) => regexSearch(value, raw, true),
-  regex_escape: (v) => str(v).replace(/[.*+?^${}()|[\]\\\-]/g, '\\$&'),
+  regex_escape: (v) => str(v).replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'),
   select(value, ...raw) {
     return selectImpl(this, value, raw, true, false);
   },

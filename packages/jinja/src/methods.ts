@@ -217,17 +217,17 @@ export const DICT_METHODS: Record<string, Method> = {
   values: (d: Record<string, unknown>) => Object.keys(d).map((k) => d[k]),
   get: (d: Record<string, unknown>, key: unknown, def: unknown = null) => {
     const k = pyKey(key);
-    return Object.prototype.hasOwnProperty.call(d, k) && d[k] !== undefined ? d[k] : def;
+    return  Object.hasOwn(d, k) && d[k] !== undefined ? d[k] : def;
   },
   update,
   setdefault: (d: Record<string, unknown>, key: unknown, def: unknown = null) => {
     const k = pyKey(key);
-    if (!Object.prototype.hasOwnProperty.call(d, k)) d[k] = def;
+    if (!Object.hasOwn(d, k)) d[k] = def;
     return d[k];
   },
   pop: (d: Record<string, unknown>, key: unknown, ...rest: unknown[]) => {
     const k = pyKey(key);
-    if (Object.prototype.hasOwnProperty.call(d, k)) {
+    if (Object.hasOwn(d, k)) {
       const v = d[k];
       delete d[k];
       return v;
@@ -248,7 +248,7 @@ export const DICT_METHODS: Record<string, Method> = {
     for (const k of Object.keys(d)) delete d[k];
     return null;
   },
-  has_key: (d: Record<string, unknown>, key: unknown) => Object.prototype.hasOwnProperty.call(d, pyKey(key)),
+  has_key: (d: Record<string, unknown>, key: unknown) => Object.hasOwn(d, pyKey(key)),
 };
 DICT_METHODS.iteritems = DICT_METHODS.items;
 DICT_METHODS.iterkeys = DICT_METHODS.keys;
@@ -275,7 +275,7 @@ function pythonMethod(obj: unknown, key: string): ((...args: unknown[]) => unkno
 }
 
 function hasOwn(obj: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
+  return  Object.hasOwn(obj, key);
 }
 
 function jsMember(obj: any, key: unknown): unknown {

@@ -44,7 +44,7 @@ export function isDict(v: unknown): v is Record<string, unknown> {
 }
 
 /** A nunjucks SafeString (macro output, `| safe`) or a boxed string. */
-export function isStringLike(v: unknown): v is string | String {
+export function isStringLike(v: unknown): v is string {
   return typeof v === 'string' || v instanceof String;
 }
 
@@ -131,7 +131,7 @@ export function pyIn(item: unknown, container: unknown): boolean {
     return String(container).includes(String(item));
   }
   if (Array.isArray(container)) return container.some((x) => pyEq(x, item));
-  if (isDict(container)) return Object.prototype.hasOwnProperty.call(container, pyKey(item));
+  if (isDict(container)) return  Object.hasOwn(container, pyKey(item));
   if (container === null || container === undefined) throw new TypeError("argument of type 'NoneType' is not iterable");
   if (typeof container === 'object' && Symbol.iterator in container) return [...(container as Iterable<unknown>)].some((x) => pyEq(x, item));
   throw new TypeError(`argument of type '${typeof container}' is not iterable`);

@@ -17,7 +17,7 @@ export function traverseRaw(data: unknown, key: string, delimiter = ':'): unknow
   let cur: unknown = data;
   for (const part of key.split(delimiter)) {
     if (isDict(cur)) {
-      if (!Object.prototype.hasOwnProperty.call(cur, part)) return MISSING;
+      if (!Object.hasOwn(cur, part)) return MISSING;
       cur = cur[part];
     } else if (Array.isArray(cur)) {
       if (/^-?\d+$/.test(part)) {
@@ -26,7 +26,7 @@ export function traverseRaw(data: unknown, key: string, delimiter = ':'): unknow
         if (at < 0 || at >= cur.length) return MISSING;
         cur = cur[at];
       } else {
-        const hit = cur.find((x) => isDict(x) && Object.prototype.hasOwnProperty.call(x, part));
+        const hit = cur.find((x) => isDict(x) && Object.hasOwn(x, part));
         if (hit === undefined) return MISSING;
         cur = (hit as Record<string, unknown>)[part];
       }
@@ -74,9 +74,6 @@ export function mergeWithStrategy(a: unknown, b: unknown, strategy = 'smart', me
       return Object.assign(dest, deepCopy(b));
     case 'list':
       return dictUpdate(dest, b, true);
-    case 'aggregate':
-    case 'recurse':
-    case 'smart':
     default:
       return dictUpdate(dest, b, mergeLists);
   }

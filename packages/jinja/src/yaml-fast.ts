@@ -141,7 +141,7 @@ class Reader {
       if (line.indent < indent) break;
       if (line.indent > indent) return GIVE_UP;
       const kv = splitKey(line.text);
-      if (!kv || Object.prototype.hasOwnProperty.call(out, kv.key) || kv.key === '__proto__' || kv.key === '<<') return GIVE_UP;
+      if (!kv || Object.hasOwn(out, kv.key) || kv.key === '__proto__' || kv.key === '<<') return GIVE_UP;
       pos.set(kv.key, { line: line.no, column: line.indent + 1 });
       this.i++;
       const v = this.value(kv.rest, indent, true);

@@ -107,7 +107,7 @@ export class BindingsService {
       return GONE;
     }
     const c = this.content.get(abs);
-    if (c && c.settled && c.size === st.size && c.mtimeMs === st.mtimeMs) return c;
+    if (c?.settled && c.size === st.size && c.mtimeMs === st.mtimeMs) return c;
     const text = this.source.read(ref);
     if (text === undefined) return GONE;
     const fresh: Cached = {

@@ -1,4 +1,4 @@
-import { BrineError } from '@brine/core';
+import type { BrineError } from '@brine/core';
 import { protocolErrors } from './errors.js';
 import { DEFAULT_MAX_FRAME_BYTES, PROTOCOL_VERSION, type Message, type MessageType } from './messages.js';
 

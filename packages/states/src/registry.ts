@@ -31,7 +31,7 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
     },
     lookup(state: string, fun: string): { module: StateModule; fn: StateFunction } | undefined {
       const module = byName.get(state);
-      if (!module || !Object.prototype.hasOwnProperty.call(module.functions, fun)) return undefined;
+      if (!module || !Object.hasOwn(module.functions, fun)) return undefined;
       return { module, fn: module.functions[fun] };
     },
     list(): string[] {

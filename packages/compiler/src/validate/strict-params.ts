@@ -22,7 +22,7 @@ function strictDict(data: Record<string, unknown>, expression: string): Record<s
   const hooks: PyObjectHooks = {
     lookup(key, call, next) {
       const v = next();
-      if (!call && v === undefined && typeof key === 'string' && !Object.prototype.hasOwnProperty.call(out, key)) {
+      if (!call && v === undefined && typeof key === 'string' && !Object.hasOwn(out, key)) {
         throw new Error(`${expression} has no key ${quoted(key)} (use ${expression}.get(${quoted(key)}, default) for an optional parameter)`);
       }
       return v;

@@ -55,7 +55,7 @@ export const configFunctions: ExecFunction[] = [
         [all || (a.omit_master as boolean), isDict(pillar.master) ? pillar.master : {}],
       ];
       const key = a.value as string;
-      for (const [omit, data] of sources) if (!omit && Object.prototype.hasOwnProperty.call(data, key)) return { return: data[key] };
+      for (const [omit, data] of sources) if (!omit && Object.hasOwn(data, key)) return { return: data[key] };
       return { return: a.default };
     },
   },

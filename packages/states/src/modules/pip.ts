@@ -22,7 +22,6 @@ function pipCommand(binEnv: string | undefined): string[] {
           accessSync(p, constants.X_OK);
           return [normalize(p), '-m', 'pip'];
         } catch {
-          continue;
         }
       }
     }

@@ -1,4 +1,4 @@
-import type { ArgSpec, CommandRunner, StateContext, StateModule, StateReturn } from '@brine/core';
+import type { ArgSpec, StateContext, StateModule, StateReturn } from '@brine/core';
 import { isDict } from '@brine/core';
 import { APT_ENV, APT_OPTS, candidate, diffVersions, dpkgKnown, dpkgVersions } from '@brine/exec';
 import { asBool } from '../util/args.js';

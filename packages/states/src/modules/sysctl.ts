@@ -117,7 +117,7 @@ async function testPresent(ctx: StateContext, name: string, value: unknown, conf
     return ret;
   }
   const now = await current(ctx.cmd, name);
-  const inConfig = Object.prototype.hasOwnProperty.call(configured, name);
+  const inConfig = Object.hasOwn(configured, name);
   const words = (s: string) => s.split(/\s+/).filter(Boolean).join(' ');
   if (now) {
     if (inConfig) {

@@ -86,7 +86,7 @@ function watchedWithChanges(ctx: StateContext): string[] {
   const out: string[] = [];
   const changed = (c: LowChunk) => {
     const r = ctx.running[chunkTag(c)];
-    return r !== undefined && r.changes && Object.keys(r.changes).length > 0;
+    return r?.changes && Object.keys(r.changes).length > 0;
   };
   const reqs = (ctx.low.__reqs__ as { watch?: LowChunk[] } | undefined)?.watch;
   if (Array.isArray(reqs)) {
@@ -115,7 +115,7 @@ function pillarGet(ctx: StateContext, key: string): unknown {
   let cur: unknown = (ctx.templateContext as { pillar?: unknown } | undefined)?.pillar;
   for (const part of key.split(':')) {
     if (Array.isArray(cur) && /^-?\d+$/.test(part)) cur = cur[Number(part) < 0 ? cur.length + Number(part) : Number(part)];
-    else if (cur && typeof cur === 'object' && !Array.isArray(cur) && Object.prototype.hasOwnProperty.call(cur, part)) cur = (cur as Record<string, unknown>)[part];
+    else if (cur && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, part)) cur = (cur as Record<string, unknown>)[part];
     else return undefined;
   }
   return cur;

@@ -148,7 +148,7 @@ async function extracted(a: Record<string, unknown>, ctx: StateContext): Promise
   } else if (!/^(salt|https?):\/\//.test(source)) {
     return done(`Invalid source "${source}"`);
   }
-  let format = typeof a.archive_format === 'string' ? a.archive_format.toLowerCase() : guessFormat(source);
+  const format = typeof a.archive_format === 'string' ? a.archive_format.toLowerCase() : guessFormat(source);
   if (!format) {
     return done("Could not guess archive_format from the value of the 'source' argument. Please set this archive_format to one of the following: tar, rar, zip");
   }

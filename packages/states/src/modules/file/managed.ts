@@ -78,7 +78,7 @@ async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): P
 
 /** file.managed: the file has these contents, this owner and this mode. */
 export async function managed(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
-  let name = String(args.name);
+  const name = String(args.name);
   const ret = start(name);
   const bad = notAbsolute(name);
   if (bad) return failed(ret, bad);

@@ -63,7 +63,7 @@ export class Repo {
 
   async hasLocalChanges(): Promise<boolean> {
     const out = await this.tryGit(['diff', 'HEAD']);
-    return Boolean(out && out.trim());
+    return Boolean(out?.trim());
   }
 
   async isAncestor(a: string, b: string): Promise<boolean> {

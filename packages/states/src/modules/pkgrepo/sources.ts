@@ -189,7 +189,7 @@ export class SourcesList {
     for (const e of found(false)) {
       for (const c of [...want]) {
         if (e.comps.includes(c)) {
-          want = want.filter((x, i) => i !== want.indexOf(c));
+          want = want.filter((_x, i) => i !== want.indexOf(c));
           if (!want.length) return e;
         }
       }
