@@ -16,6 +16,9 @@ let t0 = performance.now();
 const loaded = loadBindings(src);
 const load = performance.now() - t0;
 t0 = performance.now();
-for (let n = 0; n < 100; n++) resolveBindings({ files: loaded.value, minion: { id: `web${n}`, environment: 'prod', grains: { os_family: n % 2 ? 'Debian' : 'RedHat' } } });
+for (let n = 0; n < 100; n++)
+  resolveBindings({ files: loaded.value, minion: { id: `web${n}`, environment: 'prod', grains: { os_family: n % 2 ? 'Debian' : 'RedHat' } } });
 const per = (performance.now() - t0) / 100;
-console.log(JSON.stringify({ bench: 'bindings', files: 200, bindings: loaded.value.bindings.length, load_ms: +load.toFixed(1), resolve_ms_per_minion: +per.toFixed(2) }));
+console.log(
+  JSON.stringify({ bench: 'bindings', files: 200, bindings: loaded.value.bindings.length, load_ms: +load.toFixed(1), resolve_ms_per_minion: +per.toFixed(2) }),
+);

@@ -62,24 +62,26 @@ const first = await run();
 const second = await run();
 const stats = await client.get('/v1/stats');
 
-console.log(JSON.stringify({
-  bench: 'fleet',
-  minions: N,
-  states_per_minion: S,
-  results_expected: N * S,
-  results_stored: first.rows,
-  returns: first.returns,
-  failed: first.failed,
-  missing: first.missing,
-  publish_to_stored_ms: Math.round(first.ms),
-  rows_per_s: Math.round(first.rows / (first.ms / 1000)),
-  master_cpu_ms: Math.round(first.cpuMs),
-  master_rss_mb: Math.round(rss() / 1024),
-  second_run_ms: Math.round(second.ms),
-  second_run_cpu_ms: Math.round(second.cpuMs),
-  compile_cache: { hits: stats.compile_hits, misses: stats.compile_misses },
-  cpus: os.cpus().length,
-}));
+console.log(
+  JSON.stringify({
+    bench: 'fleet',
+    minions: N,
+    states_per_minion: S,
+    results_expected: N * S,
+    results_stored: first.rows,
+    returns: first.returns,
+    failed: first.failed,
+    missing: first.missing,
+    publish_to_stored_ms: Math.round(first.ms),
+    rows_per_s: Math.round(first.rows / (first.ms / 1000)),
+    master_cpu_ms: Math.round(first.cpuMs),
+    master_rss_mb: Math.round(rss() / 1024),
+    second_run_ms: Math.round(second.ms),
+    second_run_cpu_ms: Math.round(second.cpuMs),
+    compile_cache: { hits: stats.compile_hits, misses: stats.compile_misses },
+    cpus: os.cpus().length,
+  }),
+);
 
 db.close();
 await stop({ agents, master, dir });

@@ -19,8 +19,16 @@ for (let j = 0; j < JOBS; j++) {
   const jid = jids.next();
   created.push(jid);
   store.insertJob({
-    jid, fun: 'test.ping', arg: [], kwarg: {}, target: '*', tgt_type: 'glob', user: 'bench',
-    batch: null, created_at: new Date().toISOString(), expected: minions,
+    jid,
+    fun: 'test.ping',
+    arg: [],
+    kwarg: {},
+    target: '*',
+    tgt_type: 'glob',
+    user: 'bench',
+    batch: null,
+    created_at: new Date().toISOString(),
+    expected: minions,
   });
 }
 const jobsMs = performance.now() - t0;
@@ -46,13 +54,15 @@ const queryMs = performance.now() - t2;
 store.close();
 rmSync(dir, { recursive: true, force: true });
 
-console.log(JSON.stringify({
-  bench: 'jobs',
-  jobs: JOBS,
-  minions_per_job: PER,
-  jobs_per_s: Math.round(JOBS / (jobsMs / 1000)),
-  returns_per_s: Math.round((JOBS * PER) / (returnsMs / 1000)),
-  query_ms: Number(queryMs.toFixed(2)),
-  listed: listed.length,
-  shown: shown.length,
-}));
+console.log(
+  JSON.stringify({
+    bench: 'jobs',
+    jobs: JOBS,
+    minions_per_job: PER,
+    jobs_per_s: Math.round(JOBS / (jobsMs / 1000)),
+    returns_per_s: Math.round((JOBS * PER) / (returnsMs / 1000)),
+    query_ms: Number(queryMs.toFixed(2)),
+    listed: listed.length,
+    shown: shown.length,
+  }),
+);

@@ -7,7 +7,12 @@ const N = Number(process.argv[2] ?? 10000);
 const ok = { args: {}, run: async (a) => ({ name: a.name, result: true, changes: {}, comment: 'Success!' }) };
 const changed = {
   args: {},
-  run: async (a, ctx) => ({ name: a.name, result: ctx.test ? null : true, changes: { testing: { old: 'Unchanged', new: 'Something pretended to change' } }, comment: 'Success!' }),
+  run: async (a, ctx) => ({
+    name: a.name,
+    result: ctx.test ? null : true,
+    changes: { testing: { old: 'Unchanged', new: 'Something pretended to change' } },
+    comment: 'Success!',
+  }),
 };
 const test = {
   name: 'test',
@@ -27,7 +32,12 @@ const low = [];
 for (let i = 0; i < N; i++) {
   const chain = Math.floor(i / 10);
   const c = {
-    state: 'test', __id__: `s${i}`, name: `name-${i}`, __sls__: `sls${chain}`, __env__: 'base', order: 10000 + i,
+    state: 'test',
+    __id__: `s${i}`,
+    name: `name-${i}`,
+    __sls__: `sls${chain}`,
+    __env__: 'base',
+    order: 10000 + i,
     fun: i % 7 === 0 ? 'succeed_with_changes' : 'succeed_without_changes',
   };
   if (i % 10 !== 0) c.require = [{ test: `s${i - 1}` }];
@@ -46,4 +56,13 @@ const out = await runLowState(ordered, { registry, cmd, files });
 const ms = performance.now() - t0;
 const results = Object.keys(out.running).length;
 if (results !== N || out.retcode !== 0) throw new Error(`expected ${N} successes, got ${results} (retcode ${out.retcode})`);
-console.log(JSON.stringify({ bench: 'runtime', states: N, requisites: low.reduce((n, c) => n + (c.require?.length ?? 0) + (c.watch?.length ?? 0), 0), ms: Math.round(ms), states_per_s: Math.round(N / (ms / 1000)), rss_mb: Math.round(process.memoryUsage().rss / 1048576) }));
+console.log(
+  JSON.stringify({
+    bench: 'runtime',
+    states: N,
+    requisites: low.reduce((n, c) => n + (c.require?.length ?? 0) + (c.watch?.length ?? 0), 0),
+    ms: Math.round(ms),
+    states_per_s: Math.round(N / (ms / 1000)),
+    rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+  }),
+);

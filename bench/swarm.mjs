@@ -30,17 +30,19 @@ const t2 = performance.now();
 const res2 = await client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
 const ping2Ms = performance.now() - t2;
 
-console.log(JSON.stringify({
-  bench: 'swarm',
-  minions: N,
-  connect_ms: Math.round(connectMs),
-  ping_ms: Math.round(pingMs),
-  ping2_ms: Math.round(ping2Ms),
-  returns: Object.keys(res.returns).length,
-  returns2: Object.keys(res2.returns).length,
-  missing: res.missing.length,
-  master_rss_mb: Math.round(rss1 / 1024),
-  master_rss_kb_per_minion: Math.round((rss1 - rss0) / N),
-}));
+console.log(
+  JSON.stringify({
+    bench: 'swarm',
+    minions: N,
+    connect_ms: Math.round(connectMs),
+    ping_ms: Math.round(pingMs),
+    ping2_ms: Math.round(ping2Ms),
+    returns: Object.keys(res.returns).length,
+    returns2: Object.keys(res2.returns).length,
+    missing: res.missing.length,
+    master_rss_mb: Math.round(rss1 / 1024),
+    master_rss_kb_per_minion: Math.round((rss1 - rss0) / N),
+  }),
+);
 
 await stop({ agents, master, dir });

@@ -19,7 +19,11 @@ if (!oracle || !existsSync(join(oracle, 'salt-call-local'))) {
   process.exit(2);
 }
 const root = fileURLToPath(new URL('../test/fixtures/requisites/', import.meta.url));
-const cases = only.length ? only : readdirSync(root).filter((d) => existsSync(join(root, d, 'tree'))).sort();
+const cases = only.length
+  ? only
+  : readdirSync(root)
+      .filter((d) => existsSync(join(root, d, 'tree')))
+      .sort();
 
 function salt(tree, args) {
   // Some requisite graphs send Salt into an endless loop: give up after three minutes.

@@ -106,7 +106,9 @@ t.test('brine pillar explain names the winning binding and what it shadowed', as
   );
   const json = await cluster.brine(['pillar', 'explain', 'web1', 'motd', '--out', 'json']);
   t.equal(json.code, 0, json.stderr);
-  const r = JSON.parse(json.stdout) as { explain: Record<string, { value: unknown; winner: { file: string; layer: string; categories: Record<string, string> } }> };
+  const r = JSON.parse(json.stdout) as {
+    explain: Record<string, { value: unknown; winner: { file: string; layer: string; categories: Record<string, string> } }>;
+  };
   t.same(Object.keys(r.explain).sort(), ['motd.greeting', 'motd.pkg'], 'a prefix explains the names under it');
   t.match(r.explain['motd.pkg'], { value: 'apt', winner: { file: 'motd/bindings/default.yaml', layer: 'modules', categories: {} } });
   const none = await cluster.brine(['pillar', 'explain', 'web1', 'motd.owner']);
@@ -137,7 +139,11 @@ t.test('params: --params files and params= change a value; a missing params[key]
 t.test('brine validate --minion renders on the master for that minion', async (t) => {
   const r = await cluster.brine(['validate', 'motd', '--minion', 'web2']);
   t.equal(r.code, 0, r.stderr);
-  const report = JSON.parse(r.stdout) as { parameters: { GLOBAL: unknown; ID_DECS: Record<string, unknown> }; warnings: { ID_DECS: Record<string, unknown> }; low: Array<{ name: string }> };
+  const report = JSON.parse(r.stdout) as {
+    parameters: { GLOBAL: unknown; ID_DECS: Record<string, unknown> };
+    warnings: { ID_DECS: Record<string, unknown> };
+    low: Array<{ name: string }>;
+  };
   t.same(report.parameters.GLOBAL, { suffix: '' });
   t.same(report.parameters.ID_DECS, { 'motd.motd': { suffix: '' } });
   t.same(report.warnings.ID_DECS, { 'motd.motd': { params_meta_missing: ['suffix'] } });

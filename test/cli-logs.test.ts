@@ -13,7 +13,10 @@ writeFileSync(config, `interface: 127.0.0.1\nport: 0\napi_port: 0\ndata_dir: ${d
 /** Starts a master with extra flags and resolves with its first stderr line once it is ready. */
 function firstLine(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'master', '--config', config, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, BRINE_LOG_FORMAT: '' } });
+    const child = spawn(process.execPath, [BIN, 'master', '--config', config, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, BRINE_LOG_FORMAT: '' },
+    });
     let err = '';
     child.stderr.on('data', (d) => {
       err += d;
@@ -30,7 +33,10 @@ function firstLine(args: string[]): Promise<string> {
 
 t.test('--log-format pretty: the start line says in words where everything is', async (t) => {
   const line = await firstLine(['--log-format', 'pretty']);
-  t.match(line, /INFO: master ready: minions connect to 127\.0\.0\.1:\d+ \(certificate fingerprint [0-9A-F:]{95}\); operator API at http:\/\/127\.0\.0\.1:\d+, token in .*data\/api_token/);
+  t.match(
+    line,
+    /INFO: master ready: minions connect to 127\.0\.0\.1:\d+ \(certificate fingerprint [0-9A-F:]{95}\); operator API at http:\/\/127\.0\.0\.1:\d+, token in .*data\/api_token/,
+  );
   t.notMatch(line, /^\{/);
 });
 

@@ -37,5 +37,8 @@ t.test('with no master config the error says where it looked and what to do', as
 t.test('a master that does not answer: a coded error saying how to start one', async (t) => {
   const r = await brine(['jobs', 'last'], { env: { ...clean, BRINE_API_URL: 'http://127.0.0.1:9', BRINE_API_TOKEN: 'x' } });
   t.equal(r.code, 1);
-  t.match(r.stderr, /BRINE_ERR_MASTER_UNREACHABLE: cannot reach the master API at http:\/\/127\.0\.0\.1:9: .*is the master running\? Start it with 'brine master --config MASTER_CONFIG'/);
+  t.match(
+    r.stderr,
+    /BRINE_ERR_MASTER_UNREACHABLE: cannot reach the master API at http:\/\/127\.0\.0\.1:9: .*is the master running\? Start it with 'brine master --config MASTER_CONFIG'/,
+  );
 });

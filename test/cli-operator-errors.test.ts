@@ -17,7 +17,10 @@ t.test('a second master on a busy port says which port and what to do, without a
   writeFileSync(cfg, stringify({ interface: '127.0.0.1', port: cluster.port, api_port: 0, data_dir: path.join(cluster.dir, 'second') }));
   const r = await brine(['master', '--config', cfg]);
   t.equal(r.code, 1);
-  t.match(r.stderr, new RegExp(`BRINE_ERR_MASTER_LISTEN: cannot listen for the minion channel on 127\\.0\\.0\\.1:${cluster.port}: another process already listens there`));
+  t.match(
+    r.stderr,
+    new RegExp(`BRINE_ERR_MASTER_LISTEN: cannot listen for the minion channel on 127\\.0\\.0\\.1:${cluster.port}: another process already listens there`),
+  );
   t.notMatch(r.stderr, /\n\s+at /, 'no stack trace');
 });
 

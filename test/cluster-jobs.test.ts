@@ -22,7 +22,10 @@ t.teardown(() => cluster.close());
 t.test('brine run test.ping reaches every minion and the job is stored', async (t) => {
   const r = await cluster.brine(['run', '*', 'test.ping', '--out', 'json']);
   t.equal(r.code, 0, r.stderr);
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   t.same(lines, [{ db1: true }, { web1: true }, { web2: true }]);
   const { jobs } = await cluster.client.get<{ jobs: Array<{ fun: string; returned: number; expected: string[] }> }>('/v1/jobs?function=test.ping');
   t.equal(jobs[0]!.returned, 3);
@@ -47,7 +50,13 @@ t.test('targeting: grain, nested grain, list, pcre, compound, nodegroup', async 
   // the CLI flags map to the same types
   const cli = await cluster.brine(['run', '-G', 'role:web', 'test.ping', '--out', 'json']);
   t.equal(cli.code, 0, cli.stderr);
-  t.same(cli.stdout.trim().split('\n').map((l) => Object.keys(JSON.parse(l) as object)[0]), ['web1', 'web2']);
+  t.same(
+    cli.stdout
+      .trim()
+      .split('\n')
+      .map((l) => Object.keys(JSON.parse(l) as object)[0]),
+    ['web1', 'web2'],
+  );
 });
 
 t.test('a bad target expression is a clear coded error; an empty match too', async (t) => {
@@ -144,10 +153,15 @@ t.test('the event bus streams job events in order, after they are stored', async
   const seen: string[] = [];
   const ac = new AbortController();
   const opened = new Promise<void>((resolve) => {
-    void cluster.client.events('brine/job/*', (ev) => {
-      seen.push(ev.tag);
-      if (seen.length === 3) ac.abort();
-    }, ac.signal, resolve);
+    void cluster.client.events(
+      'brine/job/*',
+      (ev) => {
+        seen.push(ev.tag);
+        if (seen.length === 3) ac.abort();
+      },
+      ac.signal,
+      resolve,
+    );
   });
   await opened;
   const r = await cluster.brine(['run', '-L', 'web1,web2', 'test.ping', '--async']);

@@ -72,9 +72,15 @@ t.test('every service: built from the Dockerfile, a real verb, a config that loa
     t.equal(minion.master_port, master.port, `${name}: connects to the master's port`);
     t.same(svc.depends_on, ['master']);
     t.not(minion.data_dir, MINION_DEFAULTS.data_dir + '-unset');
-    t.ok((svc.volumes ?? []).some((v) => v.endsWith(`:${minion.data_dir}`)), `${name}: its data_dir is a volume`);
+    t.ok(
+      (svc.volumes ?? []).some((v) => v.endsWith(`:${minion.data_dir}`)),
+      `${name}: its data_dir is a volume`,
+    );
   }
-  t.ok((masterSvc.volumes ?? []).some((v) => v.endsWith(`:${master.data_dir}`)), 'the master data_dir is a volume');
+  t.ok(
+    (masterSvc.volumes ?? []).some((v) => v.endsWith(`:${master.data_dir}`)),
+    'the master data_dir is a volume',
+  );
 });
 
 t.test('autosign_networks: the compose subnet is a real CIDR', async (t) => {

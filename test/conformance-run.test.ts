@@ -34,18 +34,26 @@ function view(r: StateResult, withComment: boolean) {
   return v;
 }
 
-for (const dir of readdirSync(root).filter((d) => /^p\d\d-/.test(d)).sort()) {
+for (const dir of readdirSync(root)
+  .filter((d) => /^p\d\d-/.test(d))
+  .sort()) {
   const low = JSON.parse(readFileSync(join(root, dir, 'salt-low.json'), 'utf8')) as unknown;
   if (!Array.isArray(low) || typeof low[0] !== 'object') continue; // compile failures: the compiler's business
   const scratch = `/tmp/brine-conformance/${dir.split('-')[0]}`;
-  for (const [file, test] of [['salt-run.json', false], ['salt-run-test.json', true]] as const) {
+  for (const [file, test] of [
+    ['salt-run.json', false],
+    ['salt-run-test.json', true],
+  ] as const) {
     if (!existsSync(join(root, dir, file))) continue;
     t.test(`${dir} ${test ? 'test=True' : 'apply'}`, async (t) => {
       rmSync(scratch, { recursive: true, force: true });
       t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
       const expected = JSON.parse(readFileSync(join(root, dir, file), 'utf8')) as RunningDict;
       const out = await runLowState(low as LowChunk[], {
-        registry, test, cmd, files: dirFileClient({ base: [join(root, dir, 'tree')] }),
+        registry,
+        test,
+        cmd,
+        files: dirFileClient({ base: [join(root, dir, 'tree')] }),
       });
       t.same(Object.keys(out.running).sort(), Object.keys(expected).sort(), 'same tags');
       for (const [tag, want] of Object.entries(expected)) {

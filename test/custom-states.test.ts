@@ -18,7 +18,11 @@ writeTree(tree, {
 });
 const cluster = new Cluster({
   minions: ['web1'],
-  master: { file_roots: { base: [tree, path.join(REPO, 'examples/fleet/states')] }, pillar_roots: { base: [path.join(REPO, 'examples/fleet/pillar')] }, timeout: 30 },
+  master: {
+    file_roots: { base: [tree, path.join(REPO, 'examples/fleet/states')] },
+    pillar_roots: { base: [path.join(REPO, 'examples/fleet/pillar')] },
+    timeout: 30,
+  },
 });
 t.before(async () => {
   await cluster.start();

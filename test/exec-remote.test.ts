@@ -18,7 +18,11 @@ t.before(async () => {
 });
 t.teardown(() => cluster.close());
 
-const lines = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 t.test("brine run '*' file.file_exists path=/etc/hosts", async (t) => {
   const r = await cluster.brine(['run', '*', 'file.file_exists', 'path=/etc/hosts', '--out', 'json']);
@@ -40,6 +44,10 @@ t.test('a state run on a minion checks fun: conditions and runs module.run as Sa
   const got = r.returns.m1!.return as Record<string, Record<string, unknown>>;
   t.same(Object.keys(got).sort(), Object.keys(want).sort());
   for (const [tag, w] of Object.entries(want)) {
-    t.same({ result: got[tag]!.result, comment: got[tag]!.comment, changes: got[tag]!.changes }, { result: w.result, comment: w.comment, changes: w.changes }, tag);
+    t.same(
+      { result: got[tag]!.result, comment: got[tag]!.comment, changes: got[tag]!.changes },
+      { result: w.result, comment: w.comment, changes: w.changes },
+      tag,
+    );
   }
 });

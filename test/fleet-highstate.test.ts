@@ -25,7 +25,12 @@ t.test('state.apply across three minions: per-minion top, pillar, salt:// templa
   t.same(Object.keys(r.returns).sort(), ['db1', 'web1', 'web2']);
   for (const [m, ret] of Object.entries(r.returns)) t.equal(ret.retcode, 0, `${m}: ${JSON.stringify(ret.return)}`);
   const web1 = r.returns.web1!.return as Running;
-  t.same(Object.values(web1).sort((a, b) => a.__run_num__ - b.__run_num__).map((s) => s.result), [true, true, true, true]);
+  t.same(
+    Object.values(web1)
+      .sort((a, b) => a.__run_num__ - b.__run_num__)
+      .map((s) => s.result),
+    [true, true, true, true],
+  );
   t.equal(readFileSync(path.join(tree.out, 'web1/motd'), 'utf8'), 'Welcome to web1 (role web, tier frontend)\nPackages: nginx\n');
   t.equal(readFileSync(path.join(tree.out, 'db1/motd'), 'utf8'), 'Welcome to db1 (role db, tier prod)\nPackages: vim, curl\n');
   t.equal(readFileSync(path.join(tree.out, 'web2/web.conf'), 'utf8'), 'port=8080\n');
@@ -39,7 +44,10 @@ t.test('apply again: nothing changes; test=True reports without changing', async
   const again = await cluster.run('*', 'state.apply', [], { timeout: 30 });
   for (const m of ['web1', 'web2', 'db1']) {
     const states = ordered(again.returns[m]!.return as Running);
-    t.ok(states.every((s) => s.result === true), m);
+    t.ok(
+      states.every((s) => s.result === true),
+      m,
+    );
     t.same(states.filter((s) => Object.keys(s.changes).length > 0).length, 0, `${m}: no changes the second time`);
   }
   writeFileSync(path.join(tree.out, 'web1/motd'), 'tampered\n');
@@ -49,7 +57,15 @@ t.test('apply again: nothing changes; test=True reports without changing', async
   t.match(motd.comment, /is set to be changed/);
   t.equal(readFileSync(path.join(tree.out, 'web1/motd'), 'utf8'), 'tampered\n', 'test mode changed nothing');
   const { last } = await cluster.client.get<{ last: Array<{ minion: string; jid: string }> }>('/v1/states/last');
-  t.same(last.map((l) => [l.minion, l.jid]), [['db1', again.jid], ['web1', again.jid], ['web2', again.jid]], 'test runs are not the last highstate');
+  t.same(
+    last.map((l) => [l.minion, l.jid]),
+    [
+      ['db1', again.jid],
+      ['web1', again.jid],
+      ['web2', again.jid],
+    ],
+    'test runs are not the last highstate',
+  );
 });
 
 t.test('a failing state fails that minion only (pillar flag), with requisites honoured', async (t) => {
@@ -62,14 +78,20 @@ t.test('a failing state fails that minion only (pillar flag), with requisites ho
   t.equal(r.returns.db1!.success, false);
   t.equal(r.returns.web1!.retcode, 0);
   const db = ordered(r.returns.db1!.return as Running);
-  t.same(db.map((s) => s.result), [true, true, true, false]);
+  t.same(
+    db.map((s) => s.result),
+    [true, true, true, false],
+  );
   t.equal(db[3]!.comment, 'the database is not answering');
   const { states } = await cluster.client.get<{ states: Array<{ minion: string; id: string; jid: string }> }>('/v1/states?failed=true&since=1h');
-  t.same(states.map((s) => [s.minion, s.id, s.jid]), [['db1', 'db-broken', r.jid]]);
+  t.same(
+    states.map((s) => [s.minion, s.id, s.jid]),
+    [['db1', 'db-broken', r.jid]],
+  );
   writeTree(tree.pillar, { 'db.sls': 'db_fail: false\n' });
 });
 
-t.test('a compile error on one minion is that minion\'s failure, with file, line and ID', async (t) => {
+t.test("a compile error on one minion is that minion's failure, with file, line and ID", async (t) => {
   const web = readFileSync(path.join(tree.states, 'web.sls'), 'utf8');
   writeTree(tree.states, {
     'web.sls': web + "{% if grains['id'] == 'web2' %}\nweb-extra:\n  test.nop: []\n  test.succeed_without_changes: []\n{% endif %}\n",
@@ -89,7 +111,10 @@ t.test('show functions answer from the master compile; pillar is per minion', as
   const top = await cluster.run('web1', 'state.show_top');
   t.same(top.returns.web1!.return, { base: ['common', 'web'] });
   const low = await cluster.run('db1', 'state.show_lowstate');
-  t.same((low.returns.db1!.return as Array<{ __id__: string }>).map((c) => c.__id__), ['motd', 'common-ready', 'db-check']);
+  t.same(
+    (low.returns.db1!.return as Array<{ __id__: string }>).map((c) => c.__id__),
+    ['motd', 'common-ready', 'db-check'],
+  );
   const sls = await cluster.run('web1', 'state.show_sls', ['web']);
   t.ok((sls.returns.web1!.return as Record<string, unknown>)['web-conf']);
   const p = await cluster.run('*', 'pillar.items');
@@ -109,7 +134,10 @@ t.test('state.single and state.sls', async (t) => {
   const sls = await cluster.run('web2', 'state.sls', ['web'], { timeout: 30 });
   t.same(ordered(sls.returns.web2!.return as Running).length, 2);
   const { states } = await cluster.client.get<{ states: Array<{ minion: string }>; minions: string[] }>('/v1/states?id=one-off&changed=true');
-  t.same(states.map((s) => s.minion), ['db1']);
+  t.same(
+    states.map((s) => s.minion),
+    ['db1'],
+  );
 });
 
 t.test('brine run state.apply: live progress, outputter per minion, fleet summary; jobs show prints the same', async (t) => {

@@ -62,7 +62,10 @@ t.test('a master restart in the middle of a highstate loses nothing; a second ru
 
   const second = await cluster.run('web1', 'state.apply', [], { timeout: 30 });
   t.equal(second.returns.web1!.retcode, 1);
-  t.match((second.returns.web1!.return as string[])[0], new RegExp(`^The function "state.sls" is running as PID \\d+ and was started at .* with jid ${job.jid}$`));
+  t.match(
+    (second.returns.web1!.return as string[])[0],
+    new RegExp(`^The function "state.sls" is running as PID \\d+ and was started at .* with jid ${job.jid}$`),
+  );
 
   const web1 = cluster.minions.get('web1')!;
   await cluster.master.kill('SIGKILL');
@@ -72,18 +75,26 @@ t.test('a master restart in the middle of a highstate loses nothing; a second ru
   await cluster.startMaster();
   const ready = await web1.waitFor((l) => l.event === 'minion_ready', 'minion_ready', 15_000, mark);
   t.ok((ready.resent_states as number) >= 1, 'spooled state results are sent again');
-  const report = await until(async () => {
-    const r = await cluster.client.get<{ returns: Record<string, { success: boolean; return: unknown }> }>(`/v1/jobs/${job.jid}`);
-    return r.returns.web1 ? r : undefined;
-  }, 'the return after restart', 30_000);
+  const report = await until(
+    async () => {
+      const r = await cluster.client.get<{ returns: Record<string, { success: boolean; return: unknown }> }>(`/v1/jobs/${job.jid}`);
+      return r.returns.web1 ? r : undefined;
+    },
+    'the return after restart',
+    30_000,
+  );
   t.equal(report.returns.web1!.success, true, JSON.stringify(report.returns.web1));
   await until(() => (storedStates(job.jid).length === 4 ? true : undefined), 'all four state results');
-  t.same(storedStates(job.jid), [
-    { run_num: 0, id: 'first' },
-    { run_num: 1, id: 'gate' },
-    { run_num: 2, id: 'after-gate' },
-    { run_num: 3, id: 'last' },
-  ], 'each state result stored exactly once');
+  t.same(
+    storedStates(job.jid),
+    [
+      { run_num: 0, id: 'first' },
+      { run_num: 1, id: 'gate' },
+      { run_num: 2, id: 'after-gate' },
+      { run_num: 3, id: 'last' },
+    ],
+    'each state result stored exactly once',
+  );
   t.match(readFileSync(path.join(tree.out, 'after-gate.txt'), 'utf8'), /^Welcome to web1/);
   await until(async () => {
     const { states } = await cluster.client.get<{ states: unknown[] }>(`/v1/jobs/${job.jid}/states`);

@@ -83,14 +83,21 @@ t.test('the low state follows each host: the master asks each minion while it co
   const low = await cluster.run('*', 'state.show_lowstate', [], { timeout: 30 });
   const withTool = low.returns['with-tool']!.return as Chunk[];
   const without = low.returns['without-tool']!.return as Chunk[];
-  t.same(withTool.map((c) => [c.__id__, c.state, c.fun]), [['probe-run', 'cmd', 'run']]);
+  t.same(
+    withTool.map((c) => [c.__id__, c.state, c.fun]),
+    [['probe-run', 'cmd', 'run']],
+  );
   t.equal(withTool[0]!.name, `${path.join(bin, TOOL)} with-tool > ${out}/with-tool.txt`);
-  t.same(without.map((c) => [c.__id__, c.state, c.fun]), [['probe-missing', 'test', 'succeed_without_changes']]);
+  t.same(
+    without.map((c) => [c.__id__, c.state, c.fun]),
+    [['probe-missing', 'test', 'succeed_without_changes']],
+  );
 });
 
 t.test('minions of the same shape share a compile only when their hosts answer alike', async (t) => {
   // one after the other: the second finds the first one's compile under its shape
-  const ids = async (m: string) => ((await cluster.run(m, 'state.show_low_sls', ['probe.shared'], { timeout: 30 })).returns[m]!.return as Chunk[]).map((c) => c.__id__);
+  const ids = async (m: string) =>
+    ((await cluster.run(m, 'state.show_low_sls', ['probe.shared'], { timeout: 30 })).returns[m]!.return as Chunk[]).map((c) => c.__id__);
   t.same(await ids('with-tool'), ['probe-present']);
   t.same(await ids('without-tool'), ['probe-absent']);
   t.same(await ids('with-tool'), ['probe-present']);
@@ -100,10 +107,16 @@ t.test('state.apply runs what each host compiled to', async (t) => {
   const r = await cluster.run('*', 'state.apply', [], { timeout: 30 });
   for (const [m, ret] of Object.entries(r.returns)) t.equal(ret.retcode, 0, `${m}: ${JSON.stringify(ret.return)}`);
   const ran = Object.values(r.returns['with-tool']!.return as Record<string, { __id__: string; result: boolean }>);
-  t.same(ran.map((s) => [s.__id__, s.result]), [['probe-run', true]]);
+  t.same(
+    ran.map((s) => [s.__id__, s.result]),
+    [['probe-run', true]],
+  );
   t.equal(readFileSync(path.join(out, 'with-tool.txt'), 'utf8'), 'probe with-tool\n');
   const skipped = Object.values(r.returns['without-tool']!.return as Record<string, { __id__: string; comment: string }>);
-  t.same(skipped.map((s) => [s.__id__, s.comment]), [['probe-missing', `${TOOL} is not installed`]]);
+  t.same(
+    skipped.map((s) => [s.__id__, s.comment]),
+    [['probe-missing', `${TOOL} is not installed`]],
+  );
 });
 
 t.test('brine validate --minion asks that minion; without a minion it fails naming the call, file and line', async (t) => {
@@ -123,5 +136,8 @@ t.test('a minion that is not connected cannot answer: its validate fails naming 
   await cluster.minions.get('without-tool')!.kill('SIGTERM');
   const gone = await cluster.brine(['validate', 'probe', '--minion', 'without-tool']);
   t.equal(gone.code, 1);
-  t.match(gone.stderr, /map\.jinja:2:\d+: error BRINE_ERR_COMPILE_HOST_UNANSWERED: salt\['cmd\.has_exec'\]\("brine-e2e-probe-tool"\): the minion 'without-tool' did not answer this host call: minion without-tool is not connected/);
+  t.match(
+    gone.stderr,
+    /map\.jinja:2:\d+: error BRINE_ERR_COMPILE_HOST_UNANSWERED: salt\['cmd\.has_exec'\]\("brine-e2e-probe-tool"\): the minion 'without-tool' did not answer this host call: minion without-tool is not connected/,
+  );
 });

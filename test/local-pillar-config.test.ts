@@ -11,7 +11,8 @@ t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
 writeTree(dir, {
   'states/top.sls': "base:\n  '*':\n    - app\n  'I@app:tier:web':\n    - web\n",
-  'states/app.sls': "app:\n  test.nop:\n    - tier: {{ pillar['app']['tier'] }}\n    - port: {{ salt['pillar.get']('app:port', 0) }}\n    - region: {{ pillar.get('region', 'none') }}\n",
+  'states/app.sls':
+    "app:\n  test.nop:\n    - tier: {{ pillar['app']['tier'] }}\n    - port: {{ salt['pillar.get']('app:port', 0) }}\n    - region: {{ pillar.get('region', 'none') }}\n",
   'states/web.sls': 'web:\n  test.nop: []\n',
   'pillar/top.sls': "base:\n  'G@kernel:* and not nomatch*':\n    - app\n",
   'pillar/app.sls': "include:\n  - .defaults\n{% set tier = 'web' if grains['id'].startswith('web') else 'db' %}\napp:\n  tier: {{ tier }}\n",
@@ -30,10 +31,17 @@ const low = async (args: string[]) => {
 t.test('--pillar-root DIR: a pillar top file, Jinja pillar SLS, includes merged under the including file', async (t) => {
   const web = await low(['--file-root', 'states', '--pillar-root', 'pillar', '--id', 'web1']);
   t.equal(web.run.code, 0, web.run.stderr);
-  t.same(web.low.map((c) => c.__id__), ['app', 'web'], 'the pillar-targeted SLS matched (I@app:tier:web)');
+  t.same(
+    web.low.map((c) => c.__id__),
+    ['app', 'web'],
+    'the pillar-targeted SLS matched (I@app:tier:web)',
+  );
   t.same([web.low[0]!.tier, web.low[0]!.port, web.low[0]!.region], ['web', 8080, 'none']);
   const db = await low(['--file-root', 'states', '--pillar-root', 'pillar', '--id', 'db1']);
-  t.same(db.low.map((c) => c.__id__), ['app']);
+  t.same(
+    db.low.map((c) => c.__id__),
+    ['app'],
+  );
   t.equal(db.low[0]!.tier, 'db');
   const items = await brine(['local', 'pillar.items', '--out', 'json', '--pillar-root', 'pillar', '--id', 'db1'], { cwd: dir });
   t.same(JSON.parse(items.stdout), { local: { app: { tier: 'db', port: 8080 } } });
@@ -64,10 +72,18 @@ t.test('--config minion.yaml: file_roots, pillar_roots, grains and id', async (t
   });
   const r = await low(['--config', 'minion.yaml']);
   t.equal(r.run.code, 0, r.run.stderr);
-  t.same(r.low.map((c) => c.__id__), ['app'], "the config's top file (first root wins), grains and id");
+  t.same(
+    r.low.map((c) => c.__id__),
+    ['app'],
+    "the config's top file (first root wins), grains and id",
+  );
   t.equal(r.low[0]!.tier, 'web');
   const flags = await low(['--config', 'minion.yaml', '--id', 'db2']);
-  t.same(flags.low.map((c) => c.__id__), ['web'], '--id wins over the config');
+  t.same(
+    flags.low.map((c) => c.__id__),
+    ['web'],
+    '--id wins over the config',
+  );
   const grains = await brine(['local', 'grains.items', '--out', 'json', '--config', 'minion.yaml'], { cwd: dir });
   t.equal(JSON.parse(grains.stdout).local.role, 'frontend');
 });

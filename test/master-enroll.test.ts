@@ -134,7 +134,10 @@ t.test('an authenticated minion cannot return for a job that did not target it',
     return m.find((x) => x.id === 'eve')?.grains.os === 'Evil' ? m : undefined;
   }, 'eve grains');
   t.equal(minions.find((m) => m.id === 'eve')!.grains.id, 'eve', 'the id grain is the authenticated id');
-  t.ok(minions.every((m) => m.id === m.grains.id || !m.grains.id), 'every id grain is its authenticated id');
+  t.ok(
+    minions.every((m) => m.id === m.grains.id || !m.grains.id),
+    'every id grain is its authenticated id',
+  );
   c.ws.close();
 });
 
@@ -142,7 +145,11 @@ t.test('the API needs the token; the OpenAPI document is served', async (t) => {
   const res = await fetch(`${cluster.apiUrl}/v1/keys`);
   t.equal(res.status, 401);
   t.match(await res.json(), { code: 'BRINE_ERR_MASTER_UNAUTHORIZED' });
-  const bad = await fetch(`${cluster.apiUrl}/v1/jobs`, { method: 'POST', headers: { authorization: `Bearer ${cluster.client.target.token}`, 'content-type': 'application/json' }, body: '{"tgt": 5}' });
+  const bad = await fetch(`${cluster.apiUrl}/v1/jobs`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${cluster.client.target.token}`, 'content-type': 'application/json' },
+    body: '{"tgt": 5}',
+  });
   t.equal(bad.status, 400);
   t.match(await bad.json(), { code: 'BRINE_ERR_MASTER_BAD_REQUEST' });
   type Op = { summary: string; responses: Record<string, { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }> };

@@ -114,7 +114,11 @@ t.test('only an Ed25519 public key in SPKI PEM is stored', async (t) => {
     t.match(await c.next('error'), { code: 'BRINE_ERR_MASTER_BAD_KEY', message: new RegExp(`minion ${minion}: refused key`) }, minion);
   }
   const keys = await tight.client.get<Keys>('/v1/keys');
-  t.same(keys.keys.filter((k) => ['privkey', 'rsakey', 'garbage'].includes(k.minion)), [], 'no row stored');
+  t.same(
+    keys.keys.filter((k) => ['privkey', 'rsakey', 'garbage'].includes(k.minion)),
+    [],
+    'no row stored',
+  );
 });
 
 t.test('one pending key per id: the newest wins', async (t) => {
@@ -128,7 +132,10 @@ t.test('one pending key per id: the newest wins', async (t) => {
     finger.push(keys.keys.find((k) => k.minion === 'twice' && k.state === 'pending')!.fingerprint);
   }
   const keys = await tight.client.get<Keys>('/v1/keys');
-  t.same(keys.keys.filter((k) => k.minion === 'twice').map((k) => [k.state, k.fingerprint]), [['pending', finger[1]]]);
+  t.same(
+    keys.keys.filter((k) => k.minion === 'twice').map((k) => [k.state, k.fingerprint]),
+    [['pending', finger[1]]],
+  );
   t.not(finger[0], finger[1]);
 });
 
@@ -158,7 +165,7 @@ t.test('a minion may only report its own jobs as running, as jids, and not too m
   forger.send({ v: 1, type: 'grains', grains: { os: 'Evil' }, running: [job.jid, '20200101000000000009'] });
   await until(async () => ((await tight.client.get<Stats>('/v1/stats')).running_refused >= before + 2 ? true : undefined), 'claims refused');
   const { active } = await tight.client.get<{ active: Array<{ jid: string; running: string[] }> }>('/v1/jobs/active');
-  t.same(active.find((a) => a.jid === job.jid)?.running, ['worker1'], 'the forger is not listed on worker1\'s job');
+  t.same(active.find((a) => a.jid === job.jid)?.running, ['worker1'], "the forger is not listed on worker1's job");
   forger.send({ v: 1, type: 'grains', grains: {}, running: ['../../etc'] });
   t.match(await forger.next('error'), { code: 'BRINE_ERR_PROTO_BAD_FIELD', message: /running\[0\]/ });
   forger.send({ v: 1, type: 'grains', grains: {}, running: Array.from({ length: 1025 }, (_, i) => String(i).padStart(20, '0')) });

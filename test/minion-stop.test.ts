@@ -23,8 +23,18 @@ t.test('a minion stopped with SIGTERM says so at info level, not "lost the maste
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as { level: number; msg: string });
-  t.notOk(lines.some((l) => /lost the master/.test(l.msg)), 'no warning about a lost master');
+  t.notOk(
+    lines.some((l) => /lost the master/.test(l.msg)),
+    'no warning about a lost master',
+  );
   t.ok(lines.some((l) => l.level === 30 && l.msg === 'disconnected from the master (stopping)'));
   const ready = lines.findIndex((l) => l.msg === 'authenticated with the master');
-  t.same(lines.slice(ready).filter((l) => l.level >= 40).map((l) => l.msg), [], 'nothing at warn or above once running');
+  t.same(
+    lines
+      .slice(ready)
+      .filter((l) => l.level >= 40)
+      .map((l) => l.msg),
+    [],
+    'nothing at warn or above once running',
+  );
 });

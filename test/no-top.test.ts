@@ -10,7 +10,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-no-top-'));
 const empty = path.join(dir, 'empty');
 const other = path.join(dir, 'other');
 writeTree(other, { 'top.sls': "base:\n  'nobody':\n    - a\n", 'a.sls': 'x:\n  test.nop: []\n' });
-writeTree(empty, { 'README': 'no states here\n' });
+writeTree(empty, { README: 'no states here\n' });
 const cluster = new Cluster({ minions: ['m1'], master: { file_roots: { base: [other] } } });
 t.before(async () => {
   await cluster.start();

@@ -57,38 +57,60 @@ function prepare(dir: string, scratch: string): void {
 async function apply(dir: string, test: boolean): Promise<RunningDict> {
   const c = compile(dir);
   const out = await runLowState(c.low, {
-    registry, test, cmd, files: dirFileClient({ base: [join(dir, 'tree')] }), templateContext: { grains, pillar: {}, opts: { id: 'anchor' } },
+    registry,
+    test,
+    cmd,
+    files: dirFileClient({ base: [join(dir, 'tree')] }),
+    templateContext: { grains, pillar: {}, opts: { id: 'anchor' } },
   });
   return out.running;
 }
 
-const byRunNum = (running: RunningDict) => Object.entries(running).sort(([, a], [, b]) => a.__run_num__ - b.__run_num__).map(([tag]) => tag);
+const byRunNum = (running: RunningDict) =>
+  Object.entries(running)
+    .sort(([, a], [, b]) => a.__run_num__ - b.__run_num__)
+    .map(([tag]) => tag);
 
 /** Brine's answer where it deliberately differs from Salt (salt-behaviours.md; see each NOTE.md). */
 type Check = (t: Test, dir: string) => Promise<void> | void;
 
 /** A compile error with this code, naming the SLS file. */
-const refuses = (code: string): Check => (t, dir) => {
-  const c = compile(dir);
-  t.ok(c.failed, 'compile fails');
-  t.ok(c.diagnostics.some((d) => d.code === code && d.file === 'requisite.sls'), code);
-};
+const refuses =
+  (code: string): Check =>
+  (t, dir) => {
+    const c = compile(dir);
+    t.ok(c.failed, 'compile fails');
+    t.ok(
+      c.diagnostics.some((d) => d.code === code && d.file === 'requisite.sls'),
+      code,
+    );
+  };
 
 /** Per mode, [tag, result, comment] in run order. */
-const runs = (want: Record<'apply' | 'test', Array<[string, boolean | null, string | RegExp]>>): Check => async (t, dir) => {
-  for (const test of [false, true]) {
-    const running = await apply(dir, test);
-    const order = byRunNum(running);
-    const rows = want[test ? 'test' : 'apply'];
-    t.same(order, rows.map(([tag]) => tag), `${test ? 'test=True' : 'apply'}: every chunk once, in this order`);
-    t.same(order.map((tag) => running[tag]!.__run_num__), order.map((_, i) => i), 'numbered 0, 1, 2, ...');
-    for (const [tag, result, comment] of rows) {
-      t.equal(running[tag]?.result, result, `${tag} result`);
-      if (typeof comment === 'string') t.equal(running[tag]?.comment, comment, `${tag} comment`);
-      else t.match(running[tag]?.comment, comment, `${tag} comment`);
+const runs =
+  (want: Record<'apply' | 'test', Array<[string, boolean | null, string | RegExp]>>): Check =>
+  async (t, dir) => {
+    for (const test of [false, true]) {
+      const running = await apply(dir, test);
+      const order = byRunNum(running);
+      const rows = want[test ? 'test' : 'apply'];
+      t.same(
+        order,
+        rows.map(([tag]) => tag),
+        `${test ? 'test=True' : 'apply'}: every chunk once, in this order`,
+      );
+      t.same(
+        order.map((tag) => running[tag]!.__run_num__),
+        order.map((_, i) => i),
+        'numbered 0, 1, 2, ...',
+      );
+      for (const [tag, result, comment] of rows) {
+        t.equal(running[tag]?.result, result, `${tag} result`);
+        if (typeof comment === 'string') t.equal(running[tag]?.comment, comment, `${tag} comment`);
+        else t.match(running[tag]?.comment, comment, `${tag} comment`);
+      }
     }
-  }
-};
+  };
 
 const pmFailed = 'One or more requisite failed: requisite.pm_b';
 const pm: Array<[string, boolean | null, string | RegExp]> = [
@@ -98,10 +120,17 @@ const pm: Array<[string, boolean | null, string | RegExp]> = [
 ];
 
 const ran = (ids: string[], mode: 'apply' | 'test'): Array<[string, boolean | null, string]> =>
-  ids.map((id) => [`cmd_|-${id}_|-echo ${id}_|-run`, mode === 'apply' ? true : null, `Command "echo ${id}" ${mode === 'apply' ? 'run' : 'would have been executed'}`]);
+  ids.map((id) => [
+    `cmd_|-${id}_|-echo ${id}_|-run`,
+    mode === 'apply' ? true : null,
+    `Command "echo ${id}" ${mode === 'apply' ? 'run' : 'would have been executed'}`,
+  ]);
 const loop = (rows: Array<[string, string]>): Array<[string, boolean | null, string]> =>
   rows.map(([id, comment]) => [`cmd_|-${id}_|-echo ${id}_|-run`, false, comment]);
-const hLoop = loop([['hB', 'Recursive requisite found'], ['hA', 'One or more requisite failed: requisite.hB']]);
+const hLoop = loop([
+  ['hB', 'Recursive requisite found'],
+  ['hA', 'One or more requisite failed: requisite.hB'],
+]);
 const kLoop = loop([
   ['kC', 'Recursive requisite found'],
   ['kB', 'One or more requisite failed: requisite.kC'],
@@ -131,7 +160,9 @@ const deliberate: Record<string, Check> = {
   'use03-use-circular': refuses('BRINE_ERR_COMPILE_USE_CYCLE'),
 };
 
-for (const name of readdirSync(root).filter((d) => existsSync(join(root, d, 'salt-low.json'))).sort()) {
+for (const name of readdirSync(root)
+  .filter((d) => existsSync(join(root, d, 'salt-low.json')))
+  .sort()) {
   const dir = join(root, name);
   const scratch = `/tmp/brine-requisites/${name.split('-')[0]}`;
   const saltLow = JSON.parse(readFileSync(join(dir, 'salt-low.json'), 'utf8')) as unknown[];
@@ -147,7 +178,10 @@ for (const name of readdirSync(root).filter((d) => existsSync(join(root, d, 'sal
     t.test(`${name}: Salt refuses to compile it, so does Brine`, async (t) => {
       const c = compile(dir);
       t.ok(c.failed, 'compile fails');
-      t.ok(c.diagnostics.some((d) => d.severity === 'error'), 'with an error diagnostic');
+      t.ok(
+        c.diagnostics.some((d) => d.severity === 'error'),
+        'with an error diagnostic',
+      );
     });
     continue;
   }
@@ -158,7 +192,10 @@ for (const name of readdirSync(root).filter((d) => existsSync(join(root, d, 'sal
     t.notOk(c.failed, JSON.stringify(c.diagnostics));
     t.same(c.low.map(chunkTag), (saltLow as LowChunk[]).map(chunkTag));
   });
-  for (const [file, test] of [['salt-run.json', false], ['salt-run-test.json', true]] as const) {
+  for (const [file, test] of [
+    ['salt-run.json', false],
+    ['salt-run-test.json', true],
+  ] as const) {
     t.test(`${name}: ${test ? 'test=True' : 'apply'}`, async (t) => {
       const expected = JSON.parse(readFileSync(join(dir, file), 'utf8')) as RunningDict;
       prepare(dir, scratch);

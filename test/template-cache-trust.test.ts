@@ -19,5 +19,8 @@ t.test('brine never writes (nor runs) compiled templates in a folder others can 
   chmodSync(cache, 0o700);
   const ok = await brine(['local', 'state.show_sls', 'a', '--file-root', dir, '--out', 'json'], { env: { BRINE_TEMPLATE_CACHE: cache } });
   t.equal(ok.code, 0);
-  t.ok(readdirSync(cache, { recursive: true }).some((f) => String(f).endsWith('.js')), 'a private folder is used');
+  t.ok(
+    readdirSync(cache, { recursive: true }).some((f) => String(f).endsWith('.js')),
+    'a private folder is used',
+  );
 });

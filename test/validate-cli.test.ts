@@ -125,7 +125,7 @@ t.test('params files: includes, override order, command-line params, cycles, mis
   const text = async (...args: string[]) => {
     const r = await brine(['local', 'state.show_low_sls', 'show', '--file-root', 'srv', '--id', 'm1', '--out', 'json', ...args], { cwd: dir });
     t.equal(r.code, 0, r.stderr);
-    return ((JSON.parse(r.stdout) as { local: Array<Record<string, unknown>> }).local[0]!.text as string);
+    return (JSON.parse(r.stdout) as { local: Array<Record<string, unknown>> }).local[0]!.text as string;
   };
   // The included file first, the including file over it (dicts merged key by key).
   t.equal(await text('--params', 'params/site/prod.yaml'), "prod:5432 prod ['a', 'b']");

@@ -15,7 +15,10 @@ export async function startMaster(dir, extra = '', { fleet = true } = {}) {
   const cfg = path.join(dir, 'master.yaml');
   // a simulated fleet connects from one address, all at once: no caps on waiting connections
   const caps = fleet ? 'max_unauthenticated: 1000000\nmax_unauthenticated_per_address: 1000000\n' : '';
-  writeFileSync(cfg, `interface: 127.0.0.1\nport: 0\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n${caps}${extra}`);
+  writeFileSync(
+    cfg,
+    `interface: 127.0.0.1\nport: 0\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n${caps}${extra}`,
+  );
   const proc = spawn(process.execPath, ['packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -59,7 +62,15 @@ export function createAgents(n, { dir, port, prefix, grains }) {
 
 /** Starts every agent; resolves when each is authenticated. */
 export async function startAgents(agents) {
-  await Promise.all(agents.map((a) => new Promise((resolve) => { a.once('ready', resolve); a.start(); })));
+  await Promise.all(
+    agents.map(
+      (a) =>
+        new Promise((resolve) => {
+          a.once('ready', resolve);
+          a.start();
+        }),
+    ),
+  );
 }
 
 /** Resolves when the master lists `n` connected minions with their grains (targeting needs them). */

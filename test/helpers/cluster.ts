@@ -107,10 +107,13 @@ export class Cluster {
 
   async waitMinionsKnown(ids: string[]): Promise<void> {
     const { until } = await import('./proc.js');
-    await until(async () => {
-      const { minions } = await this.client.get<{ minions: Array<{ id: string; connected: boolean; grains: Record<string, unknown> }> }>('/v1/minions');
-      return ids.every((id) => minions.some((m) => m.id === id && m.connected && m.grains.os)) ? true : undefined;
-    }, `minions ${ids.join(',')} connected`);
+    await until(
+      async () => {
+        const { minions } = await this.client.get<{ minions: Array<{ id: string; connected: boolean; grains: Record<string, unknown> }> }>('/v1/minions');
+        return ids.every((id) => minions.some((m) => m.id === id && m.connected && m.grains.os)) ? true : undefined;
+      },
+      `minions ${ids.join(',')} connected`,
+    );
   }
 
   /** Runs a job through the API and waits for it (what `brine run` does, without a process). */

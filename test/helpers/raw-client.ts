@@ -34,13 +34,17 @@ export class RawClient {
     this.ws.send(typeof obj === 'string' ? obj : JSON.stringify(obj));
   }
   async next(type?: string): Promise<Record<string, unknown>> {
-    return until(async () => {
-      const i = this.inbox.findIndex((m) => type === undefined || m.type === type);
-      if (i >= 0) return this.inbox.splice(i, 1)[0];
-      if (this.closed) throw new Error(`closed while waiting for ${type}; inbox ${JSON.stringify(this.inbox)}`);
-      await new Promise<void>((r) => (this.wake = r));
-      return undefined;
-    }, `frame ${type}`, 5000);
+    return until(
+      async () => {
+        const i = this.inbox.findIndex((m) => type === undefined || m.type === type);
+        if (i >= 0) return this.inbox.splice(i, 1)[0];
+        if (this.closed) throw new Error(`closed while waiting for ${type}; inbox ${JSON.stringify(this.inbox)}`);
+        await new Promise<void>((r) => (this.wake = r));
+        return undefined;
+      },
+      `frame ${type}`,
+      5000,
+    );
   }
 }
 
@@ -52,4 +56,3 @@ export function keyPair(): { pub: string; priv: KeyObject } {
 export function authSig(priv: KeyObject, minion: string, nonce: string, binding: string): string {
   return sign(null, Buffer.from(`brine-auth-v1\n${minion}\n${nonce}\n${binding}`), priv).toString('base64');
 }
-

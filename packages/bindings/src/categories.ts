@@ -83,10 +83,7 @@ export function categorize(specs: CategorySpec[] | undefined, minion: MinionFact
     const v = sourceValue(spec, minion);
     raw.set(spec.name, v);
     const list = v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
-    values.set(
-      spec.name,
-      list.filter((x) => x !== null && typeof x !== 'object').map(categoryKey),
-    );
+    values.set(spec.name, list.filter((x) => x !== null && typeof x !== 'object').map(categoryKey));
   });
   return { order, rank, values, raw };
 }

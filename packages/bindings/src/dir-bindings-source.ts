@@ -45,7 +45,9 @@ export function dirBindingsSource(layers: Partial<Record<Layer, string[]>>): Bin
 
 function entries(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((n) => !n.startsWith('.')).sort();
+    return readdirSync(dir)
+      .filter((n) => !n.startsWith('.'))
+      .sort();
   } catch {
     return [];
   }

@@ -58,7 +58,12 @@ function show(v: unknown): string {
  * (`apache` for `apache.port`) explains each of them.
  */
 export function formatExplain(explain: Record<string, Explanation>, name: string): string {
-  const names = name in explain ? [name] : Object.keys(explain).filter((n) => n.startsWith(`${name}.`)).sort();
+  const names =
+    name in explain
+      ? [name]
+      : Object.keys(explain)
+          .filter((n) => n.startsWith(`${name}.`))
+          .sort();
   if (names.length === 0) return `${name}: not bound for this minion\n`;
   const out: string[] = [];
   for (const n of names) {

@@ -16,8 +16,17 @@ export interface LoadedBindings {
 }
 
 const BINDING_KEYS = new Set([
-  'name', 'type', 'to', 'multibind_id', 'in', 'options', 'to_first_found', 'to_lookup_of', 'to_hash_lookup',
-  'abstract', 'override',
+  'name',
+  'type',
+  'to',
+  'multibind_id',
+  'in',
+  'options',
+  'to_first_found',
+  'to_lookup_of',
+  'to_hash_lookup',
+  'abstract',
+  'override',
 ]);
 const UNSUPPORTED: Record<string, string> = {
   to_expression: 'Brine has no expression language in data; use to_lookup_of or interpolation',
@@ -95,9 +104,7 @@ class FileLoader {
     if (version === undefined) return this.shape('bindings_version is missing (write bindings_version: 1)', top);
     const v = this.js(version);
     if (v !== 1) {
-      this.diagnostics.push(
-        bindingsErrors.diag('BRINE_ERR_BINDINGS_VERSION', { got: JSON.stringify(v) }, { file: this.ref.path, line: this.line(version) }),
-      );
+      this.diagnostics.push(bindingsErrors.diag('BRINE_ERR_BINDINGS_VERSION', { got: JSON.stringify(v) }, { file: this.ref.path, line: this.line(version) }));
       return;
     }
     const nameNode = this.get(top, 'name');
@@ -246,7 +253,8 @@ class FileLoader {
       if (value.kind === 'none') return fail('a contribution needs a value (to, to_lookup_of, ...)');
     } else if (!b.multibind) {
       if (name === undefined) return fail('a binding needs a name');
-      if (value.kind === 'none' && !abstract) return fail(`'${name}' binds no value (give to, to_lookup_of, to_first_found or to_hash_lookup, or mark it abstract)`);
+      if (value.kind === 'none' && !abstract)
+        return fail(`'${name}' binds no value (give to, to_lookup_of, to_first_found or to_hash_lookup, or mark it abstract)`);
       if (value.kind !== 'none' && abstract) return fail(`'${name}' is abstract and so cannot have a value`);
     }
     this.push(entry, when, b);
@@ -263,7 +271,8 @@ class FileLoader {
         if (!RESOLUTIONS.has(v as ConflictResolution)) return void fail(`conflict_resolution is one of ${[...RESOLUTIONS].join(', ')}`);
         o.conflict_resolution = v as ConflictResolution;
       } else if (k === 'flatten') {
-        if (typeof v !== 'boolean' && !(typeof v === 'number' && Number.isInteger(v) && v >= 0)) return void fail('flatten is true, false or a number of levels');
+        if (typeof v !== 'boolean' && !(typeof v === 'number' && Number.isInteger(v) && v >= 0))
+          return void fail('flatten is true, false or a number of levels');
         o.flatten = v;
       } else {
         if (typeof v !== 'boolean') return void fail(`${k} must be true or false`);
@@ -295,7 +304,7 @@ class FileLoader {
 
   private deref(node: unknown): Node | null {
     if (node === null || node === undefined) return null;
-    return isAlias(node) ? (node.resolve(this.doc) as Node) ?? null : (node as Node);
+    return isAlias(node) ? ((node.resolve(this.doc) as Node) ?? null) : (node as Node);
   }
 
   private get(map: Node, key: string): Node | undefined {

@@ -93,7 +93,10 @@ export function produceHash(contribs: Contribution[], o: MultibindOptions): Prod
         break;
       }
       case 'append': {
-        let list = flattenBy(idx.map((i) => contribs[i].value), o.flatten);
+        let list = flattenBy(
+          idx.map((i) => contribs[i].value),
+          o.flatten,
+        );
         if (o.uniq) list = uniqOf(list);
         value[key] = list;
         for (const i of idx) used[i] = true;

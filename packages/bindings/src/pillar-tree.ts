@@ -23,9 +23,7 @@ export function deepMerge(under: unknown, over: unknown): unknown {
  */
 export function nestNames(entries: Array<[string, unknown]>, clash: (name: string, inner: string) => void): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const sorted = entries
-    .map(([name, value], i) => ({ name, value, i, parts: name.split('.') }))
-    .sort((a, b) => a.parts.length - b.parts.length || a.i - b.i);
+  const sorted = entries.map(([name, value], i) => ({ name, value, i, parts: name.split('.') })).sort((a, b) => a.parts.length - b.parts.length || a.i - b.i);
   for (const { name, value, parts } of sorted) {
     let cur = out;
     let ok = true;

@@ -111,7 +111,10 @@ class Resolver {
       const p: Placed = {
         b,
         layer: LAYERS.indexOf(b.layer),
-        precedence: precedenceOf(b.when.map(([c]) => c), this.cats),
+        precedence: precedenceOf(
+          b.when.map(([c]) => c),
+          this.cats,
+        ),
         applies: b.when.every(([c, v]) => this.cats.values.get(c)?.includes(categoryKey(v)) ?? false),
       };
       if (b.in !== undefined) {

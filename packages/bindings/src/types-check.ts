@@ -19,14 +19,22 @@ function kindOf(v: unknown): string {
 export function checkType(type: string, v: unknown): string | undefined {
   const t = baseType(type);
   const ok =
-    t === 'any' || t === 'data' ? true
-    : t === 'string' ? typeof v === 'string'
-    : t === 'integer' ? Number.isInteger(v)
-    : t === 'float' || t === 'number' ? typeof v === 'number'
-    : t === 'boolean' ? typeof v === 'boolean'
-    : t === 'array' ? Array.isArray(v)
-    : t === 'hash' ? isPlainObject(v)
-    : t === 'scalar' ? v !== null && typeof v !== 'object'
-    : false;
+    t === 'any' || t === 'data'
+      ? true
+      : t === 'string'
+        ? typeof v === 'string'
+        : t === 'integer'
+          ? Number.isInteger(v)
+          : t === 'float' || t === 'number'
+            ? typeof v === 'number'
+            : t === 'boolean'
+              ? typeof v === 'boolean'
+              : t === 'array'
+                ? Array.isArray(v)
+                : t === 'hash'
+                  ? isPlainObject(v)
+                  : t === 'scalar'
+                    ? v !== null && typeof v !== 'object'
+                    : false;
   return ok ? undefined : kindOf(v);
 }

@@ -2,15 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import {
-  bindingsNameOf,
-  dirBindingsSource,
-  formatExplain,
-  loadBindings,
-  memoryBindingsSource,
-  mergeWithClassicPillar,
-  resolveBindings,
-} from '../src/index.js';
+import { bindingsNameOf, dirBindingsSource, formatExplain, loadBindings, memoryBindingsSource, mergeWithClassicPillar, resolveBindings } from '../src/index.js';
 
 const NTP = `bindings_version: 1
 name: 'ntp::default'
@@ -64,10 +56,7 @@ t.test('a directory source walks only bindings folders, site above modules', asy
 });
 
 t.test('classic pillar first, bindings on top', async (t) => {
-  const merged = mergeWithClassicPillar(
-    { ntp: { servers: ['classic'], keep: true }, other: 1 },
-    { ntp: { servers: ['bound'] } },
-  );
+  const merged = mergeWithClassicPillar({ ntp: { servers: ['classic'], keep: true }, other: 1 }, { ntp: { servers: ['bound'] } });
   t.same(merged, { ntp: { servers: ['bound'], keep: true }, other: 1 });
 });
 

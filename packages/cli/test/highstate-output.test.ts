@@ -14,7 +14,10 @@ function normalise(text: string): string {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     let l = lines[i]!;
-    l = l.replace(/( Started: ).*$/, '$1X').replace(/(Duration: ).*$/, '$1X').replace(/^(Total run time:).*$/, '$1 X');
+    l = l
+      .replace(/( Started: ).*$/, '$1X')
+      .replace(/(Duration: ).*$/, '$1X')
+      .replace(/^(Total run time:).*$/, '$1 X');
     if (i > 0 && /^\s+pid:$/.test(lines[i - 1]!)) l = l.replace(/\d+/, 'PID');
     out.push(l);
   }
@@ -39,8 +42,28 @@ for (const dir of cases) {
 
 t.test('summary: test mode counts unchanged, seconds past 999 ms, colour only when asked', async (t) => {
   const running: RunningDict = {
-    'test_|-a_|-a_|-succeed_with_changes': { name: 'a', changes: { x: 1 }, result: null, comment: 'would', __sls__: 'm', __run_num__: 0, __id__: 'a', start_time: '10:00:00.000000', duration: 1500 },
-    'test_|-b_|-b_|-nop': { name: 'b', changes: {}, result: true, comment: 'ok', __sls__: 'm', __run_num__: 1, __id__: 'b', start_time: '10:00:01.000000', duration: 1 },
+    'test_|-a_|-a_|-succeed_with_changes': {
+      name: 'a',
+      changes: { x: 1 },
+      result: null,
+      comment: 'would',
+      __sls__: 'm',
+      __run_num__: 0,
+      __id__: 'a',
+      start_time: '10:00:00.000000',
+      duration: 1500,
+    },
+    'test_|-b_|-b_|-nop': {
+      name: 'b',
+      changes: {},
+      result: true,
+      comment: 'ok',
+      __sls__: 'm',
+      __run_num__: 1,
+      __id__: 'b',
+      start_time: '10:00:01.000000',
+      duration: 1,
+    },
   };
   const out = formatHighstate(running, { minion: 'web1' });
   t.match(out, /Succeeded: 2 \(unchanged=1, changed=1\)/);

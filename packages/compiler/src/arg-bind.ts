@@ -1,11 +1,4 @@
-import {
-  argBindEntryValue,
-  findArgBindRefs,
-  REQUISITE_KEYS,
-  type Diagnostic,
-  type HighData,
-  type StageResult,
-} from '@brine/core';
+import { argBindEntryValue, findArgBindRefs, REQUISITE_KEYS, type Diagnostic, type HighData, type StageResult } from '@brine/core';
 import { compilerErrors } from './errors.js';
 import { locate, type IdOrigin } from './gather.js';
 import { argKey, isDict } from './high-util.js';
@@ -33,10 +26,7 @@ import { argKey, isDict } from './high-util.js';
  * a reference's shape but does not parse. Requisite lists and `names` are not searched.
  */
 
-
 type Decl = Record<string, unknown>;
-
-
 
 /** The resource names an ID's declaration of a state module has: its name(s), else the ID. */
 function resourceNames(id: string, list: unknown[]): string[] {
@@ -48,7 +38,7 @@ function resourceNames(id: string, list: unknown[]): string[] {
     if (key === 'names' && Array.isArray((arg as Decl).names)) {
       for (const n of (arg as Decl).names as unknown[]) {
         const nk = argKey(n);
-        names.push(typeof n === 'string' ? n : nk ?? String(n));
+        names.push(typeof n === 'string' ? n : (nk ?? String(n)));
       }
     }
   }

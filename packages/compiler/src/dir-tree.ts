@@ -47,8 +47,7 @@ export function dirTree(roots: Record<string, string[]>): StateTree {
       for (const root of roots[env] ?? []) {
         try {
           return readFileSync(join(root, path), 'utf8');
-        } catch {
-        }
+        } catch {}
       }
       return undefined;
     },

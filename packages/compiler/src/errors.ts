@@ -6,36 +6,27 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_TEMPLATE: 'template error: {detail}',
   BRINE_ERR_COMPILE_NOT_A_DICT: 'SLS {sls} does not render to a dictionary (got {got})',
   BRINE_ERR_COMPILE_SLS_NOT_FOUND: "no SLS '{sls}' in environment '{env}'{from}",
-  BRINE_ERR_COMPILE_INCLUDE_BEYOND_TOP:
-    "relative include '{include}' in SLS '{sls}' goes beyond the top level package",
+  BRINE_ERR_COMPILE_INCLUDE_BEYOND_TOP: "relative include '{include}' in SLS '{sls}' goes beyond the top level package",
   BRINE_ERR_COMPILE_BAD_INCLUDE: 'include in SLS {sls} must be a list of SLS references, got {got}',
   BRINE_ERR_COMPILE_BAD_EXCLUDE: "exclude in SLS {sls} must be a list of '- id: X' or '- sls: Y', got {got}",
   BRINE_ERR_COMPILE_BAD_EXTEND: 'extend in SLS {sls} must be a dictionary of ID declarations, got {got}',
-  BRINE_ERR_COMPILE_DUPLICATE_ID:
-    "conflicting ID '{id}': it is declared in SLS '{first}' and in SLS '{second}'; IDs must be unique across the state tree",
+  BRINE_ERR_COMPILE_DUPLICATE_ID: "conflicting ID '{id}': it is declared in SLS '{first}' and in SLS '{second}'; IDs must be unique across the state tree",
   BRINE_ERR_COMPILE_ID_NOT_DICT: "ID '{id}' in SLS {sls} is not a dictionary of state declarations (got {got})",
-  BRINE_ERR_COMPILE_BAD_STATE_DECL:
-    "ID '{id}': state declaration '{state}' must be a list of the function and its arguments (got {got})",
+  BRINE_ERR_COMPILE_BAD_STATE_DECL: "ID '{id}': state declaration '{state}' must be a list of the function and its arguments (got {got})",
   BRINE_ERR_COMPILE_NO_FUNCTION: "ID '{id}': state '{state}' names no function",
-  BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS:
-    "ID '{id}': state '{state}' names more than one function ({functions}); use one state declaration per function",
-  BRINE_ERR_COMPILE_BAD_ARG:
-    "ID '{id}': argument {index} of state '{state}' must be a one-key dictionary like '- key: value' (got {got})",
+  BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS: "ID '{id}': state '{state}' names more than one function ({functions}); use one state declaration per function",
+  BRINE_ERR_COMPILE_BAD_ARG: "ID '{id}': argument {index} of state '{state}' must be a one-key dictionary like '- key: value' (got {got})",
   BRINE_ERR_COMPILE_IGNORED_ARG:
     "ID '{id}': argument {index} of state '{state}' is neither a function name nor a '- key: value' dictionary (got {got}); it is ignored, as Salt ignores it",
   BRINE_ERR_COMPILE_MULTI_KEY_ARG:
     "ID '{id}': argument {index} of state '{state}' is one dictionary with several keys ({keys}); each key is applied as its own argument, as Salt does (did you mean to indent the keys after the first under it?)",
   BRINE_ERR_COMPILE_MULTI_KEY_REQUISITE:
     "ID '{id}': argument {index} of state '{state}' starts with requisite '{key}' but has several keys ({keys}); Salt refuses this (Multiple dictionaries defined in argument)",
-  BRINE_ERR_COMPILE_SUSPICIOUS_ARG:
-    "ID '{id}': argument '{key}' is not a requisite; did you mean '{suggestion}'?",
+  BRINE_ERR_COMPILE_SUSPICIOUS_ARG: "ID '{id}': argument '{key}' is not a requisite; did you mean '{suggestion}'?",
   BRINE_ERR_COMPILE_UNKNOWN_KEY: "ID '{id}': unknown {what} '{key}'",
-  BRINE_ERR_COMPILE_BAD_REQUISITE:
-    "ID '{id}': requisite '{requisite}' must be a list of '- <state>: <id or name>' references (got {got})",
-  BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND:
-    "ID '{id}': requisite '{requisite}' names '{ref}', which matches no state in this run",
-  BRINE_ERR_COMPILE_EXTEND_MISSING:
-    "extend in SLS {sls} names ID '{id}', which is not in this run (was it included?)",
+  BRINE_ERR_COMPILE_BAD_REQUISITE: "ID '{id}': requisite '{requisite}' must be a list of '- <state>: <id or name>' references (got {got})",
+  BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND: "ID '{id}': requisite '{requisite}' names '{ref}', which matches no state in this run",
+  BRINE_ERR_COMPILE_EXTEND_MISSING: "extend in SLS {sls} names ID '{id}', which is not in this run (was it included?)",
   BRINE_ERR_COMPILE_REQUISITE_IN_LOST:
     "a requisite_in naming '{state}: {from}' went to ID '{id}', which has no '{state}' state; Salt drops such a requisite, and so does Brine",
   BRINE_ERR_COMPILE_EXTEND_TWICE: "ID '{id}' is extended more than once (in SLS {first} and {second})",
@@ -54,8 +45,7 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_HOST_CALL:
     '{call} asks the host, and no minion answered it: host calls are answered by the minion the compile is for (brine validate --minion ID, or a job on that minion)',
   BRINE_ERR_COMPILE_HOST_UNANSWERED: "{call}: the minion '{minion}' did not answer this host call: {reason}",
-  BRINE_ERR_COMPILE_HOST_ROUNDS:
-    '{call}: the templates still make new host calls after {rounds} rounds of asking the minion (each answer led to another call)',
+  BRINE_ERR_COMPILE_HOST_ROUNDS: '{call}: the templates still make new host calls after {rounds} rounds of asking the minion (each answer led to another call)',
   BRINE_ERR_COMPILE_PILLAR_MISSING: "pillar SLS '{sls}' in environment '{env}' is not available in the pillar roots{from}",
   BRINE_ERR_COMPILE_RENDERER: "{file}: renderer '{renderer}' is not supported (Brine renders jinja, yaml and json)",
 });

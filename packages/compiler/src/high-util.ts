@@ -60,9 +60,7 @@ export function findName(high: HighData, name: string, state: string): Array<[st
       const args = decl[s] as StateArg[];
       const n = argValue(args, 'name');
       const names = argValue(args, 'names');
-      const hit =
-        n === name ||
-        (Array.isArray(names) && names.some((e) => e === name || (isDict(e) && Object.keys(e)[0] === name)));
+      const hit = n === name || (Array.isArray(names) && names.some((e) => e === name || (isDict(e) && Object.keys(e)[0] === name)));
       if (hit) out.push([id, s]);
     }
   }
@@ -79,7 +77,6 @@ export function findSls(high: HighData, sls: string): Array<[string, string]> {
   }
   return out;
 }
-
 
 /**
  * A requisite reference as SLS may write it: an ID, or `{<state>: <id or name>}` with a string

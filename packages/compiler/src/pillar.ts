@@ -92,11 +92,24 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
         sls,
         path: file.path,
         text: file.text,
-        context: { ...opts.context, grains: minion.grains, pillar, params: {}, opts: { id: minion.id }, ...(Object.keys(defaults).length > 0 ? { extra: { ...opts.context?.extra, ...defaults } } : {}) },
+        context: {
+          ...opts.context,
+          grains: minion.grains,
+          pillar,
+          params: {},
+          opts: { id: minion.id },
+          ...(Object.keys(defaults).length > 0 ? { extra: { ...opts.context?.extra, ...defaults } } : {}),
+        },
       });
       diagnostics.push(...out.diagnostics.map((d) => ({ ...d, message: `pillar: ${d.message}` })));
       if (out.high !== undefined && out.high !== null && !isDict(out.high)) {
-        diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_NOT_A_DICT', { sls, got: Array.isArray(out.high) ? 'a list' : typeof out.high }, { env, sls, file: file.path }));
+        diagnostics.push(
+          compilerErrors.diag(
+            'BRINE_ERR_COMPILE_NOT_A_DICT',
+            { sls, got: Array.isArray(out.high) ? 'a list' : typeof out.high },
+            { env, sls, file: file.path },
+          ),
+        );
         mods.set(sls, undefined);
         return undefined;
       }
@@ -106,7 +119,13 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
         const include = data.include;
         delete data.include;
         if (!Array.isArray(include)) {
-          diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_INCLUDE', { sls, got: Array.isArray(include) ? 'a list' : typeof include }, { env, sls, file: file.path }));
+          diagnostics.push(
+            compilerErrors.diag(
+              'BRINE_ERR_COMPILE_BAD_INCLUDE',
+              { sls, got: Array.isArray(include) ? 'a list' : typeof include },
+              { env, sls, file: file.path },
+            ),
+          );
         } else {
           const parts: Record<string, unknown>[] = [];
           for (const item of include) {

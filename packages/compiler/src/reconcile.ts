@@ -19,8 +19,19 @@ export interface ReconcileInput {
 // What `use`/`use_in` never copy: Salt's list of requisites it folds at compile time. The others
 // (listen, listen_in, the _any forms, prerequired...) are copied like any argument, as in Salt.
 const USE_SKIPS: ReadonlySet<string> = new Set([
-  'require', 'watch', 'onfail', 'onfail_stop', 'onchanges', 'prereq',
-  'require_in', 'watch_in', 'onfail_in', 'onchanges_in', 'prereq_in', 'use', 'use_in',
+  'require',
+  'watch',
+  'onfail',
+  'onfail_stop',
+  'onchanges',
+  'prereq',
+  'require_in',
+  'watch_in',
+  'onfail_in',
+  'onchanges_in',
+  'prereq_in',
+  'use',
+  'use_in',
 ]);
 const IN_KEYS: ReadonlySet<string> = new Set(IN_REQUISITES.filter((k) => k !== 'listen_in'));
 
@@ -55,13 +66,7 @@ export class CowHigh {
 const where = locate;
 
 /** Applies extend data: requisite lists are merged, other arguments replaced, functions swapped. */
-export function applyExtend(
-  cow: CowHigh,
-  extend: Extend,
-  diagnostics: Diagnostic[],
-  origins?: Record<string, IdOrigin>,
-  strictMissing = true,
-): void {
+export function applyExtend(cow: CowHigh, extend: Extend, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>, strictMissing = true): void {
   const high = cow.high;
   for (const chunk of extend) {
     for (const [extId, body] of Object.entries(chunk)) {
@@ -76,7 +81,11 @@ export function applyExtend(
           if (strictMissing) {
             const sls = String(body.__sls__ ?? '?');
             diagnostics.push(
-              compilerErrors.diag('BRINE_ERR_COMPILE_EXTEND_MISSING', { sls, id: extId }, { sls, env: String(body.__env__ ?? ''), id: extId, file: origins ? Object.values(origins).find((o) => o.sls === sls)?.file : undefined }),
+              compilerErrors.diag(
+                'BRINE_ERR_COMPILE_EXTEND_MISSING',
+                { sls, id: extId },
+                { sls, env: String(body.__env__ ?? ''), id: extId, file: origins ? Object.values(origins).find((o) => o.sls === sls)?.file : undefined },
+              ),
             );
           }
           continue;
@@ -89,9 +98,7 @@ export function applyExtend(
           if (!strictMissing && !run.some((a) => typeof a === 'string')) {
             // Salt adds such a function-less state and then compiles no chunk from it: the
             // requisite is lost. Brine does the same, and says so.
-            diagnostics.push(
-              compilerErrors.diag('BRINE_ERR_COMPILE_REQUISITE_IN_LOST', { id, state, from: extId }, where(origins, id), 'warning'),
-            );
+            diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_REQUISITE_IN_LOST', { id, state, from: extId }, where(origins, id), 'warning'));
             continue;
           }
           cow.decl(id)[state] = cloneJson(run);
@@ -113,7 +120,7 @@ export function applyExtend(
               const tk = argKey(target[i]);
               if (tk === key) {
                 if (REQUISITE_KEYS.has(key) && Array.isArray((target[i] as Record<string, unknown>)[key]) && Array.isArray(arg[key])) {
-                  target[i] = { [key]: [...((target[i] as Record<string, unknown[]>)[key]!), ...cloneJson(arg[key] as unknown[])] };
+                  target[i] = { [key]: [...(target[i] as Record<string, unknown[]>)[key]!, ...cloneJson(arg[key] as unknown[])] };
                 } else {
                   target[i] = cloneJson(arg);
                 }
@@ -141,7 +148,11 @@ function refsOf(
 ): Array<[string, string]> | undefined {
   if (!Array.isArray(value)) {
     diagnostics.push(
-      compilerErrors.diag('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: isDict(value) ? 'a dictionary' : JSON.stringify(value) }, where(origins, id, `${stateKey}/${key}`)),
+      compilerErrors.diag(
+        'BRINE_ERR_COMPILE_BAD_REQUISITE',
+        { id, requisite: key, got: isDict(value) ? 'a dictionary' : JSON.stringify(value) },
+        where(origins, id, `${stateKey}/${key}`),
+      ),
     );
     return undefined;
   }
@@ -173,8 +184,7 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
     if (existing) existing[rkey]!.push(ref);
     else list.push({ [rkey]: [ref] });
   };
-  const targets = (kind: string, name: string): Array<[string, string]> =>
-    kind === 'sls' ? findSls(high, name) : findName(high, name, kind);
+  const targets = (kind: string, name: string): Array<[string, string]> => (kind === 'sls' ? findSls(high, name) : findName(high, name, kind));
   const uses: Array<[string, string]> = [];
 
   for (const id of ids(high)) {
@@ -198,11 +208,19 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
           if (found.length === 0 && key !== 'prereq') {
             if (kind === 'sls') hinges = [];
             diagnostics.push(
-              compilerErrors.diag('BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND', { id, requisite: key, ref: `${kind}: ${name}` }, where(origins, id, `${state}/${key}`)),
+              compilerErrors.diag(
+                'BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND',
+                { id, requisite: key, ref: `${kind}: ${name}` },
+                where(origins, id, `${state}/${key}`),
+              ),
             );
             continue;
           }
-          const keyed = found.map(([tid, tstate]): [string, string, string] => [kind !== 'sls' && kind !== 'id' && found.length === 1 ? name : tid, tid, tstate]);
+          const keyed = found.map(([tid, tstate]): [string, string, string] => [
+            kind !== 'sls' && kind !== 'id' && found.length === 1 ? name : tid,
+            tid,
+            tstate,
+          ]);
           hinges = kind === 'sls' ? keyed : [...hinges, ...keyed];
           for (const [extKey, tid, tstate] of hinges) {
             if (key === 'use' || key === 'use_in') {

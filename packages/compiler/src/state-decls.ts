@@ -9,13 +9,7 @@ import type { PositionMap } from './render/types.js';
  * (`pkg.installed: [...]`, `id: pkg.installed`) become the standard form with the function at the
  * end of the list, and `__sls__` / `__env__` are injected.
  */
-export function standardizeFile(
-  state: Record<string, unknown>,
-  sls: string,
-  env: string,
-  positions: PositionMap | undefined,
-  diagnostics: Diagnostic[],
-): void {
+export function standardizeFile(state: Record<string, unknown>, sls: string, env: string, positions: PositionMap | undefined, diagnostics: Diagnostic[]): void {
   const where = (id?: string) => {
     const p = id !== undefined ? positions?.ids[id]?.pos : undefined;
     return { file: positions?.file, line: p?.line, column: p?.column, sls, env, id };
@@ -60,8 +54,12 @@ export function standardizeFile(
       const good = list.filter((e) => {
         const ok =
           typeof e === 'string' ||
-          (e && typeof e === 'object' && !Array.isArray(e) && Object.keys(e).length === 1 &&
-            ('id' in e || 'sls' in e) && typeof Object.values(e)[0] === 'string');
+          (e &&
+            typeof e === 'object' &&
+            !Array.isArray(e) &&
+            Object.keys(e).length === 1 &&
+            ('id' in e || 'sls' in e) &&
+            typeof Object.values(e)[0] === 'string');
         if (!ok) {
           diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXCLUDE', { sls, got: JSON.stringify(e) }, where('exclude')));
         }
@@ -146,9 +144,7 @@ export function injectAutoOrder(state: HighData, counter: { next: number }, keyO
     if (decl === null || typeof decl !== 'object' || Array.isArray(decl)) continue;
     for (const [key, args] of Object.entries(decl as Record<string, unknown>)) {
       if (key.startsWith('_') || !Array.isArray(args)) continue;
-      const has = args.some(
-        (a) => a !== null && typeof a === 'object' && !Array.isArray(a) && Object.keys(a)[0] === 'order',
-      );
+      const has = args.some((a) => a !== null && typeof a === 'object' && !Array.isArray(a) && Object.keys(a)[0] === 'order');
       if (!has) args.push({ order: counter.next++ });
     }
   }

@@ -7,21 +7,9 @@ import { globMatch } from './glob.js';
  * Minion targeting, shared by top files and the master: glob, pcre, list, grain, grain_pcre,
  * pillar, pillar_pcre, ipcidr, compound and nodegroups, with Salt's semantics.
  */
-export type TargetType =
-  | 'glob'
-  | 'pcre'
-  | 'list'
-  | 'grain'
-  | 'grain_pcre'
-  | 'pillar'
-  | 'pillar_pcre'
-  | 'ipcidr'
-  | 'compound'
-  | 'nodegroup';
+export type TargetType = 'glob' | 'pcre' | 'list' | 'grain' | 'grain_pcre' | 'pillar' | 'pillar_pcre' | 'ipcidr' | 'compound' | 'nodegroup';
 
-export const TARGET_TYPES: readonly TargetType[] = [
-  'glob', 'pcre', 'list', 'grain', 'grain_pcre', 'pillar', 'pillar_pcre', 'ipcidr', 'compound', 'nodegroup',
-];
+export const TARGET_TYPES: readonly TargetType[] = ['glob', 'pcre', 'list', 'grain', 'grain_pcre', 'pillar', 'pillar_pcre', 'ipcidr', 'compound', 'nodegroup'];
 
 export interface MinionFacts {
   id: string;
@@ -98,13 +86,7 @@ function subdictMatch(data: unknown, expr: string, delimiter: string, match: (pa
   return false;
 }
 
-function walkAndMatch(
-  data: unknown,
-  keyPath: string[],
-  pattern: string,
-  delimiter: string,
-  match: (pattern: string) => ValueMatcher,
-): boolean {
+function walkAndMatch(data: unknown, keyPath: string[], pattern: string, delimiter: string, match: (pattern: string) => ValueMatcher): boolean {
   if (keyPath.length === 0) return matchValue(data, match(pattern));
   if (Array.isArray(data)) {
     return data.some((item) => walkAndMatch(item, keyPath, pattern, delimiter, match));
@@ -258,12 +240,7 @@ function evalCompound(expr: string, minion: MinionFacts, opts: TargetOptions): b
   return value;
 }
 
-export function matchTarget(
-  tgt: string | string[],
-  type: TargetType,
-  minion: MinionFacts,
-  opts: TargetOptions = {},
-): boolean {
+export function matchTarget(tgt: string | string[], type: TargetType, minion: MinionFacts, opts: TargetOptions = {}): boolean {
   const delimiter = opts.delimiter ?? ':';
   if (type === 'list') {
     const ids = Array.isArray(tgt) ? tgt : tgt.split(',').map((s) => s.trim());

@@ -46,9 +46,14 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
   const strategy = input.strategy ?? 'merge';
   const report = (env: string, detail: string, section?: string, target?: string, severity: 'error' | 'warning' = 'error') => {
     const ids = input.positions?.[env]?.ids;
-    const p = section !== undefined ? (target !== undefined ? ids?.[section]?.states[target] : undefined) ?? ids?.[section]?.pos : undefined;
+    const p = section !== undefined ? ((target !== undefined ? ids?.[section]?.states[target] : undefined) ?? ids?.[section]?.pos) : undefined;
     diagnostics.push(
-      compilerErrors.diag('BRINE_ERR_COMPILE_TOP', { env, detail }, { file: input.files?.[env] ?? `${env}:top.sls`, env, line: p?.line, column: p?.column }, severity),
+      compilerErrors.diag(
+        'BRINE_ERR_COMPILE_TOP',
+        { env, detail },
+        { file: input.files?.[env] ?? `${env}:top.sls`, env, line: p?.line, column: p?.column },
+        severity,
+      ),
     );
   };
 

@@ -1,13 +1,4 @@
-import {
-  ChunkIndex,
-  chunkRequisites,
-  formatRequisiteRef,
-  REQUISITE_KEYS,
-  type Diagnostic,
-  type HighData,
-  type LowChunk,
-  type StateArg,
-} from '@brine/core';
+import { ChunkIndex, chunkRequisites, formatRequisiteRef, REQUISITE_KEYS, type Diagnostic, type HighData, type LowChunk, type StateArg } from '@brine/core';
 import { compilerErrors } from './errors.js';
 import { locate, type IdOrigin } from './gather.js';
 import { argKey, ids, isDict, requisiteTarget, type Decl } from './high-util.js';
@@ -39,21 +30,21 @@ function near(a: string, b: string): boolean {
   const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) dp[0]![j] = j;
   for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++)
-      dp[i]![j] = Math.min(dp[i - 1]![j]! + 1, dp[i]![j - 1]! + 1, dp[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++) dp[i]![j] = Math.min(dp[i - 1]![j]! + 1, dp[i]![j - 1]! + 1, dp[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
   return dp[a.length]![b.length]! <= 2;
 }
 
 const KNOWN_ID_KEYS = new Set(['__sls__', '__env__', '__sls_included_from__']);
 
-export function verifyHigh(
-  high: HighData,
-  origins?: Record<string, IdOrigin>,
-  schema?: StateSchema,
-): { value: HighData; diagnostics: Diagnostic[] } {
+export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, schema?: StateSchema): { value: HighData; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const err = (code: Parameters<typeof compilerErrors.diag>[0], args: Record<string, unknown>, id: string, path?: string, severity: 'error' | 'warning' = 'error') =>
-    diagnostics.push(compilerErrors.diag(code, args, at(origins, id, path), severity));
+  const err = (
+    code: Parameters<typeof compilerErrors.diag>[0],
+    args: Record<string, unknown>,
+    id: string,
+    path?: string,
+    severity: 'error' | 'warning' = 'error',
+  ) => diagnostics.push(compilerErrors.diag(code, args, at(origins, id, path), severity));
 
   for (const id of ids(high)) {
     const decl = high[id] as Decl;
@@ -146,7 +137,12 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
       if (found.length === 0) {
         // Not fatal, as in Salt: this one state fails at run time, the others run.
         diagnostics.push(
-          compilerErrors.diag('BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND', { id: c.__id__, requisite: key, ref: formatRequisiteRef(target) }, at(origins, c.__id__, `${c.state}/${key}`), 'warning'),
+          compilerErrors.diag(
+            'BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND',
+            { id: c.__id__, requisite: key, ref: formatRequisiteRef(target) },
+            at(origins, c.__id__, `${c.state}/${key}`),
+            'warning',
+          ),
         );
         continue;
       }
@@ -156,7 +152,10 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
       }
     }
   });
-  for (const [graph, label] of [[edges, 'requires'], [prereqEdges, 'is a prereq of']] as const) {
+  for (const [graph, label] of [
+    [edges, 'requires'],
+    [prereqEdges, 'is a prereq of'],
+  ] as const) {
     for (const cycle of findCycles(graph)) {
       const names = cycle.map((i) => `${chunks[i]!.__sls__}.${chunks[i]!.__id__}`);
       const first = chunks[cycle[0]!]!;

@@ -15,9 +15,17 @@ for (const c of conformanceCases()) {
       render: renderSls,
     });
     if (Array.isArray(c.low) && c.low.every((x) => typeof x === 'object')) {
-      t.same(compiled.diagnostics.filter((d) => d.severity === 'error'), [], 'no errors');
+      t.same(
+        compiled.diagnostics.filter((d) => d.severity === 'error'),
+        [],
+        'no errors',
+      );
       t.same(compiled.low, c.low, 'same low state as Salt');
-      t.same(compiled.low.map((x) => Object.keys(x)), (c.low as object[]).map((x) => Object.keys(x)), 'same key order as Salt');
+      t.same(
+        compiled.low.map((x) => Object.keys(x)),
+        (c.low as object[]).map((x) => Object.keys(x)),
+        'same key order as Salt',
+      );
     } else {
       // Salt answers with a list of error strings; Brine fails with coded diagnostics instead.
       t.ok(compiled.failed, 'compile fails');

@@ -28,7 +28,11 @@ for (const name of readdirSync(root).sort()) {
       t.ok(compiled.failed, 'compile fails, as in Salt');
       t.ok(errors.length > 0, 'with an error');
       const wanted = readWanted(dir);
-      for (const w of wanted) t.ok(errors.some((d) => d.message.includes(w.message) && (w.line === undefined || d.line === w.line)), `error says "${w.message}"`);
+      for (const w of wanted)
+        t.ok(
+          errors.some((d) => d.message.includes(w.message) && (w.line === undefined || d.line === w.line)),
+          `error says "${w.message}"`,
+        );
       return;
     }
     t.same(errors, [], 'no errors');

@@ -46,7 +46,12 @@ for (const name of readdirSync(root).sort()) {
       tree,
       env: 'base',
       path,
-      sls: ctx.sls ?? path.replace(/(\/init)?\.sls$/, '').split('/').join('.'),
+      sls:
+        ctx.sls ??
+        path
+          .replace(/(\/init)?\.sls$/, '')
+          .split('/')
+          .join('.'),
       text: files[path],
       context: { grains: ctx.grains ?? { id: 'anchor' }, pillar: ctx.pillar ?? {}, params: ctx.params ?? {} },
     });

@@ -34,34 +34,80 @@ const cases: Array<[string, string, Record<string, unknown>?]> = [
   ['{{ (1, 2) }} {{ [1, 2, 3][1:] }} {{ [1, 2, 3][::-1] }} {{ "abcdef"[1:3] }} {{ [1, 2, 3][-1] }}', '(1, 2) [2, 3] [3, 2, 1] bc 3'],
   ["{% set k = 'key' %}{{ {k: 1, 'lit': 2} }}", "{'key': 1, 'lit': 2}"],
   // loops
-  ['{% for x in "ab" %}{{ loop.index }}{{ loop.index0 }}{{ loop.first }}{{ loop.last }}{{ loop.length }}{{ loop.revindex }}|{% endfor %}', '10TrueFalse22|21FalseTrue21|'],
+  [
+    '{% for x in "ab" %}{{ loop.index }}{{ loop.index0 }}{{ loop.first }}{{ loop.last }}{{ loop.length }}{{ loop.revindex }}|{% endfor %}',
+    '10TrueFalse22|21FalseTrue21|',
+  ],
   ["{% for k in {'a': 1, 'b': 2} %}{{ k }}{% endfor %} {% for k, v in {'a': 1}.items() %}{{ k }}={{ v }}{% endfor %}", 'ab a=1'],
   ['{% for x in [] %}x{% else %}empty{% endfor %}', 'empty'],
   // dict methods
-  ["{% set d = {'a': 1} %}{% do d.update({'b': 2}) %}{% do d.update(c=3) %}{{ d }} {{ d.get('z', 0) }} {{ d.get('z') }} {{ d.keys() | list }} {{ d.values() | list }}", "{'a': 1, 'b': 2, 'c': 3} 0 None ['a', 'b', 'c'] [1, 2, 3]"],
+  [
+    "{% set d = {'a': 1} %}{% do d.update({'b': 2}) %}{% do d.update(c=3) %}{{ d }} {{ d.get('z', 0) }} {{ d.get('z') }} {{ d.keys() | list }} {{ d.values() | list }}",
+    "{'a': 1, 'b': 2, 'c': 3} 0 None ['a', 'b', 'c'] [1, 2, 3]",
+  ],
   ["{% set d = {'a': 1} %}{{ d.setdefault('b', []) }}{% do d.b.append(1) %}{{ d.pop('a') }}{{ d }}{{ d.pop('x', 'dflt') }}", "[]1{'b': [1]}dflt"],
   ["{% set d = {'items': 'key wins'} %}{{ d.items }} {{ d.items() | list }}", "key wins [('items', 'key wins')]"],
   // list methods
-  ["{% set l = [3, 1] %}{% do l.append(2) %}{% do l.extend([5]) %}{% do l.insert(0, 0) %}{{ l }} {{ l.pop() }} {{ l.index(1) }} {{ l.count(3) }}{% do l.sort() %} {{ l }}", '[0, 3, 1, 2, 5] 5 2 1 [0, 1, 2, 3]'],
+  [
+    '{% set l = [3, 1] %}{% do l.append(2) %}{% do l.extend([5]) %}{% do l.insert(0, 0) %}{{ l }} {{ l.pop() }} {{ l.index(1) }} {{ l.count(3) }}{% do l.sort() %} {{ l }}',
+    '[0, 3, 1, 2, 5] 5 2 1 [0, 1, 2, 3]',
+  ],
   // string methods
-  ["{{ ' a b '.strip() }}|{{ 'a,b'.split(',') }}|{{ 'a b  c'.split() }}|{{ 'a.b.c'.rsplit('.', 1) }}|{{ 'abc'.startswith(('x', 'a')) }}|{{ 'aXa'.replace('a', 'b') }}", "a b|['a', 'b']|['a', 'b', 'c']|['a.b', 'c']|True|bXb"],
-  ["{{ '{}-{}'.format(1, 2) }} {{ '{0}{0}'.format('x') }} {{ '{name}!'.format(name='n') }} {{ '{:>4}|{:<3}|{:05.1f}'.format('a', 'b', 3.14159) }} {{ '-'.join(['a', 'b']) }}", 'x 1-2 xx n!    a|b  |003.1 a-b'.slice(2)],
-  ["{{ 'hello world'.title() }} {{ 'ABC'.lower() }} {{ 'x'.upper() }} {{ 'a-b'.capitalize() }} {{ '42'.isdigit() }} {{ '7'.zfill(3) }}", 'Hello World abc X A-b True 007'],
+  [
+    "{{ ' a b '.strip() }}|{{ 'a,b'.split(',') }}|{{ 'a b  c'.split() }}|{{ 'a.b.c'.rsplit('.', 1) }}|{{ 'abc'.startswith(('x', 'a')) }}|{{ 'aXa'.replace('a', 'b') }}",
+    "a b|['a', 'b']|['a', 'b', 'c']|['a.b', 'c']|True|bXb",
+  ],
+  [
+    "{{ '{}-{}'.format(1, 2) }} {{ '{0}{0}'.format('x') }} {{ '{name}!'.format(name='n') }} {{ '{:>4}|{:<3}|{:05.1f}'.format('a', 'b', 3.14159) }} {{ '-'.join(['a', 'b']) }}",
+    'x 1-2 xx n!    a|b  |003.1 a-b'.slice(2),
+  ],
+  [
+    "{{ 'hello world'.title() }} {{ 'ABC'.lower() }} {{ 'x'.upper() }} {{ 'a-b'.capitalize() }} {{ '42'.isdigit() }} {{ '7'.zfill(3) }}",
+    'Hello World abc X A-b True 007',
+  ],
   // filters
   ["{{ undefined_thing | default('d') }} {{ '' | default('e', true) }} {{ none | default('kept') }} {{ [] | d('x', true) }}", 'd e None x'],
-  ["{{ ['b', 'a'] | join(', ') }} {{ ['b', 'a'] | sort }} {{ ['b', 'a'] | sort(reverse=true) }} {{ [1, 1, 2] | unique }} {{ [3, 1] | min }} {{ [3, 1] | max }} {{ [1, 2] | sum }}", "b, a ['a', 'b'] ['b', 'a'] [1, 2] 1 3 3"],
+  [
+    "{{ ['b', 'a'] | join(', ') }} {{ ['b', 'a'] | sort }} {{ ['b', 'a'] | sort(reverse=true) }} {{ [1, 1, 2] | unique }} {{ [3, 1] | min }} {{ [3, 1] | max }} {{ [1, 2] | sum }}",
+    "b, a ['a', 'b'] ['b', 'a'] [1, 2] 1 3 3",
+  ],
   ["{{ {'b': 1, 'a': 2} | dictsort }} {{ {'a': 1} | length }} {{ 'abc' | count }} {{ [1, 2] | first }} {{ [1, 2] | last }}", "[('a', 2), ('b', 1)] 1 3 1 2"],
-  ["{{ {'a': [1, 'x'], 'b': None} | json }} {{ {'b': 1, 'a': True} | tojson }} {{ {'a': [1, 2]} | yaml }} {{ \"it's\" | yaml_squote }} {{ 'say \"x\"' | yaml_dquote }}", '{"a": [1, "x"], "b": null} {"b": 1, "a": true} {a: [1, 2]} \'it\'\'s\' "say \\"x\\""'],
-  ["{{ 'a: [1, 2]' | load_yaml }} {{ '{\"x\": 1}' | load_json }} {{ {'a': {'b': [10, 20]}} | traverse('a:b:1') }} {{ {'a': 1} | traverse('x:y', 'no') }}", "{'a': [1, 2]} {'x': 1} 20 no"],
+  [
+    "{{ {'a': [1, 'x'], 'b': None} | json }} {{ {'b': 1, 'a': True} | tojson }} {{ {'a': [1, 2]} | yaml }} {{ \"it's\" | yaml_squote }} {{ 'say \"x\"' | yaml_dquote }}",
+    '{"a": [1, "x"], "b": null} {"b": 1, "a": true} {a: [1, 2]} \'it\'\'s\' "say \\"x\\""',
+  ],
+  [
+    "{{ 'a: [1, 2]' | load_yaml }} {{ '{\"x\": 1}' | load_json }} {{ {'a': {'b': [10, 20]}} | traverse('a:b:1') }} {{ {'a': 1} | traverse('x:y', 'no') }}",
+    "{'a': [1, 2]} {'x': 1} 20 no",
+  ],
   ["{{ 'yes' | to_bool }} {{ 'no' | to_bool }} {{ 1 | to_bool }} {{ none | to_bool }}", 'True False True False'],
-  ["{{ 'web-01' | regex_replace('(\\\\w+)-(\\\\d+)', '\\\\2_\\\\1') }} {{ 'abc123' | regex_search('(\\\\d+)') }} {{ 'abc' | regex_match('b') }} {{ 'A' | regex_match('a', ignorecase=True) }}", "01_web ('123',) None ()"],
+  [
+    "{{ 'web-01' | regex_replace('(\\\\w+)-(\\\\d+)', '\\\\2_\\\\1') }} {{ 'abc123' | regex_search('(\\\\d+)') }} {{ 'abc' | regex_match('b') }} {{ 'A' | regex_match('a', ignorecase=True) }}",
+    "01_web ('123',) None ()",
+  ],
   ["{{ [1, 2, 3, 4] | select('odd') | list }} {{ [0, 1, ''] | select | list }} {{ [1, 2, 3] | reject('equalto', 2) | list }}", '[1, 3] [1] [1, 3]'],
-  ["{% set us = [{'n': 'a', 'on': true}, {'n': 'b', 'on': false}] %}{{ us | selectattr('on') | map(attribute='n') | list }} {{ us | rejectattr('on') | map(attribute='n') | join }} {{ us | selectattr('n', 'equalto', 'b') | list | length }}", "['a'] b 1"],
-  ["{{ ['a', 'b'] | map('upper') | list }} {{ [1.7, 2.2] | map('int') | list }} {{ '3' | int + 1 }} {{ 'x' | int(7) }} {{ '2.5' | float }} {{ 2.567 | round(1) }} {{ -3 | abs }}", "['A', 'B'] [1, 2] 4 7 2.5 2.6 3"],
-  ["{{ 'a\\nb' | indent(2) }}|{{ 'a\\nb' | indent(2, true) }}|{{ [1, 2, 3, 4, 5] | batch(2) | list }}|{{ '%s=%s' | format('k', 'v') }}|{{ 'a b' | quote }}|{{ ' x ' | trim }}|{{ 'a b c' | wordcount }}", "a\n  b|  a\n  b|[[1, 2], [3, 4], [5]]|k=v|'a b'|x|3"],
-  ["{{ 'abc' | replace('b', 'B') }} {{ 'hello' | title }} {{ 'x' | sequence }} {{ [1] | sequence }} {{ 5 | string ~ '!' }} {{ 'ab' | list }} {{ [[1, [2]], 3] | flatten }}", "aBc Hello ['x'] [1] 5! ['a', 'b'] [1, 2, 3]"],
+  [
+    "{% set us = [{'n': 'a', 'on': true}, {'n': 'b', 'on': false}] %}{{ us | selectattr('on') | map(attribute='n') | list }} {{ us | rejectattr('on') | map(attribute='n') | join }} {{ us | selectattr('n', 'equalto', 'b') | list | length }}",
+    "['a'] b 1",
+  ],
+  [
+    "{{ ['a', 'b'] | map('upper') | list }} {{ [1.7, 2.2] | map('int') | list }} {{ '3' | int + 1 }} {{ 'x' | int(7) }} {{ '2.5' | float }} {{ 2.567 | round(1) }} {{ -3 | abs }}",
+    "['A', 'B'] [1, 2] 4 7 2.5 2.6 3",
+  ],
+  [
+    "{{ 'a\\nb' | indent(2) }}|{{ 'a\\nb' | indent(2, true) }}|{{ [1, 2, 3, 4, 5] | batch(2) | list }}|{{ '%s=%s' | format('k', 'v') }}|{{ 'a b' | quote }}|{{ ' x ' | trim }}|{{ 'a b c' | wordcount }}",
+    "a\n  b|  a\n  b|[[1, 2], [3, 4], [5]]|k=v|'a b'|x|3",
+  ],
+  [
+    "{{ 'abc' | replace('b', 'B') }} {{ 'hello' | title }} {{ 'x' | sequence }} {{ [1] | sequence }} {{ 5 | string ~ '!' }} {{ 'ab' | list }} {{ [[1, [2]], 3] | flatten }}",
+    "aBc Hello ['x'] [1] 5! ['a', 'b'] [1, 2, 3]",
+  ],
   // tests
-  ['{{ x is defined }} {{ y is defined }} {{ none is none }} {{ {} is mapping }} {{ [] is iterable }} {{ "s" is string }} {{ 3 is number }} {{ 4 is divisibleby(2) }} {{ "a" in ["a"] }} {{ "web" is match("w.b") }}', 'True False True True True True True True True True', { x: 1 }],
+  [
+    '{{ x is defined }} {{ y is defined }} {{ none is none }} {{ {} is mapping }} {{ [] is iterable }} {{ "s" is string }} {{ 3 is number }} {{ 4 is divisibleby(2) }} {{ "a" in ["a"] }} {{ "web" is match("w.b") }}',
+    'True False True True True True True True True True',
+    { x: 1 },
+  ],
   // tags
   ["{% import_yaml 'f/defaults.yaml' as d %}{{ d.conf.port }} {{ d.conf.enabled }} {{ d.conf.mode }}", '80 True 644'],
   ["{% import_json 'f/data.json' as j %}{{ j }} {% import_text 'f/notes.txt' as txt %}{{ txt }}", "{'b': 2, 'a': 1} plain text"],
@@ -93,12 +139,23 @@ t.test('salt helpers', async (t) => {
   t.equal(r("{{ salt['grains.get']('os') }} {{ salt.grains.get('roles:0') }} {{ salt['grains.get']('x.y', 'd', delimiter='.') }}"), 'Ubuntu web d');
   t.equal(r("{{ salt['config.get']('nginx:port') }} {{ salt['config.get']('os_family') }} {{ salt['config.get']('id') }}"), '8080 Debian web1');
   t.equal(r("{{ salt['grains.filter_by']({'Debian': {'p': 'apache2'}, 'RedHat': {'p': 'httpd'}}) }}"), "{'p': 'apache2'}");
-  t.equal(r("{{ salt['grains.filter_by']({'Ubu*': 1, 'default': 2}, grain='os') }} {{ salt['grains.filter_by']({'default': {'a': 1}}, grain='nope', merge={'b': 2}) }}"), "1 {'a': 1, 'b': 2}");
+  t.equal(
+    r(
+      "{{ salt['grains.filter_by']({'Ubu*': 1, 'default': 2}, grain='os') }} {{ salt['grains.filter_by']({'default': {'a': 1}}, grain='nope', merge={'b': 2}) }}",
+    ),
+    "1 {'a': 1, 'b': 2}",
+  );
   t.equal(r("{{ salt['grains.filter_by']({'base': {'a': 1, 'b': 1}, 'Debian': {'b': 2}}, base='base') }}"), "{'a': 1, 'b': 2}");
-  t.equal(r("{{ salt['slsutil.merge']({'a': {'x': 1}}, {'a': {'y': 2}}) }} {{ salt['defaults.merge']({'a': [1]}, {'a': [2]}, merge_lists=True) }}"), "{'a': {'x': 1, 'y': 2}} {'a': [1, 2]}");
-  t.equal(r("{{ salt['file.dirname']('/a/b/c') }} {{ salt['file.basename']('/a/b/c') }} {{ salt['file.join']('/a', 'b') }} {{ salt['test.true']() }}"), '/a/b c /a/b True');
+  t.equal(
+    r("{{ salt['slsutil.merge']({'a': {'x': 1}}, {'a': {'y': 2}}) }} {{ salt['defaults.merge']({'a': [1]}, {'a': [2]}, merge_lists=True) }}"),
+    "{'a': {'x': 1, 'y': 2}} {'a': [1, 2]}",
+  );
+  t.equal(
+    r("{{ salt['file.dirname']('/a/b/c') }} {{ salt['file.basename']('/a/b/c') }} {{ salt['file.join']('/a', 'b') }} {{ salt['test.true']() }}"),
+    '/a/b c /a/b True',
+  );
   t.equal(r("{% do salt.log.debug('x') %}{{ salt['log.info']('y') }}|"), '|');
-  t.equal(r("{{ grains.id }} {{ opts.id }} {{ pillar.users }}"), "web1 web1 ['ann']");
+  t.equal(r('{{ grains.id }} {{ opts.id }} {{ pillar.users }}'), "web1 web1 ['ann']");
   const over = renderTemplateString("{{ salt['cmd.has_exec']('ls') }} {{ salt.custom.fn(1, k=2) }}", {
     name: 'x',
     salt: { cmd: { has_exec: () => true }, custom: { fn: (a: number, kw: { k: number }) => a + kw.k } },

@@ -50,7 +50,8 @@ t.test('renderer pipe', async (t) => {
 
 t.test('template variables', async (t) => {
   const files = {
-    'web/nginx/init.sls': 'x:\n  test.nop:\n    - v: "{{ sls }}|{{ slspath }}|{{ sls_path }}|{{ tpldir }}|{{ tplroot }}|{{ tplfile }}|{{ saltenv }}|{{ grains.id }}|{{ opts.id }}|{{ params.p }}|{{ extra_var }}"\n',
+    'web/nginx/init.sls':
+      'x:\n  test.nop:\n    - v: "{{ sls }}|{{ slspath }}|{{ sls_path }}|{{ tpldir }}|{{ tplroot }}|{{ tplfile }}|{{ saltenv }}|{{ grains.id }}|{{ opts.id }}|{{ params.p }}|{{ extra_var }}"\n',
     'web/tls.sls': 'x:\n  test.nop:\n    - v: "{{ sls }}|{{ slspath }}|{{ tpldir }}"\n',
     'top.sls': "base:\n  '{{ grains.id }}':\n    - web\n",
   };

@@ -8,7 +8,7 @@ import { fastYaml } from '@brine/jinja';
 
 const samples = [
   'a:\n  file.managed:\n    - name: /etc/x\n    - mode: 0644\n    - user: root\n    - require:\n      - pkg: p\n',
-  "base:\n  '*':\n    - a\n    - b.c\n  \"web*\":\n    - web\n",
+  'base:\n  \'*\':\n    - a\n    - b.c\n  "web*":\n    - web\n',
   'a:\n  pkg.installed: []\nb:\n  service:\n  - running\n  - enable: yes\n',
   'k:\n  - 1\n  - -2\n  - 1.5\n  - 1_000\n  - 0x1F\n  - 09\n  - 1e3\n  - 1.0e+3\n  - 2024-01-02\n  - 1:30\n  - ~\n  - null\n  - Off\n  - y\n  - .inf\n',
   "k:\n  - 'it''s'\n  - \"q\\\"x\\n\"\n  - plain # comment\n  - a#b\n  - /path/to\n  - -flag\n  - 'x' # c\n",

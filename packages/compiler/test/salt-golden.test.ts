@@ -20,15 +20,27 @@ for (const name of readdirSync(GOLDEN).sort()) {
     const minion = { id: 'anchor', grains };
     const pillarDir = join(dir, 'pillar');
     const pillar = existsSync(pillarDir) ? compilePillar(dirTree({ base: [pillarDir] }), minion) : { pillar: {}, diagnostics: [] };
-    t.same(pillar.diagnostics.filter((d) => d.severity === 'error'), [], 'pillar renders');
+    t.same(
+      pillar.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+      'pillar renders',
+    );
     const compiled = compileHighstate({ tree: dirTree({ base: [join(dir, 'tree')] }), minion, pillar: pillar.pillar, render: renderSls });
     const salt = JSON.parse(readFileSync(join(dir, 'salt-low.json'), 'utf8')) as unknown[];
     if (salt.every((x) => typeof x === 'string')) {
       t.ok(compiled.failed, `Salt refuses this case: ${salt.join('; ')}`);
       return;
     }
-    t.same(compiled.diagnostics.filter((d) => d.severity === 'error'), [], 'no errors');
+    t.same(
+      compiled.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+      'no errors',
+    );
     t.same(compiled.low, salt, 'the low state Salt prints');
-    t.same(compiled.low.map((c) => Object.keys(c)), salt.map((c) => Object.keys(c as object)), 'keys in Salt’s order');
+    t.same(
+      compiled.low.map((c) => Object.keys(c)),
+      salt.map((c) => Object.keys(c as object)),
+      'keys in Salt’s order',
+    );
   });
 }

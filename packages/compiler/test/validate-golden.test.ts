@@ -33,7 +33,11 @@ for (const name of readdirSync(GOLDEN).sort()) {
   if (!statSync(dir).isDirectory()) continue;
   t.test(name, async (t) => {
     const spec: CaseSpec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8'));
-    const res = validateSls({ tree: dirTree({ base: [join(dir, 'tree')] }), minion: { id: 'minion1', grains: { id: 'minion1', ...spec.grains } } }, spec.sls, spec.env);
+    const res = validateSls(
+      { tree: dirTree({ base: [join(dir, 'tree')] }), minion: { id: 'minion1', grains: { id: 'minion1', ...spec.grains } } },
+      spec.sls,
+      spec.env,
+    );
     const text = JSON.stringify(res.report, null, 4) + '\n';
     const diags = res.diagnostics.map((d) => `${d.file ?? ''}:${d.line ?? ''}:${d.column ?? ''} ${d.severity} ${d.code}`);
     const file = join(dir, 'expected.json');

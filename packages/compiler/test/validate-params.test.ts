@@ -21,27 +21,23 @@ t.test('strict params behave as a dictionary', async (t) => {
       "    - b: {{ params.db.host }}:{{ params['db']['port'] }}",
       "    - c: {{ 'db' in params }} {{ 'nope' in params }} {{ params.get('db').get('user') }}",
       "    - d: {{ params.tags | join(',') }} {% for k, v in params.db.items() %}{{ k }}={{ v }} {% endfor %}",
-      "    - e: {{ params | tojson }}",
+      '    - e: {{ params | tojson }}',
     ].join('\n'),
     params,
   );
   t.same(out.diagnostics, []);
   const args = (out.high!.r as { 'test.nop': Array<Record<string, unknown>> })['test.nop'];
-  t.same(args, [
-    { a: 'dflt' },
-    { b: 'h:5' },
-    { c: 'True False None' },
-    { d: 'x,y host=h port=5' },
-    { e: { db: { host: 'h', port: 5 }, tags: ['x', 'y'] } },
-  ]);
+  t.same(args, [{ a: 'dflt' }, { b: 'h:5' }, { c: 'True False None' }, { d: 'x,y host=h port=5' }, { e: { db: { host: 'h', port: 5 }, tags: ['x', 'y'] } }]);
 });
 
-t.test("strict params: a missing key fails naming the key, the file and the line", async (t) => {
+t.test('strict params: a missing key fails naming the key, the file and the line', async (t) => {
   const params = strictParams({ db: { host: 'h' } });
   const top = render('x: 1\ny: {{ params.nope }}\n', params);
   t.match(top.diagnostics, [{ code: 'BRINE_ERR_COMPILE_TEMPLATE', file: 'a.sls', line: 2, message: /params has no key 'nope'/ }]);
   const nested = render("x: 1\n\n{% set u = params['db']['user'] %}\n", params);
-  t.match(nested.diagnostics, [{ code: 'BRINE_ERR_COMPILE_TEMPLATE', line: 3, message: /params\['db'\] has no key 'user' \(use params\['db'\]\.get\('user', default\)/ }]);
+  t.match(nested.diagnostics, [
+    { code: 'BRINE_ERR_COMPILE_TEMPLATE', line: 3, message: /params\['db'\] has no key 'user' \(use params\['db'\]\.get\('user', default\)/ },
+  ]);
 });
 
 t.test('recording params: calls, iteration, filters and expressions put back', async (t) => {

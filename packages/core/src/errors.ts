@@ -8,9 +8,7 @@ export interface ErrorArgs {
 }
 
 function fill(template: string, args: ErrorArgs): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    key in args ? String(args[key]) : whole,
-  );
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in args ? String(args[key]) : whole));
 }
 
 /** An exception that carries a code from a package's table; boundaries print it as is. */

@@ -19,7 +19,7 @@ export interface BrineLoggerOptions extends LoggerOptions {
  */
 export function createLogger(options: BrineLoggerOptions = {}): Logger {
   const { format: asked, ...rest } = options;
-  const format = asked && asked !== 'auto' ? asked : (process.env.BRINE_LOG_FORMAT as LogFormat | undefined) ?? 'auto';
+  const format = asked && asked !== 'auto' ? asked : ((process.env.BRINE_LOG_FORMAT as LogFormat | undefined) ?? 'auto');
   const usePretty = format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true);
   const opts = { level: process.env.BRINE_LOG_LEVEL ?? 'info', base: { app: 'brine' }, ...rest };
   if (!usePretty) return pino(opts, pino.destination(2));

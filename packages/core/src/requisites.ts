@@ -120,9 +120,7 @@ export const EVAL_REQUISITES = [
 export type EvalRequisite = (typeof EVAL_REQUISITES)[number];
 
 /** The kinds that name their targets as plain references (verify checks these). */
-export const RUNTIME_REQUISITES: readonly EvalRequisite[] = EVAL_REQUISITES.filter(
-  (k) => k !== 'prerequired' && k !== 'onfail_all' && k !== 'arg_bind',
-);
+export const RUNTIME_REQUISITES: readonly EvalRequisite[] = EVAL_REQUISITES.filter((k) => k !== 'prerequired' && k !== 'onfail_all' && k !== 'arg_bind');
 
 export interface DeclaredRequisite<K extends string = string> {
   key: K;

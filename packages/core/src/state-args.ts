@@ -115,9 +115,7 @@ export function bindStateArgs(
     } else {
       const known = Object.keys(fn.args).sort();
       return {
-        error:
-          `Unknown argument '${key}' for state ${fullName}` +
-          (known.length ? ` (it takes: name, ${known.join(', ')})` : ' (it takes only name)'),
+        error: `Unknown argument '${key}' for state ${fullName}` + (known.length ? ` (it takes: name, ${known.join(', ')})` : ' (it takes only name)'),
       };
     }
   }

@@ -11,10 +11,4 @@ export type RequisiteKind = (typeof REQUISITES)[number];
 export const ANY_REQUISITES = ['require_any', 'watch_any', 'onchanges_any', 'onfail_any'] as const;
 export const IN_REQUISITES = REQUISITES.map((r) => `${r}_in`);
 /** Every key that holds a requisite list in a state declaration. */
-export const REQUISITE_KEYS: ReadonlySet<string> = new Set<string>([
-  ...REQUISITES,
-  ...ANY_REQUISITES,
-  ...IN_REQUISITES,
-  'prerequired',
-  'arg_bind',
-]);
+export const REQUISITE_KEYS: ReadonlySet<string> = new Set<string>([...REQUISITES, ...ANY_REQUISITES, ...IN_REQUISITES, 'prerequired', 'arg_bind']);

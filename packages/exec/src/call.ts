@@ -19,13 +19,7 @@ export async function runExec(
  * Runs `name` and gives its value, as `salt['mod.fun'](...)` does in a template or module.run;
  * an unknown function or bad arguments throw coded errors.
  */
-export async function callExec(
-  registry: ExecRegistry,
-  name: string,
-  args: unknown[],
-  kwargs: Record<string, unknown>,
-  ctx: ExecContext,
-): Promise<unknown> {
+export async function callExec(registry: ExecRegistry, name: string, args: unknown[], kwargs: Record<string, unknown>, ctx: ExecContext): Promise<unknown> {
   return (await runExec(registry, name, args, kwargs, ctx)).return;
 }
 

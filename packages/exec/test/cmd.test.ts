@@ -8,7 +8,11 @@ const call = (f: string, a: unknown[] = [], k: Record<string, unknown> = {}) => 
 
 t.test('cmd.run runs through the shell grain, stderr merged, retcode of the job', async (t) => {
   t.equal(await call('cmd.run', ['echo hi']), 'hi');
-  t.equal(await call('cmd.run', ['echo $BASH_VERSION | cut -c1']), (await call('cmd.run', ['bash -c "echo \\$BASH_VERSION" | cut -c1'])) as string, 'bash, as the shell grain says');
+  t.equal(
+    await call('cmd.run', ['echo $BASH_VERSION | cut -c1']),
+    (await call('cmd.run', ['bash -c "echo \\$BASH_VERSION" | cut -c1'])) as string,
+    'bash, as the shell grain says',
+  );
   t.equal(await call('cmd.run', ['echo out; echo err >&2']), 'out\nerr');
   t.same(await runExec(registry, 'cmd.run', ['exit 3'], {}, ctx), { return: '', retcode: 3 });
   t.same(await runExec(registry, 'cmd.run', ['exit 3'], { ignore_retcode: true }, ctx), { return: '', retcode: 0 });

@@ -82,7 +82,11 @@ t.test('pkg.* through dpkg (this is a Debian host)', async (t) => {
   t.equal(await call('pkg.version_cmp', ['2:1.0', '1:1.0'], { ignore_epoch: true }), 0);
   const cand = /Candidate:\s*(\S+)/.exec((await call('cmd.run', ['apt-cache policy bash'])) as string)![1];
   t.equal(await call('pkg.latest_version', ['bash'], { refresh: false }), cand === bash ? '' : cand, "the candidate, or '' when it is installed");
-  t.equal(await call('pkg.latest_version', ['bash', 'no-such-pkg-brine'], { refresh: false }), cand === bash ? '' : cand, 'a name apt does not know is dropped, as Salt');
+  t.equal(
+    await call('pkg.latest_version', ['bash', 'no-such-pkg-brine'], { refresh: false }),
+    cand === bash ? '' : cand,
+    'a name apt does not know is dropped, as Salt',
+  );
   t.same(await call('pkg.remove', [], { pkgs: [] }), {}, 'nothing to remove changes nothing');
 });
 

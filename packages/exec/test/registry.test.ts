@@ -3,13 +3,21 @@ import { bindArgs, callExec, execContext, execRegistry, runExec } from '../src/i
 
 const registry = execRegistry();
 const fn = (name: string) => registry.get(name);
-const ctx = execContext({ registry, grains: { os: 'Debian', shell: '/bin/bash', ip4: ['10.0.0.1'] }, pillar: { a: { b: [1, { c: 'x' }] } }, opts: { id: 'm1', file_client: 'local' } });
+const ctx = execContext({
+  registry,
+  grains: { os: 'Debian', shell: '/bin/bash', ip4: ['10.0.0.1'] },
+  pillar: { a: { b: [1, { c: 'x' }] } },
+  opts: { id: 'm1', file_client: 'local' },
+});
 
 t.test('arguments bind like a Python call', async (t) => {
   t.same(bindArgs(fn('grains.get'), ['os'], {}), { key: 'os', default: '', delimiter: ':' });
   t.same(bindArgs(fn('grains.get'), [], { key: 'a', default: 1 }), { key: 'a', default: 1, delimiter: ':' });
   t.same(bindArgs(fn('cmd.run'), ['ls'], { timeout: '5' }).timeout, 5, 'numbers given as text are read');
-  t.throws(() => bindArgs(fn('test.ping'), [1], {}), { code: 'BRINE_ERR_EXEC_BAD_ARGS', message: 'Passed invalid arguments to test.ping: ping() takes 0 positional arguments but 1 was given' });
+  t.throws(() => bindArgs(fn('test.ping'), [1], {}), {
+    code: 'BRINE_ERR_EXEC_BAD_ARGS',
+    message: 'Passed invalid arguments to test.ping: ping() takes 0 positional arguments but 1 was given',
+  });
   t.throws(() => bindArgs(fn('test.echo'), [], {}), { message: /missing required argument 'text'/ });
   t.throws(() => bindArgs(fn('test.echo'), ['a', 'b'], {}), { message: /echo\(\) takes 1 positional argument but 2 were given/ });
   t.throws(() => bindArgs(fn('grains.get'), ['a', 'b', 'c', 'd', 'e'], {}), { message: /get\(\) takes from 1 to 4 positional arguments but 5 were given/ });

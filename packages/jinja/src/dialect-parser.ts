@@ -83,7 +83,17 @@ export class BalancedTokenizer extends Tokenizer {
 }
 
 const PY_ESCAPES: Record<string, string> = {
-  '\\': '\\', "'": "'", '"': '"', n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
 };
 
 /** Nodes of our own; the compiler (dialect.ts) knows how to emit them. */
@@ -111,9 +121,16 @@ function isClosing(t: any): boolean {
 function startsTestArg(t: any): boolean {
   if (!t) return false;
   if (t.type === lexer.TOKEN_SYMBOL) return !['else', 'or', 'and', 'if', 'in', 'not', 'is', 'recursive'].includes(t.value);
-  return [lexer.TOKEN_STRING, lexer.TOKEN_INT, lexer.TOKEN_FLOAT, lexer.TOKEN_BOOLEAN, lexer.TOKEN_NONE, lexer.TOKEN_LEFT_PAREN, lexer.TOKEN_LEFT_BRACKET, lexer.TOKEN_LEFT_CURLY].includes(
-    t.type,
-  );
+  return [
+    lexer.TOKEN_STRING,
+    lexer.TOKEN_INT,
+    lexer.TOKEN_FLOAT,
+    lexer.TOKEN_BOOLEAN,
+    lexer.TOKEN_NONE,
+    lexer.TOKEN_LEFT_PAREN,
+    lexer.TOKEN_LEFT_BRACKET,
+    lexer.TOKEN_LEFT_CURLY,
+  ].includes(t.type);
 }
 
 export class DialectParser extends Parser {

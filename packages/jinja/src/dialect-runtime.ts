@@ -64,7 +64,10 @@ export function annotate(e: any, file: string, lineno: number | undefined, colno
 /** The runtime our compiled templates get instead of nunjucks' own. */
 export const dialectRuntime: any = Object.create(baseRuntime);
 Object.assign(dialectRuntime, {
-  loopCycle: (i: number) => (...items: unknown[]) => (items.length ? items[i % items.length] : undefined),
+  loopCycle:
+    (i: number) =>
+    (...items: unknown[]) =>
+      items.length ? items[i % items.length] : undefined,
   setAttr(obj: unknown, key: unknown, value: unknown) {
     if (!(obj instanceof Namespace)) throw new Error('cannot assign attribute on non-namespace object');
     (obj as unknown as Record<string, unknown>)[String(key)] = value;
@@ -136,7 +139,7 @@ Object.assign(dialectRuntime, {
   mod(a: any, b: any) {
     if (isStringLike(a)) return percentFormat(String(a), b);
     const r = a % b;
-    return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
+    return r !== 0 && r < 0 !== b < 0 ? r + b : r;
   },
   concat: (a: unknown, b: unknown) => (a === undefined ? '' : str(a)) + (b === undefined ? '' : str(b)),
   dict(pairs: Array<[unknown, unknown]>) {
@@ -174,4 +177,3 @@ export function iterate(v: unknown): unknown {
   if (isStringLike(v)) return [...String(v)];
   return v;
 }
-

@@ -412,7 +412,12 @@ class DialectCompiler extends Compiler {
     if (!(node.name instanceof nodes.Array)) {
       // `for k in dict` iterates the keys, as in Python.
       const arr = node.arr;
-      node.arr = new nodes.FunCall(arr.lineno, arr.colno, new nodes.Symbol(arr.lineno, arr.colno, '__brine_iter'), new nodes.NodeList(arr.lineno, arr.colno, [arr]));
+      node.arr = new nodes.FunCall(
+        arr.lineno,
+        arr.colno,
+        new nodes.Symbol(arr.lineno, arr.colno, '__brine_iter'),
+        new nodes.NodeList(arr.lineno, arr.colno, [arr]),
+      );
     }
     super.compileFor(node, frame);
   }

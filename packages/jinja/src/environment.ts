@@ -225,10 +225,13 @@ function toFailure(e: unknown, name: string): TemplateFailure {
   // The deepest annotated error is the one the innermost template saw.
   let err = e as any;
   for (let cur = err; cur && typeof cur === 'object'; cur = cur.cause) if (cur.brineWhere) err = cur;
-  const where = (err?.brineWhere) || {};
+  const where = err?.brineWhere || {};
   let message = String(err?.message ?? err);
   // nunjucks prefixes "(path) [Line x, Column y]" lines; keep the last, the actual complaint.
-  const lines = message.split('\n').map((l: string) => l.trim()).filter((l: string) => l !== '');
+  const lines = message
+    .split('\n')
+    .map((l: string) => l.trim())
+    .filter((l: string) => l !== '');
   message = (lines[lines.length - 1] ?? message).replace(/^(Template render error|Error|TypeError|ReferenceError|RangeError): /, '');
   return new TemplateFailure(message, where.file ?? name, where.line, where.column);
 }

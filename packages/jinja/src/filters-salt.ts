@@ -68,7 +68,7 @@ function ipFilter(versions: Array<4 | 6>): Filter {
       const ver = ipVersion(x, true);
       if (!versions.includes(ver as 4 | 6)) return false;
       const s = str(x);
-      if (opt === '' ) return true;
+      if (opt === '') return true;
       if (opt === 'address' || opt === 'host') return !s.includes('/') || /\/(32|128)$/.test(s);
       if (opt === 'network') return s.includes('/');
       return true;
@@ -79,7 +79,10 @@ function ipFilter(versions: Array<4 | 6>): Filter {
 }
 
 function snake(s: string): string {
-  return s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 function camel(s: string, upper: boolean): string {
@@ -148,18 +151,19 @@ export const SALT_FILTERS: Record<string, Filter> = {
     const m = /^([0-9.]*)\s*(.*)$/.exec(str(value).trim())!;
     const n = m[1] === '' ? NaN : Number(m[1]);
     if (Number.isNaN(n)) return 0;
-    const unit = (m[2].toLowerCase() || str(a.default_unit).toLowerCase());
+    const unit = m[2].toLowerCase() || str(a.default_unit).toLowerCase();
     let dec = false;
     if (/^[kmgtpezy]b$/.test(unit)) dec = truthy(a.handle_metric);
     else if (!/^(b|[kmgtpezy](ib)?)$/.test(unit)) return 0;
     const p = UNITS.indexOf(unit[0]);
     return Math.trunc(n * (dec ? 10 ** (p * 3) : 2 ** (p * 10)));
   },
-  sorted_ignorecase: (v) => [...list(v)].sort((x, y) => {
-    const a = str(x).toLowerCase();
-    const b = str(y).toLowerCase();
-    return a < b ? -1 : a > b ? 1 : 0;
-  }),
+  sorted_ignorecase: (v) =>
+    [...list(v)].sort((x, y) => {
+      const a = str(x).toLowerCase();
+      const b = str(y).toLowerCase();
+      return a < b ? -1 : a > b ? 1 : 0;
+    }),
   substring_in_list: (s, l) => list(l).some((x) => str(x).includes(str(s))),
   exactly_n_true: (v, n) => list(v).filter(truthy).length === Number(n),
   exactly_one_true: (v) => list(v).filter(truthy).length === 1,
@@ -252,7 +256,10 @@ export const SALT_FILTERS: Record<string, Filter> = {
   compress: (v, selectors) => list(v).filter((_, i) => truthy(list(selectors)[i])),
   dict_to_sls_yaml_params: (v, ...raw) => {
     const flow = bindArgs(raw, ['flow_style'], { flow_style: false }).flow_style;
-    return toYaml(Object.keys(v ?? {}).map((k) => ({ [k]: v[k] })), flow === null ? null : truthy(flow));
+    return toYaml(
+      Object.keys(v ?? {}).map((k) => ({ [k]: v[k] })),
+      flow === null ? null : truthy(flow),
+    );
   },
   uuid: (v) => {
     // uuid5 in Salt's own namespace (salt.utils.jinja.GLOBAL_UUID).
@@ -287,7 +294,10 @@ export const SALT_FILTERS: Record<string, Filter> = {
     const a = bindArgs(raw, ['attribute', 'default', 'case_sensitive'], { default: null, case_sensitive: false });
     const parts = str(a.attribute).split('.');
     const get = (x: unknown) => {
-      const v = parts.reduce<unknown>((o, p) => (o === undefined || o === null ? undefined : memberLookup(o, /^\d+$/.test(p) && Array.isArray(o) ? Number(p) : p)), x);
+      const v = parts.reduce<unknown>(
+        (o, p) => (o === undefined || o === null ? undefined : memberLookup(o, /^\d+$/.test(p) && Array.isArray(o) ? Number(p) : p)),
+        x,
+      );
       return v === undefined ? a.default : v;
     };
     const key = (x: unknown) => {

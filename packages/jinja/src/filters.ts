@@ -163,7 +163,9 @@ export const FILTERS: Record<string, Filter> = {
   join(value, ...raw) {
     const a = bindArgs(raw, ['d', 'attribute'], { d: '' });
     const get = a.attribute === undefined ? (v: unknown) => v : attrGetter(a.attribute);
-    return toList(value).map((v) => str(get(v))).join(str(a.d));
+    return toList(value)
+      .map((v) => str(get(v)))
+      .join(str(a.d));
   },
   upper: (v) => str(v).toUpperCase(),
   lower: (v) => str(v).toLowerCase(),

@@ -217,7 +217,7 @@ export const DICT_METHODS: Record<string, Method> = {
   values: (d: Record<string, unknown>) => Object.keys(d).map((k) => d[k]),
   get: (d: Record<string, unknown>, key: unknown, def: unknown = null) => {
     const k = pyKey(key);
-    return  Object.hasOwn(d, k) && d[k] !== undefined ? d[k] : def;
+    return Object.hasOwn(d, k) && d[k] !== undefined ? d[k] : def;
   },
   update,
   setdefault: (d: Record<string, unknown>, key: unknown, def: unknown = null) => {
@@ -275,7 +275,7 @@ function pythonMethod(obj: unknown, key: string): ((...args: unknown[]) => unkno
 }
 
 function hasOwn(obj: object, key: string): boolean {
-  return  Object.hasOwn(obj, key);
+  return Object.hasOwn(obj, key);
 }
 
 function jsMember(obj: any, key: unknown): unknown {

@@ -104,8 +104,21 @@ function analyze(s: string): Analysis {
 }
 
 const ESCAPES: Record<string, string> = {
-  '\0': '0', '\x07': 'a', '\x08': 'b', '\x09': 't', '\x0a': 'n', '\x0b': 'v', '\x0c': 'f', '\x0d': 'r', '\x1b': 'e',
-  '"': '"', '\\': '\\', '\x85': 'N', '\xa0': '_', '\u2028': 'L', '\u2029': 'P',
+  '\0': '0',
+  '\x07': 'a',
+  '\x08': 'b',
+  '\x09': 't',
+  '\x0a': 'n',
+  '\x0b': 'v',
+  '\x0c': 'f',
+  '\x0d': 'r',
+  '\x1b': 'e',
+  '"': '"',
+  '\\': '\\',
+  '\x85': 'N',
+  '\xa0': '_',
+  '\u2028': 'L',
+  '\u2029': 'P',
 };
 
 function floatText(n: number): string {
@@ -358,14 +371,23 @@ class Emitter {
     let start = 0;
     for (let end = 0; end <= text.length; end++) {
       const ch = end < text.length ? text[end] : undefined;
-      if (ch === undefined || '"\\\x85\u2028\u2029\ufeff'.includes(ch) || !((ch >= '\x20' && ch <= '\x7e') || (ch >= '\xa0' && ch <= '\ufffd' && ch !== '\ufeff'))) {
+      if (
+        ch === undefined ||
+        '"\\\x85\u2028\u2029\ufeff'.includes(ch) ||
+        !((ch >= '\x20' && ch <= '\x7e') || (ch >= '\xa0' && ch <= '\ufffd' && ch !== '\ufeff'))
+      ) {
         if (start < end) {
           this.write(text.slice(start, end));
           start = end;
         }
         if (ch !== undefined) {
           const code = ch.charCodeAt(0);
-          const esc = ESCAPES[ch] !== undefined ? '\\' + ESCAPES[ch] : code <= 0xff ? '\\x' + code.toString(16).toUpperCase().padStart(2, '0') : '\\u' + code.toString(16).toUpperCase().padStart(4, '0');
+          const esc =
+            ESCAPES[ch] !== undefined
+              ? '\\' + ESCAPES[ch]
+              : code <= 0xff
+                ? '\\x' + code.toString(16).toUpperCase().padStart(2, '0')
+                : '\\u' + code.toString(16).toUpperCase().padStart(4, '0');
           this.write(esc);
           start = end + 1;
         }

@@ -103,7 +103,13 @@ export function repr(v: unknown): string {
     return '[' + v.map(repr).join(', ') + ']';
   }
   if (typeof v === 'object') {
-    return '{' + Object.keys(v).map((k) => `${reprString(k)}: ${repr((v as Record<string, unknown>)[k])}`).join(', ') + '}';
+    return (
+      '{' +
+      Object.keys(v)
+        .map((k) => `${reprString(k)}: ${repr((v as Record<string, unknown>)[k])}`)
+        .join(', ') +
+      '}'
+    );
   }
   return String(v);
 }
@@ -127,11 +133,12 @@ export function pyEq(a: unknown, b: unknown): boolean {
 /** Python's `in`: a key of a dict, an item of a list, a substring of a string. */
 export function pyIn(item: unknown, container: unknown): boolean {
   if (isStringLike(container)) {
-    if (!isStringLike(item)) throw new TypeError(`'in <string>' requires string as left operand, not ${item === null || item === undefined ? 'NoneType' : typeof item}`);
+    if (!isStringLike(item))
+      throw new TypeError(`'in <string>' requires string as left operand, not ${item === null || item === undefined ? 'NoneType' : typeof item}`);
     return String(container).includes(String(item));
   }
   if (Array.isArray(container)) return container.some((x) => pyEq(x, item));
-  if (isDict(container)) return  Object.hasOwn(container, pyKey(item));
+  if (isDict(container)) return Object.hasOwn(container, pyKey(item));
   if (container === null || container === undefined) throw new TypeError("argument of type 'NoneType' is not iterable");
   if (typeof container === 'object' && Symbol.iterator in container) return [...(container as Iterable<unknown>)].some((x) => pyEq(x, item));
   throw new TypeError(`argument of type '${typeof container}' is not iterable`);
@@ -205,7 +212,9 @@ function percentOne(v: unknown, flags: string, width: string, prec: string, type
       break;
     case 'e':
     case 'E':
-      s = Number(v).toExponential(prec === '' ? 6 : Number(prec)).replace(/e([+-])(\d)$/, 'e$10$2');
+      s = Number(v)
+        .toExponential(prec === '' ? 6 : Number(prec))
+        .replace(/e([+-])(\d)$/, 'e$10$2');
       if (type === 'E') s = s.toUpperCase();
       break;
     case 'g':

@@ -61,17 +61,18 @@ function filterBy(grains: Record<string, unknown>, raw: unknown[]): unknown {
   return ret;
 }
 
-
 function posixJoin(parts: string[]): string {
   return parts.reduce((acc, p) => (p.startsWith('/') ? p : acc === '' || acc.endsWith('/') ? acc + p : acc + '/' + p), '');
 }
 
 /** The built-in helpers, bound to one render's data. */
 export function builtinHelpers(d: HelperData): HelperTable {
-  const log = (level: LogLevel) => (...raw: unknown[]) => {
-    d.log?.(level, raw.map(str).join(' '));
-    return '';
-  };
+  const log =
+    (level: LogLevel) =>
+    (...raw: unknown[]) => {
+      d.log?.(level, raw.map(str).join(' '));
+      return '';
+    };
   const configGet = (...raw: unknown[]) => {
     const a = bindArgs(raw, ['key', 'default', 'delimiter'], { default: '', delimiter: ':' });
     for (const src of [d.opts, d.grains, d.pillar]) {
@@ -163,7 +164,10 @@ export function builtinHelpers(d: HelperData): HelperTable {
         return s.slice(s.lastIndexOf('/') + 1);
       },
       join: (...parts: unknown[]) => posixJoin(parts.filter((p) => typeof p === 'string') as string[]),
-      normpath: (p: unknown) => str(p).replace(/\/+/g, '/').replace(/\/\.(?=\/|$)/g, '') || '.',
+      normpath: (p: unknown) =>
+        str(p)
+          .replace(/\/+/g, '/')
+          .replace(/\/\.(?=\/|$)/g, '') || '.',
     },
     test: {
       true: () => true,

@@ -31,9 +31,7 @@ export function pyJson(v: unknown, indent: number | null = null, sortKeys = fals
     if (keys.length === 0) return '{}';
     return (
       '{' +
-      keys
-        .map((k) => nl + jsonString(k, ensureAscii) + ': ' + pyJson((v as Record<string, unknown>)[k], indent, sortKeys, ensureAscii, level + 1))
-        .join(sep) +
+      keys.map((k) => nl + jsonString(k, ensureAscii) + ': ' + pyJson((v as Record<string, unknown>)[k], indent, sortKeys, ensureAscii, level + 1)).join(sep) +
       end +
       '}'
     );

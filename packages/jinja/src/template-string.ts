@@ -106,6 +106,11 @@ export function renderTemplateString(text: string, options: TemplateStringOption
   const hostCalls = host.calls();
   const missing = hostCalls.find((c) => !c.answered && !c.speculative);
   // a placeholder answered the call: whatever came out is not the template's output
-  if (missing) return { ok: false, error: new TemplateFailure(`${describeHostCall(missing)} has no answer from the host yet`, missing.file, missing.line, missing.column), hostCalls };
+  if (missing)
+    return {
+      ok: false,
+      error: new TemplateFailure(`${describeHostCall(missing)} has no answer from the host yet`, missing.file, missing.line, missing.column),
+      hostCalls,
+    };
   return { ...res, hostCalls };
 }

@@ -44,7 +44,6 @@ export function isMissing(v: unknown): boolean {
 /** Pillar and params are copied per render, so templates cannot change the caller's data. */
 export const deepCopy = cloneJson;
 
-
 /**
  * Recursively merges `upd` into `dest` (in place) and returns `dest`: dicts merge, everything
  * else is replaced; with mergeLists, lists are concatenated (new items only).

@@ -37,8 +37,7 @@ function scanFlow(line: string, from: number, st: ScanState): void {
     if (c === '"' || c === "'") {
       // A quote opens a scalar only where a token starts (`it's` is plain text).
       if (i === from || ' \t[{,:'.includes(line[i - 1])) st.quote = c;
-    }
-    else if (c === '#' && (i === 0 || line[i - 1] === ' ')) return;
+    } else if (c === '#' && (i === 0 || line[i - 1] === ' ')) return;
     else if (c === '{' || c === '[') st.depth++;
     else if ((c === '}' || c === ']') && st.depth > 0) {
       st.depth--;

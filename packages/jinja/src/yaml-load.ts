@@ -5,7 +5,21 @@
  * are an error. Maps become plain objects in document order; positions of the keys an SLS file
  * is made of are recorded.
  */
-import { LineCounter, isCollection, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
+import {
+  LineCounter,
+  isCollection,
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+  type ParseOptions,
+  type DocumentOptions,
+  type SchemaOptions,
+  type ToJSOptions,
+} from 'yaml';
 import type { IdPositions, PositionMap } from './positions.js';
 import { reindentFlow } from './yaml-flow.js';
 import { fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
@@ -63,7 +77,10 @@ export interface YamlResult {
 
 function errorText(text: string, code: string, message: string, offset: number): string {
   if (code === 'DUPLICATE_KEY') {
-    const key = /^[^:\n]*/.exec(text.slice(offset))?.[0].trim().replace(/^["']|["']$/g, '');
+    const key = /^[^:\n]*/
+      .exec(text.slice(offset))?.[0]
+      .trim()
+      .replace(/^["']|["']$/g, '');
     return `found conflicting ID '${key}' (a key appears twice in the same mapping)`;
   }
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
@@ -133,7 +150,11 @@ function finish(doc: Document, lineCounter: LineCounter, text: string): YamlResu
   const bad = collectionKey(doc);
   if (bad) {
     const at = lineCounter.linePos(bad.range?.[0] ?? 0);
-    return { value: undefined, lineCounter, error: { message: 'found unacceptable key (a mapping or a list cannot be a mapping key)', line: at.line, column: at.col } };
+    return {
+      value: undefined,
+      lineCounter,
+      error: { message: 'found unacceptable key (a mapping or a list cannot be a mapping key)', line: at.line, column: at.col },
+    };
   }
   try {
     return { value: doc.toJS(TO_JS) ?? null, doc, lineCounter };

@@ -25,7 +25,9 @@ t.test('a missing comma is a clear error', async (t) => {
 
 t.test('namespace() and loop.cycle, as modern formulas use them', async (t) => {
   t.equal(
-    render("{% set ns = namespace(found=false, n=0) %}{% for x in [1,2,3] %}{% if x == 2 %}{% set ns.found = true %}{% endif %}{% set ns.n = ns.n + x %}{% endfor %}{{ ns.found }} {{ ns.n }}"),
+    render(
+      '{% set ns = namespace(found=false, n=0) %}{% for x in [1,2,3] %}{% if x == 2 %}{% set ns.found = true %}{% endif %}{% set ns.n = ns.n + x %}{% endfor %}{{ ns.found }} {{ ns.n }}',
+    ),
     'True 6',
   );
   t.match(render('{% set d = {} %}{% set d.x = 1 %}'), /ERR cannot assign attribute on non-namespace object/);

@@ -12,11 +12,14 @@ const accepted: Array<[string, unknown]> = [
   ['a:\n  x: {b: 1,\nc: 2}\n', { a: { x: { b: 1, c: 2 } } }],
   ['a:\n  - [1,\n  2]\n', { a: [[1, 2]] }],
   ['a:\n  b:\n    - x: {b: 1,\n  c: "q\n r",\n d: [1,\n2]}\n    - y\n', { a: { b: [{ x: { b: 1, c: 'q r', d: [1, 2] } }, 'y'] } }],
-  ["a: |\n  {x,\nb: 1\n", { a: '{x,\n', b: 1 }],
+  ['a: |\n  {x,\nb: 1\n', { a: '{x,\n', b: 1 }],
   ["a:\n  - v: 'first line\n\n  second line'\n", { a: [{ v: 'first line\nsecond line' }] }],
   ['a:\n  - v: "one\\\n  \\ two"\n', { a: [{ v: 'one two' }] }],
   ['a: |\n  hello   ', { a: 'hello   ' }],
-  ['a: 0644\nb: 0o644\nc: 1:30\nd: 0x1F\ne: 1e3\nf: 1.5e3\ng: y\nh: ~\ni: 2024-01-01\nk: 0b101\nl: +12\nm: 1_000\nn: 08\n', { a: 644, b: '0o644', c: 90, d: 31, e: '1e3', f: '1.5e3', g: 'y', h: null, i: '2024-01-01', k: 5, l: 12, m: 1000, n: '08' }],
+  [
+    'a: 0644\nb: 0o644\nc: 1:30\nd: 0x1F\ne: 1e3\nf: 1.5e3\ng: y\nh: ~\ni: 2024-01-01\nk: 0b101\nl: +12\nm: 1_000\nn: 08\n',
+    { a: 644, b: '0o644', c: 90, d: 31, e: '1e3', f: '1.5e3', g: 'y', h: null, i: '2024-01-01', k: 5, l: 12, m: 1000, n: '08' },
+  ],
   ['x: [yes, No, ON, off, True, n]\n', { x: [true, false, true, false, true, 'n'] }],
 ];
 

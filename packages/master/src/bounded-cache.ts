@@ -12,7 +12,10 @@ export class BoundedCache<V extends object> {
 
   constructor(maxEntries: number, maxBytes: number, sizeOf: (v: V) => number) {
     // a size of 0 turns the cache off (compile_cache_size: 0)
-    this.lru = maxEntries > 0 ? new LRUCache<string, V>({ max: maxEntries, maxSize: Math.max(1, maxBytes), sizeCalculation: (v) => Math.max(1, Math.min(sizeOf(v), maxBytes)) }) : undefined;
+    this.lru =
+      maxEntries > 0
+        ? new LRUCache<string, V>({ max: maxEntries, maxSize: Math.max(1, maxBytes), sizeCalculation: (v) => Math.max(1, Math.min(sizeOf(v), maxBytes)) })
+        : undefined;
   }
 
   get(key: string): V | undefined {

@@ -36,7 +36,9 @@ export function resolveApi(configFile: string | undefined, env: NodeJS.ProcessEn
           severity: 'error',
           message:
             `cannot read the API token ${cfg.token_file}: ${(err as Error).message}\n` +
-            (file ? `  the master config used: ${file} (from ${from ?? 'the default path'})\n` : `  no master config found: not given with --config, $BRINE_MASTER_CONFIG unset, no ${DEFAULT_MASTER_CONFIG}\n`) +
+            (file
+              ? `  the master config used: ${file} (from ${from ?? 'the default path'})\n`
+              : `  no master config found: not given with --config, $BRINE_MASTER_CONFIG unset, no ${DEFAULT_MASTER_CONFIG}\n`) +
             `  point brine at your master with --config MASTER_CONFIG (the file 'brine master' runs with), or export BRINE_MASTER_CONFIG=MASTER_CONFIG,\n` +
             `  or set BRINE_API_URL and BRINE_API_TOKEN; the token is written to <data_dir>/api_token when the master starts`,
         },
@@ -72,7 +74,10 @@ export class MasterClient {
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch (err) {
-      throw masterErrors.make('BRINE_ERR_MASTER_UNREACHABLE', { url: this.target.url, detail: (err as { cause?: Error }).cause?.message ?? (err as Error).message });
+      throw masterErrors.make('BRINE_ERR_MASTER_UNREACHABLE', {
+        url: this.target.url,
+        detail: (err as { cause?: Error }).cause?.message ?? (err as Error).message,
+      });
     }
     const text = await res.text();
     let data: unknown;

@@ -147,18 +147,18 @@ function masterKind(kind: string, v: unknown): boolean | undefined {
   switch (kind) {
     case 'roots':
       return (
-        typeof v === 'object' && v !== null && !Array.isArray(v) &&
-        Object.values(v).every((d) => Array.isArray(d) && d.every((x) => typeof x === 'string'))
+        typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((d) => Array.isArray(d) && d.every((x) => typeof x === 'string'))
       );
     case 'layers':
       return (
-        typeof v === 'object' && v !== null && !Array.isArray(v) &&
+        typeof v === 'object' &&
+        v !== null &&
+        !Array.isArray(v) &&
         Object.entries(v).every(([k, d]) => (k === 'site' || k === 'modules') && Array.isArray(d) && d.every((x) => typeof x === 'string'))
       );
     case 'categories':
       return (
-        Array.isArray(v) &&
-        v.every((c) => typeof c === 'string' || (typeof c === 'object' && c !== null && typeof (c as { name?: unknown }).name === 'string'))
+        Array.isArray(v) && v.every((c) => typeof c === 'string' || (typeof c === 'object' && c !== null && typeof (c as { name?: unknown }).name === 'string'))
       );
     case 'strategy':
       return v === 'merge' || v === 'same' || v === 'merge_all';

@@ -16,16 +16,17 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_KEY_RATE_LIMITED: 'minion {minion}: too many new keys ({rate} a minute, new_keys_per_minute); try again later',
   BRINE_ERR_MASTER_KEY_REJECTED: 'minion {minion}: key is rejected',
   BRINE_ERR_MASTER_NOT_YOUR_JOB: 'minion {minion} was not a target of job {jid}',
-  BRINE_ERR_MASTER_UNKNOWN_JOB: 'minion {minion}: job {jid} is unknown to this master (never published here, or older than keep_jobs_seconds); its results are refused for good',
+  BRINE_ERR_MASTER_UNKNOWN_JOB:
+    'minion {minion}: job {jid} is unknown to this master (never published here, or older than keep_jobs_seconds); its results are refused for good',
   BRINE_ERR_MASTER_TOPS: "master_tops plugin '{name}' failed for minion {id}: {detail}",
   BRINE_ERR_MASTER_FILE_REFUSED: "file request refused: '{path}' {detail}",
   BRINE_ERR_MASTER_UNKNOWN_ENV: "environment '{env}' is not served by this master",
   BRINE_ERR_MASTER_BAD_OP: "unknown request '{op}'",
-  BRINE_ERR_MASTER_HOST_TIMEOUT: "minion {minion} did not answer the host calls within {seconds} s (host_call_timeout)",
+  BRINE_ERR_MASTER_HOST_TIMEOUT: 'minion {minion} did not answer the host calls within {seconds} s (host_call_timeout)',
   BRINE_ERR_MASTER_HOST_GONE: 'minion {minion} is not connected: nobody can answer its host calls',
   BRINE_ERR_MASTER_HOST_REFUSED: 'minion {minion} refused the host calls: {code}: {message}',
   BRINE_ERR_MASTER_PILLAR_UNSAFE_MATCHER:
-    "{file}:{line}: the pillar top file targets by {what}, which the minion itself asserts; pillar_safe_matchers_only allows only the minion id (match: glob, pcre or list; L@ and E@ in a compound)",
+    '{file}:{line}: the pillar top file targets by {what}, which the minion itself asserts; pillar_safe_matchers_only allows only the minion id (match: glob, pcre or list; L@ and E@ in a compound)',
   BRINE_ERR_MASTER_INTERNAL: 'internal error: {detail}',
   BRINE_ERR_MASTER_LISTEN: 'cannot listen for the {what} on {address}: {detail}',
   BRINE_ERR_MASTER_UNREACHABLE:

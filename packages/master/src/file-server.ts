@@ -48,7 +48,11 @@ export class FileServer {
       throw masterErrors.make('BRINE_ERR_MASTER_FILE_REFUSED', { path: rawPrefix, detail: why });
     }
     if (!(saltenv in this.roots.roots)) throw masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_ENV', { env: saltenv });
-    const dir = rawPrefix.split('/').filter((s) => s !== '' && s !== '.').join('/') + '/';
+    const dir =
+      rawPrefix
+        .split('/')
+        .filter((s) => s !== '' && s !== '.')
+        .join('/') + '/';
     const out: Omit<FileGetReply, 'data'>[] = [];
     for (const [rel, f] of this.roots.snapshot(jid).files.get(saltenv) ?? []) {
       if (rel.startsWith(dir)) out.push({ path: rel, saltenv, hash: f.hash, size: f.size });
@@ -64,7 +68,10 @@ export class FileServer {
       throw masterErrors.make('BRINE_ERR_MASTER_FILE_REFUSED', { path: rawPath, detail: why });
     }
     if (!(saltenv in this.roots.roots)) throw masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_ENV', { env: saltenv });
-    const rel = rawPath.split('/').filter((s) => s !== '' && s !== '.').join('/');
+    const rel = rawPath
+      .split('/')
+      .filter((s) => s !== '' && s !== '.')
+      .join('/');
     const snap = this.roots.snapshot(jid);
     const f = snap.lookup(saltenv, rel);
     if (!f) return null;

@@ -79,7 +79,12 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   const pruned = store.prune(config.keep_jobs_seconds);
   if (pruned.jobs || pruned.events) log.info(pruned, 'pruned old jobs and events');
   const events = new EventBus(store);
-  const keys = new KeyManager(store, events, { autoAccept: config.auto_accept, autosign: config.autosign, autosignNetworks: config.autosign_networks, newKeysPerMinute: config.new_keys_per_minute });
+  const keys = new KeyManager(store, events, {
+    autoAccept: config.auto_accept,
+    autosign: config.autosign,
+    autosignNetworks: config.autosign_networks,
+    newKeysPerMinute: config.new_keys_per_minute,
+  });
 
   const tops = await loadMasterTops(config.master_tops, config.master_tops_dirs);
   for (const e of tops.errors) log.error({ event: 'master_tops_error' }, e);

@@ -36,15 +36,20 @@ export function requestHandler(states: StateService, files: FileServer, hub: Pic
         const jid = str(a.jid, 'jid', msg.op, true);
         // the templates' host calls go to the host that asked for this compile
         const ask: AskHost = (calls) => hub.askHost(session, calls, jid);
-        return states.compile(id, session.grains, {
-          mode,
-          ...(sls ? { sls } : {}),
-          ...(saltenv ? { saltenv } : {}),
-          ...(a.raw === true ? { raw: true } : {}),
-          ...(pillar ? { pillar } : {}),
-          ...(params ? { params } : {}),
-          ...(jid ? { jid } : {}),
-        }, ask);
+        return states.compile(
+          id,
+          session.grains,
+          {
+            mode,
+            ...(sls ? { sls } : {}),
+            ...(saltenv ? { saltenv } : {}),
+            ...(a.raw === true ? { raw: true } : {}),
+            ...(pillar ? { pillar } : {}),
+            ...(params ? { params } : {}),
+            ...(jid ? { jid } : {}),
+          },
+          ask,
+        );
       }
       case 'pillar.items': {
         const r = states.pillar(id, session.grains);

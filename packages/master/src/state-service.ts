@@ -73,7 +73,7 @@ export interface CompileReply {
 
 function hashOf(...parts: unknown[]): string {
   const h = createHash('sha256');
-  for (const p of parts) h.update(typeof p === 'string' ? p : JSON.stringify(p) ?? 'undefined').update('\0');
+  for (const p of parts) h.update(typeof p === 'string' ? p : (JSON.stringify(p) ?? 'undefined')).update('\0');
   return h.digest('hex');
 }
 
@@ -165,7 +165,13 @@ export class StateService {
   }
 
   get stats() {
-    return { compile_hits: this.compiled.hits, compile_misses: this.compiled.misses, shared_hits: this.shared.hits, pillar_hits: this.pillarCache.hits, pillar_misses: this.pillarCache.misses };
+    return {
+      compile_hits: this.compiled.hits,
+      compile_misses: this.compiled.misses,
+      shared_hits: this.shared.hits,
+      pillar_hits: this.pillarCache.hits,
+      pillar_misses: this.pillarCache.misses,
+    };
   }
 
   /**
@@ -185,11 +191,15 @@ export class StateService {
     const key = hashOf(snap.hash, loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
     if (hit) return hit;
-    const classic = compilePillar(snap, { id, grains: g }, {
-      mergeLists: this.config.pillar_merge_lists,
-      nodegroups: this.config.nodegroups,
-      safeMatchersOnly: this.config.pillar_safe_matchers_only,
-    });
+    const classic = compilePillar(
+      snap,
+      { id, grains: g },
+      {
+        mergeLists: this.config.pillar_merge_lists,
+        nodegroups: this.config.nodegroups,
+        safeMatchersOnly: this.config.pillar_safe_matchers_only,
+      },
+    );
     let res: MinionPillar = { ...classic, explain: {} };
     if (loaded) {
       const bound = this.bindings.resolve(id, g, jid, loaded);
@@ -283,7 +293,19 @@ export class StateService {
     }
     const snap = this.files.snapshot(req.jid);
     const pillarJson = JSON.stringify(pillar);
-    const key = hashOf(snap.hash, id, grainsJson, pillarJson, ext, req.mode, req.sls ?? [], req.saltenv ?? '', !!req.raw, this.config.top_file_merging_strategy, req.params ?? {});
+    const key = hashOf(
+      snap.hash,
+      id,
+      grainsJson,
+      pillarJson,
+      ext,
+      req.mode,
+      req.sls ?? [],
+      req.saltenv ?? '',
+      !!req.raw,
+      this.config.top_file_merging_strategy,
+      req.params ?? {},
+    );
     const answers = this.answersFor(id, req.jid);
     try {
       return await this.compileWith({ id, grains, grainsJson, pillar, pillarJson, req, ext, snap, key, fail, answers, ...(ask ? { ask } : {}) });
@@ -304,7 +326,9 @@ export class StateService {
       const asked = await compileAsking((hostAnswers) => compileTopFiles({ ...opts, hostAnswers }), asking);
       const top = asked.result;
       const failed = hasErrors(top.diagnostics);
-      const reply = failed ? fail(top.diagnostics, top.matches) : { matches: top.matches, high: {}, low: [], diagnostics: top.diagnostics, errors: [], failed: false, pillar, cached: false };
+      const reply = failed
+        ? fail(top.diagnostics, top.matches)
+        : { matches: top.matches, high: {}, low: [], diagnostics: top.diagnostics, errors: [], failed: false, pillar, cached: false };
       entry = { reply, host: answersUsed(top.hostCalls, asked.answers) };
     } else {
       // The matches come from the top files (per minion: targets name ids); what they select is

@@ -105,9 +105,7 @@ export class MasterStore {
     this.stmts = {
       keysOf: db.prepare('SELECT * FROM keys WHERE minion = ? ORDER BY created_at'),
       keyAll: db.prepare('SELECT * FROM keys ORDER BY state, minion'),
-      keyInsert: db.prepare(
-        'INSERT INTO keys (minion, pub, fingerprint, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
+      keyInsert: db.prepare('INSERT INTO keys (minion, pub, fingerprint, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
       keySetState: db.prepare('UPDATE keys SET state = ?, updated_at = ? WHERE minion = ? AND fingerprint = ?'),
       keyDelete: db.prepare('DELETE FROM keys WHERE minion = ? AND fingerprint = ?'),
       minionUpsert: db.prepare(

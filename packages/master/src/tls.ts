@@ -23,7 +23,12 @@ export async function ensureCertificate(pkiDir: string, certFile?: string | null
     try {
       // loaded only on the first start of a master: it brings an ASN.1 stack
       const { generate } = await import('selfsigned');
-      const pems = await generate([{ name: 'commonName', value: 'brine-master' }], { keyType: 'ec', curve: 'P-256', notAfterDate: new Date(Date.now() + 3650 * 86_400_000), algorithm: 'sha256' });
+      const pems = await generate([{ name: 'commonName', value: 'brine-master' }], {
+        keyType: 'ec',
+        curve: 'P-256',
+        notAfterDate: new Date(Date.now() + 3650 * 86_400_000),
+        algorithm: 'sha256',
+      });
       // a half-written pair from an earlier crash is replaced; the key never exists readable by others
       rmSync(key, { force: true });
       writeFileSync(key, pems.private, { mode: 0o600, flag: 'wx' });

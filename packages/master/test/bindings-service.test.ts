@@ -65,7 +65,10 @@ t.test('diagnostics name the file under its root, with the line', async (t) => {
 t.test('StateService: classic pillar first, bindings on top; cache follows both trees; compile fails on a bindings error', async (t) => {
   const dir = tmp(t);
   write(path.join(dir, 'pillar'), { 'top.sls': "base:\n  '*':\n    - common\n", 'common.sls': 'ntp:\n  servers: [classic]\n  keep: yes\n' });
-  write(path.join(dir, 'states'), { 'top.sls': "base:\n  '*':\n    - ntp\n", 'ntp.sls': "ntp:\n  test.nop:\n    - name: \"{{ pillar['ntp']['servers'] | join(',') }} {{ params.get('x', '-') }}\"\n" });
+  write(path.join(dir, 'states'), {
+    'top.sls': "base:\n  '*':\n    - ntp\n",
+    'ntp.sls': "ntp:\n  test.nop:\n    - name: \"{{ pillar['ntp']['servers'] | join(',') }} {{ params.get('x', '-') }}\"\n",
+  });
   write(path.join(dir, 'mods'), { 'ntp/bindings/default.yaml': ntp('[bound]') });
   const config = {
     ...MASTER_DEFAULTS,

@@ -26,7 +26,10 @@ t.test('the answer of the session asked settles the question; another session ca
   const b = session('b');
   open.add(a).add(b);
   const p = h.ask(a, calls, '20250101000000000001');
-  t.same(sent.map((m) => [m.session, m.jid, m.calls]), [[a, '20250101000000000001', calls]]);
+  t.same(
+    sent.map((m) => [m.session, m.jid, m.calls]),
+    [[a, '20250101000000000001', calls]],
+  );
   const ref = sent[0]!.id;
   t.equal(h.answer(b, { v: 1, type: 'host_answers', ref, answers: [{ ok: true, value: false }] }), false, 'not its question');
   t.equal(h.answer(a, { v: 1, type: 'host_answers', ref, answers: [{ ok: true, value: true }] }), true);

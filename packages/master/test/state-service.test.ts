@@ -40,7 +40,11 @@ t.test('file_roots: several dirs per env, first match wins; env_order; merge str
   const merge = await service({ file_roots: roots, pillar_roots: {} });
   const hs = await merge.compile('web1', grains, { mode: 'highstate' });
   t.notOk(hs.failed, hs.errors.join('\n'));
-  t.same(hs.low.map((c) => c.__id__), ['from-a', 'dev-two'], 'base one.sls comes from the first root');
+  t.same(
+    hs.low.map((c) => c.__id__),
+    ['from-a', 'dev-two'],
+    'base one.sls comes from the first root',
+  );
   t.same(hs.matches, { base: ['one'], dev: ['two'] });
   const ordered = await service({ file_roots: roots, pillar_roots: {}, env_order: ['dev', 'base'], top_file_merging_strategy: 'merge_all' });
   t.same(Object.keys((await ordered.compile('web1', grains, { mode: 'top' })).matches), ['dev', 'base'], 'env_order');
@@ -60,7 +64,10 @@ t.test('the compile cache: same tree, grains and pillar hit; a changed file miss
   write(dir, { 'one.sls': 'y:\n  test.nop: []\n' });
   const fresh = await s.compile('m1', grains, { mode: 'highstate' });
   t.equal(fresh.cached, false);
-  t.same(fresh.low.map((c) => c.__id__), ['y']);
+  t.same(
+    fresh.low.map((c) => c.__id__),
+    ['y'],
+  );
 });
 
 t.test('pillar: own top file, rendered per minion, deep merge with lists replaced, visible to states', async (t) => {
@@ -79,7 +86,10 @@ t.test('pillar: own top file, rendered per minion, deep merge with lists replace
   t.same(s.pillar('web1', grains).pillar, { app: { port: 80, users: ['c'], name: 'web1', tls: true } });
   t.same(s.pillar('db1', { role: 'db' }).pillar, { app: { port: 80, users: ['a', 'b'], name: 'db1' } });
   const c = await s.compile('web1', grains, { mode: 'highstate' });
-  t.same(c.low.map((x) => [x.__id__, x.users]), [['port-80', ['c']]]);
+  t.same(
+    c.low.map((x) => [x.__id__, x.users]),
+    [['port-80', ['c']]],
+  );
   write(path.join(dir, 'pillar'), { 'web.sls': 'include:\n  - nope\n' });
   const broken = await s.compile('web1', grains, { mode: 'highstate', jid: '20250101000000000001' });
   t.ok(broken.failed);
@@ -141,8 +151,14 @@ t.test('the file server: hashes, only changed bytes, escapes refused and logged'
   }
   t.throws(() => fs.get('m1', 'x', 'nope'), { code: 'BRINE_ERR_MASTER_UNKNOWN_ENV' });
   t.equal(fs.refused, 7);
-  t.ok(lines.some((l) => l.includes('file_refused') && l.includes('../secret')), 'refusals are logged');
-  t.ok(lines.some((l) => l.includes('out-link')), 'the escaping symlink is logged');
+  t.ok(
+    lines.some((l) => l.includes('file_refused') && l.includes('../secret')),
+    'refusals are logged',
+  );
+  t.ok(
+    lines.some((l) => l.includes('out-link')),
+    'the escaping symlink is logged',
+  );
   t.equal(unsafePath('ok/path.txt'), undefined);
 });
 
@@ -158,10 +174,12 @@ t.test('a host call with nobody to ask is a coded error naming it, its file and 
 /** A host per minion: answers cmd.has_exec from the tools it has, and counts the calls asked. */
 function hosts(tools: Record<string, string[]>) {
   const asked: Record<string, string[]> = {};
-  const askFor = (id: string) => async (calls: HostCall[]): Promise<HostAnswer[]> => {
-    (asked[id] ??= []).push(...calls.map((c) => `${c.fun}(${c.args.join(',')})`));
-    return calls.map((c) => ({ ok: true, value: (tools[id] ?? []).includes(String(c.args[0])) }));
-  };
+  const askFor =
+    (id: string) =>
+    async (calls: HostCall[]): Promise<HostAnswer[]> => {
+      (asked[id] ??= []).push(...calls.map((c) => `${c.fun}(${c.args.join(',')})`));
+      return calls.map((c) => ({ ok: true, value: (tools[id] ?? []).includes(String(c.args[0])) }));
+    };
   return { askFor, asked };
 }
 
@@ -183,7 +201,10 @@ t.test('host calls are asked of the minion; minions whose hosts answer different
   t.same(await ids('m2', '20250101000000000001'), ['no-git']);
   t.same(h.asked.m2, ['cmd.has_exec(git)']);
   const later = hosts({ m2: ['git'] });
-  t.same((await s.compile('m2', grains, { mode: 'highstate', jid: '20250101000000000002' }, later.askFor('m2'))).low.map((c) => c.__id__), ['with-git']);
+  t.same(
+    (await s.compile('m2', grains, { mode: 'highstate', jid: '20250101000000000002' }, later.askFor('m2'))).low.map((c) => c.__id__),
+    ['with-git'],
+  );
   t.same(later.asked.m2, ['cmd.has_exec(git)']);
 });
 
@@ -240,9 +261,16 @@ t.test('identical minions share one compile unless a template reads the id', asy
   // web1's top file matches add an SLS that reads the id: compiled for web1 alone, never shared.
   const web1 = await s.compile('web1', grains, { mode: 'highstate' });
   t.equal(web1.cached, false);
-  t.same(web1.low.map((c) => c.name), ['/etc/motd', 'web1']);
+  t.same(
+    web1.low.map((c) => c.name),
+    ['/etc/motd', 'web1'],
+  );
   const web1b = await s.compile('web1b', grains, { mode: 'highstate' });
-  t.same(web1b.low.map((c) => c.name), ['/etc/motd'], 'different matches, different shape');
+  t.same(
+    web1b.low.map((c) => c.name),
+    ['/etc/motd'],
+    'different matches, different shape',
+  );
   // The same matches as web1 for another id: the id-reading compile was not shared.
   write(dir, { 'top.sls': "base:\n  '*':\n    - common\n    - mine\n" });
   const a = await s.compile('a1', grains, { mode: 'highstate' });

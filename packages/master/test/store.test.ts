@@ -41,8 +41,16 @@ t.test('a return is stored once; callbacks run after commit; retention prunes by
   const store = tmpStore(t);
   t.equal(store.schemaVersion, 2);
   const job = {
-    jid: '20250101000000000001', fun: 'test.ping', arg: [], kwarg: {}, target: '*', tgt_type: 'glob',
-    user: 'root', batch: null, created_at: '2025-01-01T00:00:00.000Z', expected: ['a', 'b'],
+    jid: '20250101000000000001',
+    fun: 'test.ping',
+    arg: [],
+    kwarg: {},
+    target: '*',
+    tgt_type: 'glob',
+    user: 'root',
+    batch: null,
+    created_at: '2025-01-01T00:00:00.000Z',
+    expected: ['a', 'b'],
   };
   store.insertJob(job);
   t.ok(store.isExpected(job.jid, 'a'));
@@ -58,7 +66,10 @@ t.test('a return is stored once; callbacks run after commit; retention prunes by
   });
   t.same(results, [true, false]);
   t.equal(store.returnsOf(job.jid).length, 1);
-  t.same(store.listJobs({ minion: 'b' }).map((j) => j.returned), [1]);
+  t.same(
+    store.listJobs({ minion: 'b' }).map((j) => j.returned),
+    [1],
+  );
   t.same(store.listJobs({ minion: 'zzz' }), []);
   store.insertJob({ ...job, jid: '20990101000000000001', created_at: new Date().toISOString() });
   const pruned = store.prune(3600);

@@ -125,9 +125,21 @@ export class MinionAgent extends EventEmitter {
       const message = minionErrors.message('BRINE_ERR_MINION_JOB_INTERRUPTED', job);
       const now = new Date().toISOString();
       // Salt answers a failed state run with a list of messages
-      return { jid: job.jid, fun: job.fun, success: false, retcode: 1, return: job.fun.startsWith('state.') ? [message] : message, started: job.started, finished: now };
+      return {
+        jid: job.jid,
+        fun: job.fun,
+        success: false,
+        retcode: 1,
+        return: job.fun.startsWith('state.') ? [message] : message,
+        started: job.started,
+        finished: now,
+      };
     });
-    for (const r of rets) this.log.warn({ event: 'job_interrupted', jid: r.jid, fun: r.fun, code: 'BRINE_ERR_MINION_JOB_INTERRUPTED' }, 'a job was interrupted by the last stop; returning it as failed');
+    for (const r of rets)
+      this.log.warn(
+        { event: 'job_interrupted', jid: r.jid, fun: r.fun, code: 'BRINE_ERR_MINION_JOB_INTERRUPTED' },
+        'a job was interrupted by the last stop; returning it as failed',
+      );
   }
 
   /** The master refuses results for a job it does not know for this minion: that is final. */

@@ -179,18 +179,7 @@ export interface PongMsg extends Base {
 }
 
 export type MinionToMaster = HelloMsg | AuthMsg | GrainsMsg | RetMsg | ReqMsg | StateResultsMsg | HostAnswersMsg | ErrorMsg | PingMsg | PongMsg;
-export type MasterToMinion =
-  | ChallengeMsg
-  | KeyStateMsg
-  | WelcomeMsg
-  | JobMsg
-  | AckMsg
-  | ResMsg
-  | StateAckMsg
-  | HostCallsMsg
-  | ErrorMsg
-  | PingMsg
-  | PongMsg;
+export type MasterToMinion = ChallengeMsg | KeyStateMsg | WelcomeMsg | JobMsg | AckMsg | ResMsg | StateAckMsg | HostCallsMsg | ErrorMsg | PingMsg | PongMsg;
 export type Message = MinionToMaster | MasterToMinion;
 export type MessageType = Message['type'];
 

@@ -156,9 +156,7 @@ export function isValidMinionId(id: string): boolean {
   return MINION_ID.test(id) && id !== '.' && id !== '..';
 }
 
-export type ParseResult =
-  | { ok: true; msg: Message }
-  | { ok: false; error: BrineError; ref?: string };
+export type ParseResult = { ok: true; msg: Message } | { ok: false; error: BrineError; ref?: string };
 
 /**
  * Decodes and validates one frame. Never throws: a bad frame becomes a coded error the caller

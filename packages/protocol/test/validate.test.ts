@@ -22,7 +22,10 @@ t.test('bad frames become coded errors, never exceptions', async (t) => {
     [JSON.stringify({ v: 1, type: 'hello', minion: 'a', version: '1' }), 'BRINE_ERR_PROTO_BAD_FIELD'],
     [JSON.stringify({ v: 1, type: 'hello', minion: '../etc', pub: 'x', version: '1' }), 'BRINE_ERR_PROTO_BAD_FIELD'],
     [JSON.stringify({ v: 1, type: 'ret', jid: 'nope', fun: 'a', success: true, retcode: 0, started: '', finished: '' }), 'BRINE_ERR_PROTO_BAD_FIELD'],
-    [JSON.stringify({ v: 1, type: 'ret', jid: '20250101000000000000', fun: 'a', success: 'yes', retcode: 0, started: '', finished: '' }), 'BRINE_ERR_PROTO_BAD_FIELD'],
+    [
+      JSON.stringify({ v: 1, type: 'ret', jid: '20250101000000000000', fun: 'a', success: 'yes', retcode: 0, started: '', finished: '' }),
+      'BRINE_ERR_PROTO_BAD_FIELD',
+    ],
     [JSON.stringify({ v: 1, type: 'ping', id: 5 }), 'BRINE_ERR_PROTO_BAD_FIELD'],
     ['x'.repeat(2000), 'BRINE_ERR_PROTO_FRAME_TOO_LARGE'],
   ];
@@ -67,7 +70,15 @@ t.test('host calls and their answers are validated', async (t) => {
   const good = [
     { v: 1, type: 'host_calls', id: 'h1', jid, calls: [{ fun: 'cmd.has_exec', args: ['git'], kwargs: {} }] },
     { v: 1, type: 'host_calls', id: 'h2', calls: [] },
-    { v: 1, type: 'host_answers', ref: 'h1', answers: [{ ok: true, value: null }, { ok: false, code: 'BRINE_ERR_X', message: 'no' }] },
+    {
+      v: 1,
+      type: 'host_answers',
+      ref: 'h1',
+      answers: [
+        { ok: true, value: null },
+        { ok: false, code: 'BRINE_ERR_X', message: 'no' },
+      ],
+    },
   ];
   for (const g of good) t.ok(parseFrame(JSON.stringify(g)).ok, JSON.stringify(g));
   const bad: Array<[unknown, string]> = [
@@ -78,7 +89,18 @@ t.test('host calls and their answers are validated', async (t) => {
     [{ v: 1, type: 'host_calls', id: 'h', calls: [{ fun: 'a.b', args: [] }] }, 'calls[0]'],
     [{ v: 1, type: 'host_answers', ref: 'h', answers: [{ ok: true }] }, 'answers[0]'],
     [{ v: 1, type: 'host_answers', ref: 'h', answers: [{ value: 1 }] }, 'answers[0]'],
-    [{ v: 1, type: 'host_answers', ref: 'h', answers: [{ ok: true, value: 1 }, { ok: false, message: 'm' }] }, 'answers[1]'],
+    [
+      {
+        v: 1,
+        type: 'host_answers',
+        ref: 'h',
+        answers: [
+          { ok: true, value: 1 },
+          { ok: false, message: 'm' },
+        ],
+      },
+      'answers[1]',
+    ],
     [{ v: 1, type: 'host_answers', answers: [] }, 'ref'],
   ];
   for (const [b, field] of bad) {

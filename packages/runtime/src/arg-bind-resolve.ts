@@ -33,11 +33,7 @@ function asText(v: unknown): string {
 
 class Unresolved extends Error {}
 
-export function bindArguments(
-  chunk: LowChunk,
-  lookup: Lookup,
-  test: boolean,
-): { chunk: LowChunk } | { error: string } {
+export function bindArguments(chunk: LowChunk, lookup: Lookup, test: boolean): { chunk: LowChunk } | { error: string } {
   const entries = chunk.arg_bind;
   if (!Array.isArray(entries) || entries.length === 0) return { chunk };
   const bound = new Set<string>();

@@ -74,7 +74,13 @@ async function funHolds(entry: Record<string, unknown>, key: string, exec: ExecC
 }
 
 /** One entry of onlyif or unless: a boolean, a shell command, or a `fun:` call; a dict without fun is Salt's comment. */
-async function conditionHolds(entry: unknown, key: string, cmd: CommandRunner, opts: CommandOptions, exec: ExecCaller | undefined): Promise<Verdict | { noFun: string }> {
+async function conditionHolds(
+  entry: unknown,
+  key: string,
+  cmd: CommandRunner,
+  opts: CommandOptions,
+  exec: ExecCaller | undefined,
+): Promise<Verdict | { noFun: string }> {
   if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
     const e = entry as Record<string, unknown>;
     if (!('fun' in e)) return { noFun: `no \`fun\` argument in ${key}: ${JSON.stringify(e)}` };

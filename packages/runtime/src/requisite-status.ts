@@ -135,10 +135,7 @@ function kindStats(kind: EvalKind, stats: number): number {
  * then the verdicts combine with Salt's precedence: a failed requisite, then prereq, onfail,
  * onchanges, watch.
  */
-export function requisiteStatus(
-  reqs: ResolvedRequisite[],
-  result: (kind: EvalKind, chunk: LowChunk) => StateResult | undefined,
-): RequisiteStatus {
+export function requisiteStatus(reqs: ResolvedRequisite[], result: (kind: EvalKind, chunk: LowChunk) => StateResult | undefined): RequisiteStatus {
   let failed: LowChunk[] | undefined;
   let all = 0;
   let kind: EvalKind | undefined;

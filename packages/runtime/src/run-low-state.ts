@@ -19,14 +19,7 @@ import { callChunk, type CallEnv } from './call-chunk.js';
 import { startClock } from './clock.js';
 import { runtimeErrors } from './errors.js';
 import { foldListenIn } from './listen-in.js';
-import {
-  failedComment,
-  lookupRequisites,
-  notFoundComment,
-  requisiteStatus,
-  type EvalKind,
-  type ResolvedRequisite,
-} from './requisite-status.js';
+import { failedComment, lookupRequisites, notFoundComment, requisiteStatus, type EvalKind, type ResolvedRequisite } from './requisite-status.js';
 
 export interface RunOptions {
   registry: StateRegistry;
@@ -345,7 +338,6 @@ class Runner {
     return this.running[tag] ?? (dryRun ? this.pre.get(tag) : undefined);
   }
 
-
   /** Runs the state (concurrently when `parallel: True`, except in a dry run). */
   private launch(chunk: LowChunk, dryRun: boolean, watched: ResolvedRequisite[] | undefined): Promise<void> | void {
     const runNum = dryRun ? -1 : this.runNum++;
@@ -404,13 +396,14 @@ class Runner {
       const { reqs, lost, listenLost } = lookupRequisites(this.index, chunk, false);
       for (const t of listenLost) {
         const error = { name: `listen_${t.kind}:${t.value}`, changes: {}, result: false, comment: `Referenced state ${t.kind}: ${t.value} does not exist` };
-        errors.set(chunkTag({ state: 'Listen_Error', __id__: `listen_${t.value}`, name: `listen_${t.kind}`, fun: 'Listen_Error' } as LowChunk), error as StateResult);
+        errors.set(
+          chunkTag({ state: 'Listen_Error', __id__: `listen_${t.value}`, name: `listen_${t.kind}`, fun: 'Listen_Error' } as LowChunk),
+          error as StateResult,
+        );
       }
       if (!(this.tagOf(chunk) in this.running)) continue;
       if (lost.size > 0) continue;
-      const fired = reqs.some(
-        (r) => r.kind === 'listen' && r.chunks.some((c) => Object.keys(this.running[this.tagOf(c)]?.changes ?? {}).length > 0),
-      );
+      const fired = reqs.some((r) => r.kind === 'listen' && r.chunks.some((c) => Object.keys(this.running[this.tagOf(c)]?.changes ?? {}).length > 0));
       if (!fired) continue;
       const low: LowChunk = { ...chunk, __id__: `listener_${chunk.__id__}`, sfun: chunk.fun, fun: 'mod_watch' };
       for (const k of REQ_FREE_KEYS) delete low[k];

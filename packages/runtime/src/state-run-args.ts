@@ -17,7 +17,12 @@ export function slsNames(...values: unknown[]): string[] {
   for (const v of values) {
     if (v === undefined || v === null) continue;
     for (const s of Array.isArray(v) ? v.map(String) : [String(v)]) {
-      out.push(...s.split(',').map((x) => x.trim()).filter(Boolean));
+      out.push(
+        ...s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      );
     }
   }
   return out;

@@ -15,11 +15,17 @@ const T = (id: string, fun = 'succeed_without_changes', extra: Record<string, un
 async function run(low: LowChunk[], o: Partial<RunOptions> = {}, log: string[] = []) {
   return runLowState(low, {
     registry: makeRegistry(testModule, cmdModule, svcModule(log), pkgUnavailable),
-    cmd: shellRunner(), files: noFiles, sleep: async () => {}, ...o,
+    cmd: shellRunner(),
+    files: noFiles,
+    sleep: async () => {},
+    ...o,
   });
 }
 const byId = (running: RunningDict, id: string): StateResult => Object.values(running).find((r) => r.__id__ === id)!;
-const order_ = (running: RunningDict) => Object.values(running).sort((a, b) => a.__run_num__ - b.__run_num__).map((r) => r.__id__);
+const order_ = (running: RunningDict) =>
+  Object.values(running)
+    .sort((a, b) => a.__run_num__ - b.__run_num__)
+    .map((r) => r.__id__);
 
 t.test('requisites by name, by id:, by sls; a missing one fails only that state', async (t) => {
   const out = await run([
@@ -31,15 +37,18 @@ t.test('requisites by name, by id:, by sls; a missing one fails only that state'
     T('lost', 'succeed_without_changes', { require: [{ test: 'nope' }, { id: 'gone' }], watch: [{ cmd: 'x' }] }),
   ]);
   t.same(order_(out.running), ['named', 'needs_name', 'needs_id', 'o1', 'needs_sls', 'lost']);
-  t.equal(byId(out.running, 'lost').comment,
+  t.equal(
+    byId(out.running, 'lost').comment,
     'The following requisites were not found:\n                   require:\n                       test: nope\n                       id: gone\n' +
-    '                   watch:\n                       cmd: x\n');
+      '                   watch:\n                       cmd: x\n',
+  );
   t.equal(out.retcode, 2);
 });
 
 t.test('failed requisites listed in declaration order', async (t) => {
   const out = await run([
-    T('z', 'fail_without_changes'), T('a', 'fail_without_changes'),
+    T('z', 'fail_without_changes'),
+    T('a', 'fail_without_changes'),
     T('both', 'succeed_without_changes', { require: [{ test: 'z' }, { test: 'a' }] }),
     T('any_ok', 'succeed_without_changes', { require_any: [{ test: 'z' }, { test: 'ok' }] }),
     T('ok'),
@@ -74,11 +83,7 @@ t.test('watch: mod_watch runs when the watched state changed and the state itsel
 
 t.test('listen: mod_watch at the end as listener_<id>', async (t) => {
   const log: string[] = [];
-  const out = await run([
-    chunk('svc', 'running', 'nginx', { listen: [{ test: 'conf' }] }),
-    T('conf', 'succeed_with_changes'),
-    T('after'),
-  ], {}, log);
+  const out = await run([chunk('svc', 'running', 'nginx', { listen: [{ test: 'conf' }] }), T('conf', 'succeed_with_changes'), T('after')], {}, log);
   t.same(order_(out.running), ['nginx', 'conf', 'after', 'listener_nginx']);
   t.ok(out.running['svc_|-listener_nginx_|-nginx_|-mod_watch'], 'tag like Salt');
   t.same(log, ['running nginx', 'mod_watch nginx sfun=running test=false']);
@@ -98,12 +103,19 @@ t.test('prereq: dry run first, real run after; no change means "No changes detec
   t.equal(byId(out.running, 'never').comment, 'No changes detected');
   t.equal(byId(out.running, 'blocked').comment, 'One or more requisite failed: main.fails');
   t.equal(byId(out.running, 'fails').comment, 'One or more requisite failed: main.blocked');
-  t.same(Object.values(out.running).map((r) => r.__run_num__).sort(), [0, 1, 2, 3, 4, 5], 'each chunk once, its own number');
+  t.same(
+    Object.values(out.running)
+      .map((r) => r.__run_num__)
+      .sort(),
+    [0, 1, 2, 3, 4, 5],
+    'each chunk once, its own number',
+  );
 });
 
 t.test('onfail_all, onchanges with a failed target', async (t) => {
   const out = await run([
-    T('f1', 'fail_without_changes'), T('ok'),
+    T('f1', 'fail_without_changes'),
+    T('ok'),
     T('all', 'succeed_without_changes', { onfail_all: [{ test: 'f1' }, { test: 'ok' }] }),
     T('oc', 'succeed_without_changes', { onchanges: [{ test: 'f1' }] }),
   ]);
@@ -129,15 +141,18 @@ t.test('unless/onlyif lists and booleans, creates list, check_cmd', async (t) =>
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'f'), '');
   const calls: string[] = [];
-  const out = await run([
-    chunk('cmd', 'run', 'u1', { name: 'echo a', unless: ['true', 'false'] }),
-    chunk('cmd', 'run', 'u2', { name: 'echo b', unless: ['true', 'true'] }),
-    chunk('cmd', 'run', 'o1', { name: 'echo c', onlyif: ['true', false] }),
-    chunk('cmd', 'run', 'c1', { name: 'echo d', creates: [join(dir, 'f'), join(dir, 'f')] }),
-    chunk('cmd', 'run', 'k1', { name: 'echo e', check_cmd: ['false'] }),
-    chunk('cmd', 'run', 'k2', { name: 'echo f', check_cmd: 'true' }),
-    chunk('cmd', 'run', 'cwd', { name: 'pwd', cwd: dir, onlyif: 'test -f f' }),
-  ], { cmd: shellRunner(calls) });
+  const out = await run(
+    [
+      chunk('cmd', 'run', 'u1', { name: 'echo a', unless: ['true', 'false'] }),
+      chunk('cmd', 'run', 'u2', { name: 'echo b', unless: ['true', 'true'] }),
+      chunk('cmd', 'run', 'o1', { name: 'echo c', onlyif: ['true', false] }),
+      chunk('cmd', 'run', 'c1', { name: 'echo d', creates: [join(dir, 'f'), join(dir, 'f')] }),
+      chunk('cmd', 'run', 'k1', { name: 'echo e', check_cmd: ['false'] }),
+      chunk('cmd', 'run', 'k2', { name: 'echo f', check_cmd: 'true' }),
+      chunk('cmd', 'run', 'cwd', { name: 'pwd', cwd: dir, onlyif: 'test -f f' }),
+    ],
+    { cmd: shellRunner(calls) },
+  );
   t.equal(byId(out.running, 'u1').comment, 'Command "echo a" run');
   t.equal(byId(out.running, 'u2').comment, 'unless condition is true');
   t.equal(byId(out.running, 'u2').skip_watch, true);
@@ -154,10 +169,17 @@ t.test('retry: attempts until the wanted result, comments per attempt', async (t
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const f = join(dir, 'count');
   const waits: number[] = [];
-  const out = await run([
-    chunk('cmd', 'run', 'flaky', { name: `echo x >> ${f}; test $(wc -l < ${f}) -ge 3`, retry: { attempts: 5, interval: 2 } }),
-    chunk('cmd', 'run', 'never', { name: 'false', retry: { attempts: 2, interval: 0 } }),
-  ], { sleep: async (ms) => { waits.push(ms); } });
+  const out = await run(
+    [
+      chunk('cmd', 'run', 'flaky', { name: `echo x >> ${f}; test $(wc -l < ${f}) -ge 3`, retry: { attempts: 5, interval: 2 } }),
+      chunk('cmd', 'run', 'never', { name: 'false', retry: { attempts: 2, interval: 0 } }),
+    ],
+    {
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    },
+  );
   const flaky = byId(out.running, 'flaky');
   t.equal(flaky.result, true);
   t.match(flaky.comment, /^Attempt 1: Returned a result of "False", with the following comment: "Command .* run"\nAttempt 2: Returned a result of "False"/);
@@ -177,14 +199,24 @@ t.test('parallel: independent states run at once, each with its own number', asy
     chunk('cmd', 'run', 'p2', { name: `touch ${fifo}; echo two`, parallel: true }),
     chunk('cmd', 'run', 'after', { name: 'echo after', require: [{ cmd: 'p1' }] }),
   ]);
-  t.same(Object.values(out.running).map((r) => r.result), [true, true, true]);
-  t.same(['p1', 'p2', 'after'].map((id) => byId(out.running, id).__run_num__), [0, 1, 2]);
+  t.same(
+    Object.values(out.running).map((r) => r.result),
+    [true, true, true],
+  );
+  t.same(
+    ['p1', 'p2', 'after'].map((id) => byId(out.running, id).__run_num__),
+    [0, 1, 2],
+  );
 });
 
 t.test('a throwing function, an unknown function, an unavailable module, bad arguments', async (t) => {
   const out = await run([
-    T('boom', 'throws'), T('nofun', 'does_not_exist'), chunk('pkgx', 'installed', 'vim'),
-    T('badarg', 'succeed_without_changes', { bogus: 1 }), T('typed', 'succeed_without_changes', { comment: 5 }), T('fine'),
+    T('boom', 'throws'),
+    T('nofun', 'does_not_exist'),
+    chunk('pkgx', 'installed', 'vim'),
+    T('badarg', 'succeed_without_changes', { bogus: 1 }),
+    T('typed', 'succeed_without_changes', { comment: 5 }),
+    T('fine'),
   ]);
   t.equal(byId(out.running, 'boom').comment, 'An exception occurred in this state: kaboom');
   t.equal(byId(out.running, 'nofun').comment, "State 'test.does_not_exist' was not found in SLS 'main'\nReason: 'test.does_not_exist' is not available.");
@@ -196,10 +228,19 @@ t.test('a throwing function, an unknown function, an unavailable module, bad arg
 
 t.test('the context: low, running so far, lowstate, test', async (t) => {
   const seen: Array<{ id: string; running: string[]; lowstate: number; test: boolean }> = [];
-  const spy = { name: 'spy', available: () => ({ available: true }), functions: { look: { args: {}, run: async (a: Record<string, unknown>, ctx: import('@brine/core').StateContext) => {
-    seen.push({ id: ctx.low.__id__, running: Object.keys(ctx.running), lowstate: ctx.lowstate.length, test: ctx.test });
-    return { name: String(a.name), result: true, changes: {}, comment: '' };
-  } } } };
+  const spy = {
+    name: 'spy',
+    available: () => ({ available: true }),
+    functions: {
+      look: {
+        args: {},
+        run: async (a: Record<string, unknown>, ctx: import('@brine/core').StateContext) => {
+          seen.push({ id: ctx.low.__id__, running: Object.keys(ctx.running), lowstate: ctx.lowstate.length, test: ctx.test });
+          return { name: String(a.name), result: true, changes: {}, comment: '' };
+        },
+      },
+    },
+  };
   await runLowState([chunk('spy', 'look', 'a'), chunk('spy', 'look', 'b')], { registry: makeRegistry(spy), cmd: shellRunner(), files: noFiles, test: true });
   t.same(seen, [
     { id: 'a', running: [], lowstate: 2, test: true },
@@ -211,8 +252,13 @@ t.test('arg binding: whole values keep their type, embedded ones are text, failu
   const ns = { id: 'i-123', nics: [{ address: '10.0.0.1' }, { address: '10.0.0.2' }], port: 8080 };
   const low = [
     T('a', 'echo_args', {
-      id_copy: '${test:b:id}', first: '${test:b:nics[0]:address}', all: '${test:b:nics[*]:address}',
-      url: 'http://${test:b:nics[1]:address}:${test:b:port}/', port: '${test:b:port}', other: '${HOME}', arg_bind: [{ test: 'b' }],
+      id_copy: '${test:b:id}',
+      first: '${test:b:nics[0]:address}',
+      all: '${test:b:nics[*]:address}',
+      url: 'http://${test:b:nics[1]:address}:${test:b:port}/',
+      port: '${test:b:port}',
+      other: '${HOME}',
+      arg_bind: [{ test: 'b' }],
     }),
     T('b', 'succeed_with_changes', { new_state: ns }),
     T('c', 'echo_args', { x: '${test:b:nope}', arg_bind: [{ test: 'b' }] }),
@@ -222,7 +268,13 @@ t.test('arg binding: whole values keep their type, embedded ones are text, failu
   const out = await run(low);
   t.same(order_(out.running), ['b', 'a', 'c', 'e', 'd']);
   t.same(JSON.parse(byId(out.running, 'a').comment), {
-    name: 'a', id_copy: 'i-123', first: '10.0.0.1', all: ['10.0.0.1', '10.0.0.2'], url: 'http://10.0.0.2:8080/', port: 8080, other: '${HOME}',
+    name: 'a',
+    id_copy: 'i-123',
+    first: '10.0.0.1',
+    all: ['10.0.0.1', '10.0.0.2'],
+    url: 'http://10.0.0.2:8080/',
+    port: 8080,
+    other: '${HOME}',
   });
   t.equal(byId(out.running, 'c').comment, "Cannot resolve argument binding ${test:b:nope}: property 'nope' not found in the new_state of test.b");
   t.equal(byId(out.running, 'd').comment, 'Cannot resolve argument binding ${test:e:id}: state test.e returned no new_state');
@@ -253,6 +305,10 @@ t.test('a requisite chain far deeper than the stack runs in the recursive order'
   t.equal(ran[0], `c${n - 1}`, 'the deepest requisite runs first');
   t.equal(ran[n - 1], 'c0');
   // The same order a short chain gets through plain recursion.
-  const short = await run([T('a', 'succeed_without_changes', { require: [{ test: 'b' }, { test: 'c' }] }), T('b', 'succeed_without_changes', { require: [{ test: 'c' }] }), T('c')]);
+  const short = await run([
+    T('a', 'succeed_without_changes', { require: [{ test: 'b' }, { test: 'c' }] }),
+    T('b', 'succeed_without_changes', { require: [{ test: 'c' }] }),
+    T('c'),
+  ]);
   t.same(order_(short.running), ['c', 'b', 'a']);
 });

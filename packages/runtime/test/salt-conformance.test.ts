@@ -20,18 +20,27 @@ function comparable(running: RunningDict) {
   return out;
 }
 
-for (const dir of readdirSync(root).filter((d) => /^p\d\d-/.test(d)).sort()) {
+for (const dir of readdirSync(root)
+  .filter((d) => /^p\d\d-/.test(d))
+  .sort()) {
   const low = JSON.parse(readFileSync(join(root, dir, 'salt-low.json'), 'utf8')) as unknown;
   if (!Array.isArray(low) || typeof low[0] !== 'object') continue;
   const states = new Set((low as LowChunk[]).map((c) => c.state));
   if ([...states].some((s) => s !== 'test' && s !== 'cmd')) continue;
-  for (const [file, test] of [['salt-run.json', false], ['salt-run-test.json', true]] as const) {
+  for (const [file, test] of [
+    ['salt-run.json', false],
+    ['salt-run-test.json', true],
+  ] as const) {
     if (!existsSync(join(root, dir, file))) continue;
     t.test(`${dir} ${test ? 'test=True' : 'apply'}`, async (t) => {
       const expected = JSON.parse(readFileSync(join(root, dir, file), 'utf8')) as RunningDict;
       const seen: string[] = [];
       const out = await runLowState(low as LowChunk[], {
-        registry, test, cmd: shellRunner(), files: noFiles, onResult: (tag) => seen.push(tag),
+        registry,
+        test,
+        cmd: shellRunner(),
+        files: noFiles,
+        onResult: (tag) => seen.push(tag),
       });
       t.same(Object.keys(out.running).sort(), Object.keys(expected).sort(), 'same tags');
       t.same(comparable(out.running), comparable(expected));

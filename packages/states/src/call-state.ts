@@ -7,11 +7,7 @@ function thrownComment(err: unknown): string {
 }
 
 /** Finds the function for a chunk, or the comment Salt gives when there is none usable. */
-async function resolve(
-  registry: StateRegistry,
-  chunk: LowChunk,
-  fun: string,
-): Promise<{ module: StateModule; fn?: StateFunction } | { error: string }> {
+async function resolve(registry: StateRegistry, chunk: LowChunk, fun: string): Promise<{ module: StateModule; fn?: StateFunction } | { error: string }> {
   const full = `${chunk.state}.${fun}`;
   const notFound = `State '${full}' was not found in SLS '${chunk.__sls__}'`;
   const module = registry.module(chunk.state);

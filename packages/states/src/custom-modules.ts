@@ -84,7 +84,7 @@ export function customModule(file: string, exported: Record<string, unknown>): S
   if (!name || !/^[A-Za-z_][\w]*$/.test(name)) fail(file, `the module name '${String(name)}' is not an identifier`);
   const functions = def.functions;
   if (typeof functions !== 'object' || functions === null || Object.keys(functions).length === 0) {
-    fail(file, "exports no state functions: export default { functions: { present: { args, run } } }");
+    fail(file, 'exports no state functions: export default { functions: { present: { args, run } } }');
   }
   const fns: Record<string, StateFunction> = {};
   for (const [fun, v] of Object.entries(functions as Record<string, unknown>)) fns[fun] = toFunction(file, fun, v);

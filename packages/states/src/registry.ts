@@ -44,7 +44,25 @@ export function createRegistry(modules: StateModule[] = []): StateRegistry {
 
 /** Every state module Brine ships. */
 function allModules(): StateModule[] {
-  return [testModule(), cmdModule(), fileModule(), userModule(), groupModule(), pkgModule(), serviceModule(), sysctlModule(), alternativesModule(), gitModule(), archiveModule(), pkgrepoModule(), pipModule(), hostModule(), cronModule(), sshAuthModule(), moduleModule()];
+  return [
+    testModule(),
+    cmdModule(),
+    fileModule(),
+    userModule(),
+    groupModule(),
+    pkgModule(),
+    serviceModule(),
+    sysctlModule(),
+    alternativesModule(),
+    gitModule(),
+    archiveModule(),
+    pkgrepoModule(),
+    pipModule(),
+    hostModule(),
+    cronModule(),
+    sshAuthModule(),
+    moduleModule(),
+  ];
 }
 
 /** The registry with every module Brine ships. */

@@ -56,7 +56,13 @@ t.test('cmd.run in test mode runs nothing', async (t) => {
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const marker = join(dir, 'ran');
   const r = await call('run', `touch ${marker}`, {}, { test: true });
-  t.same(r, { name: `touch ${marker}`, result: null, changes: { cmd: `touch ${marker}` }, comment: `Command "touch ${marker}" would have been executed`, old_state: null });
+  t.same(r, {
+    name: `touch ${marker}`,
+    result: null,
+    changes: { cmd: `touch ${marker}` },
+    comment: `Command "touch ${marker}" would have been executed`,
+    old_state: null,
+  });
   const { existsSync } = await import('node:fs');
   t.notOk(existsSync(marker));
   // stateful with a test_name runs the test command instead

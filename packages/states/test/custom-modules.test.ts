@@ -82,6 +82,9 @@ t.test('bad files are coded errors naming the file', async (t) => {
 t.test('customModuleFiles lists module files only, sorted', async (t) => {
   const d = mkdtempSync(path.join(dir, 'listing-'));
   for (const n of ['b.mjs', 'a.js', 'README.md', 'c.ts', 'bad-name.js', '_x.mts']) writeFileSync(path.join(d, n), '');
-  t.same(customModuleFiles(d).map((f) => path.basename(f.path)), ['_x.mts', 'a.js', 'b.mjs', 'c.ts']);
+  t.same(
+    customModuleFiles(d).map((f) => path.basename(f.path)),
+    ['_x.mts', 'a.js', 'b.mjs', 'c.ts'],
+  );
   t.same(customModuleFiles(path.join(d, 'nope')), []);
 });

@@ -44,12 +44,22 @@ for (const [mode, file] of [
       const owner = `${execFileSync('id', ['-un']).toString().trim()}:${execFileSync('id', ['-gn']).toString().trim()}`;
       const again = [];
       for (const c of [low[0], low[3], low[4]]) again.push(await callState(reg, c, ctxFor(c, { lowstate: low })));
-      t.same(again.map((r) => [r.result, r.changes]), [[true, {}], [true, {}], [true, {}]]);
-      t.same(again.map((r) => r.comment), [
-        `Directory ${root} is in the correct state`,
-        `Symlink ${root}/motd.link is present and owned by ${owner}`,
-        `File ${root}/never-existed is not present`,
-      ]);
+      t.same(
+        again.map((r) => [r.result, r.changes]),
+        [
+          [true, {}],
+          [true, {}],
+          [true, {}],
+        ],
+      );
+      t.same(
+        again.map((r) => r.comment),
+        [
+          `Directory ${root} is in the correct state`,
+          `Symlink ${root}/motd.link is present and owned by ${owner}`,
+          `File ${root}/never-existed is not present`,
+        ],
+      );
     } else {
       await t.rejects(stat(root), 'test mode created nothing');
     }

@@ -56,7 +56,12 @@ t.test('file.managed: salt:// source with jinja, makedirs, failures', async (t) 
   const f = join(d, 'deep/er/motd');
   const noParent = await call('managed', f, { source: 'salt://tpl/motd' }, { files });
   t.same([noParent.result, noParent.comment], [false, 'Parent directory not present']);
-  const r = await call('managed', f, { source: 'salt://tpl/motd', template: 'jinja', makedirs: true, defaults: { extra: 'x' } }, { files, templateContext: { grains: { id: 'web1' } } });
+  const r = await call(
+    'managed',
+    f,
+    { source: 'salt://tpl/motd', template: 'jinja', makedirs: true, defaults: { extra: 'x' } },
+    { files, templateContext: { grains: { id: 'web1' } } },
+  );
   t.equal(r.result, true, r.comment);
   t.equal(await readFile(f, 'utf8'), 'host web1 x\n');
   const missing = await call('managed', f, { source: 'salt://tpl/none' }, { files });
@@ -91,7 +96,10 @@ t.test('file.directory: mode, clean, test mode', async (t) => {
   t.same(made.changes, { [dir]: { directory: 'new' }, mode: '0750' });
   t.equal((await stat(dir)).mode & 0o777, 0o750);
   const testMode = await call('directory', dir, { mode: '0755' }, { test: true });
-  t.same([testMode.result, testMode.comment, testMode.changes], [null, `The following files will be changed:\n${dir}: mode - 0755\n`, { [dir]: { mode: '0755' } }]);
+  t.same(
+    [testMode.result, testMode.comment, testMode.changes],
+    [null, `The following files will be changed:\n${dir}: mode - 0755\n`, { [dir]: { mode: '0755' } }],
+  );
   const upd = await call('directory', dir, { mode: '0755' });
   t.same([upd.comment, upd.changes], [`Directory ${dir} updated`, { mode: '0755' }]);
   await writeFile(join(dir, 'stray'), '');

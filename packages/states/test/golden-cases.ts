@@ -85,7 +85,19 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
     const out: Array<{ tag: string; got: ReturnType<typeof comparable>; want: ReturnType<typeof comparable>; why?: string }> = [];
     for (const chunk of order) {
       const tag = chunkTag(chunk);
-      const got = await callState(registry, chunk, ctxFor(chunk, { test: mode === 'test', lowstate: low, running, files, ...(cmd ? { cmd } : {}), ...(opts.exec ? { exec: opts.exec } : {}), ...(opts.templateContext ? { templateContext: opts.templateContext } : {}) }));
+      const got = await callState(
+        registry,
+        chunk,
+        ctxFor(chunk, {
+          test: mode === 'test',
+          lowstate: low,
+          running,
+          files,
+          ...(cmd ? { cmd } : {}),
+          ...(opts.exec ? { exec: opts.exec } : {}),
+          ...(opts.templateContext ? { templateContext: opts.templateContext } : {}),
+        }),
+      );
       running[tag] = { ...got, __run_num__: Object.keys(running).length } as RunningDict[string];
       const w = overrides[tag] ?? want[tag]!;
       const warn = w.warnings !== undefined;

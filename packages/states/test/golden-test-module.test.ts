@@ -15,7 +15,8 @@ for (const caseDir of goldenCases('test')) {
       const data = join(caseDir, 'pillar', 'data.sls');
       const pillar = existsSync(data) ? (JSON.parse(readFileSync(data, 'utf8')) as Record<string, unknown>) : {};
       const registry = () => createRegistry([testModule()]);
-      for (const r of await runGoldenCase(caseDir, mode, { registry, templateContext: { pillar } })) t.same(r.got, r.want, r.why ? `${r.tag} (${r.why})` : r.tag);
+      for (const r of await runGoldenCase(caseDir, mode, { registry, templateContext: { pillar } }))
+        t.same(r.got, r.want, r.why ? `${r.tag} (${r.why})` : r.tag);
     });
   }
 }

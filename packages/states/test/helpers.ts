@@ -9,7 +9,15 @@ export const noFiles: FileClient = { get: async () => undefined };
 
 export function ctxFor(
   low: LowChunk,
-  opts: { test?: boolean; cmd?: CommandRunner; files?: FileClient; running?: RunningDict; lowstate?: LowChunk[]; templateContext?: Record<string, unknown>; exec?: ExecCaller } = {},
+  opts: {
+    test?: boolean;
+    cmd?: CommandRunner;
+    files?: FileClient;
+    running?: RunningDict;
+    lowstate?: LowChunk[];
+    templateContext?: Record<string, unknown>;
+    exec?: ExecCaller;
+  } = {},
 ): StateContext {
   return {
     low,

@@ -36,7 +36,8 @@ t.test('pkg.installed install flow (injected runner)', async (t) => {
   let installed = false;
   const runner = fakeRunner((cmd) => {
     const s = argv(cmd);
-    if (s.startsWith('dpkg-query')) return { stdout: installed ? 'coreutils\tinstalled\t9.1\ntiny\tinstalled\t1.0\ndep\tinstalled\t2.0' : 'coreutils\tinstalled\t9.1' };
+    if (s.startsWith('dpkg-query'))
+      return { stdout: installed ? 'coreutils\tinstalled\t9.1\ntiny\tinstalled\t1.0\ndep\tinstalled\t2.0' : 'coreutils\tinstalled\t9.1' };
     if (s.includes(' install ')) {
       installed = true;
       return {};
@@ -45,23 +46,27 @@ t.test('pkg.installed install flow (injected runner)', async (t) => {
   });
   const c = chunk('pkg', 'installed', 'tiny', { refresh: true });
   const r = await callState(createRegistry([pkgModule()]), c, ctxFor(c, { cmd: runner }));
-  t.same(runner.calls.map((x) => argv(x.cmd)).filter((s) => s.startsWith('apt-get')), [
-    'apt-get -q update',
-    'apt-get -q -y -o DPkg::Options::=--force-confold -o DPkg::Options::=--force-confdef install tiny',
-  ]);
+  t.same(
+    runner.calls.map((x) => argv(x.cmd)).filter((s) => s.startsWith('apt-get')),
+    ['apt-get -q update', 'apt-get -q -y -o DPkg::Options::=--force-confold -o DPkg::Options::=--force-confdef install tiny'],
+  );
   t.equal(runner.calls.find((x) => argv(x.cmd).includes('install'))?.opts.env?.DEBIAN_FRONTEND, 'noninteractive');
   t.same([r.result, r.comment], [true, 'The following packages were installed/updated: tiny']);
   t.same(r.changes, { tiny: { old: '', new: '1.0' }, dep: { old: '', new: '2.0' } });
   t.same(r.new_state, { tiny: '1.0' });
 });
 
-t.test('real install and purge of a tiny package', { skip: process.env.BRINE_TEST_PKG_INSTALL === '1' ? false : 'needs network; set BRINE_TEST_PKG_INSTALL=1' }, async (t) => {
-  const r = await call('pkg', 'installed', 'sl');
-  t.equal(r.result, true, r.comment);
-  t.match(r.changes, { sl: { old: '', new: /\S/ } });
-  const p = await call('pkg', 'purged', 'sl');
-  t.same([p.result, p.comment], [true, 'All targeted packages were purged.']);
-});
+t.test(
+  'real install and purge of a tiny package',
+  { skip: process.env.BRINE_TEST_PKG_INSTALL === '1' ? false : 'needs network; set BRINE_TEST_PKG_INSTALL=1' },
+  async (t) => {
+    const r = await call('pkg', 'installed', 'sl');
+    t.equal(r.result, true, r.comment);
+    t.match(r.changes, { sl: { old: '', new: /\S/ } });
+    const p = await call('pkg', 'purged', 'sl');
+    t.same([p.result, p.comment], [true, 'All targeted packages were purged.']);
+  },
+);
 
 t.test('service without systemd: unavailable with a reason', async (t) => {
   const real = serviceModule();
@@ -73,14 +78,19 @@ t.test('service without systemd: unavailable with a reason', async (t) => {
   t.equal(a.available, false);
   const r = await call('service', 'running', 'nginx');
   t.equal(r.result, false);
-  t.match(r.comment, /^State 'service\.running' was not found in SLS 'main'\nReason: 'service' is not available on this host: (systemd is not running|systemctl not found)/);
+  t.match(
+    r.comment,
+    /^State 'service\.running' was not found in SLS 'main'\nReason: 'service' is not available on this host: (systemd is not running|systemctl not found)/,
+  );
 });
 
 function systemd(state: { active: boolean; enabled: boolean; loaded?: boolean }) {
   return fakeRunner((cmd) => {
     const s = argv(cmd);
     if (s.startsWith('systemctl show')) {
-      return { stdout: `LoadState=${state.loaded === false ? 'not-found' : 'loaded'}\nActiveState=${state.active ? 'active' : 'inactive'}\nUnitFileState=${state.enabled ? 'enabled' : 'disabled'}` };
+      return {
+        stdout: `LoadState=${state.loaded === false ? 'not-found' : 'loaded'}\nActiveState=${state.active ? 'active' : 'inactive'}\nUnitFileState=${state.enabled ? 'enabled' : 'disabled'}`,
+      };
     }
     if (/ start /.test(s) || / restart /.test(s)) state.active = true;
     if (/ stop /.test(s)) state.active = false;
@@ -99,7 +109,10 @@ t.test('service states drive systemctl (injected runner)', async (t) => {
   const r1 = systemd({ active: false, enabled: false });
   const tr = await run('running', { enable: true }, r1, true);
   t.same([tr.result, tr.comment, tr.changes], [null, 'Service nginx is set to start\nService nginx set to be enabled', { nginx: true }]);
-  t.notOk(r1.calls.some((c) => /start|enable/.test(argv(c.cmd)) && !argv(c.cmd).startsWith('systemctl show')), 'test mode ran no start/enable');
+  t.notOk(
+    r1.calls.some((c) => /start|enable/.test(argv(c.cmd)) && !argv(c.cmd).startsWith('systemctl show')),
+    'test mode ran no start/enable',
+  );
   const started = await run('running', { enable: true }, r1);
   t.same([started.result, started.comment, started.changes], [true, 'Started service nginx\nService nginx has been enabled, and is running', { nginx: true }]);
   t.ok(r1.calls.some((c) => argv(c.cmd) === 'systemctl start -- nginx'));

@@ -25,6 +25,9 @@ t.test('aptkey False writes the key to the signed-by keyring under the root', { 
   t.equal(readFileSync(join(root, 'etc/apt/sources.list.d/keyed.list'), 'utf8'), `${name}\n`);
   const plain = chunk('pkgrepo', 'managed', 'deb http://plain.example.invalid/debian bookworm main', { aptkey: false, refresh: false });
   const p = await callState(reg, plain, ctxFor(plain, { files }));
-  t.same([p.result, p.comment], [false, "Failed to configure repo 'deb http://plain.example.invalid/debian bookworm main': missing 'signedby' option when apt-key is missing"]);
+  t.same(
+    [p.result, p.comment],
+    [false, "Failed to configure repo 'deb http://plain.example.invalid/debian bookworm main': missing 'signedby' option when apt-key is missing"],
+  );
   t.notOk(existsSync(join(root, 'etc/apt/sources.list')));
 });

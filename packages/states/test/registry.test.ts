@@ -1,7 +1,6 @@
 import t from 'tap';
 import type { StateModule } from '@brine/core';
-import { callState, callModWatch, createRegistry, defaultRegistry, GLOBAL_STATE_ARGS,
-  isGlobalStateArg, hasModWatch } from '../src/index.js';
+import { callState, callModWatch, createRegistry, defaultRegistry, GLOBAL_STATE_ARGS, isGlobalStateArg, hasModWatch } from '../src/index.js';
 import { chunk, ctxFor } from './helpers.js';
 
 const probe: StateModule = {
@@ -39,7 +38,11 @@ t.test('registry lists and looks up module.function', async (t) => {
 });
 
 t.test('arguments are checked before the call', async (t) => {
-  const ok = await callState(reg, chunk('probe', 'strict', 'x', { size: 3, require: [{ test: 'a' }], unless: 'true', order: 5, names: ['x'] }), ctxFor(chunk('probe', 'strict', 'x')));
+  const ok = await callState(
+    reg,
+    chunk('probe', 'strict', 'x', { size: 3, require: [{ test: 'a' }], unless: 'true', order: 5, names: ['x'] }),
+    ctxFor(chunk('probe', 'strict', 'x')),
+  );
   t.equal(ok.result, true);
   t.same(JSON.parse(ok.comment), { name: 'x', size: 3, flag: false }, 'globals ignored, defaults filled');
 
@@ -71,7 +74,25 @@ t.test('unknown functions, unavailable modules and exceptions fail the state onl
 });
 
 t.test('GLOBAL_STATE_ARGS covers requisites and global arguments', async (t) => {
-  for (const k of ['require', 'watch_in', 'onchanges_any', 'prereq', 'listen', 'unless', 'onlyif', 'creates', 'failhard', 'retry', 'parallel', 'names', 'arg_bind', 'check_cmd', 'order', 'use', 'fire_event']) {
+  for (const k of [
+    'require',
+    'watch_in',
+    'onchanges_any',
+    'prereq',
+    'listen',
+    'unless',
+    'onlyif',
+    'creates',
+    'failhard',
+    'retry',
+    'parallel',
+    'names',
+    'arg_bind',
+    'check_cmd',
+    'order',
+    'use',
+    'fire_event',
+  ]) {
     t.ok(GLOBAL_STATE_ARGS.has(k), k);
   }
   t.ok(isGlobalStateArg('__id__'), 'every injected __key__');

@@ -17,7 +17,11 @@ const call = (state: string, fun: string, name: string, extra: Record<string, un
 };
 
 function cleanup() {
-  for (const [cmd, n] of [['userdel', U], ['groupdel', G], ['groupdel', G2]]) {
+  for (const [cmd, n] of [
+    ['userdel', U],
+    ['groupdel', G],
+    ['groupdel', G2],
+  ]) {
     try {
       execFileSync(cmd, cmd === 'userdel' ? ['-r', n] : [n], { stdio: 'ignore' });
     } catch {
@@ -74,6 +78,9 @@ t.test('user.present builds useradd as expected', async (t) => {
   const runner = fakeRunner((cmd) => (argv(cmd).startsWith('getent') ? { retcode: 2 } : undefined));
   const c = chunk('user', 'present', 'ghost-brine-user', { uid: 4321, system: true, shell: '/usr/sbin/nologin' });
   const r = await callState(reg, c, ctxFor(c, { cmd: runner }));
-  t.ok(runner.calls.some((x) => argv(x.cmd) === 'useradd -u 4321 -M -s /usr/sbin/nologin -r ghost-brine-user'), JSON.stringify(runner.calls));
+  t.ok(
+    runner.calls.some((x) => argv(x.cmd) === 'useradd -u 4321 -M -s /usr/sbin/nologin -r ghost-brine-user'),
+    JSON.stringify(runner.calls),
+  );
   t.equal(r.result, true);
 });

@@ -53,7 +53,8 @@ export const demoCommand: Command = {
       return 1;
     }
     const limit = Number(values.timeout ?? 60);
-    if (!(limit > 0)) throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `--timeout must be a number of seconds, not '${values.timeout}'`, usage: this.usage });
+    if (!(limit > 0))
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `--timeout must be a number of seconds, not '${values.timeout}'`, usage: this.usage });
     const MINIONS = exampleMinions(example);
     const { loadMasterConfig, startMaster } = await import('@brine/master');
     const { loadMinionConfig, MinionAgent } = await import('@brine/minion');
@@ -77,14 +78,25 @@ export const demoCommand: Command = {
     const agents = MINIONS.map(
       ([id, grains]) =>
         new MinionAgent(
-          loadMinionConfig(undefined, { id, master: '127.0.0.1', master_port: master.port, data_dir: path.join(dir, id), grains, recon_default: 0.2, recon_max: 1 }),
+          loadMinionConfig(undefined, {
+            id,
+            master: '127.0.0.1',
+            master_port: master.port,
+            data_dir: path.join(dir, id),
+            grains,
+            recon_default: 0.2,
+            recon_max: 1,
+          }),
           { log },
         ),
     );
     let code = 1;
     try {
       io.stdout(`Master on 127.0.0.1:${master.port} (API ${master.apiUrl}), data in ${dir}\n`);
-      const pending = () => `minions ${MINIONS.map(([id]) => id).filter((id) => !master.hub.sessions.get(id)?.started).join(', ')} did not connect within ${limit} s (run with BRINE_LOG_LEVEL=debug to see why)`;
+      const pending = () =>
+        `minions ${MINIONS.map(([id]) => id)
+          .filter((id) => !master.hub.sessions.get(id)?.started)
+          .join(', ')} did not connect within ${limit} s (run with BRINE_LOG_LEVEL=debug to see why)`;
       const failed = new Promise<never>((_, reject) => agents.forEach((a) => a.once('fatal', (err: unknown) => reject(err))));
       await within(
         Promise.race([

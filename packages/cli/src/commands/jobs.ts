@@ -48,7 +48,7 @@ export const jobsCommand: Command = {
         if (values[k] !== undefined) q.set(k, values[k]!);
       }
       const { jobs } = await client.get<{ jobs: Array<JobRow & { returned: number }> }>(`/v1/jobs${q.size ? `?${q}` : ''}`);
-      if (out !== 'text') return dump(jobs), 0;
+      if (out !== 'text') return (dump(jobs), 0);
       const c = useColor(io) ? ANSI : NO_COLOR;
       for (const j of jobs) {
         const tgt = Array.isArray(j.target) ? j.target.join(',') : j.target;
@@ -77,7 +77,7 @@ export const jobsCommand: Command = {
         io.stderr(`brine jobs show: no such job ${jid}\n`);
         return 1;
       }
-      if (out !== 'text') return dump(report), 0;
+      if (out !== 'text') return (dump(report), 0);
       if (STATE_RUN_FUNCTIONS.has(report.job.fun)) {
         // the same rendering as the live `brine run`, from the stored returns and state results
         const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${encodeURIComponent(jid)}/states`);
@@ -100,22 +100,26 @@ export const jobsCommand: Command = {
       if (values.failed) q.set('failed', 'true');
       if (values.changed) q.set('changed', 'true');
       const { states, minions } = await client.get<{ states: StoredState[]; minions: string[] }>(`/v1/states${q.size ? `?${q}` : ''}`);
-      if (out !== 'text') return dump({ minions, states }), 0;
+      if (out !== 'text') return (dump({ minions, states }), 0);
       for (const s of states) {
         const res = s.result === true ? 'True' : s.result === false ? 'False' : 'None';
         const changed = Object.keys(s.changes).length ? ' changed' : '';
-        io.stdout(`${s.jid}  ${s.minion}  ${s.state}.${s.fun}  ${s.id}${s.name !== s.id ? ` (${s.name})` : ''}  Result: ${res}${changed}\n    ${s.comment.split('\n').join('\n    ')}\n`);
+        io.stdout(
+          `${s.jid}  ${s.minion}  ${s.state}.${s.fun}  ${s.id}${s.name !== s.id ? ` (${s.name})` : ''}  Result: ${res}${changed}\n    ${s.comment.split('\n').join('\n    ')}\n`,
+        );
       }
       io.stdout(`${states.length} state result(s) from ${minions.length} minion(s)${minions.length ? `: ${minions.join(', ')}` : ''}\n`);
       return 0;
     }
     if (action === 'last') {
-      const { last } = await client.get<{ last: Array<{ minion: string; jid: string; created_at: string; success: boolean | null; states: number; failed: number; changed: number }> }>(
-        '/v1/states/last',
-      );
-      if (out !== 'text') return dump(last), 0;
+      const { last } = await client.get<{
+        last: Array<{ minion: string; jid: string; created_at: string; success: boolean | null; states: number; failed: number; changed: number }>;
+      }>('/v1/states/last');
+      if (out !== 'text') return (dump(last), 0);
       for (const l of last) {
-        io.stdout(`${l.minion.padEnd(24)} ${l.jid}  ${l.created_at}  ${l.success ? 'succeeded' : 'failed'}  states: ${l.states}  failed: ${l.failed}  changed: ${l.changed}\n`);
+        io.stdout(
+          `${l.minion.padEnd(24)} ${l.jid}  ${l.created_at}  ${l.success ? 'succeeded' : 'failed'}  states: ${l.states}  failed: ${l.failed}  changed: ${l.changed}\n`,
+        );
       }
       return 0;
     }
@@ -123,7 +127,7 @@ export const jobsCommand: Command = {
       const { active } = await client.get<{ active: Array<{ jid: string; fun: string; target: unknown; created_at: string; running: string[] }> }>(
         '/v1/jobs/active',
       );
-      if (out !== 'text') return dump(active), 0;
+      if (out !== 'text') return (dump(active), 0);
       for (const a of active) {
         io.stdout(`${a.jid}:\n    Function:    ${a.fun}\n    StartTime:   ${a.created_at}\n    Running:     ${a.running.join(', ')}\n`);
       }

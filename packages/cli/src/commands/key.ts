@@ -23,8 +23,14 @@ interface Change {
 function keyPalette(on: boolean) {
   const c = (code: string) => (on ? `\x1b[${code}m` : '');
   return {
-    green: c('0;32'), red: c('0;31'), blue: c('0;34'), magenta: c('0;35'),
-    lightGreen: c('1;32'), lightRed: c('1;31'), lightBlue: c('1;34'), lightMagenta: c('1;35'),
+    green: c('0;32'),
+    red: c('0;31'),
+    blue: c('0;34'),
+    magenta: c('0;35'),
+    lightGreen: c('1;32'),
+    lightRed: c('1;31'),
+    lightBlue: c('1;34'),
+    lightMagenta: c('1;35'),
     end: c('0'),
   };
 }
@@ -89,7 +95,10 @@ export const keyCommand: Command = {
     });
     const salt = saltKeyAction(values);
     if (salt && positionals.length > 0) {
-      throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: `salt-key style flags and the action '${positionals[0]}' cannot be mixed: use one or the other`, usage: this.usage });
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', {
+        detail: `salt-key style flags and the action '${positionals[0]}' cannot be mixed: use one or the other`,
+        usage: this.usage,
+      });
     }
     const [action = 'list', match] = salt ? [salt.action, salt.match] : positionals;
     const out = outputOption(values.out, KEY_USAGE, 'text', { key: 'text', highstate: 'text' });

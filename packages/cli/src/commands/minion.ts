@@ -66,7 +66,12 @@ export const minionsCommand: Command = {
     const client = new MasterClient(resolveApi(values.config, io.env));
     const { minions } = await client.get<{ minions: MinionInfo[] }>('/v1/minions');
     if (out !== 'text' && out !== 'highstate') {
-      io.stdout(renderData(out, minions.map(({ id, accepted, connected, last_seen }) => ({ id, accepted, connected, last_seen }))));
+      io.stdout(
+        renderData(
+          out,
+          minions.map(({ id, accepted, connected, last_seen }) => ({ id, accepted, connected, last_seen })),
+        ),
+      );
       return 0;
     }
     for (const m of minions) {

@@ -25,7 +25,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'run a function on targeted minions (like the salt command)',
   usage:
-    "brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out highstate|text|json|yaml|nested|raw|txt|quiet] [--progress] [--state-output full|terse|mixed|changes] [--params FILE ...] [--config MASTER_CONFIG]",
+    'brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out highstate|text|json|yaml|nested|raw|txt|quiet] [--progress] [--state-output full|terse|mixed|changes] [--params FILE ...] [--config MASTER_CONFIG]',
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -111,7 +111,9 @@ export const runCommand: Command = {
             process.stderr.write(`\r\x1b[K[states done] ${parts.join(', ')}`.slice(0, (process.stderr.columns || 100) + 8));
           } else if (last) {
             const [st, id, , f] = last.tag.split('_|-');
-            io.stderr(`${d.id}: ${done.get(d.id)} states done (${st}.${f} ${id}: ${last.result === false ? 'failed' : last.result === null ? 'would change' : 'ok'})\n`);
+            io.stderr(
+              `${d.id}: ${done.get(d.id)} states done (${st}.${f} ${id}: ${last.result === false ? 'failed' : last.result === null ? 'would change' : 'ok'})\n`,
+            );
           }
         } else if (ev.tag.includes('/ret/')) {
           if (!tty) io.stderr(`${d.id}: returned\n`);
@@ -173,10 +175,14 @@ export const runCommand: Command = {
       const draw = () => process.stderr.write(`\r[${returned}/${pub.minions.length} returned] ${pub.jid}`);
       draw();
       void client
-        .events(`brine/job/${pub.jid}/ret/*`, () => {
-          returned++;
-          draw();
-        }, ac.signal)
+        .events(
+          `brine/job/${pub.jid}/ret/*`,
+          () => {
+            returned++;
+            draw();
+          },
+          ac.signal,
+        )
         .catch(() => {});
       stopProgress = () => {
         ac.abort();

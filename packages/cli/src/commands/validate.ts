@@ -49,7 +49,10 @@ function parseValidateOptions(argv: string[], cwd: string): ValidateOptions {
     throw fromParseError(e, VALIDATE_USAGE);
   }
   const { values, positionals } = parsed;
-  const sls = positionals.flatMap((p) => p.split(',')).map((s) => s.trim()).filter(Boolean);
+  const sls = positionals
+    .flatMap((p) => p.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (sls.length === 0) usage('no SLS given');
   const out = outputOption(values.out, VALIDATE_USAGE, 'json', { text: 'json', highstate: 'json' }) as ValidateOptions['out'];
   if (values.minion !== undefined) {

@@ -65,7 +65,10 @@ export const applyFunctions: Record<string, LocalFunction> = {
     void _test;
     const chunk = typeof fn === 'string' && name !== undefined ? singleChunk(fn, name, args) : undefined;
     if (!chunk) {
-      throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: 'state.single needs <module.function> and name=...', usage: 'brine local state.single <module.function> name=<name> [key=value...]' });
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', {
+        detail: 'state.single needs <module.function> and name=...',
+        usage: 'brine local state.single <module.function> name=<name> [key=value...]',
+      });
     }
     return { ...(await run(opts, registry, [chunk])), diagnostics: [], isRun: true };
   },

@@ -1,4 +1,14 @@
-import { compileAsking, compileHighstate, compileSls, compileTopFiles, dirTree, renderSls, type Compiled, type CompileOptions, type StateSchema } from '@brine/compiler';
+import {
+  compileAsking,
+  compileHighstate,
+  compileSls,
+  compileTopFiles,
+  dirTree,
+  renderSls,
+  type Compiled,
+  type CompileOptions,
+  type StateSchema,
+} from '@brine/compiler';
 import { hasErrors, type StateRegistry } from '@brine/core';
 import { localHost } from './host-calls.js';
 import { slsNames } from '@brine/runtime';
@@ -35,7 +45,17 @@ export function slsArgs(opts: LocalOptions): string[] {
 /** Like Salt, a pillar that failed to render fails every compile (its errors are the result). */
 export function pillarFailure(opts: LocalOptions): Compiled | undefined {
   if (!hasErrors(opts.pillarDiagnostics)) return undefined;
-  return { matches: {}, rawHigh: {}, high: {}, low: [], origins: {}, meta: { SLS: {}, ID_DECS: {} }, diagnostics: opts.pillarDiagnostics, failed: true, hostCalls: [] };
+  return {
+    matches: {},
+    rawHigh: {},
+    high: {},
+    low: [],
+    origins: {},
+    meta: { SLS: {}, ID_DECS: {} },
+    diagnostics: opts.pillarDiagnostics,
+    failed: true,
+    hostCalls: [],
+  };
 }
 
 /** Compiles on this host: the templates' host calls are answered here (localHost). */

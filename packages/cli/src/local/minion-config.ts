@@ -67,7 +67,8 @@ export function readMinionConfig(path: string): MinionConfig {
   if (data.pillar_merge_lists !== undefined) cfg.pillar_merge_lists = data.pillar_merge_lists === true;
   const strategy = data.top_file_merging_strategy;
   if (strategy !== undefined) {
-    if (strategy !== 'merge' && strategy !== 'same' && strategy !== 'merge_all') bad(file, `top_file_merging_strategy must be merge, same or merge_all (got ${String(strategy)})`);
+    if (strategy !== 'merge' && strategy !== 'same' && strategy !== 'merge_all')
+      bad(file, `top_file_merging_strategy must be merge, same or merge_all (got ${String(strategy)})`);
     cfg.top_file_merging_strategy = strategy;
   }
   if (data.nodegroups !== undefined) {

@@ -95,11 +95,15 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
     ...(config.nodegroups ? { nodegroups: config.nodegroups } : {}),
   };
   // Classic pillar from the pillar roots (rendered like the master does), then `--pillar FILE` over it.
-  const classic = compilePillar(dirTree(pillarRoots), { id, grains }, {
-    ...(config.pillar_merge_lists ? { mergeLists: true } : {}),
-    ...(config.pillarenv ? { pillarenv: config.pillarenv } : {}),
-    ...(config.nodegroups ? { nodegroups: config.nodegroups } : {}),
-  });
+  const classic = compilePillar(
+    dirTree(pillarRoots),
+    { id, grains },
+    {
+      ...(config.pillar_merge_lists ? { mergeLists: true } : {}),
+      ...(config.pillarenv ? { pillarenv: config.pillarenv } : {}),
+      ...(config.nodegroups ? { nodegroups: config.nodegroups } : {}),
+    },
+  );
   const pillar = values.pillar ? mergePillar(classic.pillar, readDataFile('pillar file', resolve(cwd, values.pillar))) : classic.pillar;
   // Params files in order, then `params='{...}'` on the command line (see params.ts).
   const params = commandParams(values.params ?? [], call.kwargs.params, cwd, (detail) => {

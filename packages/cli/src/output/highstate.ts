@@ -107,16 +107,9 @@ function terse(tag: string, r: StateResult, tcolor: string, c: Palette): string 
 
 function full(tag: string, r: StateResult, tcolor: string, c: Palette): string[] {
   const [state, id, name, fun] = parseTag(tag);
-  const lines = [
-    `${tcolor}----------${c.ENDC}`,
-    `    ${tcolor}      ID: ${id}${c.ENDC}`,
-    `    ${tcolor}Function: ${state}.${fun}${c.ENDC}`,
-  ];
+  const lines = [`${tcolor}----------${c.ENDC}`, `    ${tcolor}      ID: ${id}${c.ENDC}`, `    ${tcolor}Function: ${state}.${fun}${c.ENDC}`];
   if (id !== name) lines.push(`    ${tcolor}    Name: ${name}${c.ENDC}`);
-  lines.push(
-    `    ${tcolor}  Result: ${pyScalar(r.result)}${c.ENDC}`,
-    `    ${tcolor} Comment: ${commentText(r.comment)}${c.ENDC}`,
-  );
+  lines.push(`    ${tcolor}  Result: ${pyScalar(r.result)}${c.ENDC}`, `    ${tcolor} Comment: ${commentText(r.comment)}${c.ENDC}`);
   // As Salt: an entry without timing (a Listen_Error, a failed requisite) shows none.
   if (r.start_time !== undefined) {
     lines.push(`    ${tcolor} Started: ${String(r.start_time)}${c.ENDC}`, `    ${tcolor}Duration: ${durationText(r.duration)}${c.ENDC}`);
@@ -170,13 +163,17 @@ export function formatHighstate(running: RunningDict, opts: HighstateOptions): s
     else if (r.result === null && hostColor !== c.RED) hostColor = c.LIGHT_YELLOW;
     const tcolor = stateColor(r, c);
     const useTerse =
-      mode === 'terse' ||
-      (mode === 'mixed' && r.result !== false) ||
-      (mode === 'changes' && r.result !== false && r.result !== null && !hasChanges(r));
+      mode === 'terse' || (mode === 'mixed' && r.result !== false) || (mode === 'changes' && r.result !== false && r.result !== null && !hasChanges(r));
     if (useTerse) out.push(terse(tag, r, tcolor, c));
     else out.push(...full(tag, r, tcolor, c));
   }
-  out.push(...summary(opts.minion, entries.map(([, r]) => r), c));
+  out.push(
+    ...summary(
+      opts.minion,
+      entries.map(([, r]) => r),
+      c,
+    ),
+  );
   return [`${hostColor}${opts.minion}:${c.ENDC}`, ...out].join('\n');
 }
 

@@ -139,9 +139,7 @@ function renderWith(input: RenderInput, host: HostCallRecorder): RenderOutput {
       text = jinjaEnvironmentFor(input.tree, input.env).render(file, text, templateVars(input, host));
     } catch (e) {
       if (!(e instanceof TemplateFailure)) throw e;
-      return fail(
-        compilerErrors.diag('BRINE_ERR_COMPILE_TEMPLATE', { detail: e.message }, { ...where, file: e.file ?? file, line: e.line, column: e.column }),
-      );
+      return fail(compilerErrors.diag('BRINE_ERR_COMPILE_TEMPLATE', { detail: e.message }, { ...where, file: e.file ?? file, line: e.line, column: e.column }));
     }
   }
 

@@ -73,10 +73,24 @@ function literal(v: unknown): string {
   if (typeof v === 'string' || v instanceof String) {
     const s = String(v);
     const q = s.includes("'") && !s.includes('"') ? '"' : "'";
-    return q + s.replace(/\\/g, '\\\\').replace(new RegExp(q, 'g'), '\\' + q).replace(/\n/g, '\\n') + q;
+    return (
+      q +
+      s
+        .replace(/\\/g, '\\\\')
+        .replace(new RegExp(q, 'g'), '\\' + q)
+        .replace(/\n/g, '\\n') +
+      q
+    );
   }
   if (Array.isArray(v)) return '[' + v.map(literal).join(', ') + ']';
-  if (typeof v === 'object') return '{' + Object.entries(v).map(([k, x]) => `${literal(k)}: ${literal(x)}`).join(', ') + '}';
+  if (typeof v === 'object')
+    return (
+      '{' +
+      Object.entries(v)
+        .map(([k, x]) => `${literal(k)}: ${literal(x)}`)
+        .join(', ') +
+      '}'
+    );
   return String(v);
 }
 

@@ -166,11 +166,7 @@ export function validateSls(opts: ValidateOptions, sls: string[], env = 'base'):
     }
     return out;
   };
-  const compiled = compileSls(
-    { ...opts, params: recorder.params as unknown as Record<string, unknown>, render: recordingRender },
-    sls,
-    env,
-  );
+  const compiled = compileSls({ ...opts, params: recorder.params as unknown as Record<string, unknown>, render: recordingRender }, sls, env);
 
   const rawHigh = highOf(files);
   const idDecs: Record<string, ParamTree> = {};

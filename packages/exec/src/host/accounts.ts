@@ -23,18 +23,22 @@ export interface GroupEntry {
  */
 export async function passwd(cmd: CommandRunner, key?: string | number): Promise<PasswdEntry[]> {
   const r = await cmd.run(['getent', 'passwd', ...(key === undefined ? [] : [String(key)])]);
-  return r.retcode !== 0 ? [] : lines(r.stdout).map((l) => {
-    const [name = '', pw = '', uid = '0', gid = '0', gecos = '', home = '', shell = ''] = l.split(':');
-    return { name, passwd: pw, uid: Number(uid), gid: Number(gid), gecos, home, shell };
-  });
+  return r.retcode !== 0
+    ? []
+    : lines(r.stdout).map((l) => {
+        const [name = '', pw = '', uid = '0', gid = '0', gecos = '', home = '', shell = ''] = l.split(':');
+        return { name, passwd: pw, uid: Number(uid), gid: Number(gid), gecos, home, shell };
+      });
 }
 
 export async function groups(cmd: CommandRunner, key?: string | number): Promise<GroupEntry[]> {
   const r = await cmd.run(['getent', 'group', ...(key === undefined ? [] : [String(key)])]);
-  return r.retcode !== 0 ? [] : lines(r.stdout).map((l) => {
-    const [name = '', pw = '', gid = '0', mem = ''] = l.split(':');
-    return { name, passwd: pw, gid: Number(gid), members: mem === '' ? [] : mem.split(',') };
-  });
+  return r.retcode !== 0
+    ? []
+    : lines(r.stdout).map((l) => {
+        const [name = '', pw = '', gid = '0', mem = ''] = l.split(':');
+        return { name, passwd: pw, gid: Number(gid), members: mem === '' ? [] : mem.split(',') };
+      });
 }
 
 function lines(s: string): string[] {

@@ -74,7 +74,11 @@ export async function candidates(cmd: CommandRunner, names: string[]): Promise<M
 
 /** dpkg's own ordering: -1, 0 or 1, or null when dpkg cannot compare them. */
 export async function compareVersions(cmd: CommandRunner, a: string, b: string): Promise<number | null> {
-  for (const [op, val] of [['lt', -1], ['eq', 0], ['gt', 1]] as const) {
+  for (const [op, val] of [
+    ['lt', -1],
+    ['eq', 0],
+    ['gt', 1],
+  ] as const) {
     const r = await cmd.run(['dpkg', '--compare-versions', a, op, b]);
     if (r.retcode === 0) return val;
     if (r.retcode !== 1) return null;

@@ -162,7 +162,7 @@ export const cmdFunctions: ExecFunction[] = [
   },
   {
     name: 'cmd.retcode',
-    doc: "Runs a command and returns its exit code.",
+    doc: 'Runs a command and returns its exit code.',
     params: cmdParams,
     run: async (a, ctx) => {
       const r = await runCmd(a, ctx);

@@ -35,7 +35,7 @@ export const configFunctions: ExecFunction[] = [
   },
   {
     name: 'config.option',
-    doc: 'A top-level key of the minion config, the grains, the pillar or the pillar\'s master key; the first found.',
+    doc: "A top-level key of the minion config, the grains, the pillar or the pillar's master key; the first found.",
     params: [
       { name: 'value', type: 'string', required: true },
       { name: 'default', type: 'any', default: '' },

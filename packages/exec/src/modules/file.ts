@@ -137,7 +137,10 @@ export const fileFunctions: ExecFunction[] = [
   {
     name: 'file.contains',
     doc: 'True if the file holds the text (surrounding whitespace stripped); False when it is missing or unreadable.',
-    params: [{ name: 'path', type: 'string', required: true }, { name: 'text', type: 'any', required: true }],
+    params: [
+      { name: 'path', type: 'string', required: true },
+      { name: 'text', type: 'any', required: true },
+    ],
     run: (a) => {
       try {
         return { return: readFileSync(expand(a.path as string), 'utf8').includes(String(a.text).trim()) };
@@ -176,7 +179,10 @@ export const fileFunctions: ExecFunction[] = [
   {
     name: 'file.read',
     doc: 'The contents of the file.',
-    params: [{ name: 'path', type: 'string', required: true }, { name: 'binary', type: 'boolean', default: false }],
+    params: [
+      { name: 'path', type: 'string', required: true },
+      { name: 'binary', type: 'boolean', default: false },
+    ],
     run: (a) => {
       try {
         return { return: readFileSync(expand(a.path as string), 'utf8') };

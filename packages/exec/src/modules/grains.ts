@@ -33,7 +33,15 @@ export const grainsFunctions: ExecFunction[] = [
     params: [{ name: 'key', type: 'string', required: true }],
     run: (a, ctx) => {
       const v = traverse(ctx.grains, a.key as string, undefined);
-      const truthy = !(v === undefined || v === null || v === false || v === 0 || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0));
+      const truthy = !(
+        v === undefined ||
+        v === null ||
+        v === false ||
+        v === 0 ||
+        v === '' ||
+        (Array.isArray(v) && v.length === 0) ||
+        (typeof v === 'object' && v !== null && Object.keys(v).length === 0)
+      );
       return { return: truthy };
     },
   },

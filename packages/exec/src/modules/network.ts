@@ -54,7 +54,7 @@ function inCidr(addr: string, cidr: string): boolean {
   const [net, bits] = cidr.split('/');
   const b = Number(bits ?? 32);
   const mask = b === 0 ? 0 : (0xffffffff << (32 - b)) >>> 0;
-  return ((v4Num(addr) & mask) >>> 0) === ((v4Num(net!) & mask) >>> 0);
+  return (v4Num(addr) & mask) >>> 0 === (v4Num(net!) & mask) >>> 0;
 }
 
 function isPrivate4(a: string): boolean {
@@ -115,11 +115,13 @@ export const networkFunctions: ExecFunction[] = [
   },
   {
     name: 'network.hw_addr',
-    doc: "The hardware address of the interface.",
+    doc: 'The hardware address of the interface.',
     params: [{ name: 'iface', type: 'string', required: true }],
     run: async (a, ctx) => {
       const d = (await interfaces(ctx))[a.iface as string];
-      return { return: d ? (d.hwaddr ?? '') : `Interface "${String(a.iface)}" not in available interfaces: "${Object.keys(await interfaces(ctx)).join('", "')}"` };
+      return {
+        return: d ? (d.hwaddr ?? '') : `Interface "${String(a.iface)}" not in available interfaces: "${Object.keys(await interfaces(ctx)).join('", "')}"`,
+      };
     },
   },
 ];

@@ -31,7 +31,10 @@ function targets(a: Record<string, unknown>): string[] {
   }
   if (a.name === undefined || a.name === null) return [];
   const version = a.version ?? kw.version;
-  const names = String(a.name).split(',').map((s) => s.trim()).filter(Boolean);
+  const names = String(a.name)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.map((n) => (version === undefined || version === null ? n : `${n}=${String(version)}`));
 }
 
@@ -41,7 +44,10 @@ async function aptAction(fun: string, verb: string[], want: string[], ctx: ExecC
   const r = await ctx.cmd.run(['apt-get', ...APT_OPTS, ...extra, ...verb, ...want], { env: APT_ENV, signal: ctx.signal });
   const changes = diffVersions(before, await dpkgVersions(ctx.cmd));
   if (r.retcode !== 0) {
-    throw execErrors.make('BRINE_ERR_EXEC_FAILED', { fun, detail: `Problem encountered ${verb[0] === 'install' ? 'installing' : 'removing'} package(s): ${(r.stderr || r.stdout).trim()} (changes: ${JSON.stringify(changes)})` });
+    throw execErrors.make('BRINE_ERR_EXEC_FAILED', {
+      fun,
+      detail: `Problem encountered ${verb[0] === 'install' ? 'installing' : 'removing'} package(s): ${(r.stderr || r.stdout).trim()} (changes: ${JSON.stringify(changes)})`,
+    });
   }
   return changes;
 }
@@ -125,7 +131,7 @@ export const pkgFunctions: ExecFunction[] = [
   },
   {
     name: 'pkg.version_cmp',
-    doc: "Compares two package versions as dpkg does: -1, 0 or 1 (None when they cannot be compared).",
+    doc: 'Compares two package versions as dpkg does: -1, 0 or 1 (None when they cannot be compared).',
     params: [
       { name: 'pkg1', type: ['string', 'number'], required: true },
       { name: 'pkg2', type: ['string', 'number'], required: true },
@@ -161,14 +167,20 @@ export const pkgFunctions: ExecFunction[] = [
   {
     name: 'pkg.remove',
     doc: 'Removes packages with apt-get (name=, pkgs=[...]); returns {pkg: {old, new}} for what changed.',
-    params: [{ name: 'name', type: 'string' }, { name: 'pkgs', type: 'list' }],
+    params: [
+      { name: 'name', type: 'string' },
+      { name: 'pkgs', type: 'list' },
+    ],
     extraKwargs: true,
     run: async (a, ctx) => ({ return: await aptAction('pkg.remove', ['remove'], targets({ ...a, version: undefined }), ctx) }),
   },
   {
     name: 'pkg.purge',
     doc: 'Removes packages and their configuration files with apt-get purge; returns {pkg: {old, new}}.',
-    params: [{ name: 'name', type: 'string' }, { name: 'pkgs', type: 'list' }],
+    params: [
+      { name: 'name', type: 'string' },
+      { name: 'pkgs', type: 'list' },
+    ],
     extraKwargs: true,
     run: async (a, ctx) => ({ return: await aptAction('pkg.purge', ['purge'], targets({ ...a, version: undefined }), ctx) }),
   },

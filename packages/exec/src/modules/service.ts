@@ -17,7 +17,9 @@ export function systemdBooted(): boolean {
 
 function initScripts(): string[] {
   try {
-    return readdirSync('/etc/init.d').filter((n) => !n.startsWith('.') && n !== 'README' && n !== 'skeleton' && n !== 'rc' && n !== 'rcS').sort();
+    return readdirSync('/etc/init.d')
+      .filter((n) => !n.startsWith('.') && n !== 'README' && n !== 'skeleton' && n !== 'rc' && n !== 'rcS')
+      .sort();
   } catch {
     return [];
   }
@@ -104,13 +106,17 @@ export const serviceFunctions: ExecFunction[] = [
     doc: 'True if the service starts at boot (systemctl is-enabled).',
     params: [name, { name: 'root', type: 'string' }],
     extraKwargs: true,
-    run: async (a, ctx) => ({ return: systemdBooted() ? await retcodeIsZero(ctx, ['systemctl', 'is-enabled', '--', a.name as string]) : sysvEnabled(a.name as string) }),
+    run: async (a, ctx) => ({
+      return: systemdBooted() ? await retcodeIsZero(ctx, ['systemctl', 'is-enabled', '--', a.name as string]) : sysvEnabled(a.name as string),
+    }),
   },
   {
     name: 'service.disabled',
     doc: 'True if the service does not start at boot.',
     params: [name, { name: 'root', type: 'string' }],
-    run: async (a, ctx) => ({ return: !(systemdBooted() ? await retcodeIsZero(ctx, ['systemctl', 'is-enabled', '--', a.name as string]) : sysvEnabled(a.name as string)) }),
+    run: async (a, ctx) => ({
+      return: !(systemdBooted() ? await retcodeIsZero(ctx, ['systemctl', 'is-enabled', '--', a.name as string]) : sysvEnabled(a.name as string)),
+    }),
   },
   {
     name: 'service.get_all',
@@ -118,14 +124,31 @@ export const serviceFunctions: ExecFunction[] = [
     params: [{ name: 'root', type: 'string' }],
     run: async (_a, ctx) => ({ return: await allServices(ctx) }),
   },
-  { name: 'service.start', doc: 'Starts the service; True, or the error systemctl gave.', params: [name, noBlock, { name: 'unmask', type: 'any' }, { name: 'unmask_runtime', type: 'any' }], run: mustSucceed('service.start') },
-  { name: 'service.restart', doc: 'Restarts the service; True, or the error systemctl gave.', params: [name, noBlock, { name: 'unmask', type: 'any' }, { name: 'unmask_runtime', type: 'any' }], run: mustSucceed('service.restart') },
-  { name: 'service.reload', doc: 'Reloads the service; True, or the error systemctl gave.', params: [name, noBlock, { name: 'unmask', type: 'any' }, { name: 'unmask_runtime', type: 'any' }], run: mustSucceed('service.reload') },
+  {
+    name: 'service.start',
+    doc: 'Starts the service; True, or the error systemctl gave.',
+    params: [name, noBlock, { name: 'unmask', type: 'any' }, { name: 'unmask_runtime', type: 'any' }],
+    run: mustSucceed('service.start'),
+  },
+  {
+    name: 'service.restart',
+    doc: 'Restarts the service; True, or the error systemctl gave.',
+    params: [name, noBlock, { name: 'unmask', type: 'any' }, { name: 'unmask_runtime', type: 'any' }],
+    run: mustSucceed('service.restart'),
+  },
+  {
+    name: 'service.reload',
+    doc: 'Reloads the service; True, or the error systemctl gave.',
+    params: [name, noBlock, { name: 'unmask', type: 'any' }, { name: 'unmask_runtime', type: 'any' }],
+    run: mustSucceed('service.reload'),
+  },
   {
     name: 'service.stop',
     doc: 'Stops the service; True if systemctl succeeded.',
     params: [name, noBlock],
-    run: async (a, ctx) => ({ return: systemdBooted() ? (await systemctl(ctx.cmd, 'stop', a.name as string, a.no_block === true)).ok : await sysv(ctx, a.name as string, 'stop') }),
+    run: async (a, ctx) => ({
+      return: systemdBooted() ? (await systemctl(ctx.cmd, 'stop', a.name as string, a.no_block === true)).ok : await sysv(ctx, a.name as string, 'stop'),
+    }),
   },
   {
     name: 'service.enable',

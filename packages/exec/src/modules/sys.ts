@@ -18,7 +18,22 @@ export const sysFunctions: ExecFunction[] = [
     run: (a, ctx) => {
       const pats = strs(a.args);
       const mods = ctx.registry.modules();
-      return { return: pats.length ? mods.filter((m) => ctx.registry.list(`${m}.*`).length && pats.some((p) => new RegExp(`^${p.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(m))) : mods };
+      return {
+        return: pats.length
+          ? mods.filter(
+              (m) =>
+                ctx.registry.list(`${m}.*`).length &&
+                pats.some((p) =>
+                  new RegExp(
+                    `^${p
+                      .replace(/[.+^${}()|\\]/g, '\\$&')
+                      .replace(/\*/g, '.*')
+                      .replace(/\?/g, '.')}$`,
+                  ).test(m),
+                ),
+            )
+          : mods,
+      };
     },
   },
   {

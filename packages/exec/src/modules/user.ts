@@ -6,7 +6,10 @@ export const userFunctions: ExecFunction[] = [
   {
     name: 'user.info',
     doc: 'The account of the named user (uid, gid, groups, home, shell, GECOS fields), or {} when there is none.',
-    params: [{ name: 'name', type: 'string', required: true }, { name: 'root', type: 'string' }],
+    params: [
+      { name: 'name', type: 'string', required: true },
+      { name: 'root', type: 'string' },
+    ],
     run: async (a, ctx) => {
       const u = (await passwd(ctx.cmd, a.name as string)).find((e) => e.name === a.name);
       if (!u) return { return: {} };
@@ -49,7 +52,10 @@ export const userFunctions: ExecFunction[] = [
   {
     name: 'group.info',
     doc: 'The named group (name, passwd, gid, members), or {} when there is none.',
-    params: [{ name: 'name', type: ['string', 'number'], required: true }, { name: 'root', type: 'string' }],
+    params: [
+      { name: 'name', type: ['string', 'number'], required: true },
+      { name: 'root', type: 'string' },
+    ],
     run: async (a, ctx) => {
       const g = (await groups(ctx.cmd, String(a.name))).find((e) => e.name === String(a.name));
       return { return: g ? { name: g.name, passwd: g.passwd, gid: g.gid, members: g.members } : {} };
@@ -58,7 +64,10 @@ export const userFunctions: ExecFunction[] = [
   {
     name: 'group.getent',
     doc: 'Every group, as group.info gives each.',
-    params: [{ name: 'refresh', type: 'any' }, { name: 'root', type: 'string' }],
+    params: [
+      { name: 'refresh', type: 'any' },
+      { name: 'root', type: 'string' },
+    ],
     run: async (_a, ctx) => ({ return: (await groups(ctx.cmd)).map((g) => ({ name: g.name, passwd: g.passwd, gid: g.gid, members: g.members })) }),
   },
 ];

@@ -18,7 +18,13 @@ export interface EventRouteDeps {
 export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): Promise<void> {
   app.get(
     '/v1/stats',
-    { schema: { summary: 'Counters of the minion channel and the bus', tags: ['events'], response: responses(obj({ events_fired: { type: 'integer' }, schema_version: { type: 'integer' } })) } },
+    {
+      schema: {
+        summary: 'Counters of the minion channel and the bus',
+        tags: ['events'],
+        response: responses(obj({ events_fired: { type: 'integer' }, schema_version: { type: 'integer' } })),
+      },
+    },
     async () => ({
       ...deps.hub.stats,
       ...deps.hub.guard.stats,

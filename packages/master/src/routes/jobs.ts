@@ -16,7 +16,12 @@ const jobBody = {
   required: ['tgt', 'fun'],
   additionalProperties: false,
   properties: {
-    tgt: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' } }] },
+    tgt: {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'array', items: { type: 'string' } },
+      ],
+    },
     tgt_type: { type: 'string', enum: [...TARGET_TYPES] },
     fun: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z_][A-Za-z0-9_]*$' },
     arg: { type: 'array' },
@@ -70,7 +75,14 @@ function requestUser(h: string | string[] | undefined): string {
 export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promise<void> {
   app.post(
     '/v1/jobs',
-    { schema: { summary: 'Run a function on targeted minions', tags: ['jobs'], body: jobBody, response: responses(obj({ jid: str, minions: strList, timeout: { type: 'number' } })) } },
+    {
+      schema: {
+        summary: 'Run a function on targeted minions',
+        tags: ['jobs'],
+        body: jobBody,
+        response: responses(obj({ jid: str, minions: strList, timeout: { type: 'number' } })),
+      },
+    },
     async (req) => {
       const b = req.body as {
         tgt: string | string[];
@@ -92,7 +104,14 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
 
   app.get(
     '/v1/jobs',
-    { schema: { summary: 'Past jobs, newest first', tags: ['jobs'], querystring: jobsQuery, response: responses(obj({ jobs: { type: 'array', items: jobRow } })) } },
+    {
+      schema: {
+        summary: 'Past jobs, newest first',
+        tags: ['jobs'],
+        querystring: jobsQuery,
+        response: responses(obj({ jobs: { type: 'array', items: jobRow } })),
+      },
+    },
     async (req) => {
       const q = req.query as { function?: string; target?: string; minion?: string; since?: string; until?: string; limit?: number };
       const iso = (s?: string) => {
@@ -109,7 +128,13 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
 
   app.get(
     '/v1/jobs/active',
-    { schema: { summary: 'Jobs connected minions are still running', tags: ['jobs'], response: responses(obj({ active: { type: 'array', items: obj({ jid: str, fun: str, running: strList }) } })) } },
+    {
+      schema: {
+        summary: 'Jobs connected minions are still running',
+        tags: ['jobs'],
+        response: responses(obj({ active: { type: 'array', items: obj({ jid: str, fun: str, running: strList }) } })),
+      },
+    },
     async () => ({ active: deps.jobs.active() }),
   );
 

@@ -29,7 +29,13 @@ const keyRow = obj({ minion: str, state: str, fingerprint: str });
 export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promise<void> {
   app.get(
     '/v1/keys',
-    { schema: { summary: 'List minion keys by state', tags: ['keys'], response: responses(obj({ accepted: strList, pending: strList, rejected: strList, denied: strList, keys: { type: 'array', items: keyRow } })) } },
+    {
+      schema: {
+        summary: 'List minion keys by state',
+        tags: ['keys'],
+        response: responses(obj({ accepted: strList, pending: strList, rejected: strList, denied: strList, keys: { type: 'array', items: keyRow } })),
+      },
+    },
     async () => {
       const keys = deps.keys.list();
       const by: Record<KeyState, string[]> = { accepted: [], pending: [], rejected: [], denied: [] };
@@ -40,7 +46,13 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
 
   app.get(
     '/v1/keys/finger',
-    { schema: { summary: 'Fingerprints of the master and of minion keys', tags: ['keys'], response: responses(obj({ master: str, keys: { type: 'array', items: keyRow } })) } },
+    {
+      schema: {
+        summary: 'Fingerprints of the master and of minion keys',
+        tags: ['keys'],
+        response: responses(obj({ master: str, keys: { type: 'array', items: keyRow } })),
+      },
+    },
     async () => ({
       master: deps.fingerprint,
       keys: deps.keys.list().map((k) => ({ minion: k.minion, state: k.state, fingerprint: k.fingerprint })),

@@ -32,7 +32,14 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
       schema: {
         summary: 'Known minions: connected, last seen, grains',
         tags: ['minions'],
-        response: responses(obj({ minions: { type: 'array', items: obj({ id: str, accepted: { type: 'boolean' }, connected: { type: 'boolean' }, last_seen: nullableStr, grains: obj() }) } })),
+        response: responses(
+          obj({
+            minions: {
+              type: 'array',
+              items: obj({ id: str, accepted: { type: 'boolean' }, connected: { type: 'boolean' }, last_seen: nullableStr, grains: obj() }),
+            },
+          }),
+        ),
       },
     },
     async () => {
@@ -100,7 +107,12 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
           additionalProperties: false,
           properties: {
             minion: { type: 'string', minLength: 1 },
-            sls: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }] },
+            sls: {
+              anyOf: [
+                { type: 'string', minLength: 1 },
+                { type: 'array', items: { type: 'string' }, minItems: 1 },
+              ],
+            },
             saltenv: { type: 'string' },
           },
         },
@@ -109,7 +121,10 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
     },
     async (req) => {
       const b = req.body as { minion: string; sls: string | string[]; saltenv?: string };
-      const sls = (Array.isArray(b.sls) ? b.sls : [b.sls]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+      const sls = (Array.isArray(b.sls) ? b.sls : [b.sls])
+        .flatMap((s) => s.split(','))
+        .map((s) => s.trim())
+        .filter(Boolean);
       const grains = grainsOf(b.minion);
       // host calls of the templates are asked of that minion while it is connected
       const report = await deps.states.validate(b.minion, grains, sls, b.saltenv ?? 'base', (calls) => deps.hub.askHost(b.minion, calls));

@@ -84,7 +84,20 @@ export async function stateRoutes(app: FastifyInstance, deps: StateRouteDeps): P
         summary: 'The last highstate of each minion (not test runs), with counts',
         tags: ['states'],
         response: responses(
-          obj({ last: { type: 'array', items: obj({ minion: str, jid: str, created_at: str, success: { type: 'boolean', nullable: true }, states: count, failed: count, changed: count }) } }),
+          obj({
+            last: {
+              type: 'array',
+              items: obj({
+                minion: str,
+                jid: str,
+                created_at: str,
+                success: { type: 'boolean', nullable: true },
+                states: count,
+                failed: count,
+                changed: count,
+              }),
+            },
+          }),
         ),
       },
     },

@@ -21,20 +21,29 @@ export const testModule: StateModule = {
   available: () => ({ available: true }),
   functions: {
     succeed_without_changes: testFn((a) => ({
-      name: String(a.name), result: true, changes: {}, comment: (a.comment as string) ?? 'Success!',
+      name: String(a.name),
+      result: true,
+      changes: {},
+      comment: (a.comment as string) ?? 'Success!',
       ...(a.new_state !== undefined ? { new_state: a.new_state } : {}),
     })),
     succeed_with_changes: testFn((a, test) => ({
-      name: String(a.name), result: test ? null : true, changes: structuredClone(pretend),
+      name: String(a.name),
+      result: test ? null : true,
+      changes: structuredClone(pretend),
       comment: test ? "If we weren't testing, this would be successful with changes" : ((a.comment as string) ?? 'Success!'),
       ...(a.new_state !== undefined ? { new_state: a.new_state } : {}),
     })),
     fail_without_changes: testFn((a, test) => ({
-      name: String(a.name), result: false, changes: {},
+      name: String(a.name),
+      result: false,
+      changes: {},
       comment: test ? "If we weren't testing, this would be a failure!" : ((a.comment as string) ?? 'Failure!'),
     })),
     fail_with_changes: testFn((a, test) => ({
-      name: String(a.name), result: false, changes: structuredClone(pretend),
+      name: String(a.name),
+      result: false,
+      changes: structuredClone(pretend),
       comment: test ? "If we weren't testing, this would be failed with changes" : 'Failure!',
     })),
     nop: testFn((a) => ({ name: String(a.name), result: true, changes: {}, comment: 'Success!' })),
@@ -69,7 +78,9 @@ export const cmdModule: StateModule = {
         if (ctx.test) return { name, result: null, changes: { cmd: name }, comment: `Command "${name}" would have been executed` };
         const r = await ctx.cmd.run(name, args.cwd ? { cwd: String(args.cwd) } : {});
         return {
-          name, result: r.retcode === 0, comment: `Command "${name}" run`,
+          name,
+          result: r.retcode === 0,
+          comment: `Command "${name}" run`,
           changes: { pid: r.pid, retcode: r.retcode, stdout: r.stdout, stderr: r.stderr },
         };
       },

@@ -23,10 +23,19 @@ export interface AuthKey {
 }
 
 const ALSO_ALLOWED = new Set([
-  'rsa-sha2-512', 'rsa-sha2-256', 'rsa-sha2-512-cert-v01@openssh.com', 'rsa-sha2-256-cert-v01@openssh.com',
-  'ssh-rsa-cert-v01@openssh.com', 'ecdsa-sha2-nistp256-cert-v01@openssh.com', 'ecdsa-sha2-nistp384-cert-v01@openssh.com',
-  'ecdsa-sha2-nistp521-cert-v01@openssh.com', 'sk-ecdsa-sha2-nistp256@openssh.com', 'sk-ecdsa-sha2-nistp256-cert-v01@openssh.com',
-  'ssh-ed25519-cert-v01@openssh.com', 'sk-ssh-ed25519@openssh.com', 'sk-ssh-ed25519-cert-v01@openssh.com',
+  'rsa-sha2-512',
+  'rsa-sha2-256',
+  'rsa-sha2-512-cert-v01@openssh.com',
+  'rsa-sha2-256-cert-v01@openssh.com',
+  'ssh-rsa-cert-v01@openssh.com',
+  'ecdsa-sha2-nistp256-cert-v01@openssh.com',
+  'ecdsa-sha2-nistp384-cert-v01@openssh.com',
+  'ecdsa-sha2-nistp521-cert-v01@openssh.com',
+  'sk-ecdsa-sha2-nistp256@openssh.com',
+  'sk-ecdsa-sha2-nistp256-cert-v01@openssh.com',
+  'ssh-ed25519-cert-v01@openssh.com',
+  'sk-ssh-ed25519@openssh.com',
+  'sk-ssh-ed25519-cert-v01@openssh.com',
 ]);
 
 /** Salt's short names for key types (r, dsa, e, ed25519...) as the full type. */

@@ -48,8 +48,7 @@ function alt(options: AlternativesModuleOptions): Alt {
   return self;
 }
 
-const out = (r: CommandResult, failOnAny: boolean): string =>
-  (r.retcode > 0 && (failOnAny || r.stderr !== '') ? r.stderr : r.stdout).replace(/\n+$/, '');
+const out = (r: CommandResult, failOnAny: boolean): string => (r.retcode > 0 && (failOnAny || r.stderr !== '') ? r.stderr : r.stdout).replace(/\n+$/, '');
 
 async function install(u: Alt, a: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
   const name = String(a.name);

@@ -93,7 +93,8 @@ async function present(a: Record<string, unknown>, cmd: CommandRunner, test: boo
   const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
   const before = await listTab(cmd, user);
   ret.old_state = jobState(before, name, identifier, user);
-  ret.new_state = special === null ? { user, ...times, cmd: name, identifier, comment, commented } : { user, spec: special, cmd: name, identifier, comment, commented };
+  ret.new_state =
+    special === null ? { user, ...times, cmd: name, identifier, comment, commented } : { user, spec: special, cmd: name, identifier, comment, commented };
   if (test) {
     const status = checkCron(before, name, identifier, { times, comment, commented, special });
     if (status === 'absent') return { ...ret, result: null, comment: `Cron ${name} is set to be added` };

@@ -12,7 +12,9 @@ export function pyRepr(v: unknown): string {
   if (typeof v === 'number') return String(v);
   if (typeof v === 'string') return v.includes("'") && !v.includes('"') ? `"${v}"` : `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+  return `{${Object.entries(v as Record<string, unknown>)
+    .map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`)
+    .join(', ')}}`;
 }
 
 /** Python's str(): text as is, everything else as repr. */

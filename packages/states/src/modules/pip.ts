@@ -21,8 +21,7 @@ function pipCommand(binEnv: string | undefined): string[] {
         try {
           accessSync(p, constants.X_OK);
           return [normalize(p), '-m', 'pip'];
-        } catch {
-        }
+        } catch {}
       }
     }
     throw new PipError(`Could not find a pip binary in virtualenv ${binEnv}`);
@@ -78,7 +77,10 @@ function parseReq(pkg: string): Req | undefined | string {
   const m = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(\[[^\]]*\])?\s*(\(?)([^)]*)\)?\s*$/.exec(line);
   if (!m) return `pip raised an exception while parsing '${pkg}': Invalid requirement: '${pkg}'`;
   const specs: Array<[string, string]> = [];
-  for (const part of (m[4] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (m[4] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const s = /^(===|==|!=|~=|<=|>=|<|>)\s*([A-Za-z0-9.*+!_-]+)$/.exec(part);
     if (!s) {
       if (pkg.includes('=') && !pkg.includes('==')) return `Invalid version specification in package ${pkg}. '=' is not supported, use '==' instead.`;
@@ -92,7 +94,10 @@ function parseReq(pkg: string): Req | undefined | string {
 /** PEP 440 ordering for the common forms (release segments, a/b/rc, post, dev). */
 function cmpVersion(a: string, b: string): number {
   const parse = (v: string) => {
-    const m = /^v?(?:(\d+)!)?([\d.]+)(?:[-_.]?(a|alpha|b|beta|rc|c|pre|preview)[-_.]?(\d*))?(?:[-_.]?(post|rev|r)[-_.]?(\d*))?(?:[-_.]?dev[-_.]?(\d*))?(?:\+.*)?$/i.exec(v.trim());
+    const m =
+      /^v?(?:(\d+)!)?([\d.]+)(?:[-_.]?(a|alpha|b|beta|rc|c|pre|preview)[-_.]?(\d*))?(?:[-_.]?(post|rev|r)[-_.]?(\d*))?(?:[-_.]?dev[-_.]?(\d*))?(?:\+.*)?$/i.exec(
+        v.trim(),
+      );
     if (!m) return undefined;
     const rel = m[2]!.split('.').filter(Boolean).map(Number);
     const pre = m[3] ? [{ a: 0, alpha: 0, b: 1, beta: 1, rc: 2, c: 2, pre: 2, preview: 2 }[m[3].toLowerCase() as 'a']!, Number(m[4] || 0)] : [3, 0];
@@ -104,7 +109,12 @@ function cmpVersion(a: string, b: string): number {
   if (!x || !y) return a === b ? 0 : a < b ? -1 : 1;
   if (x.epoch !== y.epoch) return x.epoch - y.epoch;
   for (let i = 0; i < Math.max(x.rel.length, y.rel.length); i++) if ((x.rel[i] ?? 0) !== (y.rel[i] ?? 0)) return (x.rel[i] ?? 0) - (y.rel[i] ?? 0);
-  for (const [p, q] of [[x.pre[0]!, y.pre[0]!], [x.pre[1]!, y.pre[1]!], [x.post, y.post]] as const) if (p !== q) return p - q;
+  for (const [p, q] of [
+    [x.pre[0]!, y.pre[0]!],
+    [x.pre[1]!, y.pre[1]!],
+    [x.post, y.post],
+  ] as const)
+    if (p !== q) return p - q;
   return x.dev === y.dev ? 0 : x.dev < y.dev ? -1 : 1;
 }
 
@@ -181,12 +191,23 @@ function installArgs(a: Record<string, unknown>, pkgs: string[]): string[] {
   return [...out, ...pkgs];
 }
 
-const NO_CHANGE = ['Requirement already satisfied', 'Requirement already up-to-date', 'Requirement not upgraded', 'Collecting', 'Cloning', 'Cleaning up...', 'Looking in indexes'];
+const NO_CHANGE = [
+  'Requirement already satisfied',
+  'Requirement already up-to-date',
+  'Requirement not upgraded',
+  'Collecting',
+  'Cloning',
+  'Cleaning up...',
+  'Looking in indexes',
+];
 
 async function installed(a: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
   const name = String(a.name);
-  if (a.pkgs !== undefined && a.pkgs !== null && !Array.isArray(a.pkgs)) return { name, result: false, changes: {}, comment: 'pkgs argument must be formatted as a list' };
-  const pkgs = (Array.isArray(a.pkgs) && a.pkgs.length ? a.pkgs : [name]).map((p) => (p && typeof p === 'object' ? Object.entries(p)[0]!.join(' ') : String(p)));
+  if (a.pkgs !== undefined && a.pkgs !== null && !Array.isArray(a.pkgs))
+    return { name, result: false, changes: {}, comment: 'pkgs argument must be formatted as a list' };
+  const pkgs = (Array.isArray(a.pkgs) && a.pkgs.length ? a.pkgs : [name]).map((p) =>
+    p && typeof p === 'object' ? Object.entries(p)[0]!.join(' ') : String(p),
+  );
   const ret: StateReturn = { name: pkgs.join(';'), result: null, changes: {}, comment: '' };
   let pip: Pip;
   try {
@@ -228,14 +249,23 @@ async function installed(a: Record<string, unknown>, ctx: StateContext): Promise
     ret.old_state = Object.fromEntries([...have.values()]);
     for (const d of details) {
       const cur = d.req ? have.get(d.req.name.toLowerCase()) : undefined;
-      const satisfied = d.req && cur && !asBool(a.ignore_installed) && !asBool(a.force_reinstall) && !asBool(a.upgrade) && (!d.req.specs.length || fulfills(cur[1], d.req.specs));
+      const satisfied =
+        d.req &&
+        cur &&
+        !asBool(a.ignore_installed) &&
+        !asBool(a.force_reinstall) &&
+        !asBool(a.upgrade) &&
+        (!d.req.specs.length || fulfills(cur[1], d.req.specs));
       if (satisfied) {
         already.push(`Python package ${d.pkg} was already installed`);
         continue;
       }
       targets.push({ req: d.req, pkg: d.pkg.replace(/,/g, ';'), arg: d.pkg });
       if (ctx.test) {
-        ret.comment = details.length > 1 ? `Python package(s) set to be installed:${details.map((x) => `\n${x.pkg}`).join('')}` : `Python package ${d.pkg} is set to be installed`;
+        ret.comment =
+          details.length > 1
+            ? `Python package(s) set to be installed:${details.map((x) => `\n${x.pkg}`).join('')}`
+            : `Python package ${d.pkg} is set to be installed`;
         return ret;
       }
     }
@@ -244,7 +274,16 @@ async function installed(a: Record<string, unknown>, ctx: StateContext): Promise
       return { ...ret, result: true, comment: [...already, last].join('\n'), new_state: ret.old_state };
     }
   }
-  const r = await ctx.cmd.run([...pip.argv, ...installArgs(a, targets.map((t) => t.arg))], pip.opts);
+  const r = await ctx.cmd.run(
+    [
+      ...pip.argv,
+      ...installArgs(
+        a,
+        targets.map((t) => t.arg),
+      ),
+    ],
+    pip.opts,
+  );
   const aicomms = already.join('\n');
   const withAlready = (s: string) => (aicomms ? `${aicomms}\n${s}` : s);
   if (r.retcode === 0) {
@@ -262,7 +301,12 @@ async function installed(a: Record<string, unknown>, ctx: StateContext): Promise
       ret.comment = c.join(' ');
       return ret;
     }
-    const upToDate = new Set(r.stdout.split('\n').filter((l) => l.startsWith('Requirement already up-to-date: ')).map((l) => l.split(':')[1]!.trim().split(/\s+/)[0]!.toLowerCase()));
+    const upToDate = new Set(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('Requirement already up-to-date: '))
+        .map((l) => l.split(':')[1]!.trim().split(/\s+/)[0]!.toLowerCase()),
+    );
     const after = await pipList(ctx, pip);
     const missing: string[] = [];
     for (const t of targets) {
@@ -307,10 +351,24 @@ async function removed(a: Record<string, unknown>, ctx: StateContext): Promise<S
   ret.old_state = Object.fromEntries([...have.values()]);
   if (![...have.values()].some(([n]) => n === name)) return { ...ret, result: true, comment: 'Package is not installed.', new_state: ret.old_state };
   if (ctx.test) return { ...ret, comment: `Package ${name} is set to be removed` };
-  const args = ['uninstall', '-y', ...(str(a.requirements) ? [`--requirement=${String(a.requirements)}`] : []), ...(str(a.log) ? [`--log=${String(a.log)}`] : []), ...(str(a.proxy) ? [`--proxy=${String(a.proxy)}`] : []), ...(str(a.timeout) ? [`--timeout=${String(a.timeout)}`] : []), name];
+  const args = [
+    'uninstall',
+    '-y',
+    ...(str(a.requirements) ? [`--requirement=${String(a.requirements)}`] : []),
+    ...(str(a.log) ? [`--log=${String(a.log)}`] : []),
+    ...(str(a.proxy) ? [`--proxy=${String(a.proxy)}`] : []),
+    ...(str(a.timeout) ? [`--timeout=${String(a.timeout)}`] : []),
+    name,
+  ];
   const r = await ctx.cmd.run([...pip.argv, ...args], pip.opts);
   if (r.retcode !== 0) return { ...ret, result: false, comment: 'Could not remove package.' };
-  return { ...ret, result: true, changes: { [name]: 'Removed' }, comment: 'Package was successfully removed.', new_state: Object.fromEntries([...(await pipList(ctx, pip)).values()]) };
+  return {
+    ...ret,
+    result: true,
+    changes: { [name]: 'Removed' },
+    comment: 'Package was successfully removed.',
+    new_state: Object.fromEntries([...(await pipList(ctx, pip)).values()]),
+  };
 }
 
 const s: ArgSpec = { type: 'string' };

@@ -4,7 +4,6 @@ import { APT_ENV, APT_OPTS, candidate, diffVersions, dpkgKnown, dpkgVersions } f
 import { asBool } from '../util/args.js';
 import { needPrograms } from '../util/which.js';
 
-
 const commonArgs: Record<string, ArgSpec> = {
   pkgs: { type: 'list' },
   version: { type: ['string', 'number'] },
@@ -97,7 +96,10 @@ async function install(
 
 async function installed(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
   const want = targets(args);
-  const have = await dpkgVersions(ctx.cmd, want.map((t) => t.name));
+  const have = await dpkgVersions(
+    ctx.cmd,
+    want.map((t) => t.name),
+  );
   const pending = want
     .filter((t) => !have.has(t.name) || (t.version !== undefined && have.get(t.name) !== t.version))
     .map((t) => (t.version !== undefined ? `${t.name}=${t.version}` : t.name));
@@ -113,7 +115,10 @@ async function latest(args: Record<string, unknown>, ctx: StateContext): Promise
   const want = targets(args).map((t) => ({ name: t.name }));
   const err = ctx.test ? undefined : await refresh(args, ctx);
   if (err) return { name: String(args.name), changes: {}, result: false, comment: err };
-  const have = await dpkgVersions(ctx.cmd, want.map((t) => t.name));
+  const have = await dpkgVersions(
+    ctx.cmd,
+    want.map((t) => t.name),
+  );
   const pending: string[] = [];
   const missing: string[] = [];
   for (const t of want) {

@@ -35,14 +35,7 @@ async function systemctl(ctx: StateContext, verb: string, name: string, noBlock 
 }
 
 /** Enables or disables when asked; returns the comment part and whether it failed. */
-async function applyEnable(
-  ctx: StateContext,
-  name: string,
-  enable: boolean | undefined,
-  st: Status,
-  ret: StateReturn,
-  suffix: string,
-): Promise<string> {
+async function applyEnable(ctx: StateContext, name: string, enable: boolean | undefined, st: Status, ret: StateReturn, suffix: string): Promise<string> {
   if (enable === undefined) return '';
   if (enable === st.enabled) return `\nService ${name} is already ${enable ? 'enabled' : 'disabled'}, and ${suffix}`;
   if (ctx.test) {
@@ -154,7 +147,8 @@ function maskFn(mask: boolean, root: string | undefined) {
     const expected = { [kind]: { old: !mask, new: mask } };
     const before = await isMasked(name, runtime);
     const ret: StateReturn = { name, changes: {}, result: true, comment: '', old_state: { name, [kind]: before } };
-    if (before === mask) return { ...ret, comment: mask ? `Service ${name} is already ${kind}` : `Service ${name} was already ${action}`, new_state: ret.old_state };
+    if (before === mask)
+      return { ...ret, comment: mask ? `Service ${name} is already ${kind}` : `Service ${name} was already ${action}`, new_state: ret.old_state };
     if (ctx.test) return { ...ret, result: null, changes: expected, comment: `Service ${name} would be ${action}` };
     const r = await ctx.cmd.run(['systemctl', ...(root ? ['--root', root] : []), mask ? 'mask' : 'unmask', ...(runtime ? ['--runtime'] : []), unitName(name)]);
     if (r.retcode !== 0) {

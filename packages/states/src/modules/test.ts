@@ -96,8 +96,7 @@ function watchedWithChanges(ctx: StateContext): string[] {
   const seen = new Set<string>();
   for (const [state, target] of watchRefs(ctx.low)) {
     for (const c of ctx.lowstate) {
-      const hit =
-        state === 'sls' ? c.__sls__ === target : c.state === state && (c.__id__ === target || c.name === target);
+      const hit = state === 'sls' ? c.__sls__ === target : c.state === state && (c.__id__ === target || c.name === target);
       if (!hit) continue;
       const tag = chunkTag(c);
       if (seen.has(tag)) continue;
@@ -179,12 +178,7 @@ export function testModule(): StateModule {
         args: commentArg,
         extraArgs: true,
         run: async (args, ctx) =>
-          resource(
-            args,
-            ctx.test
-              ? base(args, false, "If we weren't testing, this would be a failure!")
-              : base(args, false, str(args.comment, 'Failure!')),
-          ),
+          resource(args, ctx.test ? base(args, false, "If we weren't testing, this would be a failure!") : base(args, false, str(args.comment, 'Failure!'))),
       },
       succeed_with_changes: {
         args: commentArg,
@@ -245,9 +239,7 @@ export function testModule(): StateModule {
         result: args.result === undefined ? true : (args.result as boolean | null),
         comment: str(args.comment, 'Watch statement fired.'),
         changes:
-          args.changes && typeof args.changes === 'object'
-            ? (args.changes as Record<string, unknown>)
-            : { 'Requisites with changes': watchedWithChanges(ctx) },
+          args.changes && typeof args.changes === 'object' ? (args.changes as Record<string, unknown>) : { 'Requisites with changes': watchedWithChanges(ctx) },
       };
       return resource(args, ret);
     },

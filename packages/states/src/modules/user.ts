@@ -31,7 +31,6 @@ function allGroups(u: PasswdEntry): string[] {
   return [...set].sort();
 }
 
-
 async function gidOf(gid: unknown, ctx: StateContext): Promise<number | undefined | 'missing'> {
   if (gid === undefined || gid === null || gid === '') return undefined;
   const g = await getGroup(String(gid), ctx.cmd);

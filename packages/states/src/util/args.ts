@@ -9,7 +9,11 @@ export function asString(v: unknown): string | undefined {
 export function asList(v: unknown): string[] {
   if (v === undefined || v === null || v === '') return [];
   if (Array.isArray(v)) return v.map((x) => String(x));
-  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return [String(v)];
 }
 

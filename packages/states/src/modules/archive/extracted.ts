@@ -34,7 +34,10 @@ async function hashFromFile(spec: string, source: string, ctx: StateContext, sal
   } else text = await readFile(spec.replace(/^file:\/\//, ''), 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   const file = basename(source.replace(/[?#].*$/, ''));
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   for (const line of lines) {
     const m = /^(?:(\w+)=)?([0-9a-fA-F]{32,128})\s+\*?(.+)$/.exec(line);
     if (m && basename(m[3]!.trim()) === file) return m[1] ? `${m[1]}=${m[2]}` : m[2];
@@ -67,7 +70,9 @@ async function fetchSource(src: string, ctx: StateContext, saltenv: string): Pro
 }
 
 async function digest(path: string, algo: string): Promise<string> {
-  return createHash(algo).update(await readFile(path)).digest('hex');
+  return createHash(algo)
+    .update(await readFile(path))
+    .digest('hex');
 }
 
 /** Salt's tar invocation for `options`: `tar xv<short opts> <long opts> -f FILE` in the destination. */
@@ -150,10 +155,14 @@ async function extracted(a: Record<string, unknown>, ctx: StateContext): Promise
   }
   const format = typeof a.archive_format === 'string' ? a.archive_format.toLowerCase() : guessFormat(source);
   if (!format) {
-    return done("Could not guess archive_format from the value of the 'source' argument. Please set this archive_format to one of the following: tar, rar, zip");
+    return done(
+      "Could not guess archive_format from the value of the 'source' argument. Please set this archive_format to one of the following: tar, rar, zip",
+    );
   }
   if (!['tar', 'rar', 'zip'].includes(format)) {
-    return done(`Invalid archive_format '${format}'. Either set it to a supported value (tar, rar, zip) or remove this argument and the archive format will be guessed based on file extension.`);
+    return done(
+      `Invalid archive_format '${format}'. Either set it to a supported value (tar, rar, zip) or remove this argument and the archive format will be guessed based on file extension.`,
+    );
   }
   if (format === 'rar') return done('archive.unrar function not available, rar/unrar might not be installed on minion');
   const options = a.options === undefined || a.options === null ? undefined : String(a.options);
@@ -251,10 +260,16 @@ async function extract(ctx: StateContext, ret: StateReturn, p: Plan): Promise<St
   if (incorrect.length) {
     const paths = `\n\n${incorrect.map((x) => `- ${x}`).join('\n')}`;
     const head = `The below paths (relative to ${name}) exist, but are the incorrect type (file instead of directory, symlink instead of file, etc.).`;
-    if (ctx.test && clean) return done(`${head} Since the 'clean' option is enabled, the destination paths would be cleared and the archive would be extracted.${paths}`, null);
-    if (ctx.test && cleanParent) return done(`${head} Since the 'clean_parent' option is enabled, the destination parent directory would be removed first and then re-created and the archive would be extracted`, null);
+    if (ctx.test && clean)
+      return done(`${head} Since the 'clean' option is enabled, the destination paths would be cleared and the archive would be extracted.${paths}`, null);
+    if (ctx.test && cleanParent)
+      return done(
+        `${head} Since the 'clean_parent' option is enabled, the destination parent directory would be removed first and then re-created and the archive would be extracted`,
+        null,
+      );
     if (!clean) {
-      if (!asBool(a.force)) return done(`${head} To proceed with extraction, set 'force' to True. Note that this will remove these paths before extracting.${paths}`);
+      if (!asBool(a.force))
+        return done(`${head} To proceed with extraction, set 'force' to True. Note that this will remove these paths before extracting.${paths}`);
       for (const rel of incorrect) {
         const full = join(name, rel);
         await rm(full.replace(/\/+$/, ''), { recursive: true, force: true });
@@ -303,7 +318,9 @@ async function extract(ctx: StateContext, ret: StateReturn, p: Plan): Promise<St
       const r = await run(['tar', '-xf', p.src.path, '-C', name]);
       if (r.retcode !== 0) {
         if (createdDest) await rm(name, { recursive: true, force: true });
-        return done("Failed to read from tar archive using Python's native tar file support. If archive is compressed using something other than gzip or bzip2, the 'options' argument may be required to pass the correct options to the tar command in order to extract the archive.");
+        return done(
+          "Failed to read from tar archive using Python's native tar file support. If archive is compressed using something other than gzip or bzip2, the 'options' argument may be required to pass the correct options to the tar command in order to extract the archive.",
+        );
       }
       files = contents.names;
     } else {

@@ -26,14 +26,23 @@ export function guessFormat(path: string): string | undefined {
 function finish(dirs: string[], files: string[], links: string[], names: string[], strip?: number): ArchiveContents {
   const cut = (list: string[]) => {
     if (!strip) return [...list].sort();
-    return list.map((p) => p.split('/').slice(strip).join('/')).filter((p, i) => list[i]!.split('/').length > strip && p).sort();
+    return list
+      .map((p) => p.split('/').slice(strip).join('/'))
+      .filter((p, i) => list[i]!.split('/').length > strip && p)
+      .sort();
   };
   const d = cut(dirs);
   const f = cut(files);
   const l = cut(links);
   const top = d.filter((x) => x.split('/').length - 1 === 1);
   // Salt also counts the first component of the dirs' common prefix as a top-level dir
-  let prefix = d.length ? d.reduce((a, b) => { let i = 0; while (i < a.length && a[i] === b[i]) i++; return a.slice(0, i); }) : '';
+  let prefix = d.length
+    ? d.reduce((a, b) => {
+        let i = 0;
+        while (i < a.length && a[i] === b[i]) i++;
+        return a.slice(0, i);
+      })
+    : '';
   if (prefix.includes('/')) {
     prefix = `${prefix.split('/')[0]}/`;
     if (!top.includes(prefix)) top.push(prefix);

@@ -33,9 +33,7 @@ function matchStart(re: RegExp, line: string): boolean {
 /** salt.modules.file.comment_line: matching lines get (or lose) the comment character. */
 function commentLines(text: string, regex: string, char: string, cmnt: boolean): string | undefined {
   const core = regex.replace(/^\^+/, '').replace(/\$+$/, '');
-  const src = cmnt
-    ? `${regex.startsWith('^') ? '^' : ''}(${core})${regex.endsWith('$') ? '$' : ''}`
-    : `^${char}\\s*(${core})${regex.endsWith('$') ? '$' : ''}`;
+  const src = cmnt ? `${regex.startsWith('^') ? '^' : ''}(${core})${regex.endsWith('$') ? '$' : ''}` : `^${char}\\s*(${core})${regex.endsWith('$') ? '$' : ''}`;
   const re = new RegExp(src.startsWith('^') ? src : `^(?:${src})`);
   let found = false;
   const out = readLines(text).map((l) => {

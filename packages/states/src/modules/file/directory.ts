@@ -75,7 +75,11 @@ export async function directory(args: Record<string, unknown>, ctx: StateContext
       ret.comment =
         'The following files will be changed:\n' +
         Object.entries(changes)
-          .map(([p, ch]) => Object.entries(ch).map(([k, v]) => `${p}: ${k} - ${v}\n`).join(''))
+          .map(([p, ch]) =>
+            Object.entries(ch)
+              .map(([k, v]) => `${p}: ${k} - ${v}\n`)
+              .join(''),
+          )
           .join('');
     } else {
       ret.comment = `The directory ${name} is in the correct state`;

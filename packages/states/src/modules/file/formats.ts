@@ -16,7 +16,10 @@ function tomlValue(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : pyFloat(v);
   if (Array.isArray(v)) return `[${v.map((x) => ` ${tomlValue(x)},`).join('')}]`;
-  if (isDict(v)) return `{ ${Object.entries(v).map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`).join(', ')} }`;
+  if (isDict(v))
+    return `{ ${Object.entries(v)
+      .map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`)
+      .join(', ')} }`;
   return String(v);
 }
 

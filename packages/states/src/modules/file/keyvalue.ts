@@ -29,7 +29,10 @@ function pyStr(v: unknown): string {
   if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) return BigInt(v).toString();
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v as object).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v as object)
+      .map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`)
+      .join(', ')}}`;
   return String(v);
 }
 
@@ -72,7 +75,10 @@ export async function keyvalue(args: Record<string, unknown>, ctx: StateContext)
     if (isDict(args.key_values)) return failed(ret, 'file.keyvalue can not combine key_values with key and value');
     kv = { [String(args.key)]: args.value };
   } else if (!isDict(args.key_values) || !Object.keys(args.key_values as object).length) {
-    return failed(ret, `file.keyvalue key and value not supplied and key_values ${args.key_values && Object.keys(args.key_values).length ? 'is not a dictionary' : 'is empty'}`);
+    return failed(
+      ret,
+      `file.keyvalue key and value not supplied and key_values ${args.key_values && Object.keys(args.key_values).length ? 'is not a dictionary' : 'is empty'}`,
+    );
   } else kv = args.key_values as Record<string, unknown>;
   const sep = typeof args.separator === 'string' ? args.separator : '=';
   let append = asBool(args.append_if_not_found);

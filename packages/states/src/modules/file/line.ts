@@ -69,7 +69,11 @@ function assertOne(probe: string[], target: string): void {
 const noEol = (s: string) => s.replace(/[\r\n]+$/, '');
 
 /** salt.modules.file._set_line: the new list of lines. */
-function setLine(lines: string[], content: string | undefined, o: { match?: string; mode: string; location?: string; before?: string; after?: string; indent: boolean }): string[] {
+function setLine(
+  lines: string[],
+  content: string | undefined,
+  o: { match?: string; mode: string; location?: string; before?: string; after?: string; indent: boolean },
+): string[] {
   let match = o.match;
   if (!match && o.before === undefined && o.after === undefined) match = content;
   const after = linesMatching(lines, o.after);

@@ -31,12 +31,11 @@ export const managedArgs: Record<string, ArgSpec> = {
   encoding: { type: 'string' },
 };
 
-const TEST_COMMENT = (name: string) =>
-  `The file ${name} is set to be changed\nNote: No changes made, actual changes may\nbe different due to other states.`;
+const TEST_COMMENT = (name: string) => `The file ${name} is set to be changed\nNote: No changes made, actual changes may\nbe different due to other states.`;
 
 /** Where the new contents come from: `contents`, or the first `source` found. */
 async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): Promise<Buffer | undefined | { error: string }> {
-  const saltenv = typeof args.saltenv === 'string' ? args.saltenv : ctx.low.__env__ ?? 'base';
+  const saltenv = typeof args.saltenv === 'string' ? args.saltenv : (ctx.low.__env__ ?? 'base');
   let body: Buffer | undefined;
   if (args.contents !== undefined && args.contents !== null) {
     if (args.source) return { error: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'" };
@@ -70,7 +69,14 @@ async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): P
     return undefined;
   }
   if (typeof args.template === 'string' && args.template) {
-    const text = renderTemplate(body.toString('utf8'), args.template, ctx, args.defaults as Record<string, unknown>, args.context as Record<string, unknown>, String(args.source));
+    const text = renderTemplate(
+      body.toString('utf8'),
+      args.template,
+      ctx,
+      args.defaults as Record<string, unknown>,
+      args.context as Record<string, unknown>,
+      String(args.source),
+    );
     body = Buffer.from(text);
   }
   return body;

@@ -98,13 +98,13 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
   const sources = (Array.isArray(args.source) ? args.source.map(String) : [String(args.source)]).map((s) => s.replace(/\/+$/, ''));
   for (const s of sources) if (!s.startsWith('salt://')) return failed(ret, `Invalid source '${s}' (must be a salt:// URI)`);
   if (!ctx.files.list) return failed(ret, 'Recurse failed: this minion cannot list the salt:// file server');
-  const env = typeof args.saltenv === 'string' ? args.saltenv : ctx.low.__env__ ?? 'base';
+  const env = typeof args.saltenv === 'string' ? args.saltenv : (ctx.low.__env__ ?? 'base');
   let srcpath: string | undefined;
   let listed: string[] = [];
   let senv = env;
   for (const s of sources) {
     const [path, query] = s.slice('salt://'.length).split('?', 2);
-    const e = query ? new URLSearchParams(query).get('saltenv') ?? env : env;
+    const e = query ? (new URLSearchParams(query).get('saltenv') ?? env) : env;
     const files = await ctx.files.list(path, e);
     if (files.length) {
       srcpath = path;
@@ -231,7 +231,10 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
     }
   }
   ret.changes = changes;
-  ret.comment = [...comments].map(([k, v]) => `\n#### ${k} ####\n${v.join('\n')}`).join('\n').trim();
+  ret.comment = [...comments]
+    .map(([k, v]) => `\n#### ${k} ####\n${v.join('\n')}`)
+    .join('\n')
+    .trim();
   if (!ret.comment) ret.comment = `Recursively updated ${name}`;
   if (!Object.keys(changes).length && ret.result) ret.comment = `The directory ${name} is in the correct state`;
   return ret;

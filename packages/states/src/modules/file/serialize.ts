@@ -72,7 +72,12 @@ function deepEqual(a: unknown, b: unknown): boolean {
 
 function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
-  if (isDict(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep(v[k])]));
+  if (isDict(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortDeep(v[k])]),
+    );
   return v;
 }
 

@@ -1,4 +1,18 @@
-import { readFileSync, copyFileSync, cpSync, existsSync, lstatSync, renameSync, statSync, symlinkSync, readlinkSync, unlinkSync, utimesSync, closeSync, openSync } from 'node:fs';
+import {
+  readFileSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  readlinkSync,
+  unlinkSync,
+  utimesSync,
+  closeSync,
+  openSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';

@@ -67,7 +67,10 @@ async function configSet(a: Record<string, unknown>, ctx: StateContext): Promise
     return { name, result: null, changes: { old: pre, new: desired }, comment: `${g}'${name}' would be ${verb} ${shown}`, old_state: resource(pre) };
   }
   for (const [i, v] of desired.entries()) {
-    const r = await runGit(ctx, ['config', ...(scope.global ? ['--global'] : []), i === 0 ? '--replace-all' : '--add', name, v], { cwd: scope.repo, user: scope.user });
+    const r = await runGit(ctx, ['config', ...(scope.global ? ['--global'] : []), i === 0 ? '--replace-all' : '--add', name, v], {
+      cwd: scope.repo,
+      user: scope.user,
+    });
     if (r.retcode !== 0) return fail(name, `Failed to set ${g.toLowerCase()}'${name}' to ${shown}: ${gitError(r)}`);
   }
   const post = await getAll(ctx, scope, name);
@@ -103,7 +106,10 @@ async function configUnset(a: Record<string, unknown>, ctx: StateContext): Promi
   const pre = valueRegex === undefined ? preMatches : await getRegexp(ctx, scope, key);
   const failed: string[] = [];
   for (const k of keys) {
-    const r = await runGit(ctx, ['config', all ? '--unset-all' : '--unset', scopeFlag(scope), name, ...(valueRegex !== undefined ? [valueRegex] : [])], { cwd: scope.repo, user: scope.user });
+    const r = await runGit(ctx, ['config', all ? '--unset-all' : '--unset', scopeFlag(scope), name, ...(valueRegex !== undefined ? [valueRegex] : [])], {
+      cwd: scope.repo,
+      user: scope.user,
+    });
     if (r.retcode !== 0) failed.push(k);
   }
   if (failed.length) return fail(name, `Error(s) occurred unsetting values for the following keys (see the minion log for details): ${failed.join(', ')}`);

@@ -69,7 +69,16 @@ interface Remote {
   hasHead: boolean;
 }
 
-function notFastForward(ret: Ret, w: Want, pre: string | null, post: string | null, localBranch: string | null, remote: Remote, localChanges: boolean, comments: string[]): Ret {
+function notFastForward(
+  ret: Ret,
+  w: Want,
+  pre: string | null,
+  post: string | null,
+  localBranch: string | null,
+  remote: Remote,
+  localChanges: boolean,
+  comments: string[],
+): Ret {
   let branchMsg = '';
   if (w.branch === undefined) {
     if (w.rev !== 'HEAD') {
@@ -131,9 +140,12 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 async function upstreamAction(repo: Repo, w: Want, baseBranch: string | null, desired: string | null | false, localBranches: string[]) {
   const upstream = baseBranch === null ? null : ((await repo.revParse(`${baseBranch}@{upstream}`, ['--abbrev-ref'])) ?? false);
   const opts = () => (w.branch !== undefined && !localBranches.includes(w.branch) ? null : ['--set-upstream-to', String(desired)]);
-  if (!upstream && desired) return { upstream, action: `Tracking branch was set to ${desired}`, would: `Tracking branch would be set to ${desired}`, opts: opts() };
-  if (upstream && desired === false) return { upstream, action: 'Tracking branch was unset', would: 'Tracking branch would be unset', opts: ['--unset-upstream'] };
-  if (desired && upstream !== desired) return { upstream, action: `Tracking branch was updated to ${desired}`, would: `Tracking branch would be updated to ${desired}`, opts: opts() };
+  if (!upstream && desired)
+    return { upstream, action: `Tracking branch was set to ${desired}`, would: `Tracking branch would be set to ${desired}`, opts: opts() };
+  if (upstream && desired === false)
+    return { upstream, action: 'Tracking branch was unset', would: 'Tracking branch would be unset', opts: ['--unset-upstream'] };
+  if (desired && upstream !== desired)
+    return { upstream, action: `Tracking branch was updated to ${desired}`, would: `Tracking branch would be updated to ${desired}`, opts: opts() };
   return { upstream, action: '', would: '', opts: null as string[] | null };
 }
 
@@ -179,7 +191,10 @@ async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpt
         const tagSha = (await repo.revParse(`${w.rev}^{commit}`)) ?? null;
         if (tagSha === r.rev) hasRemoteRev = true;
         else if (!w.forceReset) {
-          return fail(ret, `'${w.rev}' is a tag, but the remote SHA1 for this tag (${short(r.rev)}) doesn't match the local SHA1 (${short(tagSha)}). Set 'force_reset' to True to force this update.`);
+          return fail(
+            ret,
+            `'${w.rev}' is a tag, but the remote SHA1 for this tag (${short(r.rev)}) doesn't match the local SHA1 (${short(tagSha)}). Set 'force_reset' to True to force this update.`,
+          );
         }
       }
     } else hasRemoteRev = true;
@@ -235,7 +250,8 @@ async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpt
           if (r.upstream) actions.push(`Tracking branch would be set to ${r.upstream}`);
         } else actions.push(`Branch '${w.branch}' would be checked out and ${mergeAction} to ${short(r.rev)}`);
       } else if (!revsMatch) {
-        if (!w.updateHead) actions.push(`Local HEAD (${(localRev ?? '').slice(0, 7)}) does not match ${r.loc} but update_head=False, HEAD would not be updated locally`);
+        if (!w.updateHead)
+          actions.push(`Local HEAD (${(localRev ?? '').slice(0, 7)}) does not match ${r.loc} but update_head=False, HEAD would not be updated locally`);
         else if (fastForward === true) actions.push(`Repository would be fast-forwarded from ${short(localRev)} to ${short(r.rev)}`);
         else actions.push(`Repository would be ${w.forceReset && hasRemoteRev ? 'hard-reset' : 'updated'} from ${short(localRev)} to ${short(r.rev)}`);
       }
@@ -275,7 +291,11 @@ async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpt
         fetched = await repo.fetch(w.remote, w.refspecs, w.forceFetch);
       } catch (e) {
         if (!(e instanceof GitError)) throw e;
-        return fail(ret, `Fetch failed. Set 'force_fetch' to True to force the fetch if the failure was due to not being able to fast-forward. Output of the fetch command follows:\n\n${e.message}`, comments);
+        return fail(
+          ret,
+          `Fetch failed. Set 'force_fetch' to True to force the fetch if the failure was due to not being able to fast-forward. Output of the fetch command follows:\n\n${e.message}`,
+          comments,
+        );
       }
       if (fetched) comments.push(`${w.name} was fetched, resulting in updated refs`);
       if ((await repo.revParse(`${r.rev}^{commit}`)) === undefined) return fail(ret, `Fetch did not successfully retrieve rev '${w.rev}' from ${w.name}`);
@@ -289,7 +309,8 @@ async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpt
       }
     }
     if (branchChange) {
-      if (localChanges && !w.forceCheckout) return fail(ret, `Local branch '${localBranch}' has uncommitted changes. Set 'force_checkout' to True to discard them and proceed.`);
+      if (localChanges && !w.forceCheckout)
+        return fail(ret, `Local branch '${localBranch}' has uncommitted changes. Set 'force_checkout' to True to discard them and proceed.`);
       const fresh = !localBranches.includes(w.branch!);
       const checkoutRev = fresh ? (w.rev === 'HEAD' ? r.rev : r.upstream || w.rev) : w.branch!;
       await repo.git(['checkout', ...(w.forceCheckout ? ['--force'] : []), ...(fresh ? ['-b', w.branch!] : []), checkoutRev]);
@@ -346,7 +367,10 @@ async function clone(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpts
       if (ctx.test) {
         ret.changes['forced clone'] = true;
         ret.changes.new = `${w.name} => ${w.target}`;
-        return neutral(ret, `Target directory ${w.target} exists. Since force_clone=True, the contents of ${w.target} would be deleted, and ${w.name} would be cloned into this directory.`);
+        return neutral(
+          ret,
+          `Target directory ${w.target} exists. Since force_clone=True, the contents of ${w.target} would be deleted, and ${w.name} would be cloned into this directory.`,
+        );
       }
       for (const entry of contents) await rm(join(w.target, entry), { recursive: true, force: true });
       ret.changes['forced clone'] = true;
@@ -419,7 +443,8 @@ function withAuth(url: string, user: unknown, pass: unknown): string {
 async function latest(a: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
   const ret: Ret = { name: String(a.name), result: true, comment: '', changes: {} };
   const forceReset = a.force_reset === 'remote-changes' ? 'remote-changes' : a.force_reset === undefined ? false : a.force_reset;
-  if (forceReset !== true && forceReset !== false && forceReset !== 'remote-changes') return fail(ret, "'force_reset' must be one of True, False, or 'remote-changes'");
+  if (forceReset !== true && forceReset !== false && forceReset !== 'remote-changes')
+    return fail(ret, "'force_reset' must be one of True, False, or 'remote-changes'");
   const target = String(a.target);
   if (!isAbsolute(target)) return fail(ret, `target '${target}' is not an absolute path`);
   const remoteName = String(a.remote ?? 'origin');
@@ -438,7 +463,12 @@ async function latest(a: Record<string, unknown>, ctx: StateContext): Promise<St
     depth: a.depth === undefined || a.depth === null ? undefined : Number(a.depth),
     submodules: asBool(a.submodules),
     syncTags: asBool(a.sync_tags, true),
-    refspecs: fetchTags ? [`refs/heads/${String(a.refspec_branch ?? '*')}:refs/remotes/${remoteName}/${String(a.refspec_branch ?? '*')}`, `+refs/tags/${String(a.refspec_tag ?? '*')}:refs/tags/${String(a.refspec_tag ?? '*')}`] : [],
+    refspecs: fetchTags
+      ? [
+          `refs/heads/${String(a.refspec_branch ?? '*')}:refs/remotes/${remoteName}/${String(a.refspec_branch ?? '*')}`,
+          `+refs/tags/${String(a.refspec_tag ?? '*')}:refs/tags/${String(a.refspec_tag ?? '*')}`,
+        ]
+      : [],
   };
   if (!w.rev) return fail(ret, `'${w.rev}' is not a valid value for the 'rev' argument`);
   if (asBool(a.bare) || asBool(a.mirror)) return fail(ret, "Brine's git.latest manages working copies only: 'bare' and 'mirror' are not supported");

@@ -73,7 +73,11 @@ export class Repo {
 
   /** Fetches; true when refs were updated (git reports them on stderr). */
   async fetch(remote: string, refspecs: string[], force: boolean): Promise<boolean> {
-    const r = await runGit(this.ctx, ['fetch', ...(force ? ['--force'] : []), remote, ...refspecs], { cwd: this.dir, user: this.opts.user, env: this.opts.env });
+    const r = await runGit(this.ctx, ['fetch', ...(force ? ['--force'] : []), remote, ...refspecs], {
+      cwd: this.dir,
+      user: this.opts.user,
+      env: this.opts.env,
+    });
     if (r.retcode !== 0) throw new GitError(gitError(r));
     return /^\s*(?:[+\-t*!= ]\s)?\s*(?:\[new [^\]]+\]|[0-9a-f]+\.\.\.?[0-9a-f]+|\[deleted\])\s+\S+\s+->/m.test(`${r.stderr}\n${r.stdout}`);
   }

@@ -17,7 +17,17 @@ export interface AptOptions {
 
 /** Salt's repo dict for an entry (list_repos). */
 export function repoDict(e: Entry): Record<string, unknown> {
-  return { file: e.file, comps: e.comps, disabled: e.disabled, dist: e.dist, type: e.type, uri: e.uri, line: e.line.trim(), architectures: e.architectures, signedby: signedByOf(e.line) };
+  return {
+    file: e.file,
+    comps: e.comps,
+    disabled: e.disabled,
+    dist: e.dist,
+    type: e.type,
+    uri: e.uri,
+    line: e.line.trim(),
+    architectures: e.architectures,
+    signedby: signedByOf(e.line),
+  };
 }
 
 /** Salt's _skip_source: invalid entries count when they carry bracket options (signed-by). */
@@ -37,7 +47,15 @@ export function listRepos(sources: SourcesList): Record<string, ReturnType<typeo
 export function splitRepo(repo: string) {
   const e = parseEntry(repo, '');
   const signedby = signedByOf(repo);
-  return { invalid: signedby ? saltInvalid(repo) : e.invalid, type: e.type, architectures: e.architectures, uri: e.uri, dist: e.dist, comps: e.comps, signedby };
+  return {
+    invalid: signedby ? saltInvalid(repo) : e.invalid,
+    type: e.type,
+    architectures: e.architectures,
+    uri: e.uri,
+    dist: e.dist,
+    comps: e.comps,
+    signedby,
+  };
 }
 
 export function getRepo(sources: SourcesList, repo: string): Record<string, unknown> | undefined {
@@ -68,7 +86,17 @@ export async function expandRepoDef(root: string, repo: string, kwargs: Record<s
     if (!line.trim().startsWith('#')) line = `#${line}`;
   } else line = line.trimStart().replace(/^#+/, '');
   const signedby = signedByOf(repo);
-  const out: Record<string, unknown> = { file: e.file, comps: e.comps, disabled: src.disabled, dist: e.dist, type: e.type, uri: e.uri, line: line.trim(), architectures: e.architectures, signedby };
+  const out: Record<string, unknown> = {
+    file: e.file,
+    comps: e.comps,
+    disabled: src.disabled,
+    dist: e.dist,
+    type: e.type,
+    uri: e.uri,
+    line: line.trim(),
+    architectures: e.architectures,
+    signedby,
+  };
   if (signedby && !String(out.line).includes(signedby)) {
     // the options as the repo line gives them (Salt 3007 writes their names here, a bug)
     const words = String(out.line).split(/\s+/);
@@ -85,7 +113,10 @@ async function withAptConfig<T>(root: string, fn: (env: Record<string, string>) 
   const dir = await mkdtemp(join(tmpdir(), 'brine-apt-'));
   try {
     const conf = join(dir, 'apt.conf');
-    await writeFile(conf, `Dir::Etc "${join(root, 'etc/apt')}/";\nDir::State::Lists "${join(root, 'var/lib/apt/lists')}/";\nDir::Cache "${join(root, 'var/cache/apt')}/";\n`);
+    await writeFile(
+      conf,
+      `Dir::Etc "${join(root, 'etc/apt')}/";\nDir::State::Lists "${join(root, 'var/lib/apt/lists')}/";\nDir::Cache "${join(root, 'var/cache/apt')}/";\n`,
+    );
     return await fn({ APT_CONFIG: conf });
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -177,14 +208,19 @@ export async function modRepo(ctx: StateContext, opts: AptOptions, repo: string,
   const disabled = kwargs.disabled !== undefined ? Boolean(kwargs.disabled) : kwargs.enabled !== undefined ? !kwargs.enabled : undefined;
   let mod: Entry | undefined;
   for (const e of repos) {
-    const matches = (e.type === want.type && e.uri.replace(/\/+$/, '') === want.uri.replace(/\/+$/, '') && e.dist === want.dist) || (e.dist === kwargs.dist && e.type === kwargs.type);
+    const matches =
+      (e.type === want.type && e.uri.replace(/\/+$/, '') === want.uri.replace(/\/+$/, '') && e.dist === want.dist) ||
+      (e.dist === kwargs.dist && e.type === kwargs.type);
     if (!matches) continue;
     if ([...fullComps].some((c) => e.comps.includes(c)) || !e.comps.length || architectures.join(',') !== e.architectures.join(',')) {
       mod = e;
       break;
     }
   }
-  const comment = kwargs.comments === undefined || kwargs.comments === null ? undefined : (Array.isArray(kwargs.comments) ? kwargs.comments.map(String) : [String(kwargs.comments)]).join(' ').trim();
+  const comment =
+    kwargs.comments === undefined || kwargs.comments === null
+      ? undefined
+      : (Array.isArray(kwargs.comments) ? kwargs.comments.map(String) : [String(kwargs.comments)]).join(' ').trim();
   const fresh = parseEntry(repo, sources.sourcelist);
   if (!mod) {
     mod = fresh;
@@ -213,7 +249,12 @@ export async function delRepo(ctx: StateContext, opts: AptOptions, repo: string)
   if (want.invalid && !want.type) throw new RepoError(`Error: repo '${repo}' not a well formatted definition`);
   const deletedFrom = new Map<string, number>();
   for (const e of sources.list.filter((x) => !x.invalid)) {
-    if (e.type === want.type && e.architectures.join(',') === want.architectures.join(',') && e.uri.replace(/\/+$/, '') === want.uri.replace(/\/+$/, '') && e.dist === want.dist) {
+    if (
+      e.type === want.type &&
+      e.architectures.join(',') === want.architectures.join(',') &&
+      e.uri.replace(/\/+$/, '') === want.uri.replace(/\/+$/, '') &&
+      e.dist === want.dist
+    ) {
       const common = e.comps.filter((c) => want.comps.includes(c));
       if (common.length || (!e.comps.length && !want.comps.length)) {
         deletedFrom.set(e.file, 0);

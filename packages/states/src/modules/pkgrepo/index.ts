@@ -62,13 +62,21 @@ async function managed(a: Record<string, unknown>, ctx: StateContext, opts: AptO
   const name = String(a.name);
   const ret: StateReturn = { name, changes: {}, result: null, comment: '' };
   const has = (k: string) => a[k] !== undefined && a[k] !== null;
-  if (has('key_url') && (has('keyid') || has('keyserver'))) Object.assign(ret, { result: false, comment: 'You may not use both "keyid"/"keyserver" and "key_url" argument.' });
-  if (has('key_text') && (has('keyid') || has('keyserver'))) Object.assign(ret, { result: false, comment: 'You may not use both "keyid"/"keyserver" and "key_text" argument.' });
+  if (has('key_url') && (has('keyid') || has('keyserver')))
+    Object.assign(ret, { result: false, comment: 'You may not use both "keyid"/"keyserver" and "key_url" argument.' });
+  if (has('key_text') && (has('keyid') || has('keyserver')))
+    Object.assign(ret, { result: false, comment: 'You may not use both "keyid"/"keyserver" and "key_text" argument.' });
   if (has('key_text') && has('key_url')) Object.assign(ret, { result: false, comment: 'You may not use both "key_url" and "key_text" argument.' });
-  if (has('repo')) return { ...ret, result: false, comment: "'repo' is not a supported argument for this state. The 'name' argument is probably what was intended." };
+  if (has('repo'))
+    return { ...ret, result: false, comment: "'repo' is not a supported argument for this state. The 'name' argument is probably what was intended." };
   if (has('enabled') && has('disabled')) return { ...ret, result: false, comment: 'Only one of enabled/disabled is allowed' };
   if (has('ppa')) return { ...ret, result: false, comment: "Brine's pkgrepo does not manage PPAs (ppa:); give the full 'deb ...' line as the name" };
-  if (a.allow_insecure_key === false && String(a.key_url ?? '').trim().startsWith('http:')) {
+  if (
+    a.allow_insecure_key === false &&
+    String(a.key_url ?? '')
+      .trim()
+      .startsWith('http:')
+  ) {
     return { ...ret, result: false, comment: "Cannot have 'key_url' using http with 'allow_insecure_key' set to True" };
   }
   const kwargs: Record<string, unknown> = { ...a };

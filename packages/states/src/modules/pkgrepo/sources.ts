@@ -75,7 +75,11 @@ export function parseEntry(raw: string, file: string): Entry {
   e.type = pieces[0]!.trim();
   if (!TYPES.includes(e.type)) return { ...e, invalid: true };
   if (pieces[1]!.trim().startsWith('[')) {
-    for (const opt of pieces.splice(1, 1)[0]!.replace(/^\[+|\]+$/g, '').split(/\s+/).filter(Boolean)) {
+    for (const opt of pieces
+      .splice(1, 1)[0]!
+      .replace(/^\[+|\]+$/g, '')
+      .split(/\s+/)
+      .filter(Boolean)) {
       const i = opt.indexOf('=');
       if (i < 0) e.invalid = true;
       else if (opt.slice(0, i) === 'arch') e.architectures = opt.slice(i + 1).split(',');
@@ -113,7 +117,9 @@ export function saltInvalid(text: string): boolean {
   const i = line.indexOf('#');
   if (i > 0) line = line.slice(0, i);
   const cdrom = /(.*)(cdrom:.*\/)(.*)/.exec(line.trim());
-  const words = cdrom ? [...cdrom[1]!.split(/\s+/).filter(Boolean), cdrom[2]!.trim(), ...cdrom[3]!.split(/\s+/).filter(Boolean)] : line.trim().split(/\s+/).filter(Boolean);
+  const words = cdrom
+    ? [...cdrom[1]!.split(/\s+/).filter(Boolean), cdrom[2]!.trim(), ...cdrom[3]!.split(/\s+/).filter(Boolean)]
+    : line.trim().split(/\s+/).filter(Boolean);
   if (!words.length || !TYPES.includes(words[0]!) || words.length < 3) return true;
   if (words[1]!.startsWith('[') && !words.slice(1).some((w) => w.endsWith(']'))) return true;
   return false;
@@ -184,7 +190,15 @@ export class SourcesList {
     const archs = new Set(architectures);
     const sameArchs = (e: Entry) => e.architectures.length === archs.size && e.architectures.every((a) => archs.has(a));
     const found = (disabled?: boolean) =>
-      this.list.filter((e) => (!uri || !e.uri || uri.replace(/\/+$/, '') === e.uri.replace(/\/+$/, '')) && sameArchs(e) && !e.invalid && e.type === type && e.dist === dist && (disabled === undefined || e.disabled === disabled));
+      this.list.filter(
+        (e) =>
+          (!uri || !e.uri || uri.replace(/\/+$/, '') === e.uri.replace(/\/+$/, '')) &&
+          sameArchs(e) &&
+          !e.invalid &&
+          e.type === type &&
+          e.dist === dist &&
+          (disabled === undefined || e.disabled === disabled),
+      );
     let want = [...comps];
     for (const e of found(false)) {
       for (const c of [...want]) {
