@@ -31,6 +31,7 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
           if (key === 'names') {
             if (Array.isArray(val)) for (const n of val) if (!names.some((x) => sameName(x, n))) names.push(n);
           } else if (key === 'state') {
+            // the state is the declaration's own key, never an argument
           } else if (key === 'name' && typeof val !== 'string') {
             // Salt's fallback for a name that is not a string (`- name: 123`): the ID
             chunk.name = id;

@@ -52,11 +52,10 @@ function parseBody(body: string): Omit<ArgBindRef, 'text' | 'start' | 'end'> | s
   const c1 = body.indexOf(':');
   const state = body.slice(0, c1).trim();
   let rest = body.slice(c1 + 1);
-  let id: string;
   let resource: string | undefined;
   const idEnd = rest.search(/[:[]/);
   if (idEnd < 0) return undefined;
-  id = rest.slice(0, idEnd).trim();
+  const id = rest.slice(0, idEnd).trim();
   if (rest[idEnd] === '[') {
     const close = rest.indexOf(']', idEnd);
     if (close < 0) return `unclosed '[' after ID '${id}'`;

@@ -110,6 +110,7 @@ export function bindStateArgs(
       }
       args[key] = value;
     } else if (isGlobalStateArg(key)) {
+      // handled by the runtime around the function, never passed to it
     } else if (fn.extraArgs) {
       args[key] = value;
     } else {

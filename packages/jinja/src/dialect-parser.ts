@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-/* eslint-disable @typescript-eslint/no-explicit-any */
+
 export const nunjucks: any = require('nunjucks');
 export const nodes: any = nunjucks.nodes;
 export const lexer: any = nunjucks.lexer;

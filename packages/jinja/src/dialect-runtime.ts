@@ -8,7 +8,6 @@ import { memberLookup, methodLookup } from './methods.js';
 import { pyHooks } from './py-object.js';
 import { isDict, isStringLike, percentFormat, pyEq as eq, pyIn, pyLess, str, truthy, tuple } from './python.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const baseRuntime: any = createRequire(import.meta.url)('nunjucks').runtime;
 
 /** Jinja's namespace(): the one object templates may assign attributes to. */

@@ -20,7 +20,7 @@ import { readCompiled, writeCompiled } from './template-cache.js';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-/* eslint-disable @typescript-eslint/no-explicit-any */
+
 export { nunjucks };
 const Compiler: any = require('nunjucks/src/compiler.js').Compiler;
 const transformer: any = require('nunjucks/src/transformer.js');

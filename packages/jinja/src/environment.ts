@@ -11,8 +11,6 @@ import { globalsFor, iterate, Namespace } from './dialect-runtime.js';
 import { FILTERS, TESTS } from './filters.js';
 import { splitArgs, str } from './python.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /** Reads a template by its path from the root; undefined when there is no such file. */
 export type TemplateReader = (path: string) => string | undefined;
 

@@ -9,7 +9,6 @@ import { memberLookup, methodLookup } from './methods.js';
 import { bindArgs, isDict, isStringLike, pyEq, pyIn, pyKey, pyLess, repr, splitArgs, str, truthy, tuple } from './python.js';
 import { pyJson, toYaml } from './serialize.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Filter = (this: any, value: any, ...args: any[]) => unknown;
 
 function list(v: unknown): unknown[] {

@@ -10,7 +10,6 @@ import { pyJson, toYaml, yamlDquote, yamlEncode, yamlSquote } from './serialize.
 import { traverse } from './traverse.js';
 import { SALT_FILTERS } from './filters-salt.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Filter = (this: any, value: any, ...args: any[]) => unknown;
 
 /** Python regex syntax to JavaScript's (named groups, inline flags at the start). */

@@ -3,7 +3,7 @@
  * Salt's safe_dump printed for them (flow, block and auto flow style), recorded from Salt 3007.
  * Each dump must also read back to the value with Brine's loader.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any */
+
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

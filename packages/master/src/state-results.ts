@@ -169,12 +169,24 @@ export class StateResultStore {
   query(q: StateQuery): StateResultRow[] {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (q.jid) where.push('jid = ?'), params.push(q.jid);
-    if (q.minion) where.push('minion = ?'), params.push(q.minion);
-    if (q.id) where.push('(id = ? OR name = ?)'), params.push(q.id, q.id);
+    if (q.jid) {
+      where.push('jid = ?');
+      params.push(q.jid);
+    }
+    if (q.minion) {
+      where.push('minion = ?');
+      params.push(q.minion);
+    }
+    if (q.id) {
+      where.push('(id = ? OR name = ?)');
+      params.push(q.id, q.id);
+    }
     if (q.failed) where.push('result = 0');
     if (q.changed) where.push('changed = 1');
-    if (q.sinceJid) where.push('jid >= ?'), params.push(q.sinceJid);
+    if (q.sinceJid) {
+      where.push('jid >= ?');
+      params.push(q.sinceJid);
+    }
     const sql = `SELECT * FROM state_results${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY jid DESC, minion, run_num LIMIT ?`;
     params.push(q.limit ?? 1000);
     return (this.store.db.prepare(sql).all(...params) as Raw[]).map(rowOf);

@@ -71,12 +71,7 @@ export function notFoundComment(lost: Map<string, string[]>): string {
 }
 
 export type RequisiteStatus =
-  | { status: 'met' }
-  | { status: 'change' }
-  | { status: 'fail'; failed: LowChunk[] }
-  | { status: 'pre' }
-  | { status: 'onfail' }
-  | { status: 'onchanges' };
+  { status: 'met' } | { status: 'change' } | { status: 'fail'; failed: LowChunk[] } | { status: 'pre' } | { status: 'onfail' } | { status: 'onchanges' };
 
 const hasChanges = (r: StateResult) => r.changes !== null && typeof r.changes === 'object' && Object.keys(r.changes).length > 0;
 
