@@ -22,6 +22,10 @@ t.test('brine demo gives up with a clear error instead of hanging, and cleans up
   t.match(r.stderr, /BRINE_ERR_CLI_DEMO: the demo stopped: minions .*db1.* did not connect within 0\.001 s/);
   const dir = /data in (\S+)/.exec(r.stdout)?.[1];
   t.notOk(existsSync(dir!), 'the temp folder is gone');
+  const json = await brine(['demo', '--out', 'json'], { NO_COLOR: '1' });
+  t.equal(json.code, 0, json.stderr);
+  const db1 = json.stdout.split('\n').find((l) => l.startsWith('{"db1"'));
+  t.ok(db1 && Object.keys(JSON.parse(db1).db1).length > 0, 'one JSON return per minion, as brine run --out json');
   const none = await brine(['demo', '--tree', '/nonexistent']);
   t.equal(none.code, 1);
   t.match(none.stderr, /no state tree at \/nonexistent\/states \(pass --tree DIR/);

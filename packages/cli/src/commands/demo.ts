@@ -7,7 +7,9 @@ import { createLogger } from '@brine/core';
 import { parse } from 'yaml';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
-import { printFleetRun } from '../output/fleet.js';
+import { fleetExitCode, printFleetRun } from '../output/fleet.js';
+import { outputOption } from '../output/outputters.js';
+import { printReport } from '../output/report.js';
 
 /** examples/fleet of this checkout (the demo's state tree and pillar). */
 function exampleDir(): string {
@@ -44,9 +46,13 @@ function within<T>(p: Promise<T>, seconds: number, what: () => string): Promise<
 export const demoCommand: Command = {
   name: 'demo',
   summary: 'start a master and three local minions in temp dirs, apply the example tree, stop',
-  usage: 'brine demo [--tree DIR] [--keep] [--timeout SECONDS]',
+  usage: 'brine demo [--tree DIR] [--keep] [--timeout SECONDS] [--out highstate|json|yaml|nested|raw|txt|quiet]',
   async run(argv, io) {
-    const { values } = parseArgs({ args: argv, options: { tree: { type: 'string' }, keep: { type: 'boolean' }, timeout: { type: 'string' } } });
+    const { values } = parseArgs({
+      args: argv,
+      options: { tree: { type: 'string' }, keep: { type: 'boolean' }, timeout: { type: 'string' }, out: { type: 'string' } },
+    });
+    const out = outputOption(values.out, this.usage, 'text');
     const example = values.tree ? path.resolve(io.cwd, values.tree) : exampleDir();
     if (!existsSync(path.join(example, 'states', 'top.sls'))) {
       io.stderr(`brine demo: no state tree at ${example}/states (pass --tree DIR: a folder with states/top.sls, and optionally pillar/ and minions/*.yaml)\n`);
@@ -123,7 +129,12 @@ export const demoCommand: Command = {
       const pub = master.jobs.publish({ tgt: '*', fun: 'state.apply', kwarg: { pillar: { root: path.join(dir, 'out') } }, user: 'demo', timeout: limit });
       const report = await master.jobs.wait(pub.jid, limit);
       off();
-      code = printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states: master.results.ofJob(pub.jid) }, io);
+      if (out === 'text' || out === 'highstate') {
+        code = printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states: master.results.ofJob(pub.jid) }, io);
+      } else {
+        printReport(report, out, io);
+        code = fleetExitCode({ ...report, states: [] });
+      }
       if (values.keep) io.stdout(`\nStored in ${path.join(dir, 'master', 'master.db')}: job ${pub.jid}\n`);
     } finally {
       await Promise.all(agents.map((a) => a.stop()));
