@@ -21,7 +21,7 @@ writeFileSync(path.join(bin, TOOL), '#!/bin/sh\necho "probe $1"\n');
 chmodSync(path.join(bin, TOOL), 0o755);
 writeFileSync(path.join(states, 'top.sls'), "base:\n  '*':\n    - probe\n");
 mkdirSync(path.join(states, 'probe'));
-// map.jinja in the style of the saltstack-formulas: the host facts are gathered in one place
+// a map.jinja in the style community formulas use (our own text): the host facts are gathered in one place
 writeFileSync(
   path.join(states, 'probe', 'map.jinja'),
   `{% set probe = {
