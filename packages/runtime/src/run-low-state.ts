@@ -315,8 +315,8 @@ class Runner {
   /** Whether running `root` for real would need a state now being evaluated (through any requisites). */
   private waitsOnActive(root: LowChunk): boolean {
     const seen = new Set<LowChunk>([root]);
-    const todo = [root];
-    for (let c = todo.pop(); c; c = todo.pop()) {
+    const stack = [root];
+    for (let c = stack.pop(); c; c = stack.pop()) {
       for (const r of lookupRequisites(this.index, c, false).reqs) {
         if (r.kind === 'listen') continue;
         for (const k of r.chunks) {
@@ -324,7 +324,7 @@ class Runner {
           if (this.active.has(tag)) return true;
           if (seen.has(k) || tag in this.running) continue;
           seen.add(k);
-          todo.push(k);
+          stack.push(k);
         }
       }
     }
