@@ -59,9 +59,10 @@ t.test('a result produced while the master is down (SIGKILL) is stored exactly o
 
   // once acknowledged the return leaves the spool: another restart resends nothing
   await m1.waitFor((l) => l.event === 'ret_acked' && l.jid === job.jid, 'ret_acked', 15_000, mark2);
+  // m2 reconnects on its own backoff: wait for it before counting sessions
+  await cluster.waitMinionsKnown(['m1', 'm2']);
   const stats = await cluster.client.get<{ authenticated: number }>('/v1/stats');
   t.equal(stats.authenticated, 2);
-  await cluster.waitMinionsKnown(['m1', 'm2']);
   const mark3 = m1.lines.length;
   await cluster.master.kill('SIGTERM');
   await cluster.startMaster();
