@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { isDict, type Diagnostic, type Grains, type Pillar } from '@brine/core';
+import { copyKeyOrder, isDict, keysOf, setKey, type Diagnostic, type Grains, type Pillar } from '@brine/core';
 import { compilerErrors } from './errors.js';
 import { globMatch } from './glob.js';
 import { compileTopFiles } from './pipeline.js';
@@ -18,13 +18,20 @@ import { readSls, slsIndex, type StateTree } from './state-tree.js';
  * list extends the earlier list with the items it does not hold yet.
  */
 export function mergePillar(dest: Record<string, unknown>, src: Record<string, unknown>, mergeLists = false): Record<string, unknown> {
-  for (const [k, v] of Object.entries(src)) {
+  for (const k of keysOf(src)) {
+    const v = src[k];
     const cur = dest[k];
-    if (isDict(cur) && isDict(v)) dest[k] = mergePillar({ ...cur }, v, mergeLists);
+    if (isDict(cur) && isDict(v)) dest[k] = mergePillar(shallowCopy(cur), v, mergeLists);
     else if (mergeLists && Array.isArray(cur) && Array.isArray(v)) dest[k] = [...cur, ...v.filter((x) => !cur.some((c) => isDeepStrictEqual(c, x)))];
-    else dest[k] = isDict(v) ? mergePillar({}, v, mergeLists) : v;
+    else setKey(dest, k, isDict(v) ? mergePillar({}, v, mergeLists) : v);
   }
   return dest;
+}
+
+function shallowCopy(d: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...d };
+  copyKeyOrder(d, out);
+  return out;
 }
 
 export interface PillarOptions {

@@ -1,5 +1,7 @@
 /** Small readers of plain JSON-shaped data, shared by every package. */
 
+import { copyKeyOrder, keysOf } from './key-order.js';
+
 /** A plain dictionary (not a list, not null). */
 export function isDict(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -11,7 +13,9 @@ export function cloneJson<T>(v: T): T {
   const proto = v !== null && typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
   if (proto === Object.prototype || proto === null) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v as object)) out[k] = cloneJson((v as Record<string, unknown>)[k]);
+    const keys = keysOf(v as object);
+    for (const k of keys) out[k] = cloneJson((v as Record<string, unknown>)[k]);
+    copyKeyOrder(v as object, out);
     return out as T;
   }
   return v;

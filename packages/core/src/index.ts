@@ -14,3 +14,5 @@ export * from './data.js';
 export * from './state-call.js';
 export * from './env-dict.js';
 export * from './error-lines.js';
+export * from './key-order.js';
+export * from './path-lookup.js';

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { memberLookup, methodLookup } from './methods.js';
 import { pyHooks } from './py-object.js';
 import { isDict, isStringLike, percentFormat, pyEq as eq, pyIn, pyLess, str, truthy, tuple } from './python.js';
+import { keysOf, setKey } from '@brine/core';
 
 const baseRuntime: any = createRequire(import.meta.url)('nunjucks').runtime;
 
@@ -97,7 +98,7 @@ Object.assign(dialectRuntime, {
   },
   loopFilter(arr: unknown, pairs: boolean, keep: (item: unknown) => boolean): unknown[] {
     let items = iterate(arr);
-    if (pairs && isDict(arr)) items = Object.keys(arr).map((k) => [k, arr[k]]);
+    if (pairs && isDict(arr)) items = keysOf(arr).map((k) => [k, arr[k]]);
     if (items === undefined || items === null) return [];
     if (!Array.isArray(items)) items = [...(items as Iterable<unknown>)];
     return (items as unknown[]).filter(keep);
@@ -143,7 +144,7 @@ Object.assign(dialectRuntime, {
   concat: (a: unknown, b: unknown) => (a === undefined ? '' : str(a)) + (b === undefined ? '' : str(b)),
   dict(pairs: Array<[unknown, unknown]>) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of pairs) out[str(k)] = v;
+    for (const [k, v] of pairs) setKey(out, str(k), v);
     return out;
   },
   output(val: unknown, lineno: number, colno: number, name: string) {
@@ -172,7 +173,7 @@ export function globalsFor(ctx: Record<string, unknown>, path: string): Record<s
 export function iterate(v: unknown): unknown {
   const hooks = pyHooks(v);
   if (hooks?.iter) return hooks.iter();
-  if (isDict(v)) return Object.keys(v);
+  if (isDict(v)) return keysOf(v);
   if (isStringLike(v)) return [...String(v)];
   return v;
 }

@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { memberLookup, methodLookup } from './methods.js';
 import { bindArgs, isDict, isStringLike, pyEq, pyIn, pyKey, pyLess, repr, splitArgs, str, truthy, tuple } from './python.js';
 import { pyJson, toYaml } from './serialize.js';
+import { keysOf } from '@brine/core';
 
 type Filter = (this: any, value: any, ...args: any[]) => unknown;
 
@@ -15,7 +16,7 @@ function list(v: unknown): unknown[] {
   if (v === undefined || v === null) return [];
   if (Array.isArray(v)) return v;
   if (isStringLike(v)) return [...String(v)];
-  if (isDict(v)) return Object.keys(v);
+  if (isDict(v)) return keysOf(v);
   return [v];
 }
 
@@ -184,7 +185,7 @@ export const SALT_FILTERS: Record<string, Filter> = {
     return out;
   },
   to_entries: (v) => {
-    if (isDict(v)) return Object.keys(v).map((key) => ({ key, value: v[key] }));
+    if (isDict(v)) return keysOf(v).map((key) => ({ key, value: v[key] }));
     if (Array.isArray(v)) return v.map((value, key) => ({ key, value }));
     throw new Error('Input data must be a dict or list');
   },
@@ -256,7 +257,7 @@ export const SALT_FILTERS: Record<string, Filter> = {
   dict_to_sls_yaml_params: (v, ...raw) => {
     const flow = bindArgs(raw, ['flow_style'], { flow_style: false }).flow_style;
     return toYaml(
-      Object.keys(v ?? {}).map((k) => ({ [k]: v[k] })),
+      keysOf(v ?? {}).map((k) => ({ [k]: v[k] })),
       flow === null ? null : truthy(flow),
     );
   },

@@ -9,6 +9,7 @@ import { bindArgs, isDict, isStringLike, percentFormat, pyEq, pyIn, pyLess, repr
 import { pyJson, toYaml, yamlDquote, yamlEncode, yamlSquote } from './serialize.js';
 import { traverse } from './traverse.js';
 import { SALT_FILTERS } from './filters-salt.js';
+import { keysOf } from '@brine/core';
 
 type Filter = (this: any, value: any, ...args: any[]) => unknown;
 
@@ -37,7 +38,7 @@ function toList(v: unknown): unknown[] {
   if (v === undefined || v === null) return [];
   if (Array.isArray(v)) return v;
   if (isStringLike(v)) return [...String(v)];
-  if (isDict(v)) return Object.keys(v);
+  if (isDict(v)) return keysOf(v);
   if (typeof v === 'object' && Symbol.iterator in (v as object)) return [...(v as Iterable<unknown>)];
   return [v];
 }
@@ -222,7 +223,7 @@ export const FILTERS: Record<string, Filter> = {
     if (truthy(a.reverse)) pairs.reverse();
     return pairs;
   },
-  items: (value) => (value ? Object.keys(value).map((k) => tuple([k, value[k]])) : []),
+  items: (value) => (value ? keysOf(value).map((k) => tuple([k, value[k]])) : []),
   length: (v) => (v === undefined || v === null ? 0 : isDict(v) ? Object.keys(v).length : isStringLike(v) ? String(v).length : toList(v).length),
   traverse(value, ...raw) {
     const a = bindArgs(raw, ['key', 'default', 'delimiter'], { default: null, delimiter: ':' });

@@ -4,6 +4,7 @@
  */
 import { pyHooks } from './py-object.js';
 import { isDict, pyKey, splitArgs, str, strFormat, truthy, tuple } from './python.js';
+import { copyKeyOrder, deleteKey, keysOf, setKey } from '@brine/core';
 
 type Method = (self: any, ...args: any[]) => unknown;
 
@@ -203,18 +204,20 @@ function update(d: Record<string, unknown>, ...raw: unknown[]): null {
   const { args, kwargs } = splitArgs(raw);
   const other = args[0];
   if (Array.isArray(other)) {
-    for (const pair of other) d[String((pair as unknown[])[0])] = (pair as unknown[])[1];
+    for (const pair of other) setKey(d, String((pair as unknown[])[0]), (pair as unknown[])[1]);
+  } else if (isDict(other)) {
+    for (const k of keysOf(other)) setKey(d, k, other[k]);
   } else if (other !== undefined && other !== null) {
     Object.assign(d, other);
   }
-  Object.assign(d, kwargs);
+  for (const k of Object.keys(kwargs)) setKey(d, k, kwargs[k]);
   return null;
 }
 
 export const DICT_METHODS: Record<string, Method> = {
-  items: (d: Record<string, unknown>) => Object.keys(d).map((k) => tuple([k, d[k]])),
-  keys: (d: Record<string, unknown>) => Object.keys(d),
-  values: (d: Record<string, unknown>) => Object.keys(d).map((k) => d[k]),
+  items: (d: Record<string, unknown>) => keysOf(d).map((k) => tuple([k, d[k]])),
+  keys: (d: Record<string, unknown>) => keysOf(d),
+  values: (d: Record<string, unknown>) => keysOf(d).map((k) => d[k]),
   get: (d: Record<string, unknown>, key: unknown, def: unknown = null) => {
     const k = pyKey(key);
     return Object.hasOwn(d, k) && d[k] !== undefined ? d[k] : def;
@@ -222,30 +225,34 @@ export const DICT_METHODS: Record<string, Method> = {
   update,
   setdefault: (d: Record<string, unknown>, key: unknown, def: unknown = null) => {
     const k = pyKey(key);
-    if (!Object.hasOwn(d, k)) d[k] = def;
+    if (!Object.hasOwn(d, k)) setKey(d, k, def);
     return d[k];
   },
   pop: (d: Record<string, unknown>, key: unknown, ...rest: unknown[]) => {
     const k = pyKey(key);
     if (Object.hasOwn(d, k)) {
       const v = d[k];
-      delete d[k];
+      deleteKey(d, k);
       return v;
     }
     if (rest.length > 0) return rest[0];
     throw keyError(key);
   },
   popitem: (d: Record<string, unknown>) => {
-    const keys = Object.keys(d);
+    const keys = keysOf(d);
     if (keys.length === 0) throw keyError('popitem(): dictionary is empty');
     const k = keys[keys.length - 1];
     const v = d[k];
-    delete d[k];
+    deleteKey(d, k);
     return [k, v];
   },
-  copy: (d: Record<string, unknown>) => ({ ...d }),
+  copy: (d: Record<string, unknown>) => {
+    const out = { ...d };
+    copyKeyOrder(d, out);
+    return out;
+  },
   clear: (d: Record<string, unknown>) => {
-    for (const k of Object.keys(d)) delete d[k];
+    for (const k of Object.keys(d)) deleteKey(d, k);
     return null;
   },
   has_key: (d: Record<string, unknown>, key: unknown) => Object.hasOwn(d, pyKey(key)),

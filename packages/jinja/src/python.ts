@@ -2,6 +2,7 @@
  * Python semantics that Jinja templates written for Salt rely on and JavaScript lacks:
  * truthiness, str()/repr() of values, `%` formatting, str.format, keyword arguments.
  */
+import { keysOf } from '@brine/core';
 
 /** Nunjucks passes `f(a, k=v)` as `f(a, {k: v, __keywords: true})`. */
 export interface Kwargs {
@@ -105,7 +106,7 @@ export function repr(v: unknown): string {
   if (typeof v === 'object') {
     return (
       '{' +
-      Object.keys(v)
+      keysOf(v)
         .map((k) => `${reprString(k)}: ${repr((v as Record<string, unknown>)[k])}`)
         .join(', ') +
       '}'

@@ -6,7 +6,7 @@ import { describeHostCall, HostCallError, type HostCallRecorder } from './host-c
 import { PY_OBJECT, type PyObjectHooks } from './py-object.js';
 import { bindArgs, isDict, splitArgs, str, truthy } from './python.js';
 import { deepCopy, dictUpdate, isMissing, mergeWithStrategy, traverse, traverseRaw } from './traverse.js';
-import { globMatch } from '@brine/core';
+import { globMatch, keysOf } from '@brine/core';
 
 export type HelperFn = (...args: any[]) => unknown;
 export type HelperTable = Record<string, Record<string, HelperFn>>;
@@ -37,7 +37,7 @@ function filterBy(grains: Record<string, unknown>, raw: unknown[]): unknown {
   const val = traverse(grains, str(a.grain), [], ':');
   let ret: unknown = null;
   outer: for (const each of Array.isArray(val) ? val : [val]) {
-    for (const key of Object.keys(table)) {
+    for (const key of keysOf(table)) {
       if (globMatch(str(each), key)) {
         ret = table[key];
         break outer;

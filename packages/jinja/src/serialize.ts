@@ -4,6 +4,7 @@
  */
 import { pyYamlDump } from './py-yaml-dump.js';
 import { isDict } from './python.js';
+import { copyKeyOrder, keysOf } from '@brine/core';
 
 function jsonString(s: string, ensureAscii: boolean): string {
   let out = JSON.stringify(s);
@@ -26,7 +27,7 @@ export function pyJson(v: unknown, indent: number | null = null, sortKeys = fals
     return '[' + v.map((x) => nl + pyJson(x, indent, sortKeys, ensureAscii, level + 1)).join(sep) + end + ']';
   }
   if (typeof v === 'object') {
-    const keys = Object.keys(v as object);
+    const keys = [...keysOf(v as object)];
     if (sortKeys) keys.sort();
     if (keys.length === 0) return '{}';
     return (
@@ -45,6 +46,7 @@ function plainData(v: unknown): unknown {
   if (isDict(v)) {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v)) out[k] = plainData(v[k]);
+    copyKeyOrder(v, out);
     return out;
   }
   return v;

@@ -1,44 +1,17 @@
 /** Salt's data helpers: colon-path lookups and recursive dictionary merges. */
 import { isDict } from './python.js';
-import { cloneJson } from '@brine/core';
+import { cloneJson, keysOf, lookupPath, NOT_FOUND, setKey } from '@brine/core';
 
-const MISSING = Symbol('missing');
-
-/**
- * Looks up `a:b:0:c` in nested dicts and lists. A list step takes a numeric index, or else the
- * first dict in the list that has the key.
- */
+/** Looks up `a:b:0:c` in nested dicts and lists (see @brine/core lookupPath). */
 export function traverse(data: unknown, key: string, dflt: unknown = null, delimiter = ':'): unknown {
-  const v = traverseRaw(data, key, delimiter);
-  return v === MISSING ? dflt : v;
+  const v = lookupPath(data, key, delimiter);
+  return v === NOT_FOUND ? dflt : v;
 }
 
-export function traverseRaw(data: unknown, key: string, delimiter = ':'): unknown {
-  let cur: unknown = data;
-  for (const part of key.split(delimiter)) {
-    if (isDict(cur)) {
-      if (!Object.hasOwn(cur, part)) return MISSING;
-      cur = cur[part];
-    } else if (Array.isArray(cur)) {
-      if (/^-?\d+$/.test(part)) {
-        const i = Number(part);
-        const at = i < 0 ? cur.length + i : i;
-        if (at < 0 || at >= cur.length) return MISSING;
-        cur = cur[at];
-      } else {
-        const hit = cur.find((x) => isDict(x) && Object.hasOwn(x, part));
-        if (hit === undefined) return MISSING;
-        cur = (hit as Record<string, unknown>)[part];
-      }
-    } else {
-      return MISSING;
-    }
-  }
-  return cur;
-}
+export const traverseRaw = lookupPath;
 
 export function isMissing(v: unknown): boolean {
-  return v === MISSING;
+  return v === NOT_FOUND;
 }
 
 /** Pillar and params are copied per render, so templates cannot change the caller's data. */
@@ -50,7 +23,7 @@ export const deepCopy = cloneJson;
  */
 export function dictUpdate(dest: Record<string, unknown>, upd: unknown, mergeLists = false): Record<string, unknown> {
   if (!isDict(upd)) return dest;
-  for (const k of Object.keys(upd)) {
+  for (const k of keysOf(upd)) {
     const val = upd[k];
     const cur = dest[k];
     if (isDict(cur) && isDict(val)) {
@@ -58,7 +31,7 @@ export function dictUpdate(dest: Record<string, unknown>, upd: unknown, mergeLis
     } else if (mergeLists && Array.isArray(cur) && Array.isArray(val)) {
       dest[k] = [...cur, ...val.filter((x) => !cur.some((y) => JSON.stringify(y) === JSON.stringify(x)))];
     } else {
-      dest[k] = isDict(val) ? deepCopy(val) : val;
+      setKey(dest, k, isDict(val) ? deepCopy(val) : val);
     }
   }
   return dest;
@@ -70,7 +43,8 @@ export function mergeWithStrategy(a: unknown, b: unknown, strategy = 'smart', me
   const dest = deepCopy(a);
   switch (strategy) {
     case 'overwrite':
-      return Object.assign(dest, deepCopy(b));
+      for (const k of keysOf(b)) setKey(dest, k, deepCopy(b[k]));
+      return dest;
     case 'list':
       return dictUpdate(dest, b, true);
     default:

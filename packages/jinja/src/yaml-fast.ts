@@ -5,6 +5,7 @@
  * uses the full `yaml` parser, so the result is the same either way — only faster (the full
  * parser reads about 100k lines a second; SLS trees of 10,000 states have far more).
  */
+import { setKey } from '@brine/core';
 
 export interface FastPos {
   line: number;
@@ -146,7 +147,7 @@ class Reader {
       this.i++;
       const v = this.value(kv.rest, indent, true);
       if (v === GIVE_UP) return GIVE_UP;
-      out[kv.key] = v;
+      setKey(out, kv.key, v);
     }
     return out;
   }

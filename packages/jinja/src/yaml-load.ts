@@ -20,6 +20,7 @@ import {
   type SchemaOptions,
   type ToJSOptions,
 } from 'yaml';
+import { rememberKeyOrder } from '@brine/core';
 import type { IdPositions, PositionMap } from './positions.js';
 import { reindentFlow } from './yaml-flow.js';
 import { fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
@@ -145,6 +146,27 @@ function trimFinalBlockScalar(doc: Document, text: string): void {
   });
 }
 
+/**
+ * The `yaml` library builds plain objects, where integer-like keys jump to the front; record
+ * each mapping's document order where that happened (see @brine/core key-order).
+ */
+function keepMapOrder(node: unknown, value: unknown, seen: Set<unknown>): void {
+  if (value === null || typeof value !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  if (isMap(node)) {
+    const keys: string[] = [];
+    for (const pair of node.items) {
+      if (!isScalar(pair.key) || pair.key.value === '<<') return;
+      const name = String(pair.key.value);
+      keys.push(name);
+      keepMapOrder(pair.value, (value as Record<string, unknown>)[name], seen);
+    }
+    rememberKeyOrder(value, keys);
+  } else if (isSeq(node) && Array.isArray(value)) {
+    node.items.forEach((item, i) => keepMapOrder(item, value[i], seen));
+  }
+}
+
 function finish(doc: Document, lineCounter: LineCounter, text: string): YamlResult {
   trimFinalBlockScalar(doc, text);
   const bad = collectionKey(doc);
@@ -157,7 +179,9 @@ function finish(doc: Document, lineCounter: LineCounter, text: string): YamlResu
     };
   }
   try {
-    return { value: doc.toJS(TO_JS) ?? null, doc, lineCounter };
+    const value = doc.toJS(TO_JS) ?? null;
+    keepMapOrder(doc.contents, value, new Set());
+    return { value, doc, lineCounter };
   } catch (e) {
     return { value: undefined, lineCounter, error: { message: (e as Error).message } };
   }
