@@ -184,3 +184,25 @@ t.test('sandbox limits and errors', async (t) => {
   t.equal(raised.ok, false);
   if (!raised.ok) t.match(raised.error.message, /custom failure/);
 });
+
+t.test('an error after an import or include names the template it happened in', async (t) => {
+  const cases: Array<[string, string]> = [
+    ["{% from 'f/map.jinja' import conf with context %}\n{{ conf.port }}\n{{ missing_after_from }}", 'missing_after_from'],
+    ["{% import 'f/map.jinja' as m %}\n{{ m.conf.port }}\n{{ missing_after_import }}", 'missing_after_import'],
+    ["{% include 'f/part.jinja' %}\nx\n{{ missing_after_include }}", 'missing_after_include'],
+  ];
+  for (const [tpl, name] of cases) {
+    const r = renderTemplateString(tpl, { name: 'f/test.sls', read: (p) => files[p], vars: { who: 'w' } });
+    t.equal(r.ok, false, name);
+    if (!r.ok) {
+      t.equal(r.error.file, 'f/test.sls', name);
+      t.equal(r.error.line, 3, name);
+      t.match(r.error.message, name);
+    }
+  }
+  // Jinja binds a name the template does not export to undefined: an error only where it is used.
+  t.equal(render("{% from 'f/map.jinja' import conf, not_exported with context %}{{ conf.port }}"), '80');
+  const used = renderTemplateString("{% from 'f/map.jinja' import not_exported %}\n{{ not_exported }}", { name: 'f/test.sls', read: (p) => files[p] });
+  t.equal(used.ok, false);
+  if (!used.ok) t.same([used.error.file, used.error.line], ['f/test.sls', 2]);
+});

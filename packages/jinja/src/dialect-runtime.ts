@@ -142,6 +142,20 @@ Object.assign(dialectRuntime, {
     return r !== 0 && r < 0 !== b < 0 ? r + b : r;
   },
   concat: (a: unknown, b: unknown) => (a === undefined ? '' : str(a)) + (b === undefined ? '' : str(b)),
+  /** Runs a callback-style nunjucks call that completes synchronously (every loader here is sync). */
+  syncCall(start: (cb: (err: unknown, res?: unknown) => void) => void): unknown {
+    let done = false;
+    let error: unknown;
+    let result: unknown;
+    start((err, res) => {
+      done = true;
+      error = err;
+      result = res;
+    });
+    if (!done) throw new Error('a template loaded asynchronously');
+    if (error) throw error;
+    return result;
+  },
   dict(pairs: Array<[unknown, unknown]>) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of pairs) setKey(out, str(k), v);

@@ -368,32 +368,47 @@ class DialectCompiler extends Compiler {
     return node.withContext ? 'context.getVariables(), frame, ' : `runtime.globalsFor(context, ${id}.path), null, `;
   }
 
+  /**
+   * Imports (and includes) load synchronously and the rest of the template runs after them, not
+   * inside their callback: nunjucks' callback style ran it inside the imported template's error handler, so
+   * an error further down was reported in the imported file.
+   */
+  private importedExports(node: any, frame: any): { tmpl: string; exported: string } {
+    const tmpl = this._tmpid();
+    this._emit(`var ${tmpl} = runtime.syncCall(function(cb) { env.getTemplate(`);
+    this._compileExpression(node.template, frame);
+    this._emitLine(`, false, ${this._templateName()}, false, cb); });`);
+    const exported = this._tmpid();
+    this._emitLine(`var ${exported} = runtime.syncCall(function(cb) { ${tmpl}.getExported(${this.importContext(node, tmpl)}cb); });`);
+    return { tmpl, exported };
+  }
+
+  compileInclude(node: any, frame: any): void {
+    const tmpl = this._tmpid();
+    this._emit(`var ${tmpl} = runtime.syncCall(function(cb) { env.getTemplate(`);
+    this._compileExpression(node.template, frame);
+    this._emitLine(`, false, ${this._templateName()}, ${node.ignoreMissing ? 'true' : 'false'}, cb); });`);
+    this._emitLine(`${this.buffer} += runtime.syncCall(function(cb) { ${tmpl}.render(context.getVariables(), frame, cb); });`);
+  }
+
   compileImport(node: any, frame: any): void {
     const target = node.target.value;
-    const id = this._compileGetTemplate(node, frame, false, false);
-    this._addScopeLevel();
-    this._emitLine(`${id}.getExported(${this.importContext(node, id)}${this._makeCallback(id)}`);
-    this._addScopeLevel();
-    frame.set(target, id);
-    if (frame.parent) this._emitLine(`frame.set("${target}", ${id});`);
-    else this._emitLine(`context.setVariable("${target}", ${id});`);
+    const { exported } = this.importedExports(node, frame);
+    frame.set(target, exported);
+    if (frame.parent) this._emitLine(`frame.set("${target}", ${exported});`);
+    else this._emitLine(`context.setVariable("${target}", ${exported});`);
   }
 
   compileFromImport(node: any, frame: any): void {
-    const importedId = this._compileGetTemplate(node, frame, false, false);
-    this._addScopeLevel();
-    this._emitLine(`${importedId}.getExported(${this.importContext(node, importedId)}${this._makeCallback(importedId)}`);
-    this._addScopeLevel();
+    const { exported } = this.importedExports(node, frame);
     for (const nameNode of node.names.children) {
       const pair = nameNode instanceof nodes.Pair;
       const name = pair ? nameNode.key.value : nameNode.value;
       const alias = pair ? nameNode.value.value : name;
       const id = this._tmpid();
-      this._emitLine(`if(Object.prototype.hasOwnProperty.call(${importedId}, "${name}")) {`);
-      this._emitLine(`var ${id} = ${importedId}.${name};`);
-      this._emitLine('} else {');
-      this._emitLine(`cb(new Error("cannot import '${name}'")); return;`);
-      this._emitLine('}');
+      // Jinja binds a name the template does not export to an undefined value: an error only
+      // where it is used (a formula may import a name it never reaches).
+      this._emitLine(`var ${id} = Object.prototype.hasOwnProperty.call(${exported}, "${name}") ? ${exported}.${name} : undefined;`);
       frame.set(alias, id);
       if (frame.parent) this._emitLine(`frame.set("${alias}", ${id});`);
       else this._emitLine(`context.setVariable("${alias}", ${id});`);
