@@ -14,6 +14,7 @@ import { archiveModule } from './modules/archive/index.js';
 import { pkgrepoModule } from './modules/pkgrepo/index.js';
 import { pipModule } from './modules/pip.js';
 import { hostModule } from './modules/host.js';
+import { timezoneModule } from './modules/timezone.js';
 import { cronModule } from './modules/cron.js';
 import { sshAuthModule } from './modules/ssh_auth.js';
 import { moduleModule } from './modules/module.js';
@@ -59,6 +60,7 @@ function allModules(): StateModule[] {
     pkgrepoModule(),
     pipModule(),
     hostModule(),
+    timezoneModule(),
     cronModule(),
     sshAuthModule(),
     moduleModule(),

@@ -11,6 +11,7 @@ import { serviceFunctions } from './service.js';
 import { statusFunctions } from './status.js';
 import { sysFunctions } from './sys.js';
 import { testFunctions } from './test.js';
+import { timezoneFunctions } from './timezone.js';
 import { userFunctions } from './user.js';
 
 /** Every shipped execution module: one file under modules/ and one line here per Salt module. */
@@ -27,5 +28,6 @@ export const EXEC_MODULES: ExecFunction<any>[][] = [
   statusFunctions,
   sysFunctions,
   testFunctions,
+  timezoneFunctions,
   userFunctions,
 ];
