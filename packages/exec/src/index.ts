@@ -12,6 +12,8 @@ export * from './host/apt.js';
 export * from './host/accounts.js';
 export * from './host/systemd.js';
 export * from './host/timezone.js';
+export * from './host/locale.js';
+export * from './host/text-replace.js';
 export { EXEC_MODULES };
 
 /** A new registry holding every shipped execution function (callers may add their own to it). */

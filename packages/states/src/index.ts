@@ -16,6 +16,7 @@ export { sysctlModule, type SysctlModuleOptions } from './modules/sysctl.js';
 export { alternativesModule, type AlternativesModuleOptions } from './modules/alternatives.js';
 export { hostModule, type HostModuleOptions } from './modules/host.js';
 export { timezoneModule, type TimezoneModuleOptions } from './modules/timezone.js';
+export { localeModule, type LocaleModuleOptions } from './modules/locale.js';
 export { cronModule } from './modules/cron.js';
 export { sshAuthModule } from './modules/ssh_auth.js';
 export { gitModule } from './modules/git/index.js';

@@ -15,6 +15,7 @@ import { pkgrepoModule } from './modules/pkgrepo/index.js';
 import { pipModule } from './modules/pip.js';
 import { hostModule } from './modules/host.js';
 import { timezoneModule } from './modules/timezone.js';
+import { localeModule } from './modules/locale.js';
 import { cronModule } from './modules/cron.js';
 import { sshAuthModule } from './modules/ssh_auth.js';
 import { moduleModule } from './modules/module.js';
@@ -61,6 +62,7 @@ function allModules(): StateModule[] {
     pipModule(),
     hostModule(),
     timezoneModule(),
+    localeModule(),
     cronModule(),
     sshAuthModule(),
     moduleModule(),

@@ -10,6 +10,7 @@ import { pkgFunctions } from './pkg.js';
 import { serviceFunctions } from './service.js';
 import { statusFunctions } from './status.js';
 import { sysFunctions } from './sys.js';
+import { localeFunctions } from './locale.js';
 import { testFunctions } from './test.js';
 import { timezoneFunctions } from './timezone.js';
 import { userFunctions } from './user.js';
@@ -27,6 +28,7 @@ export const EXEC_MODULES: ExecFunction<any>[][] = [
   serviceFunctions,
   statusFunctions,
   sysFunctions,
+  localeFunctions,
   testFunctions,
   timezoneFunctions,
   userFunctions,
