@@ -73,8 +73,6 @@ export async function avail(h: LocaleHost, locale: string): Promise<boolean> {
   return (await listAvail(h)).some((x) => normalizeLocale(x.trim()) === want);
 }
 
-const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Salt's gen_locale on Debian/Ubuntu: whether locale-gen (or localedef) succeeded. */
 export async function genLocale(h: LocaleHost, name: string): Promise<boolean> {
   const ubuntu = h.os === 'Ubuntu';
