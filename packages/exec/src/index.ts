@@ -13,6 +13,7 @@ export * from './host/accounts.js';
 export * from './host/systemd.js';
 export * from './host/timezone.js';
 export * from './host/locale.js';
+export * from './host/known-hosts.js';
 export * from './host/text-replace.js';
 export { EXEC_MODULES };
 

@@ -16,6 +16,7 @@ import { pipModule } from './modules/pip.js';
 import { hostModule } from './modules/host.js';
 import { timezoneModule } from './modules/timezone.js';
 import { localeModule } from './modules/locale.js';
+import { sshKnownHostsModule } from './modules/ssh_known_hosts.js';
 import { cronModule } from './modules/cron.js';
 import { sshAuthModule } from './modules/ssh_auth.js';
 import { moduleModule } from './modules/module.js';
@@ -63,6 +64,7 @@ function allModules(): StateModule[] {
     hostModule(),
     timezoneModule(),
     localeModule(),
+    sshKnownHostsModule(),
     cronModule(),
     sshAuthModule(),
     moduleModule(),

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, writeFile, appendFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -10,7 +9,9 @@ import type { PasswdEntry } from '../util/accounts.js';
  * (`[options ]enc key comment`).
  */
 
-export class SshError extends Error {}
+import { fingerprint, SshError } from '@brine/exec';
+
+export { fingerprint, SshError };
 
 /** A key line: options, then the key type, the key and an optional comment. */
 export const KEY_LINE = /^(.*?)\s?((?:sk-)?(?:ssh-|ecds)[\w@.-]+\s.+)$/;
@@ -47,19 +48,6 @@ export function refineEnc(enc: string): string {
   if (enc === 'ed25519' || enc === 'ssh-ed25519') return 'ssh-ed25519';
   if (ALSO_ALLOWED.has(enc)) return enc;
   throw new SshError(`Incorrect encryption key type '${enc}'.`);
-}
-
-/** The colon-separated digest of the key's bytes; null when the key is not strict base64. */
-export function fingerprint(key: string, hashType?: string | null): string | null {
-  const algo = (hashType || 'sha256').toLowerCase();
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(key) || key.length % 4 !== 0) return null;
-  let digest: string;
-  try {
-    digest = createHash(algo).update(Buffer.from(key, 'base64')).digest('hex');
-  } catch {
-    throw new SshError(`The fingerprint_hash_type ${algo} is not supported.`);
-  }
-  return digest.match(/../g)!.join(':');
 }
 
 export function authLine(key: string, enc: string, comment: string, options: string[] | null | undefined): string {
