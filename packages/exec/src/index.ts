@@ -14,6 +14,7 @@ export * from './host/systemd.js';
 export * from './host/timezone.js';
 export * from './host/locale.js';
 export * from './host/known-hosts.js';
+export * from './host/debconf.js';
 export * from './host/text-replace.js';
 export { EXEC_MODULES };
 

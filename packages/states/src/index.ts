@@ -18,6 +18,7 @@ export { hostModule, type HostModuleOptions } from './modules/host.js';
 export { timezoneModule, type TimezoneModuleOptions } from './modules/timezone.js';
 export { localeModule, type LocaleModuleOptions } from './modules/locale.js';
 export { sshKnownHostsModule } from './modules/ssh_known_hosts.js';
+export { debconfModule } from './modules/debconf.js';
 export { cronModule } from './modules/cron.js';
 export { sshAuthModule } from './modules/ssh_auth.js';
 export { gitModule } from './modules/git/index.js';

@@ -17,6 +17,7 @@ import { hostModule } from './modules/host.js';
 import { timezoneModule } from './modules/timezone.js';
 import { localeModule } from './modules/locale.js';
 import { sshKnownHostsModule } from './modules/ssh_known_hosts.js';
+import { debconfModule } from './modules/debconf.js';
 import { cronModule } from './modules/cron.js';
 import { sshAuthModule } from './modules/ssh_auth.js';
 import { moduleModule } from './modules/module.js';
@@ -65,6 +66,7 @@ function allModules(): StateModule[] {
     timezoneModule(),
     localeModule(),
     sshKnownHostsModule(),
+    debconfModule(),
     cronModule(),
     sshAuthModule(),
     moduleModule(),

@@ -1,11 +1,9 @@
-import t, { type Test } from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { createCommandRunner, type CommandRunner } from '@brine/core';
 import { createRegistry, localeModule } from '../src/index.js';
 import { canUnshare, goldenCases, runGoldenCase } from './golden-cases.js';
+import { namespaceRunner } from './ns-runner.js';
 
 /**
  * locale.present and locale.system against Salt's results. Salt ran in a mount namespace with the
@@ -17,33 +15,6 @@ import { canUnshare, goldenCases, runGoldenCase } from './golden-cases.js';
  */
 
 const unshareOk = canUnshare();
-
-/** A runner whose commands see ROOT's locale files at /etc and a private /usr/lib/locale. */
-function namespaceRunner(t: Test, root: string): CommandRunner {
-  const real = createCommandRunner();
-  let holder: Promise<ChildProcess> | undefined;
-  const start = async () => {
-    const mounts = [
-      `mount --bind '${root}/etc/locale.gen' /etc/locale.gen`,
-      `mount --bind '${root}/etc/default' /etc/default`,
-      `mount -t overlay overlay -o 'lowerdir=/usr/lib/locale,upperdir=${root}/lu,workdir=${root}/lw' /usr/lib/locale`,
-    ].join(' && ');
-    const p = spawn('unshare', ['-m', 'sh', '-c', `${mounts} && echo ready && exec sleep 3600`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    t.teardown(() => {
-      p.kill('SIGKILL');
-    });
-    const [first] = (await once(p.stdout!, 'data')) as [Buffer];
-    if (first.toString().trim() !== 'ready') throw new Error(`namespace holder: ${first.toString()}`);
-    return p;
-  };
-  return {
-    run: async (cmd, opts) => {
-      holder ??= start();
-      const pid = (await holder).pid!;
-      return real.run(Array.isArray(cmd) ? ['nsenter', '-t', String(pid), '-m', '--', ...cmd] : cmd, opts);
-    },
-  };
-}
 
 for (const caseDir of goldenCases('locale')) {
   for (const mode of ['run', 'test'] as const) {
@@ -60,7 +31,21 @@ for (const caseDir of goldenCases('locale')) {
         ].join('');
         t.equal(text, readFileSync(join(caseDir, 'salt-after.txt'), 'utf8'), 'locale.gen, default/locale and the built locales as Salt left them');
       };
-      for (const r of await runGoldenCase(caseDir, mode, { registry, cmd: (root) => namespaceRunner(t, root), after })) t.same(r.got, r.want, r.tag);
+      for (const r of await runGoldenCase(caseDir, mode, {
+        registry,
+        cmd: (root) =>
+          namespaceRunner(
+            t,
+            ['-m'],
+            [
+              `mount --bind '${root}/etc/locale.gen' /etc/locale.gen`,
+              `mount --bind '${root}/etc/default' /etc/default`,
+              `mount -t overlay overlay -o 'lowerdir=/usr/lib/locale,upperdir=${root}/lu,workdir=${root}/lw' /usr/lib/locale`,
+            ].join(' && '),
+          ),
+        after,
+      }))
+        t.same(r.got, r.want, r.tag);
     });
   }
 }

@@ -11,6 +11,7 @@ import { serviceFunctions } from './service.js';
 import { statusFunctions } from './status.js';
 import { sysFunctions } from './sys.js';
 import { localeFunctions } from './locale.js';
+import { debconfFunctions } from './debconf.js';
 import { testFunctions } from './test.js';
 import { timezoneFunctions } from './timezone.js';
 import { userFunctions } from './user.js';
@@ -29,6 +30,7 @@ export const EXEC_MODULES: ExecFunction<any>[][] = [
   statusFunctions,
   sysFunctions,
   localeFunctions,
+  debconfFunctions,
   testFunctions,
   timezoneFunctions,
   userFunctions,
