@@ -15,6 +15,7 @@ export * from './host/timezone.js';
 export * from './host/locale.js';
 export * from './host/known-hosts.js';
 export * from './host/debconf.js';
+export * from './host/mysql/index.js';
 export * from './host/text-replace.js';
 export { EXEC_MODULES };
 

@@ -19,6 +19,9 @@ export { timezoneModule, type TimezoneModuleOptions } from './modules/timezone.j
 export { localeModule, type LocaleModuleOptions } from './modules/locale.js';
 export { sshKnownHostsModule } from './modules/ssh_known_hosts.js';
 export { debconfModule } from './modules/debconf.js';
+export { mysqlDatabaseModule } from './modules/mysql/database.js';
+export { mysqlGrantsModule } from './modules/mysql/grants.js';
+export { mysqlUserModule } from './modules/mysql/user.js';
 export { cronModule } from './modules/cron.js';
 export { sshAuthModule } from './modules/ssh_auth.js';
 export { gitModule } from './modules/git/index.js';

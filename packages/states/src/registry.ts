@@ -18,6 +18,9 @@ import { timezoneModule } from './modules/timezone.js';
 import { localeModule } from './modules/locale.js';
 import { sshKnownHostsModule } from './modules/ssh_known_hosts.js';
 import { debconfModule } from './modules/debconf.js';
+import { mysqlDatabaseModule } from './modules/mysql/database.js';
+import { mysqlGrantsModule } from './modules/mysql/grants.js';
+import { mysqlUserModule } from './modules/mysql/user.js';
 import { cronModule } from './modules/cron.js';
 import { sshAuthModule } from './modules/ssh_auth.js';
 import { moduleModule } from './modules/module.js';
@@ -67,6 +70,9 @@ function allModules(): StateModule[] {
     localeModule(),
     sshKnownHostsModule(),
     debconfModule(),
+    mysqlDatabaseModule(),
+    mysqlUserModule(),
+    mysqlGrantsModule(),
     cronModule(),
     sshAuthModule(),
     moduleModule(),

@@ -12,6 +12,7 @@ import { statusFunctions } from './status.js';
 import { sysFunctions } from './sys.js';
 import { localeFunctions } from './locale.js';
 import { debconfFunctions } from './debconf.js';
+import { mysqlFunctions } from './mysql.js';
 import { testFunctions } from './test.js';
 import { timezoneFunctions } from './timezone.js';
 import { userFunctions } from './user.js';
@@ -31,6 +32,7 @@ export const EXEC_MODULES: ExecFunction<any>[][] = [
   sysFunctions,
   localeFunctions,
   debconfFunctions,
+  mysqlFunctions,
   testFunctions,
   timezoneFunctions,
   userFunctions,
