@@ -4,6 +4,12 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_CONFIG: 'master config {file}: {detail}',
   BRINE_ERR_MASTER_TLS: 'cannot set up TLS: {detail}',
   BRINE_ERR_MASTER_STORE: 'store {file}: {detail}',
+  BRINE_ERR_MASTER_STORE_CORRUPT:
+    'store {file} is damaged ({detail}); the master will not start on it. Stop the master, move the file aside (with its -wal and -shm files), then restore a backup or recover what SQLite can read: sqlite3 {file} .recover | sqlite3 master-recovered.db',
+  BRINE_ERR_MASTER_STORE_EMPTY:
+    'store {file} is empty (0 bytes) but this master has run before ({evidence}): starting would forget every key, job and result. Restore the store from a backup, or delete the empty file to start over deliberately',
+  BRINE_ERR_MASTER_STORE_WRITE:
+    'store {file}: a write of {writes} queued changes failed ({detail}); retrying in {retry_ms} ms, nothing is acknowledged until it commits',
   BRINE_ERR_MASTER_LOCKED: 'data_dir lock {file}: {detail}',
   BRINE_ERR_MASTER_UNAUTHORIZED: 'missing or wrong API token',
   BRINE_ERR_MASTER_BAD_REQUEST: '{detail}',

@@ -12,7 +12,7 @@ import { EventBus } from './event-bus.js';
 import { MinionHub } from './hub.js';
 import { JobManager } from './jobs.js';
 import { KeyManager } from './keys.js';
-import { MasterStore } from './store.js';
+import { MasterStore, refuseEmptyStore } from './store.js';
 import { ensureCertificate, ensureToken } from './tls.js';
 import { FileServer } from './file-server.js';
 import { loadMasterTops } from './master-tops.js';
@@ -73,9 +73,12 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
 }
 
 async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
+  const dbFile = path.join(config.data_dir, 'master.db');
+  refuseEmptyStore(dbFile, [config.tls_cert ?? path.join(config.pki_dir, 'master.crt'), config.token_file]);
   const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
   const token = ensureToken(config.token_file);
-  const store = new MasterStore(path.join(config.data_dir, 'master.db'));
+  const store = new MasterStore(dbFile);
+  store.onWriteError = (err, info) => log.error({ event: 'store_write_failed', code: (err as { code?: string }).code, ...info }, err.message);
   const pruned = store.prune(config.keep_jobs_seconds);
   if (pruned.jobs || pruned.events) log.info(pruned, 'pruned old jobs and events');
   const events = new EventBus(store);

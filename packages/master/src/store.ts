@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { KeyState, RetMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
@@ -78,6 +79,26 @@ function returnFromRow(r: Raw): ReturnRow {
 }
 
 /**
+ * A 0-byte master.db where this master has run before (its certificate or API token exist) is
+ * a truncated store, not a new master: SQLite would silently start an empty one.
+ */
+export function refuseEmptyStore(file: string, earlierState: string[]): void {
+  if (!existsSync(file) || statSync(file).size !== 0) return;
+  const evidence = earlierState.filter((p) => existsSync(p));
+  if (evidence.length > 0) throw masterErrors.make('BRINE_ERR_MASTER_STORE_EMPTY', { file, evidence: evidence.join(', ') });
+}
+
+/** SQLite's codes for a file that is not, or no longer, a sound database. */
+function damaged(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? '';
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
+}
+
+function corrupt(file: string, err: unknown): Error {
+  return masterErrors.make('BRINE_ERR_MASTER_STORE_CORRUPT', { file, detail: (err as Error).message });
+}
+
+/**
  * The master's SQLite store (WAL). One writer: the master process. Hot writes (returns, events,
  * last-seen) are queued and committed together in one transaction per tick; whoever must not act
  * before the data is durable passes an `after` callback, run once the batch has committed.
@@ -97,6 +118,22 @@ export class MasterStore {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
       this.db.pragma('busy_timeout = 5000');
+    } catch (err) {
+      throw damaged(err) ? corrupt(file, err) : masterErrors.make('BRINE_ERR_MASTER_STORE', { file, detail: (err as Error).message });
+    }
+    // A damaged page found now beats an exception in the middle of a highstate.
+    let check: string;
+    try {
+      check = (this.db.pragma('quick_check', { simple: true }) as string) ?? 'ok';
+    } catch (err) {
+      this.db.close();
+      throw corrupt(file, err);
+    }
+    if (check !== 'ok') {
+      this.db.close();
+      throw masterErrors.make('BRINE_ERR_MASTER_STORE_CORRUPT', { file, detail: `integrity check: ${check}` });
+    }
+    try {
       this.migrate();
     } catch (err) {
       throw masterErrors.make('BRINE_ERR_MASTER_STORE', { file, detail: (err as Error).message });
@@ -163,21 +200,62 @@ export class MasterStore {
     }
   }
 
+  /**
+   * Called when a batch fails to commit (a full disk, a busy or damaged database): the master
+   * logs it. The batch stays queued and is retried with backoff; its callbacks (the acks to
+   * minions) run only after it commits, so nothing is acknowledged that is not stored.
+   */
+  onWriteError: (err: Error, info: { writes: number; retryMs: number }) => void = () => undefined;
+  private retryMs = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+
   /** Commits every queued write in one transaction, then runs the callbacks. */
   flush(): void {
     this.scheduled = false;
+    if (this.retryTimer) return; // a failed batch waits for its retry; new writes join it
     if (this.queue.length === 0 && this.afters.length === 0) return;
     const writes = this.queue;
     const afters = this.afters;
     this.queue = [];
     this.afters = [];
-    if (writes.length > 0 && !this.closed) this.db.transaction(() => writes.forEach((w) => w()))();
+    if (writes.length > 0 && !this.closed) {
+      try {
+        this.db.transaction(() => writes.forEach((w) => w()))();
+      } catch (err) {
+        // Rolled back as a whole: put the batch back in front of what came since and retry.
+        this.queue = [...writes, ...this.queue];
+        this.afters = [...afters, ...this.afters];
+        this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : 100, 5000);
+        const e = masterErrors.make('BRINE_ERR_MASTER_STORE_WRITE', {
+          file: this.file,
+          writes: writes.length,
+          detail: (err as Error).message,
+          retry_ms: this.retryMs,
+        });
+        this.onWriteError(e, { writes: writes.length, retryMs: this.retryMs });
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          this.flush();
+        }, this.retryMs);
+        this.retryTimer.unref?.();
+        return;
+      }
+    }
+    this.retryMs = 0;
     for (const a of afters) a();
   }
 
   close(): void {
     if (this.closed) return;
-    this.flush();
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+    }
+    try {
+      this.flush();
+    } catch {
+      // the batch could not commit; the minions still hold it in their spools
+    }
     this.closed = true;
     this.db.close();
   }

@@ -5,6 +5,7 @@ export const minionErrors = defineErrors({
   BRINE_ERR_MINION_MASTER_FINGER:
     'master fingerprint {got} does not match the pinned {want} ({source}); refusing to talk to this master. If the master really changed its certificate, update master_finger or delete {file}',
   BRINE_ERR_MINION_KEY: 'minion key in {dir}: {detail}',
+  BRINE_ERR_MINION_SPOOL: 'result spool {file} (spool.db): {detail}; results not yet acknowledged by the master are kept there',
   BRINE_ERR_MINION_BAD_ARGS: 'Passed invalid arguments to {fun}: {detail}',
   BRINE_ERR_MINION_UNKNOWN_FUNCTION: "'{fun}' is not available.",
   BRINE_ERR_MINION_FUNCTION_FAILED: '{fun} failed: {detail}',

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { RetMsg, StateResultItem } from '@brine/protocol';
+import { minionErrors } from './errors.js';
 
 export type SpooledReturn = Omit<RetMsg, 'v' | 'type' | 'id'>;
 
@@ -9,11 +10,19 @@ export type SpooledReturn = Omit<RetMsg, 'v' | 'type' | 'id'>;
  */
 export class ResultSpool {
   private readonly db: Database.Database;
-  private readonly stmts;
+  private stmts!: ReturnType<ResultSpool['prepare']>;
 
-  constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
+  constructor(readonly file: string) {
+    try {
+      this.db = new Database(file);
+      this.db.pragma('journal_mode = WAL');
+    } catch (err) {
+      throw spoolError(file, err);
+    }
+    this.init();
+  }
+
+  private init(): void {
     this.db.exec(`CREATE TABLE IF NOT EXISTS spool (
       jid TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at TEXT NOT NULL
     );
@@ -25,7 +34,12 @@ export class ResultSpool {
     );`);
     // a process crash keeps what WAL committed; only an OS crash could lose the last results
     this.db.pragma('synchronous = NORMAL');
-    this.stmts = {
+    this.stmts = this.prepare();
+    this.stmts.pruneSeen.run(new Date(Date.now() - 7 * 86400_000).toISOString());
+  }
+
+  private prepare() {
+    return {
       put: this.db.prepare('INSERT OR REPLACE INTO spool (jid, payload, created_at) VALUES (?, ?, ?)'),
       del: this.db.prepare('DELETE FROM spool WHERE jid = ?'),
       all: this.db.prepare('SELECT payload FROM spool ORDER BY jid'),
@@ -42,7 +56,6 @@ export class ResultSpool {
       activeAll: this.db.prepare('SELECT jid, fun, started FROM active ORDER BY jid'),
       has: this.db.prepare('SELECT 1 FROM spool WHERE jid = ?'),
     };
-    this.stmts.pruneSeen.run(new Date(Date.now() - 7 * 86400_000).toISOString());
   }
 
   put(ret: SpooledReturn): void {
@@ -139,4 +152,25 @@ export class ResultSpool {
   close(): void {
     this.db.close();
   }
+}
+
+function spoolError(file: string, err: unknown): Error {
+  if ((err as { code?: string }).code === 'BRINE_ERR_MINION_SPOOL') return err as Error;
+  return minionErrors.make('BRINE_ERR_MINION_SPOOL', { file, detail: (err as Error).message });
+}
+
+// Every spool operation touches spool.db: an SQLite error (a full disk, a damaged file) is
+// reported with that file's path, so the operator knows which file to look at.
+for (const name of Object.getOwnPropertyNames(ResultSpool.prototype)) {
+  const fn = (ResultSpool.prototype as unknown as Record<string, unknown>)[name];
+  if (name === 'constructor' || typeof fn !== 'function') continue;
+  Object.defineProperty(ResultSpool.prototype, name, {
+    value: function (this: ResultSpool, ...args: unknown[]) {
+      try {
+        return (fn as (...a: unknown[]) => unknown).apply(this, args);
+      } catch (err) {
+        throw spoolError(this.file, err);
+      }
+    },
+  });
 }
