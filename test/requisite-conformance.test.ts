@@ -55,6 +55,10 @@ function prepare(dir: string, scratch: string): void {
 }
 
 async function apply(dir: string, test: boolean): Promise<RunningDict> {
+  return (await applyOutcome(dir, test)).running;
+}
+
+async function applyOutcome(dir: string, test: boolean): Promise<{ running: RunningDict; retcode: number }> {
   const c = compile(dir);
   const out = await runLowState(c.low, {
     registry,
@@ -63,7 +67,7 @@ async function apply(dir: string, test: boolean): Promise<RunningDict> {
     files: dirFileClient({ base: [join(dir, 'tree')] }),
     templateContext: { grains, pillar: {}, opts: { id: 'anchor' } },
   });
-  return out.running;
+  return out;
 }
 
 const byRunNum = (running: RunningDict) =>
@@ -200,8 +204,11 @@ for (const name of readdirSync(root)
       const expected = JSON.parse(readFileSync(join(dir, file), 'utf8')) as RunningDict;
       prepare(dir, scratch);
       t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
-      const running = await apply(dir, test);
+      const { running, retcode } = await applyOutcome(dir, test);
       t.same(byRunNum(running), byRunNum(expected), 'same tags, in the same order');
+      // salt-call exits 1 when the run failed; Brine's runtime says 2 (1 is its compile error)
+      const saltCodes = JSON.parse(readFileSync(join(dir, 'salt-retcodes.json'), 'utf8')) as Record<string, number>;
+      t.equal(retcode === 0 ? 0 : 1, saltCodes[test ? 'apply_test' : 'apply'], 'the run fails where Salt says it failed');
       for (const [tag, want] of Object.entries(expected)) {
         const got = running[tag];
         if (!got) continue;

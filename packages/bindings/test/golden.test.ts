@@ -29,9 +29,12 @@ function layers(dir: string): Record<Layer, string[]> {
 }
 
 function check(t: Test, file: string, actual: string): void {
-  if (process.env.BRINE_UPDATE_GOLDEN || !existsSync(file)) {
+  if (process.env.BRINE_UPDATE_GOLDEN === '1') {
     writeFileSync(file, actual);
     t.comment(`wrote ${file}`);
+  } else if (!existsSync(file)) {
+    t.fail(`${file} is missing: a golden test never writes its own expectation. Run it with BRINE_UPDATE_GOLDEN=1 to write one, then review it`);
+    return;
   }
   t.equal(actual, readFileSync(file, 'utf8'), file);
 }

@@ -22,8 +22,11 @@ for (const name of readdirSync(GOLDEN).sort()) {
     t.equal(JSON.stringify(input), frozen, 'the input is not changed (pure stage)');
     const actual = { high: result.value, diagnostics: result.diagnostics };
     const file = join(dir, 'expected.json');
-    if (process.env.BRINE_UPDATE_GOLDEN === '1' || !existsSync(file)) {
+    if (process.env.BRINE_UPDATE_GOLDEN === '1') {
       writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
+    } else if (!existsSync(file)) {
+      t.fail(`${file} is missing: a golden test never writes its own expectation. Run it with BRINE_UPDATE_GOLDEN=1 to write one, then review it`);
+      return;
     }
     t.same(actual, JSON.parse(readFileSync(file, 'utf8')));
   });

@@ -59,9 +59,12 @@ for (const name of readdirSync(GOLDEN).sort()) {
       }
     }
     const file = join(dir, 'expected.json');
-    if (process.env.BRINE_UPDATE_GOLDEN || !existsSync(file)) {
+    if (process.env.BRINE_UPDATE_GOLDEN === '1') {
       writeFileSync(file, JSON.stringify(actual, null, 2) + '\n');
       t.comment(`wrote ${file}`);
+    } else if (!existsSync(file)) {
+      t.fail(`${file} is missing: a golden test never writes its own expectation. Run it with BRINE_UPDATE_GOLDEN=1 to write one, then review it`);
+      return;
     }
     t.same(actual, JSON.parse(readFileSync(file, 'utf8')));
   });

@@ -42,10 +42,13 @@ for (const name of readdirSync(GOLDEN).sort()) {
     const diags = res.diagnostics.map((d) => `${d.file ?? ''}:${d.line ?? ''}:${d.column ?? ''} ${d.severity} ${d.code}`);
     const file = join(dir, 'expected.json');
     const dfile = join(dir, 'diagnostics.json');
-    if (process.env.BRINE_UPDATE_GOLDEN || !existsSync(file)) {
+    if (process.env.BRINE_UPDATE_GOLDEN === '1') {
       writeFileSync(file, text);
       if (diags.length > 0) writeFileSync(dfile, JSON.stringify(diags, null, 2) + '\n');
       t.comment(`wrote ${file}`);
+    } else if (!existsSync(file)) {
+      t.fail(`${file} is missing: a golden test never writes its own expectation. Run it with BRINE_UPDATE_GOLDEN=1 to write one, then review it`);
+      return;
     }
     t.equal(text, readFileSync(file, 'utf8'), 'report as printed');
     t.same(diags, existsSync(dfile) ? JSON.parse(readFileSync(dfile, 'utf8')) : [], 'diagnostics');

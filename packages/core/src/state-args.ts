@@ -40,8 +40,6 @@ export const GLOBAL_STATE_ARGS: ReadonlySet<string> = new Set<string>([
   'test',
   'aggregate',
   'sfun',
-  'onlyif_any',
-  'unless_any',
 ]);
 
 /** Whether a chunk key is the state system's rather than the function's. */

@@ -13,6 +13,7 @@ import {
   type StateReturn,
 } from '@brine/core';
 import { checkCommand, preconditions, pyResult, retryPolicy } from './global-checks.js';
+import { refuseUnsupported } from './unsupported-args.js';
 
 /**
  * One call of a state function for a chunk, through the registry: the function (or the module's
@@ -88,6 +89,8 @@ async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: b
 
 /** The chunk's call with `retry` applied. Test mode tries once and says what it would do. */
 export async function callChunk(env: CallEnv, chunk: LowChunk, test: boolean, modWatch = false): Promise<StateReturn> {
+  const refused = refuseUnsupported(chunk);
+  if (refused) return refused;
   const policy = retryPolicy(chunk.retry);
   let ret = await attempt(env, chunk, test, modWatch);
   if (!policy) return ret;

@@ -56,6 +56,26 @@ export interface RunOutcome {
   stopped?: 'failhard' | 'aborted';
 }
 
+/**
+ * Salt's `onfail_stop: False` on an onfail handler: a failed state whose handlers (those that
+ * set it) all succeeded does not fail the run. Salt counts the last handler it looks at; Brine
+ * needs every one of them to have succeeded.
+ */
+function onfailHandled(tag: string, chunks: LowChunk[], running: RunningDict): boolean {
+  const failed = chunks.find((c) => chunkTag(c) === tag);
+  if (!failed) return false;
+  const handlers = chunks.filter(
+    (h) =>
+      h.onfail_stop === false &&
+      Array.isArray(h.onfail) &&
+      (h.onfail as unknown[]).some(
+        (req) => req !== null && typeof req === 'object' && Object.entries(req).some(([mod, id]) => mod === failed.state && id === failed.__id__),
+      ),
+  );
+  if (handlers.length === 0) return false;
+  return handlers.every((h) => running[chunkTag(h)]?.result === true);
+}
+
 /** What a listener's mod_watch chunk drops: it has run, its requisites are spent. */
 const REQ_FREE_KEYS = [...REQUISITE_KEYS, 'onfail_all'];
 
@@ -456,7 +476,7 @@ export async function runLowState(lowstate: LowChunk[], options: RunOptions): Pr
   );
   const runner = new Runner(chunks, options);
   await runner.run();
-  const failed = Object.values(runner.running).some((r) => r.result === false);
+  const failed = Object.entries(runner.running).some(([tag, r]) => r.result === false && !onfailHandled(tag, chunks, runner.running));
   const outcome: RunOutcome = { running: runner.running, retcode: failed ? 2 : 0 };
   if (runner.stopped) outcome.stopped = runner.stopped;
   return outcome;
