@@ -5,6 +5,7 @@ import t from 'tap';
 import { batchSize } from '../src/jobs.js';
 import { JidGenerator, jidToIso } from '../src/jid.js';
 import { MasterStore } from '../src/store.js';
+import { StateResultStore } from '../src/state-results.js';
 
 function tmpStore(t: { teardown(fn: () => void): void }): MasterStore {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-store-'));
@@ -89,4 +90,31 @@ t.test('the schema survives reopening (migrations run once)', async (t) => {
   t.equal(s2.keysOf('m')[0]!.state, 'pending');
   t.equal(s2.db.pragma('journal_mode', { simple: true }), 'wal');
   s2.close();
+});
+
+t.test('a state result sent twice (a minion resending its spool) is stored once', async (t) => {
+  const store = tmpStore(t);
+  const jid = '20250304050607089000';
+  store.insertJob({
+    jid,
+    fun: 'state.apply',
+    arg: [],
+    kwarg: {},
+    target: 'm1',
+    tgt_type: 'glob',
+    user: 'root',
+    batch: null,
+    created_at: new Date().toISOString(),
+    expected: ['m1'],
+  });
+  const results = new StateResultStore(store);
+  const item = { run_num: 0, tag: 'test_|-a_|-a_|-nop', ret: { result: true, changes: {}, comment: 'ok', __id__: 'a', name: 'a' } };
+  results.insert(jid, 'm1', [item]);
+  results.insert(jid, 'm1', [item, { ...item, run_num: 1, tag: 'test_|-b_|-b_|-nop' }]);
+  store.flush();
+  t.same(
+    results.ofJob(jid).map((r) => r.run_num),
+    [0, 1],
+    'one row per (job, minion, run number)',
+  );
 });

@@ -28,3 +28,19 @@ t.test('config: defaults, host:port shorthand, unknown options refused', async (
   t.equal(c.master_port, 4606);
   t.throws(() => loadMinionConfig(undefined, { nope: 1 } as never), { code: 'BRINE_ERR_MINION_CONFIG' });
 });
+
+t.test('acknowledged state results leave the spool; the others stay for the next send', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-spool-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const spool = new ResultSpool(path.join(dir, 'spool.db'));
+  const item = (n: number) => ({ run_num: n, tag: `test_|-s${n}_|-s${n}_|-nop`, ret: { result: true } });
+  spool.putStates('j1', 'state.apply', [item(0), item(1), item(2)]);
+  spool.ackStates('j1', [0, 2]);
+  t.same(
+    spool.pendingStates().map((g) => [g.jid, g.results.map((r) => r.run_num)]),
+    [['j1', [1]]],
+  );
+  spool.ackStates('j1', [1]);
+  t.same(spool.pendingStates(), [], 'nothing is resent once all are acknowledged');
+  spool.close();
+});

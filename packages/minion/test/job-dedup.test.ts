@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { createCommandRunner, createLogger } from '@brine/core';
+import { execRegistry } from '@brine/exec';
+import { defaultRegistry } from '@brine/states';
+import { loadMinionConfig } from '../src/config.js';
+import { JobRunner } from '../src/job-runner.js';
+import { ResultSpool } from '../src/spool.js';
+
+/**
+ * A job delivered twice (a master resending after a reconnect) runs once: the second delivery
+ * is recognised by its jid and dropped.
+ */
+t.test('the same jid twice runs once', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-dedup-'));
+  const spool = new ResultSpool(path.join(dir, 'spool.db'));
+  t.teardown(() => {
+    spool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const sent: Array<{ type: string; jid?: string }> = [];
+  let lastReturn: (jid: string) => void = () => undefined;
+  const runner = new JobRunner({
+    config: loadMinionConfig(undefined, { id: 'dedup', data_dir: dir, max_concurrent_jobs: 1 }),
+    log: createLogger({ level: 'silent' }),
+    spool,
+    exec: execRegistry(),
+    grains: { id: 'dedup' },
+    version: 'test',
+    cmd: createCommandRunner(),
+    registry: defaultRegistry(),
+    send: (msg) => {
+      sent.push(msg as { type: string; jid?: string });
+      if ((msg as { type: string }).type === 'ret') lastReturn((msg as { jid: string }).jid);
+      return true;
+    },
+    connected: () => true,
+    request: () => Promise.reject(new Error('no master here')),
+    emit: () => undefined,
+  });
+  const returned = (jid: string) => new Promise<void>((resolve) => (lastReturn = (j) => j === jid && resolve()));
+  const first = returned('20250101000000000001');
+  runner.onJob({ v: 1, type: 'job', jid: '20250101000000000001', fun: 'test.ping', arg: [], kwarg: {} } as never);
+  runner.onJob({ v: 1, type: 'job', jid: '20250101000000000001', fun: 'test.ping', arg: [], kwarg: {} } as never);
+  await first;
+  // Jobs run in the order they came: once the next job has returned, a duplicate would have too.
+  const second = returned('20250101000000000002');
+  runner.onJob({ v: 1, type: 'job', jid: '20250101000000000002', fun: 'test.ping', arg: [], kwarg: {} } as never);
+  await second;
+  t.equal(sent.filter((m) => m.type === 'ret' && m.jid === '20250101000000000001').length, 1, 'one return for the jid delivered twice');
+  t.equal(sent.filter((m) => m.type === 'ret' && m.jid === '20250101000000000002').length, 1);
+});
