@@ -4,6 +4,7 @@ import { defineErrors } from '@brine/core';
 export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_YAML: 'bad YAML: {detail}',
   BRINE_ERR_COMPILE_TEMPLATE: 'template error: {detail}',
+  BRINE_ERR_COMPILE_RENDER_TIMEOUT: '{file}: {detail}; this compile stops here (render_timeout in the master config)',
   BRINE_ERR_COMPILE_NOT_A_DICT: 'SLS {sls} does not render to a dictionary (got {got})',
   BRINE_ERR_COMPILE_SLS_NOT_FOUND: "no SLS '{sls}' in environment '{env}'{from}",
   BRINE_ERR_COMPILE_INCLUDE_BEYOND_TOP: "relative include '{include}' in SLS '{sls}' goes beyond the top level package",

@@ -16,3 +16,4 @@ export * from './render/index.js';
 export * from './arg-bind.js';
 export * from './validate/index.js';
 export * from './host-rounds.js';
+export { setRenderTimeout } from '@brine/jinja';

@@ -206,3 +206,18 @@ t.test('an error after an import or include names the template it happened in', 
   t.equal(used.ok, false);
   if (!used.ok) t.same([used.error.file, used.error.line], ['f/test.sls', 2]);
 });
+
+t.test('render_timeout: a template that loops too long fails with its own code, naming the file', async (t) => {
+  const { setRenderTimeout } = await import('../src/index.js');
+  setRenderTimeout(0.2);
+  t.teardown(() => setRenderTimeout(30));
+  const runaway = '{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}';
+  const r = renderTemplateString(`ok\n${runaway}`, { name: 'f/slow.sls', read: (p) => files[p] });
+  t.equal(r.ok, false);
+  if (!r.ok) {
+    t.equal(r.error.code, 'BRINE_ERR_COMPILE_RENDER_TIMEOUT');
+    t.equal(r.error.file, 'f/slow.sls');
+    t.match(r.error.message, /render_timeout/);
+  }
+  t.equal(render('{% for a in range(3) %}{{ a }}{% endfor %}'), '012', 'the next render has its own time');
+});

@@ -62,6 +62,31 @@ export function annotate(e: any, file: string, lineno: number | undefined, colno
 }
 
 /** The runtime our compiled templates get instead of nunjucks' own. */
+/**
+ * How long one template may render (Salt has no such limit; a Brine master serves many minions
+ * from one event loop). Loop iterations check the clock now and then; past the deadline the
+ * render fails with BRINE_ERR_COMPILE_RENDER_TIMEOUT naming the template.
+ */
+let renderTimeoutMs = 30_000;
+let deadline = Infinity;
+let ticks = 0;
+
+/** Sets the time limit of one render (the master's render_timeout, in seconds). */
+export function setRenderTimeout(seconds: number): void {
+  renderTimeoutMs = seconds * 1000;
+}
+
+/** Runs a top-level render under the time limit (a template it includes or imports shares it). */
+export function withRenderDeadline<T>(fn: () => T): T {
+  if (deadline !== Infinity) return fn();
+  deadline = Date.now() + renderTimeoutMs;
+  try {
+    return fn();
+  } finally {
+    deadline = Infinity;
+  }
+}
+
 export const dialectRuntime: any = Object.create(baseRuntime);
 Object.assign(dialectRuntime, {
   loopCycle:
@@ -142,6 +167,18 @@ Object.assign(dialectRuntime, {
     return r !== 0 && r < 0 !== b < 0 ? r + b : r;
   },
   concat: (a: unknown, b: unknown) => (a === undefined ? '' : str(a)) + (b === undefined ? '' : str(b)),
+  tick(lineno: number, colno: number) {
+    if ((++ticks & 255) !== 0 || Date.now() <= deadline) return;
+    const e = templateError(
+      `render_timeout: the template ran for more than ${renderTimeoutMs / 1000} s (a loop that does not end soon enough)`,
+      lineno,
+      colno,
+    ) as Error & {
+      brineCode?: string;
+    };
+    e.brineCode = 'BRINE_ERR_COMPILE_RENDER_TIMEOUT';
+    throw e;
+  },
   /** Runs a callback-style nunjucks call that completes synchronously (every loader here is sync). */
   syncCall(start: (cb: (err: unknown, res?: unknown) => void) => void): unknown {
     let done = false;

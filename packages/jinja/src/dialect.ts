@@ -417,6 +417,7 @@ class DialectCompiler extends Compiler {
 
   /** One loop iteration's scope: what `set` assigns there stays in that iteration, as in Jinja. */
   compilePyScope(node: any, frame: any): void {
+    this._emitLine(`runtime.tick(${node.lineno}, ${node.colno});`);
     this._emitLine('frame = frame.push(true); try {');
     this.compile(node.body, frame.push(true));
     this._emitLine('} finally { frame = frame.pop(); }');

@@ -7,7 +7,8 @@
 import { posix } from 'node:path';
 import { loadYaml } from './yaml-load.js';
 import { compileTemplate, nunjucks } from './dialect.js';
-import { globalsFor, iterate, Namespace } from './dialect-runtime.js';
+import { globalsFor, iterate, Namespace, withRenderDeadline } from './dialect-runtime.js';
+import { keysOf, setKey } from '@brine/core';
 import { FILTERS, TESTS } from './filters.js';
 import { splitArgs, str } from './python.js';
 
@@ -21,6 +22,8 @@ export class TemplateFailure extends Error {
     readonly file: string | undefined,
     readonly line: number | undefined,
     readonly column: number | undefined,
+    /** A code of its own where the failure is not the template's text (render_timeout). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'TemplateFailure';
@@ -189,14 +192,15 @@ export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
     const { args, kwargs } = splitArgs(raw);
     const out: Record<string, unknown> = {};
     for (const a of args) {
-      if (Array.isArray(a)) for (const pair of a) out[str((pair as unknown[])[0])] = (pair as unknown[])[1];
-      else if (a && typeof a === 'object') Object.assign(out, a);
+      if (Array.isArray(a)) for (const pair of a) setKey(out, str((pair as unknown[])[0]), (pair as unknown[])[1]);
+      else if (a && typeof a === 'object') for (const k of keysOf(a)) setKey(out, k, (a as Record<string, unknown>)[k]);
     }
-    return Object.assign(out, kwargs);
+    for (const k of Object.keys(kwargs)) setKey(out, k, kwargs[k]);
+    return out;
   });
   env.addGlobal('dict', (...raw: unknown[]) => {
     const out: Record<string, unknown> = {};
-    for (const a of raw) if (a && typeof a === 'object') for (const [k, v] of Object.entries(a)) if (k !== '__keywords') out[k] = v;
+    for (const a of raw) if (a && typeof a === 'object') for (const k of keysOf(a)) if (k !== '__keywords') setKey(out, k, (a as Record<string, unknown>)[k]);
     return out;
   });
 
@@ -208,7 +212,7 @@ export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
         // Salt makes every render variable a global too: imports without context see them.
         const globals: Record<string, unknown> = { ...vars };
         globals[GLOBALS] = globals;
-        const out = tmpl.render(globals) as string;
+        const out = withRenderDeadline(() => tmpl.render(globals) as string);
         // Salt puts back the newline Jinja took from the end of the file.
         return text.endsWith('\r\n') ? out + '\r\n' : text.endsWith('\n') ? out + '\n' : out;
       } catch (e) {
@@ -231,5 +235,5 @@ function toFailure(e: unknown, name: string): TemplateFailure {
     .map((l: string) => l.trim())
     .filter((l: string) => l !== '');
   message = (lines[lines.length - 1] ?? message).replace(/^(Template render error|Error|TypeError|ReferenceError|RangeError): /, '');
-  return new TemplateFailure(message, where.file ?? name, where.line, where.column);
+  return new TemplateFailure(message, where.file ?? name, where.line, where.column, err?.brineCode);
 }

@@ -49,6 +49,8 @@ export interface MasterConfig {
   compile_cache_mb: number;
   /** Seconds a minion has to answer the host calls of its compile (cmd.has_exec, user.info, ...). */
   host_call_timeout: number;
+  /** Seconds one template may render before its compile fails (a loop that does not end). */
+  render_timeout: number;
   /** Structured bindings, per layer (site above modules); see packages/bindings. */
   bindings_roots: { site?: string[]; modules?: string[] };
   /** Binding categories, highest precedence first (names or {name, from|value}). */
@@ -92,6 +94,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   compile_cache_size: 1024,
   compile_cache_mb: 256,
   host_call_timeout: 60,
+  render_timeout: 30,
   bindings_roots: { site: [], modules: [] },
   bindings_categories: ['node', 'environment', 'osfamily', 'common'],
 };
@@ -133,6 +136,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   compile_cache_size: 'number',
   compile_cache_mb: 'number',
   host_call_timeout: 'number',
+  render_timeout: 'number',
   bindings_roots: 'layers',
   bindings_categories: 'categories',
 };

@@ -19,6 +19,7 @@ import { loadMasterTops } from './master-tops.js';
 import { requestHandler } from './requests.js';
 import { StateResultStore } from './state-results.js';
 import { StateService } from './state-service.js';
+import { setRenderTimeout } from '@brine/compiler';
 
 export interface Master {
   config: MasterConfig;
@@ -73,6 +74,7 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
 }
 
 async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
+  setRenderTimeout(config.render_timeout);
   const dbFile = path.join(config.data_dir, 'master.db');
   refuseEmptyStore(dbFile, [config.tls_cert ?? path.join(config.pki_dir, 'master.crt'), config.token_file]);
   const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);

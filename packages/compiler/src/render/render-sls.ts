@@ -139,7 +139,10 @@ function renderWith(input: RenderInput, host: HostCallRecorder): RenderOutput {
       text = jinjaEnvironmentFor(input.tree, input.env).render(file, text, templateVars(input, host));
     } catch (e) {
       if (!(e instanceof TemplateFailure)) throw e;
-      return fail(compilerErrors.diag('BRINE_ERR_COMPILE_TEMPLATE', { detail: e.message }, { ...where, file: e.file ?? file, line: e.line, column: e.column }));
+      const at = { ...where, file: e.file ?? file, line: e.line, column: e.column };
+      if (e.code === 'BRINE_ERR_COMPILE_RENDER_TIMEOUT')
+        return fail(compilerErrors.diag('BRINE_ERR_COMPILE_RENDER_TIMEOUT', { file: e.file ?? file, detail: e.message }, at));
+      return fail(compilerErrors.diag('BRINE_ERR_COMPILE_TEMPLATE', { detail: e.message }, at));
     }
   }
 
