@@ -53,9 +53,10 @@ t.test('groups and users for real (root)', { skip: root ? false : 'needs root' }
   t.same([same.result, same.comment, same.changes], [true, `User ${U} is present and up to date`, {}]);
   const wouldChange = await call('user', 'present', U, { shell: '/bin/bash', groups: [G2] }, true);
   t.same([wouldChange.result, wouldChange.changes], [null, { shell: '/bin/bash', groups: [G2] }]);
-  t.equal(wouldChange.comment, `The following user attributes are set to be changed:\nshell: /bin/bash\ngroups: ${G2}\n`);
+  t.equal(wouldChange.comment, `The following user attributes are set to be changed:\nshell: /bin/bash\ngroups: ['${G2}']\n`);
   const changed = await call('user', 'present', U, { shell: '/bin/bash', groups: [G2] });
-  t.same([changed.comment, changed.changes], [`Updated user ${U}`, { shell: '/bin/bash', groups: [G2] }]);
+  // the groups the change leaves, the user's own group included (as Salt reports them)
+  t.same([changed.comment, changed.changes], [`Updated user ${U}`, { shell: '/bin/bash', groups: [G2, U].sort() }]);
   t.equal(execFileSync('id', ['-nG', U]).toString().trim().split(' ').sort().join(' '), [U, G2].sort().join(' '));
 
   const members = await call('group', 'present', G, { members: [U] });
@@ -66,7 +67,7 @@ t.test('groups and users for real (root)', { skip: root ? false : 'needs root' }
   const ta = await call('user', 'absent', U, { purge: true }, true);
   t.same([ta.result, ta.comment], [null, `User ${U} set for removal`]);
   const a = await call('user', 'absent', U, { purge: true });
-  t.same([a.result, a.comment, a.changes], [true, `Removed user ${U}`, { [U]: 'removed' }]);
+  t.same([a.result, a.comment, a.changes], [true, `Removed user ${U}`, { [U]: 'removed', [`${U} group`]: 'removed' }]);
   t.notOk(existsSync(`/home/${U}`), 'purged home');
   t.equal((await call('user', 'absent', U)).comment, `User ${U} is not present`);
   const ga = await call('group', 'absent', G);

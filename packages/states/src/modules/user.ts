@@ -16,7 +16,34 @@ const presentArgs: Record<string, ArgSpec> = {
   fullname: { type: 'string' },
   usergroup: { type: 'boolean' },
   unique: { type: 'boolean' },
+  roomnumber: { type: ['string', 'number'] },
+  workphone: { type: ['string', 'number'] },
+  homephone: { type: ['string', 'number'] },
+  other: { type: ['string', 'number'] },
+  allow_uid_change: { type: 'boolean' },
+  allow_gid_change: { type: 'boolean' },
 };
+
+const GECOS = ['fullname', 'roomnumber', 'workphone', 'homephone', 'other'] as const;
+
+/** The five GECOS fields, as Salt splits them (at most five, missing ones empty). */
+function gecosOf(u: PasswdEntry): Record<(typeof GECOS)[number], string> {
+  const f = u.gecos.split(',');
+  const parts = [...f.slice(0, 4), f.slice(4).join(',')];
+  return Object.fromEntries(GECOS.map((k, i) => [k, parts[i] ?? ''])) as Record<(typeof GECOS)[number], string>;
+}
+
+/** Salt's user.info: what a new user's changes show. */
+function userInfo(u: PasswdEntry): Record<string, unknown> {
+  return { gid: u.gid, groups: allGroups(u), home: u.home, name: u.name, passwd: u.passwd, shell: u.shell, uid: u.uid, ...gecosOf(u) };
+}
+
+/** The GECOS text for these fields (trailing empty fields dropped). */
+function gecosText(fields: Record<string, string>): string {
+  return GECOS.map((k) => fields[k] ?? '')
+    .join(',')
+    .replace(/,+$/, '');
+}
 
 /** The resource contract of a user account. */
 export function userState(u: PasswdEntry | undefined): Record<string, unknown> | null {
@@ -62,13 +89,13 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     argv.push(asBool(args.createhome, true) && !asBool(args.system) ? '-m' : '-M');
     if (typeof args.shell === 'string') argv.push('-s', args.shell);
     if (asBool(args.system)) argv.push('-r');
-    if (typeof args.fullname === 'string') argv.push('-c', args.fullname);
+    const gecos = gecosText(Object.fromEntries(GECOS.map((k) => [k, args[k] === undefined || args[k] === null ? '' : String(args[k])])));
+    if (gecos) argv.push('-c', gecos);
     if (args.unique === false) argv.push('-o');
     argv.push(name);
     if (ctx.test) {
       ret.result = null;
       ret.comment = `User ${name} set to be added`;
-      ret.changes = { [name]: 'new' };
       return ret;
     }
     const r = await ctx.cmd.run(argv);
@@ -76,20 +103,40 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     if (r.retcode !== 0) return { ...ret, result: false, comment: `Failed to create new user ${name}: ${r.stderr || r.stdout}` };
     const made = await getUser(name, ctx.cmd);
     ret.new_state = userState(made);
-    ret.changes = (ret.new_state as Record<string, unknown>) ?? { name };
+    ret.changes = made ? userInfo(made) : { name };
+    // as Salt: without createhome the home is reported empty
+    if (!asBool(args.createhome, true)) ret.changes.home = '';
     ret.comment = `New user ${name} created`;
     return ret;
   }
 
   const diff: Record<string, unknown> = {};
   const mod: string[] = [];
+  const refused: string[] = [];
   if (args.uid !== undefined && Number(args.uid) !== user.uid) {
+    if (!asBool(args.allow_uid_change)) {
+      refused.push(
+        `Changing uid (${user.uid} -> ${String(args.uid)}) not permitted, set allow_uid_change to True to force this change. Note that this will not change file ownership.`,
+      );
+    }
     diff.uid = Number(args.uid);
     mod.push('-u', String(args.uid));
   }
   if (gid !== undefined && gid !== user.gid) {
+    if (!asBool(args.allow_gid_change)) {
+      refused.push(
+        `Changing gid (${user.gid} -> ${String(args.gid)}) not permitted, set allow_gid_change to True to force this change. Note that this will not change file ownership.`,
+      );
+    }
     diff.gid = gid;
     mod.push('-g', String(gid));
+  }
+  if (refused.length) {
+    return {
+      ...ret,
+      result: false,
+      comment: `Encountered error checking for needed changes. Additional info follows:\n\n${refused.map((r) => `- ${r}`).join('\n')}`,
+    };
   }
   if (typeof args.home === 'string' && args.home !== user.home) {
     diff.home = args.home;
@@ -99,10 +146,17 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     diff.shell = args.shell;
     mod.push('-s', args.shell);
   }
-  if (typeof args.fullname === 'string' && args.fullname !== user.gecos.split(',')[0]) {
-    diff.fullname = args.fullname;
-    mod.push('-c', args.fullname);
+  const have = gecosOf(user);
+  const want = { ...have };
+  for (const k of GECOS) {
+    if (args[k] === undefined || args[k] === null) continue;
+    const v = String(args[k]);
+    if (v !== have[k]) {
+      diff[k] = v;
+      want[k] = v;
+    }
   }
+  if (GECOS.some((k) => k in diff)) mod.push('-c', gecosText(want));
   if (args.groups !== undefined || args.optional_groups !== undefined) {
     const current = secondaryGroups(name).sort();
     const primary = (await getGroup(user.gid, ctx.cmd))?.name;
@@ -125,16 +179,19 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     ret.comment =
       'The following user attributes are set to be changed:\n' +
       Object.entries(diff)
-        .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}\n`)
+        .map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.map((x) => `'${String(x)}'`).join(', ')}]` : String(v)}\n`)
         .join('');
     return ret;
   }
   const r = await ctx.cmd.run(['usermod', ...mod, name]);
   forgetAccounts();
   if (r.retcode !== 0) return { ...ret, result: false, comment: `These values could not be changed: ${Object.keys(diff).join(', ')}: ${r.stderr}` };
+  const updated = await getUser(name, ctx.cmd);
   ret.changes = diff;
+  // as Salt: the groups a change leaves, the primary one included
+  if (diff.groups !== undefined && updated) ret.changes.groups = allGroups(updated);
   ret.comment = `Updated user ${name}`;
-  ret.new_state = userState(await getUser(name, ctx.cmd));
+  ret.new_state = userState(updated);
   return ret;
 }
 
@@ -153,6 +210,8 @@ async function absent(args: Record<string, unknown>, ctx: StateContext): Promise
     ret.comment = `User ${name} set for removal`;
     return ret;
   }
+  const ownGroup = await getGroup(name, ctx.cmd);
+  const hadOwnGroup = ownGroup !== undefined && ownGroup.gid === user.gid;
   const argv = ['userdel'];
   if (asBool(args.purge)) argv.push('-r');
   if (asBool(args.force)) argv.push('-f');
@@ -162,6 +221,8 @@ async function absent(args: Record<string, unknown>, ctx: StateContext): Promise
     return { ...ret, result: false, comment: `Failed to remove user ${name}: ${r.stderr || r.stdout}` };
   }
   ret.changes = { [name]: 'removed' };
+  // userdel also removes the user's own group (USERGROUPS_ENAB); Salt reports it
+  if (hadOwnGroup && !(await getGroup(name, ctx.cmd))) ret.changes[`${name} group`] = 'removed';
   ret.comment = `Removed user ${name}`;
   return ret;
 }

@@ -8,6 +8,8 @@ export interface PasswdEntry {
   gecos: string;
   home: string;
   shell: string;
+  /** The password field of /etc/passwd ('x' where the shadow file holds it). */
+  passwd: string;
 }
 
 export interface GroupEntry {
@@ -51,7 +53,7 @@ function readTable<T extends { name: string }>(path: string, parse: (f: string[]
 
 function parsePasswd(f: string[]): PasswdEntry | undefined {
   if (f.length < 7) return undefined;
-  return { name: f[0], uid: Number(f[2]), gid: Number(f[3]), gecos: f[4], home: f[5], shell: f[6] };
+  return { name: f[0], passwd: f[1], uid: Number(f[2]), gid: Number(f[3]), gecos: f[4], home: f[5], shell: f[6] };
 }
 
 function parseGroup(f: string[]): GroupEntry | undefined {
