@@ -34,9 +34,16 @@ for (let f = 0; f < 5; f++) {
 }
 writeFileSync(path.join(states, 'top.sls'), "base:\n  '*':\n    - app.part4\n");
 writeFileSync(path.join(pillar, 'top.sls'), "base:\n  '*':\n    - app\n");
-writeFileSync(path.join(pillar, 'app.sls'), 'app:\n  name: fleet\n');
+// BENCH_PER_MINION_PILLAR=1: every minion's pillar differs, so no two minions share a compile
+const perMinion = process.env.BENCH_PER_MINION_PILLAR === '1';
+writeFileSync(path.join(pillar, 'app.sls'), perMinion ? "app:\n  name: fleet-{{ grains['id'] }}\n" : 'app:\n  name: fleet\n');
+// BENCH_COMPILE_WORKERS=N: the master's compile_workers (default: one per core; 0 = on the event loop)
+const workers = process.env.BENCH_COMPILE_WORKERS;
 
-const master = await startMaster(dir, `file_roots:\n  base: [${states}]\npillar_roots:\n  base: [${pillar}]\n`);
+const master = await startMaster(
+  dir,
+  `file_roots:\n  base: [${states}]\npillar_roots:\n  base: [${pillar}]\n${workers !== undefined ? `compile_workers: ${Number(workers)}\n` : ''}`,
+);
 const { client, cpu, rss } = master;
 const grains = { os: 'Debian', os_family: 'Debian', kernel: 'Linux', ipv4: ['127.0.0.1'], role: 'app' };
 const agents = createAgents(N, { dir, port: master.ready.port, prefix: 'fleet', grains });
@@ -79,6 +86,8 @@ console.log(
     second_run_ms: Math.round(second.ms),
     second_run_cpu_ms: Math.round(second.cpuMs),
     compile_cache: { hits: stats.compile_hits, misses: stats.compile_misses },
+    per_minion_pillar: perMinion,
+    compile_workers: workers === undefined ? 'default' : Number(workers),
     cpus: os.cpus().length,
   }),
 );

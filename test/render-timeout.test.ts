@@ -6,32 +6,59 @@ import { Cluster } from './helpers/cluster.js';
 import { writeTree } from './helpers/fleet-tree.js';
 
 /**
- * A template that would render forever (nested loops over large ranges) fails its minion's
- * compile after render_timeout with BRINE_ERR_COMPILE_RENDER_TIMEOUT naming the file; the
- * master keeps serving: other minions' states and the API work right after.
+ * Compiles run on worker threads: a template that would render for ever (nested loops over
+ * large ranges) holds up only its own worker. While it renders, the API answers and another
+ * minion's highstate completes; after render_timeout its compile fails with
+ * BRINE_ERR_COMPILE_RENDER_TIMEOUT naming the file. A template that eats memory takes down only
+ * its worker (compile_worker_memory_mb), which is replaced: BRINE_ERR_MASTER_COMPILE_WORKER.
  */
-const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-render-timeout-'));
+const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-render-limits-'));
 const states = path.join(dir, 'states');
 writeTree(states, {
   'top.sls': "base:\n  '*':\n    - fine\n",
   'fine.sls': 'fine:\n  test.succeed_without_changes\n',
   'runaway.sls': '{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}\nnever:\n  test.nop\n',
+  'hungry.sls':
+    "{% set ns = namespace(l=[]) %}{% for a in range(100000) %}{% for b in range(100) %}{% do ns.l.append('a long string that takes room ' ~ a ~ '-' ~ b) %}{% endfor %}{% endfor %}\nnever:\n  test.nop\n",
 });
-const cluster = new Cluster({ minions: ['r1', 'r2'], master: { file_roots: { base: [states] }, render_timeout: 1, timeout: 60 } });
+const cluster = new Cluster({
+  minions: ['r1', 'r2'],
+  master: { file_roots: { base: [states] }, render_timeout: 20, compile_workers: 2, compile_worker_memory_mb: 64, timeout: 90 },
+});
 t.before(() => cluster.start());
 t.teardown(async () => {
   await cluster.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-t.test('the runaway SLS fails its compile, naming the file; the master goes on', async (t) => {
-  const runaway = await cluster.run('r1', 'state.sls', ['runaway'], { timeout: 60 });
-  const ret = runaway.returns.r1!;
-  t.not(ret.retcode, 0);
-  t.match(JSON.stringify(ret.return), /BRINE_ERR_COMPILE_RENDER_TIMEOUT/);
-  t.match(JSON.stringify(ret.return), /runaway\.sls/);
-  const fine = await cluster.run('r2', 'state.apply', [], { timeout: 60 });
-  t.equal(fine.returns.r2!.retcode, 0, 'another minion applies its states');
-  const ping = await cluster.run('*', 'test.ping');
-  t.same(Object.keys(ping.returns).sort(), ['r1', 'r2'], 'and every minion answers');
+type Report = { returns: Record<string, { retcode: number; return: unknown }> };
+
+t.test('a runaway template holds up only its worker, then fails naming the file', async (t) => {
+  const { jid } = await cluster.client.post<{ jid: string }>('/v1/jobs', { tgt: 'r1', fun: 'state.sls', arg: ['runaway'], timeout: 90 });
+  // while r1's compile loops on a worker, the master serves everyone else
+  const fine = await cluster.run('r2', 'state.apply', [], { timeout: 90 });
+  t.equal(fine.returns.r2!.retcode, 0, 'another minion applies its highstate meanwhile');
+  const during = await cluster.client.get<Report>(`/v1/jobs/${jid}`);
+  t.notOk(during.returns.r1, 'the runaway compile is still going (render_timeout is 20 s)');
+  const { until } = await import('./helpers/proc.js');
+  const done = await until(
+    async () => {
+      const r = await cluster.client.get<Report>(`/v1/jobs/${jid}`);
+      return r.returns.r1 ? r : undefined;
+    },
+    'the runaway job returns',
+    60_000,
+  );
+  t.not(done.returns.r1!.retcode, 0);
+  t.match(JSON.stringify(done.returns.r1!.return), /BRINE_ERR_COMPILE_RENDER_TIMEOUT/);
+  t.match(JSON.stringify(done.returns.r1!.return), /runaway\.sls/);
+});
+
+t.test('a template past the memory limit fails its compile; the worker is replaced', async (t) => {
+  const hungry = await cluster.run('r1', 'state.sls', ['hungry'], { timeout: 90 });
+  t.not(hungry.returns.r1!.retcode, 0);
+  t.match(JSON.stringify(hungry.returns.r1!.return), /BRINE_ERR_MASTER_COMPILE_WORKER/);
+  t.match(JSON.stringify(hungry.returns.r1!.return), /hungry\.sls/);
+  const again = await cluster.run('*', 'state.apply', [], { timeout: 90 });
+  for (const id of ['r1', 'r2']) t.equal(again.returns[id]!.retcode, 0, `${id}: compiles work again`);
 });

@@ -69,12 +69,12 @@ function checkAnswers(got: unknown, count: number): string | undefined {
 }
 
 /** Runs `compile` until its templates make no call without an answer (see the file comment). */
-export async function compileAsking<T extends HostRounds>(compile: (answers: HostAnswers) => T, opts: AskingOptions = {}): Promise<Asked<T>> {
+export async function compileAsking<T extends HostRounds>(compile: (answers: HostAnswers) => T | Promise<T>, opts: AskingOptions = {}): Promise<Asked<T>> {
   const answers = opts.answers ?? new Map<string, HostAnswer>();
   const asked: HostCall[][] = [];
   const rounds = opts.rounds ?? HOST_CALL_ROUNDS;
   for (;;) {
-    const result = compile(answers);
+    const result = await compile(answers);
     const missing = result.hostCalls.filter((c) => askable(c) && !answers.has(c.key));
     if (missing.length === 0 || !opts.ask) return { result, answers, asked };
     if (asked.length >= rounds) {

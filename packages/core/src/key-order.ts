@@ -101,3 +101,31 @@ function reconcile(o: object, order: string[], own: string[]): string[] {
   order.push(...kept);
   return order;
 }
+
+const PACKED = '\u0000brine-ordered';
+
+/**
+ * A copy of JSON-shaped data for a structured clone (a worker thread): objects whose key order
+ * JavaScript would lose travel as `{"\0brine-ordered": [[key, value], ...]}`.
+ */
+export function packKeyOrder(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(packKeyOrder);
+  if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return v;
+  const o = v as Record<string, unknown>;
+  if (ORDER.has(o)) return { [PACKED]: keysOf(o).map((k) => [k, packKeyOrder(o[k])]) };
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) out[k] = packKeyOrder(o[k]);
+  return out;
+}
+
+/** packKeyOrder undone: the same data, with each object's key order tracked again. */
+export function unpackKeyOrder(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(unpackKeyOrder);
+  if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  const packed = o[PACKED];
+  if (Array.isArray(packed)) return objectFromEntries((packed as Array<[string, unknown]>).map(([k, x]) => [k, unpackKeyOrder(x)] as const));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) out[k] = unpackKeyOrder(o[k]);
+  return out;
+}

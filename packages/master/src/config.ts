@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { loadOptions } from '@brine/core';
 import type { CategorySpec } from '@brine/bindings';
@@ -51,6 +52,10 @@ export interface MasterConfig {
   host_call_timeout: number;
   /** Seconds one template may render before its compile fails (a loop that does not end). */
   render_timeout: number;
+  /** Compile worker threads (default: one per core); 0 compiles on the event loop. */
+  compile_workers: number;
+  /** The heap limit of one compile worker, in MiB. */
+  compile_worker_memory_mb: number;
   /** Structured bindings, per layer (site above modules); see packages/bindings. */
   bindings_roots: { site?: string[]; modules?: string[] };
   /** Binding categories, highest precedence first (names or {name, from|value}). */
@@ -95,6 +100,8 @@ export const MASTER_DEFAULTS: MasterConfig = {
   compile_cache_mb: 256,
   host_call_timeout: 60,
   render_timeout: 30,
+  compile_workers: os.availableParallelism(),
+  compile_worker_memory_mb: 1024,
   bindings_roots: { site: [], modules: [] },
   bindings_categories: ['node', 'environment', 'osfamily', 'common'],
 };
@@ -137,6 +144,8 @@ const KINDS: Record<keyof MasterConfig, string> = {
   compile_cache_mb: 'number',
   host_call_timeout: 'number',
   render_timeout: 'number',
+  compile_workers: 'number',
+  compile_worker_memory_mb: 'number',
   bindings_roots: 'layers',
   bindings_categories: 'categories',
 };

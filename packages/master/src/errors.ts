@@ -33,6 +33,7 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_HOST_REFUSED: 'minion {minion} refused the host calls: {code}: {message}',
   BRINE_ERR_MASTER_PILLAR_UNSAFE_MATCHER:
     '{file}:{line}: the pillar top file targets by {what}, which the minion itself asserts; pillar_safe_matchers_only allows only the minion id (match: glob, pcre or list; L@ and E@ in a compound)',
+  BRINE_ERR_MASTER_COMPILE_WORKER: 'the compile worker stopped while rendering {file}: {detail}; the worker is replaced, this compile fails',
   BRINE_ERR_MASTER_INTERNAL: 'internal error: {detail}',
   BRINE_ERR_MASTER_LISTEN: 'cannot listen for the {what} on {address}: {detail}',
   BRINE_ERR_MASTER_UNREACHABLE:

@@ -20,6 +20,7 @@ import { requestHandler } from './requests.js';
 import { StateResultStore } from './state-results.js';
 import { StateService } from './state-service.js';
 import { setRenderTimeout } from '@brine/compiler';
+import { CompilePool } from './compile-pool.js';
 
 export interface Master {
   config: MasterConfig;
@@ -93,7 +94,8 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
 
   const tops = await loadMasterTops(config.master_tops, config.master_tops_dirs);
   for (const e of tops.errors) log.error({ event: 'master_tops_error' }, e);
-  const states = new StateService(config, tops, log);
+  const pool = config.compile_workers > 0 ? new CompilePool(config, log, config.compile_workers) : undefined;
+  const states = new StateService(config, tops, log, pool);
   const files = new FileServer(states.files, log);
   const results = new StateResultStore(store);
 
@@ -201,6 +203,7 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
       await api.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       store.close();
+      await pool?.close();
       log.info({ event: 'master_stopped' }, 'master stopped');
     },
   };

@@ -2,17 +2,13 @@ import { createHash } from 'node:crypto';
 import {
   answersUsed,
   compileAsking,
-  compileMatches,
-  compileSls,
-  compileTopFiles,
-  renderSls,
   hostCallKey,
   type AskHost,
   type HostAnswer,
+  type HostAnswers,
   type HostCall,
-  strictParams,
   validateSls,
-  type CompileOptions,
+  type Compiled,
   type StateSchema,
   type ValidateReport,
 } from '@brine/compiler';
@@ -26,6 +22,8 @@ import { BindingsService } from './bindings-service.js';
 import { compilePillar, type PillarResult } from './pillar.js';
 import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
+import { runCompileStep, type CompileStep, type StepResult } from './compile-steps.js';
+import { StaleSnapshot, type CompilePool } from './compile-pool.js';
 
 export type CompileMode = 'top' | 'highstate' | 'sls';
 
@@ -83,30 +81,6 @@ function anonymousJson(grains: Grains): string {
   return JSON.stringify(rest);
 }
 
-/** Grains that notice whether anything read the minion id (directly, by listing, or by copying). */
-function watchIdReads(grains: Grains): { grains: Grains; read: () => boolean } {
-  let read = false;
-  const proxy = new Proxy(grains, {
-    get(t, k, r) {
-      if (k === 'id') read = true;
-      return Reflect.get(t, k, r);
-    },
-    has(t, k) {
-      if (k === 'id') read = true;
-      return Reflect.has(t, k);
-    },
-    ownKeys(t) {
-      read = true;
-      return Reflect.ownKeys(t);
-    },
-    getOwnPropertyDescriptor(t, k) {
-      if (k === 'id') read = true;
-      return Reflect.getOwnPropertyDescriptor(t, k);
-    },
-  });
-  return { grains: proxy, read: () => read };
-}
-
 /** One compile's inputs, worked out by compile() before the caches are looked at. */
 interface CompileJob {
   id: string;
@@ -151,6 +125,8 @@ export class StateService {
     private readonly config: MasterConfig,
     private readonly tops: LoadedTops,
     private readonly log: Logger,
+    /** Compile workers; without them compiles run on the event loop. */
+    private readonly pool?: CompilePool,
   ) {
     const escape = (what: string) => (env: string, file: string, target: string) =>
       log.warn({ event: 'file_refused', env, path: file, target, roots: what }, 'symlink points out of its root; it is not served');
@@ -219,23 +195,6 @@ export class StateService {
     return this.schema.schema;
   }
 
-  private options(snap: TreeSnapshot, id: string, grains: Grains, pillar: Pillar, req: CompileRequest, ext: Matches): CompileOptions {
-    return {
-      tree: snap.tree,
-      minion: { id, grains },
-      pillar,
-      render: renderSls,
-      schema: this.schemaOf(snap),
-      strategy: this.config.top_file_merging_strategy,
-      defaultTop: this.config.default_top,
-      stateTop: this.config.state_top,
-      nodegroups: this.config.nodegroups,
-      extMatches: ext,
-      params: strictParams(req.params ?? {}),
-      ...(req.saltenv ? { saltenv: req.saltenv } : {}),
-    };
-  }
-
   /** The answers known for this job and minion (a fresh table outside a job). */
   private answersFor(id: string, jid: string | undefined): Map<string, HostAnswer> {
     return (jid === undefined ? undefined : this.jobAnswers.get(`${jid}\0${id}`)) ?? new Map();
@@ -266,6 +225,18 @@ export class StateService {
       toAsk.forEach((c, i) => answers.set(hostCallKey(c), got[i]!));
     }
     return entry.host.every(([c, a]) => JSON.stringify(answers.get(hostCallKey(c))) === JSON.stringify(a));
+  }
+
+  /** One compile step: on a worker when there is a pool (in process where the worker's tree differs). */
+  private async step(step: CompileStep, snap: TreeSnapshot, jid: string | undefined, answers: HostAnswers): Promise<StepResult> {
+    if (this.pool) {
+      try {
+        return await this.pool.run(step, snap.hash, jid, answers as Map<string, HostAnswer>);
+      } catch (e) {
+        if (!(e instanceof StaleSnapshot)) throw e;
+      }
+    }
+    return runCompileStep(step, snap, this.schemaOf(snap), answers as Map<string, HostAnswer>);
   }
 
   /**
@@ -320,53 +291,72 @@ export class StateService {
     const asking = { answers, minion: id, ...(ask ? { ask } : {}) };
     const hit = this.compiled.get(key);
     if (hit && (await this.sameHost(hit, answers, ask))) return { ...hit.reply, cached: true };
-    const opts = this.options(snap, id, grains, pillar, req, ext);
+    const base: Omit<CompileStep, 'op'> = {
+      id,
+      grains,
+      pillar,
+      ext,
+      raw: !!req.raw,
+      params: req.params ?? {},
+      strategy: this.config.top_file_merging_strategy,
+      defaultTop: this.config.default_top,
+      stateTop: this.config.state_top,
+      nodegroups: this.config.nodegroups,
+      ...(req.saltenv ? { saltenv: req.saltenv } : {}),
+      ...(req.sls ? { sls: req.sls } : {}),
+    };
+    let idRead = true;
+    const run = (step: CompileStep) => async (hostAnswers: HostAnswers) => {
+      const r = await this.step(step, snap, req.jid, hostAnswers);
+      idRead = r.idRead;
+      return r.result;
+    };
     let entry: Cached;
-    if (req.mode === 'top') {
-      const asked = await compileAsking((hostAnswers) => compileTopFiles({ ...opts, hostAnswers }), asking);
-      const top = asked.result;
-      const failed = hasErrors(top.diagnostics);
-      const reply = failed
-        ? fail(top.diagnostics, top.matches)
-        : { matches: top.matches, high: {}, low: [], diagnostics: top.diagnostics, errors: [], failed: false, pillar, cached: false };
-      entry = { reply, host: answersUsed(top.hostCalls, asked.answers) };
-    } else {
-      // The matches come from the top files (per minion: targets name ids); what they select is
-      // then rendered once per shape (tree, grains but the id, pillar, matches, request) unless a
-      // template reads the id. A fleet of identical minions renders each SLS once; a compile
-      // that asked the host is shared only with minions whose hosts give the same answers.
-      let topHost: Array<[HostCall, HostAnswer]> = [];
-      let top: ReturnType<typeof compileTopFiles> | undefined;
-      if (req.mode !== 'sls') {
-        const asked = await compileAsking((hostAnswers) => compileTopFiles({ ...opts, hostAnswers }), asking);
-        top = asked.result;
-        topHost = answersUsed(top.hostCalls, asked.answers);
+    try {
+      if (req.mode === 'top') {
+        const asked = await compileAsking(run({ ...base, op: 'top' }), asking);
+        const top = asked.result;
+        const failed = hasErrors(top.diagnostics);
+        const reply = failed
+          ? fail(top.diagnostics, top.matches)
+          : { matches: top.matches, high: {}, low: [], diagnostics: top.diagnostics, errors: [], failed: false, pillar, cached: false };
+        entry = { reply, host: answersUsed(top.hostCalls, asked.answers) };
+      } else {
+        // The matches come from the top files (per minion: targets name ids); what they select is
+        // then rendered once per shape (tree, grains but the id, pillar, matches, request) unless a
+        // template reads the id. A fleet of identical minions renders each SLS once; a compile
+        // that asked the host is shared only with minions whose hosts give the same answers.
+        let topHost: Array<[HostCall, HostAnswer]> = [];
+        let top: { matches: Matches; diagnostics: Diagnostic[] } | undefined;
+        if (req.mode !== 'sls') {
+          const asked = await compileAsking(run({ ...base, op: 'top' }), asking);
+          top = asked.result;
+          topHost = answersUsed(asked.result.hostCalls, asked.answers);
+        }
+        if (top && hasErrors(top.diagnostics)) return fail(top.diagnostics, top.matches);
+        const matches = top ? top.matches : { [req.saltenv ?? 'base']: req.sls ?? [] };
+        const shapeKey = hashOf('shape', snap.hash, grainsJson, pillarJson, ext, matches, req.mode, !!req.raw, req.params ?? {});
+        const shared = this.shared.get(shapeKey);
+        if (shared && (await this.sameHost(shared, answers, ask))) {
+          this.compiled.set(key, { reply: shared.reply, host: [...topHost, ...shared.host] });
+          return { ...shared.reply, cached: true };
+        }
+        const asked = await compileAsking(run({ ...base, op: req.mode === 'sls' ? 'sls' : 'matches', matches }), asking);
+        const c = asked.result as Compiled;
+        if (top) c.diagnostics.unshift(...top.diagnostics);
+        const reply = c.failed
+          ? fail(c.diagnostics, c.matches)
+          : { matches: c.matches, high: c.rawHigh, low: c.low, diagnostics: c.diagnostics, errors: [], failed: false, pillar, cached: false };
+        const host = answersUsed(c.hostCalls, asked.answers);
+        if (!c.failed && !idRead) this.shared.set(shapeKey, { reply, host });
+        entry = { reply, host: [...topHost, ...host] };
       }
-      if (top && hasErrors(top.diagnostics)) return fail(top.diagnostics, top.matches);
-      const matches = top ? top.matches : { [req.saltenv ?? 'base']: req.sls ?? [] };
-      const shapeKey = hashOf('shape', snap.hash, grainsJson, pillarJson, ext, matches, req.mode, !!req.raw, req.params ?? {});
-      const shared = this.shared.get(shapeKey);
-      if (shared && (await this.sameHost(shared, answers, ask))) {
-        this.compiled.set(key, { reply: shared.reply, host: [...topHost, ...shared.host] });
-        return { ...shared.reply, cached: true };
-      }
-      const watch = watchIdReads(grains);
-      const wopts = { ...opts, minion: { id, grains: watch.grains } };
-      const asked = await compileAsking(
-        (hostAnswers) =>
-          req.mode === 'sls'
-            ? compileSls({ ...wopts, hostAnswers }, req.sls ?? [], req.saltenv ?? 'base', !!req.raw)
-            : compileMatches({ ...wopts, hostAnswers }, matches, !!req.raw),
-        asking,
-      );
-      const c = asked.result;
-      if (top) c.diagnostics.unshift(...top.diagnostics);
-      const reply = c.failed
-        ? fail(c.diagnostics, c.matches)
-        : { matches: c.matches, high: c.rawHigh, low: c.low, diagnostics: c.diagnostics, errors: [], failed: false, pillar, cached: false };
-      const host = answersUsed(c.hostCalls, asked.answers);
-      if (!c.failed && !watch.read()) this.shared.set(shapeKey, { reply, host });
-      entry = { reply, host: [...topHost, ...host] };
+    } catch (e) {
+      // a compile worker that died (memory) fails this compile only, with the file it was on
+      const code = (e as { code?: string }).code;
+      if (code !== 'BRINE_ERR_MASTER_COMPILE_WORKER') throw e;
+      this.log.error({ event: 'compile_failed', minion: id, code }, (e as Error).message);
+      return fail([{ severity: 'error', code, message: (e as Error).message }]);
     }
     // a compile that could not reach the host is not kept: the next one asks again
     if (!entry.reply.failed || !entry.reply.diagnostics.some((d) => d.code.startsWith('BRINE_ERR_COMPILE_HOST_'))) this.compiled.set(key, entry);

@@ -1,0 +1,95 @@
+import {
+  compileMatches,
+  compileSls,
+  compileTopFiles,
+  renderSls,
+  strictParams,
+  type CompileOptions,
+  type HostAnswer,
+  type RenderInput,
+  type RenderOutput,
+  type StateSchema,
+  type TopMergeStrategy,
+} from '@brine/compiler';
+import type { Grains, Matches, Pillar } from '@brine/core';
+import type { TreeSnapshot } from './file-roots.js';
+
+/**
+ * One step of a minion's compile, as plain data: the master runs it in a compile worker (or in
+ * process where it has none); the result is plain data again. The caching, the host-call rounds
+ * and the shared compiles stay with the master.
+ */
+export interface CompileStep {
+  op: 'top' | 'matches' | 'sls';
+  id: string;
+  grains: Grains;
+  pillar: Pillar;
+  ext: Matches;
+  matches?: Matches;
+  sls?: string[];
+  saltenv?: string;
+  raw: boolean;
+  params: Record<string, unknown>;
+  strategy: TopMergeStrategy;
+  defaultTop: string;
+  stateTop: string;
+  nodegroups: Record<string, string | string[]>;
+}
+
+export interface StepResult {
+  result: ReturnType<typeof compileTopFiles> | ReturnType<typeof compileMatches>;
+  /** Whether a template read the minion id (a compile that did is not shared with other minions). */
+  idRead: boolean;
+}
+
+/** Grains whose `id` is watched: a compile that never reads it is the same for every minion of that shape. */
+export function watchIdReads(grains: Grains): { grains: Grains; read: () => boolean } {
+  let read = false;
+  const proxy = new Proxy(grains, {
+    get(t, k, r) {
+      if (k === 'id') read = true;
+      return Reflect.get(t, k, r);
+    },
+    has(t, k) {
+      if (k === 'id') read = true;
+      return Reflect.has(t, k);
+    },
+    ownKeys(t) {
+      read = true;
+      return Reflect.ownKeys(t);
+    },
+    getOwnPropertyDescriptor(t, k) {
+      if (k === 'id') read = true;
+      return Reflect.getOwnPropertyDescriptor(t, k);
+    },
+  });
+  return { grains: proxy, read: () => read };
+}
+
+export function runCompileStep(
+  step: CompileStep,
+  snap: TreeSnapshot,
+  schema: StateSchema,
+  hostAnswers: Map<string, HostAnswer>,
+  render: (input: RenderInput) => RenderOutput = renderSls,
+): StepResult {
+  const watch = watchIdReads(step.grains);
+  const opts: CompileOptions = {
+    tree: snap.tree,
+    minion: { id: step.id, grains: step.op === 'top' ? step.grains : watch.grains },
+    pillar: step.pillar,
+    render,
+    schema,
+    strategy: step.strategy,
+    defaultTop: step.defaultTop,
+    stateTop: step.stateTop,
+    nodegroups: step.nodegroups,
+    extMatches: step.ext,
+    params: strictParams(step.params),
+    ...(step.saltenv ? { saltenv: step.saltenv } : {}),
+    hostAnswers,
+  };
+  if (step.op === 'top') return { result: compileTopFiles(opts), idRead: true };
+  const result = step.op === 'sls' ? compileSls(opts, step.sls ?? [], step.saltenv ?? 'base', step.raw) : compileMatches(opts, step.matches ?? {}, step.raw);
+  return { result, idRead: watch.read() };
+}
