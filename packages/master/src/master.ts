@@ -94,8 +94,7 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
 
   const tops = await loadMasterTops(config.master_tops, config.master_tops_dirs);
   for (const e of tops.errors) log.error({ event: 'master_tops_error' }, e);
-  const pool = config.compile_workers > 0 ? new CompilePool(config, log, config.compile_workers) : undefined;
-  const states = new StateService(config, tops, log, pool);
+  const states = new StateService(config, tops, log);
   const files = new FileServer(states.files, log);
   const results = new StateResultStore(store);
 
@@ -160,6 +159,9 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
     throw listenError(err, 'operator API', config.api_host, config.api_port, 'api_port');
   }
   const apiPort = (api.server.address() as AddressInfo).port;
+  // started last: nothing after this can fail, so no failed start is kept alive by its threads
+  const pool = config.compile_workers > 0 ? new CompilePool(config, log, config.compile_workers) : undefined;
+  states.usePool(pool);
   const apiUrl = `http://${config.api_host.includes(':') ? `[${config.api_host}]` : config.api_host}:${apiPort}`;
 
   const retention = setInterval(

@@ -125,8 +125,6 @@ export class StateService {
     private readonly config: MasterConfig,
     private readonly tops: LoadedTops,
     private readonly log: Logger,
-    /** Compile workers; without them compiles run on the event loop. */
-    private readonly pool?: CompilePool,
   ) {
     const escape = (what: string) => (env: string, file: string, target: string) =>
       log.warn({ event: 'file_refused', env, path: file, target, roots: what }, 'symlink points out of its root; it is not served');
@@ -225,6 +223,13 @@ export class StateService {
       toAsk.forEach((c, i) => answers.set(hostCallKey(c), got[i]!));
     }
     return entry.host.every(([c, a]) => JSON.stringify(answers.get(hostCallKey(c))) === JSON.stringify(a));
+  }
+
+  /** Compile workers; without them compiles run on the event loop. */
+  private pool?: CompilePool;
+
+  usePool(pool: CompilePool | undefined): void {
+    this.pool = pool;
   }
 
   /** One compile step: on a worker when there is a pool (in process where the worker's tree differs). */
