@@ -14,6 +14,12 @@ import { writeTree } from './helpers/fleet-tree.js';
  */
 const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-render-limits-'));
 const states = path.join(dir, 'states');
+const pillar = path.join(dir, 'pillar');
+// r3's pillar loops for ever: pillar renders on the workers too
+writeTree(pillar, {
+  'top.sls': "base:\n  'r3':\n    - slow\n",
+  'slow.sls': '{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}\nnever: 1\n',
+});
 writeTree(states, {
   'top.sls': "base:\n  '*':\n    - fine\n",
   'fine.sls': 'fine:\n  test.succeed_without_changes\n',
@@ -22,8 +28,15 @@ writeTree(states, {
     "{% set ns = namespace(l=[]) %}{% for a in range(100000) %}{% for b in range(100) %}{% do ns.l.append('a long string that takes room ' ~ a ~ '-' ~ b) %}{% endfor %}{% endfor %}\nnever:\n  test.nop\n",
 });
 const cluster = new Cluster({
-  minions: ['r1', 'r2'],
-  master: { file_roots: { base: [states] }, render_timeout: 20, compile_workers: 2, compile_worker_memory_mb: 64, timeout: 90 },
+  minions: ['r1', 'r2', 'r3'],
+  master: {
+    file_roots: { base: [states] },
+    pillar_roots: { base: [pillar] },
+    render_timeout: 20,
+    compile_workers: 2,
+    compile_worker_memory_mb: 64,
+    timeout: 90,
+  },
 });
 t.before(() => cluster.start());
 t.teardown(async () => {
@@ -59,6 +72,24 @@ t.test('a template past the memory limit fails its compile; the worker is replac
   t.not(hungry.returns.r1!.retcode, 0);
   t.match(JSON.stringify(hungry.returns.r1!.return), /BRINE_ERR_MASTER_COMPILE_WORKER/);
   t.match(JSON.stringify(hungry.returns.r1!.return), /hungry\.sls/);
-  const again = await cluster.run('*', 'state.apply', [], { timeout: 90 });
+  const again = await cluster.run(['r1', 'r2'], 'state.apply', [], { timeout: 90, tgt_type: 'list' });
   for (const id of ['r1', 'r2']) t.equal(again.returns[id]!.retcode, 0, `${id}: compiles work again`);
+});
+
+t.test('a runaway pillar template holds up only its worker too', async (t) => {
+  const { jid } = await cluster.client.post<{ jid: string }>('/v1/jobs', { tgt: 'r3', fun: 'state.apply', timeout: 90 });
+  const fine = await cluster.run('r2', 'state.apply', [], { timeout: 90 });
+  t.equal(fine.returns.r2!.retcode, 0, 'another minion applies its highstate meanwhile');
+  const { until } = await import('./helpers/proc.js');
+  const done = await until(
+    async () => {
+      const r = await cluster.client.get<Report>(`/v1/jobs/${jid}`);
+      return r.returns.r3 ? r : undefined;
+    },
+    'the job with the runaway pillar returns',
+    60_000,
+  );
+  t.not(done.returns.r3!.retcode, 0);
+  t.match(JSON.stringify(done.returns.r3!.return), /BRINE_ERR_COMPILE_RENDER_TIMEOUT/);
+  t.match(JSON.stringify(done.returns.r3!.return), /slow\.sls/);
 });

@@ -1,16 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import type { HostAnswer } from '@brine/compiler';
-import { packKeyOrder, type Logger } from '@brine/core';
+import { packKeyOrder, unpackKeyOrder, type Grains, type Logger } from '@brine/core';
 import type { MasterConfig } from './config.js';
 import type { CompileStep, StepResult } from './compile-steps.js';
 import { masterErrors } from './errors.js';
-import type { WorkerTask } from './compile-worker.js';
+import type { PillarOptions, WorkerTask } from './compile-worker.js';
+import type { PillarResult } from './pillar.js';
 
 /** Why a step did not come back: the worker's tree differs (run it in process) or the worker died. */
 export class StaleSnapshot extends Error {}
 
 interface Pending {
-  resolve: (r: StepResult) => void;
+  resolve: (r: never) => void;
   reject: (e: Error) => void;
   file?: string;
 }
@@ -46,11 +47,16 @@ export class CompilePool {
 
   private spawn(): Worker {
     const w = new Worker(new URL('./compile-worker.js', import.meta.url), {
-      workerData: { file_roots: this.config.file_roots, env_order: this.config.env_order, render_timeout: this.config.render_timeout },
+      workerData: {
+        file_roots: this.config.file_roots,
+        pillar_roots: this.config.pillar_roots,
+        env_order: this.config.env_order,
+        render_timeout: this.config.render_timeout,
+      },
       resourceLimits: { maxOldGenerationSizeMb: this.config.compile_worker_memory_mb },
     });
     w.unref();
-    w.on('message', (m: { task: number; rendering?: string; stale?: boolean; out?: StepResult; error?: string }) => {
+    w.on('message', (m: { task: number; rendering?: string; stale?: boolean; out?: unknown; error?: string }) => {
       const p = this.pending.get(m.task);
       if (!p) return;
       if (m.rendering !== undefined) {
@@ -61,7 +67,7 @@ export class CompilePool {
       this.release(w);
       if (m.stale) p.reject(new StaleSnapshot('the compile worker sees another tree'));
       else if (m.error !== undefined) p.reject(new Error(m.error));
-      else p.resolve(m.out!);
+      else p.resolve(m.out as never);
     });
     w.on('error', (err) => this.lost(w, err));
     w.on('exit', (code) => {
@@ -113,16 +119,25 @@ export class CompilePool {
 
   /** Runs one compile step on a worker. */
   run(step: CompileStep, snapHash: string, jid: string | undefined, answers: Map<string, HostAnswer>): Promise<StepResult> {
+    return this.submit<StepResult>({
+      step: { ...step, pillar: packKeyOrder(step.pillar) as typeof step.pillar },
+      snapHash,
+      ...(jid !== undefined ? { jid } : {}),
+      answers,
+    });
+  }
+
+  /** Renders a minion's classic pillar on a worker. */
+  async pillar(id: string, grains: Grains, opts: PillarOptions, snapHash: string, jid: string | undefined): Promise<PillarResult> {
+    const res = await this.submit<PillarResult>({ pillar: { id, grains, opts }, snapHash, ...(jid !== undefined ? { jid } : {}), answers: new Map() });
+    return { ...res, pillar: unpackKeyOrder(res.pillar) as PillarResult['pillar'] };
+  }
+
+  private submit<T>(t: Omit<WorkerTask, 'task'>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the compile pool is closed'));
-    return new Promise((resolve, reject) => {
-      const task: WorkerTask = {
-        task: this.next++,
-        step: { ...step, pillar: packKeyOrder(step.pillar) as typeof step.pillar },
-        snapHash,
-        ...(jid !== undefined ? { jid } : {}),
-        answers,
-      };
-      this.queue.push({ task, pending: { resolve, reject } });
+    return new Promise<T>((resolve, reject) => {
+      const task: WorkerTask = { task: this.next++, ...t };
+      this.queue.push({ task, pending: { resolve: resolve as (r: never) => void, reject } });
       this.pump();
     });
   }

@@ -79,7 +79,7 @@ export class JobManager {
       defaultTimeout: number;
       states: StateResultStore;
       /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
-      pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Record<string, unknown>;
+      pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
     },
   ) {
     this.jids = new JidGenerator(deps.store.lastJid());
@@ -96,7 +96,7 @@ export class JobManager {
    * Ids of accepted minions the target matches, from the grains cache. With `jid`, pillar
    * targets read the pillar tree the job's compiles will use.
    */
-  resolve(tgt: string | string[], type: TargetType, jid?: string): string[] {
+  async resolve(tgt: string | string[], type: TargetType, jid?: string): Promise<string[]> {
     if (!TARGET_TYPES.includes(type)) {
       throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `unknown target type '${type}'` });
     }
@@ -106,18 +106,20 @@ export class JobManager {
     const accepted = this.deps.keys.acceptedIds().sort();
     // pillar is compiled only when the expression can look at it
     const needsPillar = type === 'pillar' || type === 'pillar_pcre' || (type === 'compound' && /(^|[\s(])[IJ]@/.test(String(tgt)));
-    return accepted.filter((id) => {
+    const out: string[] = [];
+    for (const id of accepted) {
       const g = this.deps.hub.grainsOf(id);
-      const pillar = needsPillar && this.deps.pillarOf ? this.deps.pillarOf(id, g, jid) : undefined;
-      return matchTarget(tgt, type, pillar ? { id, grains: g, pillar } : { id, grains: g }, opts);
-    });
+      const pillar = needsPillar && this.deps.pillarOf ? await this.deps.pillarOf(id, g, jid) : undefined;
+      if (matchTarget(tgt, type, pillar ? { id, grains: g, pillar } : { id, grains: g }, opts)) out.push(id);
+    }
+    return out;
   }
 
-  publish(req: JobRequest): { jid: string; minions: string[]; not_connected: string[] } {
+  async publish(req: JobRequest): Promise<{ jid: string; minions: string[]; not_connected: string[] }> {
     const type = req.tgt_type ?? 'glob';
     // the jid first: pillar targeting and the job's compiles then share one pillar snapshot
     const jid = this.jids.next();
-    const minions = this.resolve(req.tgt, type, jid);
+    const minions = await this.resolve(req.tgt, type, jid);
     if (minions.length === 0) {
       throw masterErrors.make('BRINE_ERR_MASTER_NO_MINIONS', { target: String(req.tgt), type });
     }

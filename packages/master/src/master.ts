@@ -123,7 +123,7 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
     nodegroups: config.nodegroups,
     defaultTimeout: config.timeout,
     states: results,
-    pillarOf: (id, grains, jid) => states.pillar(id, grains, jid).pillar,
+    pillarOf: async (id, grains, jid) => (await states.pillar(id, grains, jid)).pillar,
   });
   hub.requests = requestHandler(states, files, hub);
   server.on('request', (_req, res) => {

@@ -52,7 +52,7 @@ export function requestHandler(states: StateService, files: FileServer, hub: Pic
         );
       }
       case 'pillar.items': {
-        const r = states.pillar(id, session.grains);
+        const r = await states.pillar(id, session.grains);
         return { pillar: r.pillar, errors: errorLines(r.diagnostics) };
       }
       case 'file.get': {

@@ -153,27 +153,19 @@ export class StateService {
    * structured bindings merged on top (mergeWithClassicPillar). Errors of either are the
    * diagnostics; a name with a bindings error is left out.
    */
-  pillar(id: string, grains: Grains, jid?: string): MinionPillar {
+  pillar(id: string, grains: Grains, jid?: string): Promise<MinionPillar> {
     const g = { ...grains, id };
     return this.pillarOf(id, g, anonymousJson(g), jid);
   }
 
   /** pillar() for grains that already carry the id, with the rest of them serialised (the cache key). */
-  private pillarOf(id: string, g: Grains, grainsJson: string, jid?: string): MinionPillar {
+  private async pillarOf(id: string, g: Grains, grainsJson: string, jid?: string): Promise<MinionPillar> {
     const snap = this.pillars.snapshot(jid);
     const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
     const key = hashOf(snap.hash, loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
     if (hit) return hit;
-    const classic = compilePillar(
-      snap,
-      { id, grains: g },
-      {
-        mergeLists: this.config.pillar_merge_lists,
-        nodegroups: this.config.nodegroups,
-        safeMatchersOnly: this.config.pillar_safe_matchers_only,
-      },
-    );
+    const classic = await this.classicPillar(snap, id, g, jid);
     let res: MinionPillar = { ...classic, explain: {} };
     if (loaded) {
       const bound = this.bindings.resolve(id, g, jid, loaded);
@@ -185,6 +177,21 @@ export class StateService {
     }
     this.pillarCache.set(key, res);
     return res;
+  }
+
+  /** Classic pillar, rendered on a compile worker when there are some. */
+  private async classicPillar(snap: TreeSnapshot, id: string, g: Grains, jid: string | undefined): Promise<PillarResult> {
+    const opts = { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups, safeMatchersOnly: this.config.pillar_safe_matchers_only };
+    if (this.pool) {
+      try {
+        return await this.pool.pillar(id, g, opts, snap.hash, jid);
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code === 'BRINE_ERR_MASTER_COMPILE_WORKER') return { pillar: {}, diagnostics: [{ severity: 'error', code, message: (e as Error).message }] };
+        if (!(e instanceof StaleSnapshot)) throw e;
+      }
+    }
+    return compilePillar(snap, { id, grains: g }, opts);
   }
 
   /** The state names a snapshot's states may use: one schema per tree hash. */
@@ -252,7 +259,7 @@ export class StateService {
     const grains = { ...rawGrains, id };
     // grains and pillar go into two cache keys: serialised once each
     const grainsJson = anonymousJson(grains);
-    const pil = this.pillarOf(id, { ...grains }, grainsJson, req.jid);
+    const pil = await this.pillarOf(id, { ...grains }, grainsJson, req.jid);
     const pillar = req.pillar ? { ...pil.pillar, ...req.pillar } : pil.pillar;
     const fail = (raw: Diagnostic[], matches: Matches = {}): CompileReply => {
       return { matches, high: {}, low: [], diagnostics: raw, errors: errorLines(raw), failed: true, pillar, cached: false };
@@ -374,7 +381,7 @@ export class StateService {
    */
   async validate(id: string, rawGrains: Grains, sls: string[], saltenv = 'base', ask?: AskHost): Promise<ValidateReply> {
     const grains = { ...rawGrains, id };
-    const pil = this.pillar(id, grains);
+    const pil = await this.pillar(id, grains);
     const snap = this.files.snapshot();
     const { result: res } = await compileAsking(
       (hostAnswers) =>

@@ -78,12 +78,12 @@ t.test('StateService: classic pillar first, bindings on top; cache follows both 
     bindings_categories: ['node', 'osfamily', 'common'],
   } as MasterConfig;
   const ss = new StateService(config, await loadMasterTops({}, []), createLogger({ level: 'silent' }));
-  const p = ss.pillar('m1', { os_family: 'RedHat' });
+  const p = await ss.pillar('m1', { os_family: 'RedHat' });
   t.same(p.pillar, { ntp: { servers: ['bound'], keep: true, service: 'ntpd' } });
   t.same(Object.keys(p.explain).sort(), ['ntp.servers', 'ntp.service']);
-  t.equal(ss.pillar('m1', { os_family: 'RedHat' }), p, 'cached');
+  t.equal(await ss.pillar('m1', { os_family: 'RedHat' }), p, 'cached');
   write(path.join(dir, 'mods'), { 'ntp/bindings/default.yaml': ntp('[changed]') });
-  t.same(ss.pillar('m1', { os_family: 'RedHat' }).pillar.ntp, { servers: ['changed'], keep: true, service: 'ntpd' }, 'a bindings change is seen');
+  t.same((await ss.pillar('m1', { os_family: 'RedHat' })).pillar.ntp, { servers: ['changed'], keep: true, service: 'ntpd' }, 'a bindings change is seen');
   const c = await ss.compile('m1', {}, { mode: 'highstate', params: { x: 'P' } });
   t.equal(c.low[0]!.name, 'changed P', 'params reach the templates');
   write(path.join(dir, 'mods'), { 'ntp/bindings/default.yaml': ntp('[a]').replace("'ntp::default'", "'wrong'") });

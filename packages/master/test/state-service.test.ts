@@ -83,8 +83,8 @@ t.test('pillar: own top file, rendered per minion, deep merge with lists replace
     's.sls': "port-{{ pillar['app']['port'] }}:\n  test.nop:\n    - users: {{ salt['pillar.get']('app:users') | json }}\n",
   });
   const s = await service({ file_roots: { base: [path.join(dir, 'states')] }, pillar_roots: { base: [path.join(dir, 'pillar')] } });
-  t.same(s.pillar('web1', grains).pillar, { app: { port: 80, users: ['c'], name: 'web1', tls: true } });
-  t.same(s.pillar('db1', { role: 'db' }).pillar, { app: { port: 80, users: ['a', 'b'], name: 'db1' } });
+  t.same((await s.pillar('web1', grains)).pillar, { app: { port: 80, users: ['c'], name: 'web1', tls: true } });
+  t.same((await s.pillar('db1', { role: 'db' })).pillar, { app: { port: 80, users: ['a', 'b'], name: 'db1' } });
   const c = await s.compile('web1', grains, { mode: 'highstate' });
   t.same(
     c.low.map((x) => [x.__id__, x.users]),

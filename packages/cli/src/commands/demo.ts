@@ -126,7 +126,7 @@ export const demoCommand: Command = {
         io.stderr(`${d.id}: ${d.results.length} more state(s) done\n`);
       });
       // managed files land in the demo folder (the example pillar's `root`, overridden as Salt's pillar= does)
-      const pub = master.jobs.publish({ tgt: '*', fun: 'state.apply', kwarg: { pillar: { root: path.join(dir, 'out') } }, user: 'demo', timeout: limit });
+      const pub = await master.jobs.publish({ tgt: '*', fun: 'state.apply', kwarg: { pillar: { root: path.join(dir, 'out') } }, user: 'demo', timeout: limit });
       const report = await master.jobs.wait(pub.jid, limit);
       off();
       if (out === 'text' || out === 'highstate') {

@@ -95,7 +95,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         wait?: boolean;
       };
       const timeout = b.timeout ?? deps.defaultTimeout;
-      const published = deps.jobs.publish({ ...b, timeout, user: requestUser(req.headers['x-brine-user']) });
+      const published = await deps.jobs.publish({ ...b, timeout, user: requestUser(req.headers['x-brine-user']) });
       if (!b.wait) return { ...published, timeout, done: false };
       const done = await deps.jobs.wait(published.jid, b.batch !== undefined ? 86400 : timeout);
       return { ...published, timeout, ...done };

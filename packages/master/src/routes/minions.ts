@@ -68,7 +68,7 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
     },
     async (req) => {
       const { minion } = req.params as { minion: string };
-      const p = deps.states.pillar(minion, grainsOf(minion));
+      const p = await deps.states.pillar(minion, grainsOf(minion));
       return { minion, pillar: p.pillar, errors: errorLines(p.diagnostics) };
     },
   );
@@ -87,7 +87,7 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
     async (req) => {
       const { minion } = req.params as { minion: string };
       const { name } = req.query as { name: string };
-      const p = deps.states.pillar(minion, grainsOf(minion));
+      const p = await deps.states.pillar(minion, grainsOf(minion));
       // a prefix (`apache`) explains every bound name under it, as the text does
       const explain: Record<string, Explanation> = {};
       for (const [n, e] of Object.entries(p.explain)) if (n === name || n.startsWith(`${name}.`)) explain[n] = e;
