@@ -16,6 +16,8 @@ export interface GroupEntry {
   name: string;
   gid: number;
   members: string[];
+  /** The password field of /etc/group ('x' where gshadow holds it). */
+  passwd: string;
 }
 
 /** A table as read, with lookups by name and by numeric id. */
@@ -58,7 +60,7 @@ function parsePasswd(f: string[]): PasswdEntry | undefined {
 
 function parseGroup(f: string[]): GroupEntry | undefined {
   if (f.length < 4) return undefined;
-  return { name: f[0], gid: Number(f[2]), members: f[3] ? f[3].split(',').filter(Boolean) : [] };
+  return { name: f[0], passwd: f[1], gid: Number(f[2]), members: f[3] ? f[3].split(',').filter(Boolean) : [] };
 }
 
 const passwd = () => readTable('/etc/passwd', parsePasswd, (e) => e.uid);
