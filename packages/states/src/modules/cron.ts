@@ -1,5 +1,6 @@
 import type { ArgSpec, CommandRunner, StateModule, StateReturn } from '@brine/core';
 import { needPrograms } from '../util/which.js';
+import { cronFile } from './cron-file.js';
 import { cronMatched, listTab, needsChange, rmEnv, rmJob, rmSpecial, setEnv, setJob, setSpecial, type CronTab, type RmResult } from '../hostops/cron.js';
 
 /** Salt's `cron` states on a user's crontab (present, absent, env_present, env_absent, file). */
@@ -183,6 +184,19 @@ export function cronModule(): StateModule {
         run: (a, ctx) => envPresent(a, ctx.cmd, ctx.test),
       },
       env_absent: { args: { user: jobArgs.user! }, run: (a, ctx) => envAbsent(a, ctx.cmd, ctx.test) },
+      file: {
+        args: {
+          user: jobArgs.user!,
+          source_hash: { type: 'string' },
+          source_hash_name: { type: 'string' },
+          template: { type: 'string' },
+          context: { type: 'dict' },
+          defaults: { type: 'dict' },
+          replace: { type: 'boolean' },
+          backup: { type: 'string' },
+        },
+        run: cronFile,
+      },
     },
   };
 }
