@@ -23,3 +23,4 @@ export { EXEC_MODULES };
 export function execRegistry(): ExecRegistry {
   return new ExecRegistry().register(...EXEC_MODULES.flat());
 }
+export * from './host/mounts.js';

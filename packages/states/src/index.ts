@@ -16,6 +16,7 @@ export { sysctlModule, type SysctlModuleOptions } from './modules/sysctl.js';
 export { alternativesModule, type AlternativesModuleOptions } from './modules/alternatives.js';
 export { hostModule, type HostModuleOptions } from './modules/host.js';
 export { timezoneModule, type TimezoneModuleOptions } from './modules/timezone.js';
+export { mountModule, type MountModuleOptions } from './modules/mount.js';
 export { localeModule, type LocaleModuleOptions } from './modules/locale.js';
 export { sshKnownHostsModule } from './modules/ssh_known_hosts.js';
 export { debconfModule } from './modules/debconf.js';

@@ -24,6 +24,7 @@ import { mysqlUserModule } from './modules/mysql/user.js';
 import { cronModule } from './modules/cron.js';
 import { sshAuthModule } from './modules/ssh_auth.js';
 import { moduleModule } from './modules/module.js';
+import { mountModule } from './modules/mount.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -76,6 +77,7 @@ function allModules(): StateModule[] {
     cronModule(),
     sshAuthModule(),
     moduleModule(),
+    mountModule(),
   ];
 }
 

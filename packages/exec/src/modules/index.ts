@@ -11,6 +11,7 @@ import { serviceFunctions } from './service.js';
 import { statusFunctions } from './status.js';
 import { sysFunctions } from './sys.js';
 import { localeFunctions } from './locale.js';
+import { mountFunctions } from './mount.js';
 import { debconfFunctions } from './debconf.js';
 import { mysqlFunctions } from './mysql.js';
 import { testFunctions } from './test.js';
@@ -31,6 +32,7 @@ export const EXEC_MODULES: ExecFunction<any>[][] = [
   statusFunctions,
   sysFunctions,
   localeFunctions,
+  mountFunctions,
   debconfFunctions,
   mysqlFunctions,
   testFunctions,
