@@ -17,6 +17,7 @@ export { alternativesModule, type AlternativesModuleOptions } from './modules/al
 export { hostModule, type HostModuleOptions } from './modules/host.js';
 export { timezoneModule, type TimezoneModuleOptions } from './modules/timezone.js';
 export { mountModule, type MountModuleOptions } from './modules/mount.js';
+export { ufwModule } from './modules/ufw.js';
 export { localeModule, type LocaleModuleOptions } from './modules/locale.js';
 export { sshKnownHostsModule } from './modules/ssh_known_hosts.js';
 export { debconfModule } from './modules/debconf.js';

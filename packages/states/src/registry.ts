@@ -25,6 +25,7 @@ import { cronModule } from './modules/cron.js';
 import { sshAuthModule } from './modules/ssh_auth.js';
 import { moduleModule } from './modules/module.js';
 import { mountModule } from './modules/mount.js';
+import { ufwModule } from './modules/ufw.js';
 
 /** A registry keyed `module.function` over the given modules. */
 export function createRegistry(modules: StateModule[] = []): StateRegistry {
@@ -78,6 +79,7 @@ function allModules(): StateModule[] {
     sshAuthModule(),
     moduleModule(),
     mountModule(),
+    ufwModule(),
   ];
 }
 

@@ -12,7 +12,9 @@
 # ROOT, such as a crontab) and cleanup.sh (run last: undoes what setup.sh made outside ROOT).
 # A case holding record.py (one that needs a host service manager) is recorded by that script
 # instead. With a `capture` file in the case, salt-tree.json records every path the apply left
-# in ROOT (mode, and text for files). Needs root for the namespaces. Never writes Brine's output.
+# in ROOT (mode, and text for files). With `extmods` (owner/name of a fetched formula under
+# $MIRRORS, default /work/.mirror), Salt runs with that formula's own _states/_modules beside the
+# tree. Needs root for the namespaces. Never writes Brine's output.
 set -eu
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ORACLE="${SALT_ORACLE:-/work/scratch/salt-oracle/salt-call-local}"
@@ -26,13 +28,19 @@ for c in "${cases[@]}"; do
   fi
   root="/tmp/brine-golden/$(basename "$(dirname "$c")")-$(basename "$c")"
   wrap=""; [ -f "$c/wrap" ] && wrap="$(cat "$c/wrap")"
+  tree="$c/tree"; extra=()
+  if [ -f "$c/extmods" ]; then # a formula's own Python modules (_states, _modules), never kept in the repo
+    repo="$(cat "$c/extmods")"; tree="$(mktemp -d)"; cp -a "$c/tree/." "$tree/"
+    git --git-dir="${MIRRORS:-/work/.mirror}/${repo/\//+}/repo" archive HEAD _states _modules | tar -x -C "$tree"
+    extra=(--states-dir "$tree/_states" --module-dirs "$tree/_modules")
+  fi
   pillar="-"; [ -d "$c/pillar" ] && pillar="$c/pillar"
   run() { # $1 output file, rest: salt-call args
     local out="$1"; shift
     rm -rf "$root"; mkdir -p "$root"
     [ -f "$c/setup.sh" ] && bash "$c/setup.sh" "$root"
     (cd /tmp && $wrap bash -c '[ -f "$1/ns.sh" ] && . "$1/ns.sh" "$2"; shift 2; exec "$@"' _ "$c" "$root" \
-      "$ORACLE" "$c/tree" "$pillar" "$@") > "$c/$out.raw" || true
+      "$ORACLE" "$tree" "$pillar" "${extra[@]}" "$@") > "$c/$out.raw" || true
     "$PY" - "$c/$out.raw" "$c/$out" <<'PY'
 import json, sys
 data = json.load(open(sys.argv[1]))["local"]

@@ -1,0 +1,2 @@
+mount --bind "$1/etc-ufw" /etc/ufw
+mount --bind "$1/default-ufw" /etc/default/ufw
