@@ -24,3 +24,4 @@ export function execRegistry(): ExecRegistry {
   return new ExecRegistry().register(...EXEC_MODULES.flat());
 }
 export * from './host/mounts.js';
+export * from './host/sha-crypt.js';

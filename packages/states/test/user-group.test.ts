@@ -52,7 +52,8 @@ t.test('groups and users for real (root)', { skip: root ? false : 'needs root' }
   const same = await call('user', 'present', U, { shell: '/bin/sh', groups: [G] });
   t.same([same.result, same.comment, same.changes], [true, `User ${U} is present and up to date`, {}]);
   const wouldChange = await call('user', 'present', U, { shell: '/bin/bash', groups: [G2] }, true);
-  t.same([wouldChange.result, wouldChange.changes], [null, { shell: '/bin/bash', groups: [G2] }]);
+  // as Salt (checked with the oracle): test mode names the changes in the comment only
+  t.same([wouldChange.result, wouldChange.changes], [null, {}]);
   t.equal(wouldChange.comment, `The following user attributes are set to be changed:\nshell: /bin/bash\ngroups: ['${G2}']\n`);
   const changed = await call('user', 'present', U, { shell: '/bin/bash', groups: [G2] });
   // the groups the change leaves, the user's own group included (as Salt reports them)

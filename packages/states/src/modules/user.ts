@@ -1,4 +1,6 @@
-import type { ArgSpec, StateContext, StateModule, StateReturn } from '@brine/core';
+import { chownSync, mkdirSync, statSync } from 'node:fs';
+import type { ArgSpec, CommandRunner, StateContext, StateModule, StateReturn } from '@brine/core';
+import { randomSalt, shaCrypt } from '@brine/exec';
 import { forgetAccounts, getGroup, getUser, localGroupName, secondaryGroups, type PasswdEntry } from '../util/accounts.js';
 import { asBool, asList } from '../util/args.js';
 import { needPrograms } from '../util/which.js';
@@ -22,6 +24,51 @@ const presentArgs: Record<string, ArgSpec> = {
   other: { type: ['string', 'number'] },
   allow_uid_change: { type: 'boolean' },
   allow_gid_change: { type: 'boolean' },
+  password: { type: 'string' },
+  hash_password: { type: 'boolean' },
+  enforce_password: { type: 'boolean' },
+  empty_password: { type: 'boolean' },
+};
+
+const REDACTED = 'XXX-REDACTED-XXX';
+const SHADOW_KEYS = ['name', 'passwd', 'lstchg', 'min', 'max', 'warn', 'inact', 'expire'] as const;
+
+/** Salt's shadow.info: the user's /etc/shadow fields, through getent (so a namespace's file is read). */
+async function shadowInfo(cmd: CommandRunner, name: string): Promise<Record<string, string> | undefined> {
+  const r = await cmd.run(['getent', 'shadow', name]);
+  if (r.retcode !== 0) return undefined;
+  const f = r.stdout.replace(/\n+$/, '').split(':');
+  return Object.fromEntries(SHADOW_KEYS.map((k, i) => [k, f[i] ?? '']));
+}
+
+/**
+ * The hash to set for hash_password: the clear text hashed with the salt and algorithm of the
+ * hash already set, so an unchanged password gives the same hash (Salt's idempotence trick); a
+ * fresh SHA-512 salt where there is none.
+ */
+async function hashed(cmd: CommandRunner, name: string, clear: string): Promise<string> {
+  const current = (await shadowInfo(cmd, name))?.passwd ?? '';
+  const m = /^\$(5|6)\$((?:rounds=\d+\$)?[^$]*)\$[^$]*$/.exec(current);
+  return m ? shaCrypt(clear, m[2]!, m[1] === '5' ? 'sha256' : 'sha512') : shaCrypt(clear, randomSalt());
+}
+
+/** Sets the hash with chpasswd -e (on stdin: never on a command line other users can read). */
+async function setPassword(cmd: CommandRunner, name: string, hash: string): Promise<string | undefined> {
+  const r = await cmd.run(['chpasswd', '-e'], { stdin: `${name}:${hash}\n` });
+  return r.retcode === 0 ? undefined : r.stderr || r.stdout;
+}
+
+async function deletePassword(cmd: CommandRunner, name: string): Promise<string | undefined> {
+  const r = await cmd.run(['passwd', '-d', name]);
+  return r.retcode === 0 ? undefined : r.stderr || r.stdout;
+}
+
+const isDir = (p: string) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 };
 
 const GECOS = ['fullname', 'roomnumber', 'workphone', 'homephone', 'other'] as const;
@@ -67,6 +114,9 @@ async function gidOf(gid: unknown, ctx: StateContext): Promise<number | undefine
 async function present(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
   const name = String(args.name);
   const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+  const emptyPassword = asBool(args.empty_password);
+  let password = typeof args.password === 'string' && args.password !== '' ? args.password : undefined;
+  if (password !== undefined && asBool(args.hash_password)) password = await hashed(ctx.cmd, name, password);
   const gid = await gidOf(args.gid, ctx);
   if (gid === 'missing') return { ...ret, result: false, comment: `The following group(s) are not present: ${String(args.gid)}` };
   const groups = asList(args.groups);
@@ -107,6 +157,18 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     // as Salt: without createhome the home is reported empty
     if (!asBool(args.createhome, true)) ret.changes.home = '';
     ret.comment = `New user ${name} created`;
+    if (password !== undefined && !emptyPassword) {
+      const failed = await setPassword(ctx.cmd, name, password);
+      if (failed !== undefined || (await shadowInfo(ctx.cmd, name))?.passwd !== password) {
+        return { ...ret, result: false, comment: `User ${name} created but failed to set password to ${REDACTED}` };
+      }
+      ret.changes.password = REDACTED;
+    }
+    if (emptyPassword && password === undefined) {
+      await deletePassword(ctx.cmd, name);
+      if ((await shadowInfo(ctx.cmd, name))?.passwd !== '') return { ...ret, result: false, comment: `User ${name} created but failed to empty password` };
+      ret.changes.password = '';
+    }
     return ret;
   }
 
@@ -142,10 +204,19 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     diff.home = args.home;
     mod.push('-d', args.home);
   }
+  // as Salt: createhome (default on) also makes the missing home of an existing user
+  const home = typeof args.home === 'string' ? args.home : user.home;
+  if (asBool(args.createhome, true) && home && !isDir(home)) diff.homeDoesNotExist = home;
   if (typeof args.shell === 'string' && args.shell !== user.shell) {
     diff.shell = args.shell;
     mod.push('-s', args.shell);
   }
+  const shadow = await shadowInfo(ctx.cmd, name);
+  if (shadow && password !== undefined && !emptyPassword) {
+    // a hash set by someone else is kept when enforce_password is off, unless none was ever set
+    if ((shadow.passwd === '!' || asBool(args.enforce_password, true)) && shadow.passwd !== password) diff.passwd = password;
+  }
+  if (shadow && emptyPassword && shadow.passwd !== '') diff.empty_password = true;
   const have = gecosOf(user);
   const want = { ...have };
   for (const k of GECOS) {
@@ -168,29 +239,46 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
       mod.push('-G', target.join(','));
     }
   }
-  if (!mod.length) {
+  if (!Object.keys(diff).length) {
     ret.comment = `User ${name} is present and up to date`;
     ret.new_state = ret.old_state;
     return ret;
   }
   if (ctx.test) {
     ret.result = null;
-    ret.changes = diff;
+    // as Salt: test mode names the changes in the comment only
     ret.comment =
       'The following user attributes are set to be changed:\n' +
       Object.entries(diff)
-        .map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.map((x) => `'${String(x)}'`).join(', ')}]` : String(v)}\n`)
+        .map(
+          ([k, v]) =>
+            `${k}: ${k === 'passwd' ? REDACTED : Array.isArray(v) ? `[${v.map((x) => `'${String(x)}'`).join(', ')}]` : v === true ? 'True' : String(v)}\n`,
+        )
         .join('');
     return ret;
   }
-  const r = await ctx.cmd.run(['usermod', ...mod, name]);
-  forgetAccounts();
-  if (r.retcode !== 0) return { ...ret, result: false, comment: `These values could not be changed: ${Object.keys(diff).join(', ')}: ${r.stderr}` };
+  if (diff.passwd !== undefined) {
+    const failed = await setPassword(ctx.cmd, name, password!);
+    if (failed !== undefined) return { ...ret, result: false, comment: `These values could not be changed: passwd: ${failed}` };
+  }
+  if (diff.empty_password) await deletePassword(ctx.cmd, name);
+  if (mod.length) {
+    const r = await ctx.cmd.run(['usermod', ...mod, name]);
+    forgetAccounts();
+    if (r.retcode !== 0) return { ...ret, result: false, comment: `These values could not be changed: ${Object.keys(diff).join(', ')}: ${r.stderr}` };
+  }
+  if (diff.homeDoesNotExist !== undefined && !isDir(home)) {
+    mkdirSync(home, { recursive: true, mode: 0o755 });
+    chownSync(home, user.uid, user.gid);
+  }
   const updated = await getUser(name, ctx.cmd);
-  ret.changes = diff;
+  // as Salt: what usermod changed, then every shadow field that differs now (the hash redacted)
+  ret.changes = Object.fromEntries(Object.entries(diff).filter(([k]) => !['passwd', 'empty_password', 'homeDoesNotExist'].includes(k)));
+  const after = await shadowInfo(ctx.cmd, name);
+  for (const k of SHADOW_KEYS) if (shadow && after && shadow[k] !== after[k]) ret.changes[k] = k === 'passwd' ? REDACTED : after[k];
   // as Salt: the groups a change leaves, the primary one included
   if (diff.groups !== undefined && updated) ret.changes.groups = allGroups(updated);
-  ret.comment = `Updated user ${name}`;
+  ret.comment = Object.keys(ret.changes).length ? `Updated user ${name}` : `User ${name} is present and up to date`;
   ret.new_state = userState(updated);
   return ret;
 }
