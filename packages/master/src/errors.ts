@@ -10,6 +10,8 @@ export const masterErrors = defineErrors({
     'store {file} is empty (0 bytes) but this master has run before ({evidence}): starting would forget every key, job and result. Restore the store from a backup, or delete the empty file to start over deliberately',
   BRINE_ERR_MASTER_STORE_WRITE:
     'store {file}: a write of {writes} queued changes failed ({detail}); retrying in {retry_ms} ms, nothing is acknowledged until it commits',
+  BRINE_ERR_MASTER_STORE_URL: 'store {url}: {detail}',
+  BRINE_ERR_MASTER_STORE_MIGRATE: 'store migrate: {detail}',
   BRINE_ERR_MASTER_LOCKED: 'data_dir lock {file}: {detail}',
   BRINE_ERR_MASTER_UNAUTHORIZED: 'missing or wrong API token',
   BRINE_ERR_MASTER_BAD_REQUEST: '{detail}',

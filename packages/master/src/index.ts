@@ -17,3 +17,8 @@ export * from './master-tops.js';
 export * from './state-service.js';
 export * from './state-results.js';
 export * from './requests.js';
+export type { StoreBackend } from './store-backend.js';
+export { PgStore } from './store-pg.js';
+export { SqliteBackend } from './store-sqlite.js';
+export { openStore, type StoreSpec } from './store-url.js';
+export { migrateSqliteToPostgres } from './store-migrate.js';

@@ -44,7 +44,7 @@ export interface LastHighstate {
 
 type Raw = Record<string, unknown>;
 
-function rowOf(r: Raw): StateResultRow {
+export function rowOf(r: Raw): StateResultRow {
   return {
     jid: r.jid as string,
     minion: r.minion as string,
@@ -95,6 +95,31 @@ export function isHighstateJob(fun: string, arg: unknown[], kwarg: Record<string
   return fun === 'state.apply' && arg.length === 0 && kwarg.mods === undefined;
 }
 
+/** The 16 column values of one state result row, in the table's column order (both backends). */
+export function stateResultValues(jid: string, minion: string, it: StateResultItem, now: string): unknown[] {
+  const r = it.ret;
+  const t = splitTag(it.tag);
+  const n = normalizeResult(r);
+  return [
+    jid,
+    minion,
+    it.run_num,
+    it.tag,
+    typeof r.__id__ === 'string' ? r.__id__ : t.id,
+    typeof r.name === 'string' ? r.name : t.name,
+    t.state,
+    t.fun,
+    typeof r.__sls__ === 'string' ? r.__sls__ : null,
+    n.result === true ? 1 : n.result === false ? 0 : null,
+    n.changed ? 1 : 0,
+    JSON.stringify(n.changes),
+    typeof r.comment === 'string' ? r.comment : Array.isArray(r.comment) ? r.comment.join('\n') : JSON.stringify(r.comment ?? ''),
+    typeof r.start_time === 'string' ? r.start_time : null,
+    n.duration,
+    now,
+  ];
+}
+
 /** The state_results table: batched inserts (exactly once per run number) and the queries. */
 export class StateResultStore {
   private readonly stmts;
@@ -135,29 +160,7 @@ export class StateResultStore {
   insert(jid: string, minion: string, items: StateResultItem[], after?: () => void): void {
     const now = new Date().toISOString();
     this.store.enqueue(() => {
-      for (const it of items) {
-        const r = it.ret;
-        const t = splitTag(it.tag);
-        const n = normalizeResult(r);
-        this.stmts.insert.run(
-          jid,
-          minion,
-          it.run_num,
-          it.tag,
-          typeof r.__id__ === 'string' ? r.__id__ : t.id,
-          typeof r.name === 'string' ? r.name : t.name,
-          t.state,
-          t.fun,
-          typeof r.__sls__ === 'string' ? r.__sls__ : null,
-          n.result === true ? 1 : n.result === false ? 0 : null,
-          n.changed ? 1 : 0,
-          JSON.stringify(n.changes),
-          typeof r.comment === 'string' ? r.comment : Array.isArray(r.comment) ? r.comment.join('\n') : JSON.stringify(r.comment ?? ''),
-          typeof r.start_time === 'string' ? r.start_time : null,
-          n.duration,
-          now,
-        );
-      }
+      for (const it of items) this.stmts.insert.run(...stateResultValues(jid, minion, it, now));
     }, after);
   }
 

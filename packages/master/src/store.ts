@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { KeyState, RetMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
+import { jobsQuery } from './store-queries.js';
 
 export interface KeyRow {
   minion: string;
@@ -45,9 +46,9 @@ export interface JobQuery {
   limit?: number;
 }
 
-type Raw = Record<string, unknown>;
+export type Raw = Record<string, unknown>;
 
-function jobFromRow(r: Raw): JobRow {
+export function jobFromRow(r: Raw): JobRow {
   const args = JSON.parse(r.args as string) as { arg: unknown[]; kwarg: Record<string, unknown> };
   const target = r.target as string;
   return {
@@ -64,7 +65,7 @@ function jobFromRow(r: Raw): JobRow {
   };
 }
 
-function returnFromRow(r: Raw): ReturnRow {
+export function returnFromRow(r: Raw): ReturnRow {
   return {
     jid: r.jid as string,
     minion: r.minion as string,
@@ -374,33 +375,7 @@ export class MasterStore {
   }
 
   listJobs(q: JobQuery = {}): Array<JobRow & { returned: number }> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.fun) {
-      where.push('j.fun = ?');
-      params.push(q.fun);
-    }
-    if (q.target) {
-      where.push('j.target = ?');
-      params.push(q.target);
-    }
-    if (q.minion) {
-      where.push('j.jid IN (SELECT jid FROM job_minions WHERE minion = ?)');
-      params.push(q.minion);
-    }
-    if (q.since) {
-      where.push('j.created_at >= ?');
-      params.push(q.since);
-    }
-    if (q.until) {
-      where.push('j.created_at <= ?');
-      params.push(q.until);
-    }
-    const sql =
-      `SELECT j.*, (SELECT count(*) FROM returns r WHERE r.jid = j.jid) AS returned FROM jobs j` +
-      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-      ` ORDER BY j.jid DESC LIMIT ?`;
-    params.push(q.limit ?? 100);
+    const [sql, params] = jobsQuery(q);
     return (this.db.prepare(sql).all(...params) as Raw[]).map((r) => ({
       ...jobFromRow(r),
       returned: r.returned as number,

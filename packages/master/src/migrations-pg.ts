@@ -1,0 +1,93 @@
+/**
+ * The master store's schema for PostgreSQL: the same tables, columns and indexes as the SQLite
+ * steps in migrations.ts, step for step (step N here is step N there), in PostgreSQL's dialect.
+ * The version is kept in brine_schema, as SQLite keeps it in `PRAGMA user_version`.
+ */
+export const PG_MIGRATIONS: string[] = [
+  `
+  CREATE TABLE keys (
+    minion      TEXT NOT NULL,
+    pub         TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    state       TEXT NOT NULL CHECK (state IN ('pending', 'accepted', 'rejected', 'denied')),
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    PRIMARY KEY (minion, fingerprint)
+  );
+  CREATE INDEX keys_state ON keys (state, minion);
+  CREATE TABLE minions (
+    minion     TEXT PRIMARY KEY,
+    grains     TEXT NOT NULL DEFAULT '{}',
+    last_seen  TEXT,
+    first_seen TEXT NOT NULL
+  );
+  CREATE TABLE jobs (
+    jid        TEXT PRIMARY KEY,
+    fun        TEXT NOT NULL,
+    args       TEXT NOT NULL,
+    target     TEXT NOT NULL,
+    tgt_type   TEXT NOT NULL,
+    "user"     TEXT NOT NULL,
+    batch      TEXT,
+    created_at TEXT NOT NULL,
+    expected   TEXT NOT NULL
+  );
+  CREATE INDEX jobs_created ON jobs (created_at);
+  CREATE INDEX jobs_fun ON jobs (fun, created_at);
+  CREATE TABLE job_minions (
+    jid    TEXT NOT NULL REFERENCES jobs (jid) ON DELETE CASCADE,
+    minion TEXT NOT NULL,
+    PRIMARY KEY (jid, minion)
+  );
+  CREATE INDEX job_minions_minion ON job_minions (minion, jid);
+  CREATE TABLE returns (
+    jid       TEXT NOT NULL REFERENCES jobs (jid) ON DELETE CASCADE,
+    minion    TEXT NOT NULL,
+    fun       TEXT NOT NULL,
+    success   INTEGER NOT NULL,
+    retcode   INTEGER NOT NULL,
+    ret       TEXT NOT NULL,
+    started   TEXT NOT NULL,
+    finished  TEXT NOT NULL,
+    stored_at TEXT NOT NULL,
+    summary   TEXT,
+    PRIMARY KEY (jid, minion)
+  );
+  CREATE INDEX returns_minion ON returns (minion, finished);
+  CREATE INDEX returns_failed ON returns (success, finished);
+  CREATE TABLE events (
+    seq        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tag        TEXT NOT NULL,
+    data       TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX events_created ON events (created_at);
+  `,
+  `
+  CREATE TABLE state_results (
+    jid        TEXT NOT NULL REFERENCES jobs (jid) ON DELETE CASCADE,
+    minion     TEXT NOT NULL,
+    run_num    INTEGER NOT NULL,
+    tag        TEXT NOT NULL,
+    id         TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    state      TEXT NOT NULL,
+    fun        TEXT NOT NULL,
+    sls        TEXT,
+    result     INTEGER,
+    changed    INTEGER NOT NULL,
+    changes    TEXT NOT NULL,
+    comment    TEXT NOT NULL,
+    start_time TEXT,
+    duration   DOUBLE PRECISION,
+    stored_at  TEXT NOT NULL,
+    PRIMARY KEY (jid, minion, run_num)
+  );
+  CREATE INDEX state_results_minion ON state_results (minion, jid);
+  CREATE INDEX state_results_failed ON state_results (jid) WHERE result = 0;
+  CREATE INDEX state_results_id ON state_results (id, changed, jid);
+  CREATE INDEX state_results_name ON state_results (name, changed, jid);
+  ALTER TABLE jobs ADD COLUMN highstate INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX jobs_highstate ON jobs (highstate, jid);
+  `,
+];

@@ -1,0 +1,44 @@
+import type { JobQuery, JobRow, KeyRow, MinionRow, ReturnRow } from './store.js';
+import type { KeyState, StateResultItem } from '@brine/protocol';
+import type { StateResultRow } from './state-results.js';
+
+/**
+ * The job/key/event store as one asynchronous interface with two backends: SQLite (embedded, the
+ * default) and PostgreSQL (a master cluster). Both run the same schema steps and answer the same
+ * queries; `test/store-backends.test.ts` runs one suite against both. Writes that a minion's ack
+ * waits on resolve only once committed.
+ */
+export interface StoreBackend {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Where it is, for messages (a file, or the URL without a password). */
+  readonly location: string;
+  schemaVersion(): Promise<number>;
+
+  keysOf(minion: string): Promise<KeyRow[]>;
+  listKeys(): Promise<KeyRow[]>;
+  insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<void>;
+  setKeyState(minion: string, fingerprint: string, state: KeyState): Promise<void>;
+  deleteKey(minion: string, fingerprint: string): Promise<void>;
+
+  saveGrains(minion: string, grains: Record<string, unknown>): Promise<void>;
+  touchMinion(minion: string): Promise<void>;
+  listMinions(): Promise<MinionRow[]>;
+  grainsOf(minion: string): Promise<Record<string, unknown> | undefined>;
+
+  lastJid(): Promise<string | null>;
+  insertJob(job: JobRow): Promise<void>;
+  getJob(jid: string): Promise<JobRow | null>;
+  isExpected(jid: string, minion: string): Promise<boolean>;
+  /** Resolves once committed: true when stored now, false when that minion's return was already there. */
+  insertReturn(ret: Omit<ReturnRow, 'stored_at'>): Promise<boolean>;
+  returnsOf(jid: string): Promise<ReturnRow[]>;
+  listJobs(q?: JobQuery): Promise<Array<JobRow & { returned: number }>>;
+
+  /** Resolves once committed; a run number stored before is kept as it was (exactly once). */
+  insertStateResults(jid: string, minion: string, items: StateResultItem[]): Promise<void>;
+  stateResultsOf(jid: string, minion?: string): Promise<StateResultRow[]>;
+
+  insertEvent(tag: string, data: unknown): Promise<void>;
+  prune(keepSeconds: number, now?: number): Promise<{ jobs: number; events: number }>;
+  close(): Promise<void>;
+}

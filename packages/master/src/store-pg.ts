@@ -1,0 +1,292 @@
+import pg from 'pg';
+import type { KeyState, StateResultItem } from '@brine/protocol';
+import { masterErrors } from './errors.js';
+import { PG_MIGRATIONS } from './migrations-pg.js';
+import { rowOf, stateResultValues, type StateResultRow } from './state-results.js';
+import { jobFromRow, returnFromRow, type JobQuery, type JobRow, type KeyRow, type MinionRow, type Raw, type ReturnRow } from './store.js';
+import type { StoreBackend } from './store-backend.js';
+import { jobsQuery } from './store-queries.js';
+
+/** `?` placeholders (the SQLite spelling both backends' queries share) as PostgreSQL's `$n`. */
+export function pgSql(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/**
+ * The URL with the password put in, for the driver only (pg lets a connection string's missing
+ * password override an explicit one); the URL the master logs and shows never has it.
+ */
+export function withPassword(url: string, password: string | undefined): string {
+  if (password === undefined) return url;
+  const u = new URL(url);
+  u.password = encodeURIComponent(password);
+  return u.toString();
+}
+
+interface Write {
+  sql: string;
+  params: unknown[];
+  /** Gets the row count of this statement once the batch commits. */
+  done: (rows: number) => void;
+}
+
+const STATE_INSERT = `INSERT INTO state_results
+  (jid, minion, run_num, tag, id, name, state, fun, sls, result, changed, changes, comment, start_time, duration, stored_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+
+/**
+ * The store on PostgreSQL, for several masters sharing one fleet. Hot writes (returns, state
+ * results, events, last-seen) are batched per tick into one transaction, as on SQLite; a batch
+ * that fails (the server restarting) is kept and retried with backoff, and nothing waiting on it
+ * resolves before it commits, so a minion's ack never runs ahead of the data.
+ */
+export class PgStore implements StoreBackend {
+  readonly kind = 'postgres' as const;
+  private queue: Write[] = [];
+  private scheduled = false;
+  private flushing: Promise<void> | undefined;
+  private retryMs = 0;
+  onWriteError: (err: Error, info: { writes: number; retryMs: number }) => void = () => undefined;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    readonly location: string,
+  ) {}
+
+  /** Connects and runs the schema steps not yet run (one transaction each, under an advisory lock, so masters starting together do not race). */
+  static async open(url: string, password?: string, max = 10): Promise<PgStore> {
+    const safe = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1@');
+    const pool = new pg.Pool({ connectionString: withPassword(url, password), max });
+    // an idle client losing the server (a restart) must not crash the master
+    pool.on('error', () => undefined);
+    const store = new PgStore(pool, safe);
+    try {
+      await store.migrate();
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw masterErrors.make('BRINE_ERR_MASTER_STORE', { file: safe, detail: (err as Error).message });
+    }
+    return store;
+  }
+
+  private async migrate(): Promise<void> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('SELECT pg_advisory_lock(7470711)');
+      await c.query('CREATE TABLE IF NOT EXISTS brine_schema (version INTEGER NOT NULL)');
+      const r = await c.query<{ version: number }>('SELECT version FROM brine_schema');
+      if (r.rowCount === 0) await c.query('INSERT INTO brine_schema (version) VALUES (0)');
+      for (let v = r.rows[0]?.version ?? 0; v < PG_MIGRATIONS.length; v++) {
+        await c.query('BEGIN');
+        try {
+          await c.query(PG_MIGRATIONS[v]!);
+          await c.query('UPDATE brine_schema SET version = $1', [v + 1]);
+          await c.query('COMMIT');
+        } catch (err) {
+          await c.query('ROLLBACK');
+          throw err;
+        }
+      }
+    } finally {
+      await c.query('SELECT pg_advisory_unlock(7470711)').catch(() => undefined);
+      c.release();
+    }
+  }
+
+  async schemaVersion(): Promise<number> {
+    return (await this.pool.query<{ version: number }>('SELECT version FROM brine_schema')).rows[0]?.version ?? 0;
+  }
+
+  private async all(sql: string, params: unknown[] = []): Promise<Raw[]> {
+    return (await this.pool.query(pgSql(sql), params)).rows as Raw[];
+  }
+
+  /** Several statements in one transaction, now (keys, jobs: durable before they are acted on). */
+  private async tx(statements: Array<[string, unknown[]]>): Promise<number[]> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      const counts: number[] = [];
+      for (const [sql, params] of statements) counts.push((await c.query(pgSql(sql), params)).rowCount ?? 0);
+      await c.query('COMMIT');
+      return counts;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  /** Queues a write for the next batch; resolves with its row count once the batch commits. */
+  private enqueue(sql: string, params: unknown[]): Promise<number> {
+    return new Promise((resolve) => {
+      this.queue.push({ sql, params, done: resolve });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  /** Commits what is queued; a failed batch goes back in front and is retried with backoff. */
+  async flush(): Promise<void> {
+    this.scheduled = false;
+    if (this.flushing) return this.flushing;
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.flushing = (async () => {
+      try {
+        const counts = await this.tx(batch.map((w) => [w.sql, w.params]));
+        this.retryMs = 0;
+        batch.forEach((w, i) => w.done(counts[i]!));
+      } catch (err) {
+        this.queue = [...batch, ...this.queue];
+        this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : 100, 5000);
+        this.onWriteError(
+          masterErrors.make('BRINE_ERR_MASTER_STORE_WRITE', {
+            file: this.location,
+            writes: batch.length,
+            detail: (err as Error).message,
+            retry_ms: this.retryMs,
+          }),
+          { writes: batch.length, retryMs: this.retryMs },
+        );
+        await new Promise((r) => setTimeout(r, this.retryMs));
+      } finally {
+        this.flushing = undefined;
+      }
+      if (this.queue.length) await this.flush();
+    })();
+    return this.flushing;
+  }
+
+  // ---- keys ----
+  async keysOf(minion: string): Promise<KeyRow[]> {
+    return (await this.all('SELECT * FROM keys WHERE minion = ? ORDER BY created_at', [minion])) as unknown as KeyRow[];
+  }
+  async listKeys(): Promise<KeyRow[]> {
+    return (await this.all('SELECT * FROM keys ORDER BY state, minion')) as unknown as KeyRow[];
+  }
+  async insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<void> {
+    const now = new Date().toISOString();
+    await this.tx([
+      ['INSERT INTO keys (minion, pub, fingerprint, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [minion, pub, fingerprint, state, now, now]],
+    ]);
+  }
+  async setKeyState(minion: string, fingerprint: string, state: KeyState): Promise<void> {
+    await this.tx([['UPDATE keys SET state = ?, updated_at = ? WHERE minion = ? AND fingerprint = ?', [state, new Date().toISOString(), minion, fingerprint]]]);
+  }
+  async deleteKey(minion: string, fingerprint: string): Promise<void> {
+    await this.tx([
+      ['DELETE FROM keys WHERE minion = ? AND fingerprint = ?', [minion, fingerprint]],
+      ['DELETE FROM minions WHERE minion = ? AND NOT EXISTS (SELECT 1 FROM keys WHERE minion = ?)', [minion, minion]],
+    ]);
+  }
+
+  // ---- minions ----
+  async saveGrains(minion: string, grains: Record<string, unknown>): Promise<void> {
+    const now = new Date().toISOString();
+    await this.enqueue(
+      `INSERT INTO minions (minion, grains, last_seen, first_seen) VALUES (?, ?, ?, ?)
+       ON CONFLICT (minion) DO UPDATE SET grains = excluded.grains, last_seen = excluded.last_seen`,
+      [minion, JSON.stringify(grains), now, now],
+    );
+  }
+  async touchMinion(minion: string): Promise<void> {
+    await this.enqueue('UPDATE minions SET last_seen = ? WHERE minion = ?', [new Date().toISOString(), minion]);
+  }
+  async listMinions(): Promise<MinionRow[]> {
+    return (await this.all('SELECT * FROM minions ORDER BY minion')).map((r) => ({
+      minion: r.minion as string,
+      grains: JSON.parse(r.grains as string) as Record<string, unknown>,
+      last_seen: (r.last_seen as string | null) ?? null,
+      first_seen: r.first_seen as string,
+    }));
+  }
+  async grainsOf(minion: string): Promise<Record<string, unknown> | undefined> {
+    const [r] = await this.all('SELECT grains FROM minions WHERE minion = ?', [minion]);
+    return r ? (JSON.parse(r.grains as string) as Record<string, unknown>) : undefined;
+  }
+
+  // ---- jobs ----
+  async lastJid(): Promise<string | null> {
+    return ((await this.all('SELECT max(jid) AS jid FROM jobs'))[0]?.jid as string | null) ?? null;
+  }
+  async insertJob(job: JobRow): Promise<void> {
+    await this.flush();
+    await this.tx([
+      [
+        'INSERT INTO jobs (jid, fun, args, target, tgt_type, "user", batch, created_at, expected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          job.jid,
+          job.fun,
+          JSON.stringify({ arg: job.arg, kwarg: job.kwarg }),
+          Array.isArray(job.target) ? JSON.stringify(job.target) : job.target,
+          job.tgt_type,
+          job.user,
+          job.batch,
+          job.created_at,
+          JSON.stringify(job.expected),
+        ],
+      ],
+      ...job.expected.map((m): [string, unknown[]] => ['INSERT INTO job_minions (jid, minion) VALUES (?, ?) ON CONFLICT DO NOTHING', [job.jid, m]]),
+    ]);
+  }
+  async getJob(jid: string): Promise<JobRow | null> {
+    const [r] = await this.all('SELECT * FROM jobs WHERE jid = ?', [jid]);
+    return r ? jobFromRow(r) : null;
+  }
+  async isExpected(jid: string, minion: string): Promise<boolean> {
+    return (await this.all('SELECT 1 FROM job_minions WHERE jid = ? AND minion = ?', [jid, minion])).length > 0;
+  }
+  async insertReturn(ret: Omit<ReturnRow, 'stored_at'>): Promise<boolean> {
+    const rows = await this.enqueue(
+      `INSERT INTO returns (jid, minion, fun, success, retcode, ret, started, finished, stored_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      [ret.jid, ret.minion, ret.fun, ret.success ? 1 : 0, ret.retcode, JSON.stringify(ret.return ?? null), ret.started, ret.finished, new Date().toISOString()],
+    );
+    return rows > 0;
+  }
+  async returnsOf(jid: string): Promise<ReturnRow[]> {
+    return (await this.all('SELECT * FROM returns WHERE jid = ? ORDER BY minion', [jid])).map(returnFromRow);
+  }
+  async listJobs(q: JobQuery = {}): Promise<Array<JobRow & { returned: number }>> {
+    const [sql, params] = jobsQuery(q);
+    return (await this.all(sql, params)).map((r) => ({ ...jobFromRow(r), returned: Number(r.returned) }));
+  }
+
+  // ---- state results ----
+  async insertStateResults(jid: string, minion: string, items: StateResultItem[]): Promise<void> {
+    const now = new Date().toISOString();
+    await Promise.all(items.map((it) => this.enqueue(STATE_INSERT, stateResultValues(jid, minion, it, now))));
+  }
+  async stateResultsOf(jid: string, minion?: string): Promise<StateResultRow[]> {
+    const rows =
+      minion === undefined
+        ? await this.all('SELECT * FROM state_results WHERE jid = ? ORDER BY minion, run_num', [jid])
+        : await this.all('SELECT * FROM state_results WHERE jid = ? AND minion = ? ORDER BY run_num', [jid, minion]);
+    return rows.map(rowOf);
+  }
+
+  // ---- events, retention ----
+  async insertEvent(tag: string, data: unknown): Promise<void> {
+    await this.enqueue('INSERT INTO events (tag, data, created_at) VALUES (?, ?, ?)', [tag, JSON.stringify(data ?? null), new Date().toISOString()]);
+  }
+  async prune(keepSeconds: number, now = Date.now()): Promise<{ jobs: number; events: number }> {
+    const cutoff = new Date(now - keepSeconds * 1000).toISOString();
+    await this.flush();
+    const [jobs, events] = await this.tx([
+      ['DELETE FROM jobs WHERE created_at < ?', [cutoff]],
+      ['DELETE FROM events WHERE created_at < ?', [cutoff]],
+    ]);
+    return { jobs: jobs!, events: events! };
+  }
+
+  async close(): Promise<void> {
+    await this.flush().catch(() => undefined);
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,87 @@
+import type { KeyState, StateResultItem } from '@brine/protocol';
+import { StateResultStore, type StateResultRow } from './state-results.js';
+import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionRow, type ReturnRow } from './store.js';
+import type { StoreBackend } from './store-backend.js';
+
+/** The embedded SQLite store behind the backend interface (its batching and checks as they are). */
+export class SqliteBackend implements StoreBackend {
+  readonly kind = 'sqlite' as const;
+  readonly results: StateResultStore;
+  constructor(readonly store: MasterStore) {
+    this.results = new StateResultStore(store);
+  }
+  static open(file: string): SqliteBackend {
+    return new SqliteBackend(new MasterStore(file));
+  }
+  get location(): string {
+    return this.store.file;
+  }
+  async schemaVersion(): Promise<number> {
+    return this.store.schemaVersion;
+  }
+  async keysOf(minion: string): Promise<KeyRow[]> {
+    return this.store.keysOf(minion);
+  }
+  async listKeys(): Promise<KeyRow[]> {
+    return this.store.listKeys();
+  }
+  async insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<void> {
+    this.store.insertKey(minion, pub, fingerprint, state);
+  }
+  async setKeyState(minion: string, fingerprint: string, state: KeyState): Promise<void> {
+    this.store.setKeyState(minion, fingerprint, state);
+  }
+  async deleteKey(minion: string, fingerprint: string): Promise<void> {
+    this.store.deleteKey(minion, fingerprint);
+  }
+  async saveGrains(minion: string, grains: Record<string, unknown>): Promise<void> {
+    this.store.saveGrains(minion, grains);
+    this.store.flush();
+  }
+  async touchMinion(minion: string): Promise<void> {
+    this.store.touchMinion(minion);
+    this.store.flush();
+  }
+  async listMinions(): Promise<MinionRow[]> {
+    return this.store.listMinions();
+  }
+  async grainsOf(minion: string): Promise<Record<string, unknown> | undefined> {
+    return this.store.grainsOf(minion);
+  }
+  async lastJid(): Promise<string | null> {
+    return this.store.lastJid();
+  }
+  async insertJob(job: JobRow): Promise<void> {
+    this.store.insertJob(job);
+  }
+  async getJob(jid: string): Promise<JobRow | null> {
+    return this.store.getJob(jid);
+  }
+  async isExpected(jid: string, minion: string): Promise<boolean> {
+    return this.store.isExpected(jid, minion);
+  }
+  insertReturn(ret: Omit<ReturnRow, 'stored_at'>): Promise<boolean> {
+    return new Promise((resolve) => this.store.insertReturn(ret, resolve));
+  }
+  async returnsOf(jid: string): Promise<ReturnRow[]> {
+    return this.store.returnsOf(jid);
+  }
+  async listJobs(q?: JobQuery): Promise<Array<JobRow & { returned: number }>> {
+    return this.store.listJobs(q);
+  }
+  insertStateResults(jid: string, minion: string, items: StateResultItem[]): Promise<void> {
+    return new Promise((resolve) => this.results.insert(jid, minion, items, resolve));
+  }
+  async stateResultsOf(jid: string, minion?: string): Promise<StateResultRow[]> {
+    return this.results.ofJob(jid, minion);
+  }
+  insertEvent(tag: string, data: unknown): Promise<void> {
+    return new Promise((resolve) => this.store.insertEvent(tag, data, resolve));
+  }
+  async prune(keepSeconds: number, now?: number): Promise<{ jobs: number; events: number }> {
+    return this.store.prune(keepSeconds, now);
+  }
+  async close(): Promise<void> {
+    this.store.close();
+  }
+}

@@ -1,0 +1,265 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import type { StateResultItem } from '@brine/protocol';
+import { startPostgres, type PostgresServer } from '../../../test/support/postgres.js';
+import type { StoreBackend } from '../src/store-backend.js';
+import { SqliteBackend } from '../src/store-sqlite.js';
+import { PgStore } from '../src/store-pg.js';
+import { openStore } from '../src/store-url.js';
+import { migrateSqliteToPostgres } from '../src/store-migrate.js';
+import type { JobRow } from '../src/store.js';
+
+/**
+ * One suite, two backends: every query the master makes must answer the same on SQLite and on a
+ * real PostgreSQL server (Debian's, started in a temp dir for this file).
+ */
+
+let server: PostgresServer;
+let dbs = 0;
+t.before(async () => {
+  server = await startPostgres();
+});
+t.teardown(() => server.stop());
+
+function tmpDir(t: Test): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-backend-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A fresh empty database per test, so the backends start equal. */
+async function freshPg(t: Test): Promise<{ url: string; store: PgStore }> {
+  const name = `brine_t${++dbs}`;
+  await server.createDatabase(name);
+  const url = server.url(name);
+  const store = await PgStore.open(url, server.password);
+  t.teardown(() => store.close());
+  return { url, store };
+}
+
+const backends: Array<[string, (t: Test) => Promise<StoreBackend>]> = [
+  [
+    'sqlite',
+    async (t) => {
+      const s = SqliteBackend.open(path.join(tmpDir(t), 'master.db'));
+      t.teardown(() => s.close());
+      return s;
+    },
+  ],
+  ['postgres', async (t) => (await freshPg(t)).store],
+];
+
+const job = (jid: string, expected: string[], fun = 'state.apply'): JobRow => ({
+  jid,
+  fun,
+  arg: [],
+  kwarg: { test: false },
+  target: expected.length > 1 ? expected : expected[0]!,
+  tgt_type: expected.length > 1 ? 'list' : 'glob',
+  user: 'ops',
+  batch: null,
+  created_at: new Date(Number(jid.slice(0, 4)), 0, 1).toISOString(),
+  expected,
+});
+
+const item = (run_num: number, result: boolean | null, changes: object = {}): StateResultItem => ({
+  run_num,
+  tag: `file_|-f${run_num}_|-/tmp/f${run_num}_|-managed`,
+  ret: {
+    result,
+    changes,
+    comment: `state ${run_num}`,
+    name: `/tmp/f${run_num}`,
+    __id__: `f${run_num}`,
+    __sls__: 'web',
+    duration: 1.5,
+    start_time: '10:00:00.000000',
+  },
+});
+
+for (const [kind, open] of backends) {
+  t.test(`${kind}: keys and minions`, async (t) => {
+    const s = await open(t);
+    t.equal(await s.schemaVersion(), 2, 'every schema step ran');
+    await s.insertKey('web1', 'PUB1', 'fp1', 'pending');
+    await s.insertKey('db1', 'PUB2', 'fp2', 'accepted');
+    await s.setKeyState('web1', 'fp1', 'accepted');
+    t.same(
+      (await s.listKeys()).map((k) => [k.minion, k.state, k.fingerprint]),
+      [
+        ['db1', 'accepted', 'fp2'],
+        ['web1', 'accepted', 'fp1'],
+      ],
+    );
+    await s.saveGrains('web1', { os: 'Debian', roles: ['web'] });
+    await s.touchMinion('web1');
+    t.same(await s.grainsOf('web1'), { os: 'Debian', roles: ['web'] });
+    t.equal(await s.grainsOf('nobody'), undefined);
+    t.same(
+      (await s.listMinions()).map((m) => m.minion),
+      ['web1'],
+    );
+    t.ok((await s.listMinions())[0]!.last_seen, 'last seen stored');
+    await s.deleteKey('web1', 'fp1');
+    t.same(await s.keysOf('web1'), []);
+    t.same(await s.listMinions(), [], 'a minion without keys goes with its last key');
+  });
+
+  t.test(`${kind}: jobs, returns exactly once, queries`, async (t) => {
+    const s = await open(t);
+    t.equal(await s.lastJid(), null);
+    await s.insertJob(job('20250101000000000001', ['web1', 'web2']));
+    await s.insertJob(job('20260101000000000002', ['web1'], 'test.ping'));
+    t.equal(await s.lastJid(), '20260101000000000002');
+    t.ok(await s.isExpected('20250101000000000001', 'web2'));
+    t.notOk(await s.isExpected('20250101000000000001', 'db1'));
+    const got = await s.getJob('20250101000000000001');
+    t.same([got?.target, got?.user, got?.kwarg], [['web1', 'web2'], 'ops', { test: false }]);
+    const ret = { jid: '20250101000000000001', minion: 'web1', fun: 'state.apply', success: true, retcode: 0, return: { a: 1 }, started: 's', finished: 'f' };
+    t.equal(await s.insertReturn(ret), true, 'stored');
+    t.equal(await s.insertReturn({ ...ret, return: { a: 2 } }), false, 'a second return of that minion is ignored');
+    t.same(
+      (await s.returnsOf('20250101000000000001')).map((r) => [r.minion, r.success, r.return]),
+      [['web1', true, { a: 1 }]],
+    );
+    t.same(
+      (await s.listJobs()).map((j) => [j.jid, j.returned]),
+      [
+        ['20260101000000000002', 0],
+        ['20250101000000000001', 1],
+      ],
+    );
+    t.same(
+      (await s.listJobs({ fun: 'test.ping' })).map((j) => j.jid),
+      ['20260101000000000002'],
+    );
+    t.same(
+      (await s.listJobs({ minion: 'web2' })).map((j) => j.jid),
+      ['20250101000000000001'],
+    );
+    t.same(
+      (await s.listJobs({ since: '2025-06-01T00:00:00.000Z' })).map((j) => j.jid),
+      ['20260101000000000002'],
+    );
+    t.same((await s.listJobs({ limit: 1 })).length, 1);
+  });
+
+  t.test(`${kind}: state results exactly once per run number, events, retention`, async (t) => {
+    const s = await open(t);
+    await s.insertJob(job('20250101000000000001', ['web1']));
+    await s.insertStateResults('20250101000000000001', 'web1', [item(0, true), item(1, false, { diff: 'x' })]);
+    // a resent batch (the minion's spool after a lost ack) changes nothing
+    await s.insertStateResults('20250101000000000001', 'web1', [item(1, true), item(2, null)]);
+    const rows = await s.stateResultsOf('20250101000000000001');
+    t.same(
+      rows.map((r) => [r.run_num, r.id, r.result, r.changes, r.sls, r.duration]),
+      [
+        [0, 'f0', true, {}, 'web', 1.5],
+        [1, 'f1', false, { diff: 'x' }, 'web', 1.5],
+        [2, 'f2', null, {}, 'web', 1.5],
+      ],
+    );
+    t.equal((await s.stateResultsOf('20250101000000000001', 'nobody')).length, 0);
+    await s.insertEvent('brine/job/1/new', { x: 1 });
+    await s.insertJob(job('20990101000000000009', ['web1']));
+    const pruned = await s.prune(3600, Date.parse('2030-01-01T00:00:00Z'));
+    t.same(pruned, { jobs: 1, events: 1 }, 'jobs and events older than the cutoff go, jobs with their returns and states');
+    t.same(await s.stateResultsOf('20250101000000000001'), []);
+    t.equal(await s.lastJid(), '20990101000000000009');
+  });
+}
+
+t.test('postgres: many concurrent writes commit in batches, each resolved once stored', async (t) => {
+  const { store } = await freshPg(t);
+  await store.insertJob(
+    job(
+      '20250101000000000001',
+      Array.from({ length: 200 }, (_, i) => `m${i}`),
+    ),
+  );
+  const acks = await Promise.all(
+    Array.from({ length: 200 }, (_, i) =>
+      store.insertReturn({
+        jid: '20250101000000000001',
+        minion: `m${i}`,
+        fun: 'test.ping',
+        success: true,
+        retcode: 0,
+        return: true,
+        started: 's',
+        finished: 'f',
+      }),
+    ),
+  );
+  t.equal(acks.filter(Boolean).length, 200);
+  t.equal((await store.returnsOf('20250101000000000001')).length, 200);
+});
+
+t.test('store URLs: sqlite:PATH, postgres:// without a password, password from a file', async (t) => {
+  const dir = tmpDir(t);
+  const sqlite = await openStore({ url: `sqlite:${path.join(dir, 'm.db')}` });
+  t.equal(sqlite.kind, 'sqlite');
+  await sqlite.close();
+  await server.createDatabase('brine_url');
+  const pgs = await openStore({ url: server.url('brine_url'), passwordFile: server.passwordFile });
+  t.equal(pgs.kind, 'postgres');
+  t.notMatch(pgs.location, server.password);
+  await pgs.close();
+  await t.rejects(openStore({ url: `postgres://brine:${server.password}@127.0.0.1:${server.port}/brine_url` }), {
+    code: 'BRINE_ERR_MASTER_STORE_URL',
+    message: /password in the URL/,
+  });
+  await t.rejects(openStore({ url: 'mysql://x/y' }), { code: 'BRINE_ERR_MASTER_STORE_URL', message: /expected sqlite:PATH or postgres:/ });
+  await t.rejects(openStore({ url: server.url('brine_url'), passwordFile: path.join(dir, 'missing') }), {
+    code: 'BRINE_ERR_MASTER_STORE_URL',
+    message: /store_password_file/,
+  });
+  await t.rejects(openStore({ url: server.url('brine_url') }, { BRINE_STORE_PASSWORD: 'wrong' }), {
+    code: 'BRINE_ERR_MASTER_STORE',
+    message: /password authentication failed/,
+  });
+});
+
+t.test('brine store migrate: a SQLite store carried into PostgreSQL, row for row, and again safely', async (t) => {
+  const file = path.join(tmpDir(t), 'master.db');
+  const src = SqliteBackend.open(file);
+  await src.insertKey('web1', 'PUB', 'fp1', 'accepted');
+  await src.saveGrains('web1', { os: 'Debian' });
+  for (let j = 1; j <= 3; j++) {
+    const jid = `2025010100000000000${j}`;
+    await src.insertJob(job(jid, ['web1']));
+    await src.insertReturn({ jid, minion: 'web1', fun: 'state.apply', success: j !== 2, retcode: j === 2 ? 2 : 0, return: { j }, started: 's', finished: 'f' });
+    await src.insertStateResults(jid, 'web1', [item(0, true), item(1, j !== 2)]);
+  }
+  await src.insertEvent('brine/minion/web1/start', { id: 'web1' });
+  await src.close();
+  await server.createDatabase('brine_migrate');
+  const url = server.url('brine_migrate');
+  const first = await migrateSqliteToPostgres(file, url, server.password);
+  t.same(Object.fromEntries(Object.entries(first).map(([k, v]) => [k, v.written])), {
+    keys: 1,
+    minions: 1,
+    jobs: 3,
+    job_minions: 3,
+    returns: 3,
+    state_results: 6,
+    events: 1,
+  });
+  const again = await migrateSqliteToPostgres(file, url, server.password);
+  t.same(
+    Object.values(again).map((v) => v.written),
+    [0, 0, 0, 0, 0, 0, 0],
+    'a second run copies nothing twice',
+  );
+  const dst = await PgStore.open(url, server.password);
+  t.teardown(() => dst.close());
+  const back = SqliteBackend.open(file);
+  t.teardown(() => back.close());
+  t.same(await dst.listKeys(), await back.listKeys());
+  t.same(await dst.listJobs(), await back.listJobs());
+  t.same(await dst.returnsOf('20250101000000000002'), await back.returnsOf('20250101000000000002'));
+  t.same(await dst.stateResultsOf('20250101000000000002'), await back.stateResultsOf('20250101000000000002'));
+  await t.rejects(migrateSqliteToPostgres(path.join(tmpDir(t), 'none.db'), url, server.password), { code: 'BRINE_ERR_MASTER_STORE_MIGRATE' });
+});
