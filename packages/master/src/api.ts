@@ -12,14 +12,13 @@ import { jobRoutes } from './routes/jobs.js';
 import { keyRoutes } from './routes/keys.js';
 import { minionRoutes } from './routes/minions.js';
 import { stateRoutes } from './routes/states.js';
-import type { StateResultStore } from './state-results.js';
 import type { StateService } from './state-service.js';
-import type { MasterStore } from './store.js';
+import type { StoreBackend } from './store-backend.js';
 import { tokenMatches } from './tls.js';
 
 export interface ApiDeps {
   token: string;
-  store: MasterStore;
+  store: StoreBackend;
   keys: KeyManager;
   hub: MinionHub;
   jobs: JobManager;
@@ -27,7 +26,6 @@ export interface ApiDeps {
   log: Logger;
   fingerprint: string;
   defaultTimeout: number;
-  results: StateResultStore;
   states: StateService;
   files: FileServer;
 }

@@ -16,6 +16,12 @@ export interface MasterConfig {
   token_file: string;
   tls_cert: string | null;
   tls_key: string | null;
+  /** The store: sqlite:PATH (default <data_dir>/master.db) or postgres://USER@HOST:PORT/DB for a cluster. */
+  store: string | null;
+  /** A file holding the PostgreSQL password (else the BRINE_STORE_PASSWORD environment variable). */
+  store_password_file: string | null;
+  /** This master's name in a cluster (default: host name and API port). */
+  cluster_id: string | null;
   auto_accept: boolean;
   autosign: string[];
   autosign_networks: string[];
@@ -72,6 +78,9 @@ export const MASTER_DEFAULTS: MasterConfig = {
   token_file: '',
   tls_cert: null,
   tls_key: null,
+  store: null,
+  store_password_file: null,
+  cluster_id: null,
   auto_accept: false,
   autosign: [],
   autosign_networks: [],
@@ -116,6 +125,9 @@ const KINDS: Record<keyof MasterConfig, string> = {
   token_file: 'string',
   tls_cert: 'string?',
   tls_key: 'string?',
+  store: 'string?',
+  store_password_file: 'string?',
+  cluster_id: 'string?',
   auto_accept: 'boolean',
   autosign: 'string[]',
   autosign_networks: 'string[]',
@@ -220,6 +232,8 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   cfg.token_file = cfg.token_file ? abs(cfg.token_file) : path.join(cfg.data_dir, 'api_token');
   if (cfg.tls_cert) cfg.tls_cert = abs(cfg.tls_cert);
   if (cfg.tls_key) cfg.tls_key = abs(cfg.tls_key);
+  if (cfg.store_password_file) cfg.store_password_file = abs(cfg.store_password_file);
+  if (cfg.store?.startsWith('sqlite:')) cfg.store = `sqlite:${abs(cfg.store.slice('sqlite:'.length))}`;
   const absRoots = (r: Record<string, string[]>) => Object.fromEntries(Object.entries(r).map(([env, dirs]) => [env, dirs.map(abs)]));
   cfg.file_roots = absRoots(cfg.file_roots);
   cfg.pillar_roots = absRoots(cfg.pillar_roots);

@@ -1,5 +1,5 @@
 import { globMatch } from '@brine/compiler';
-import type { MasterStore } from './store.js';
+import type { StoreBackend } from './store-backend.js';
 
 export interface BusEvent {
   tag: string;
@@ -17,12 +17,12 @@ export class EventBus {
   private listeners = new Set<{ pattern: string; fn: Listener }>();
   counts = { fired: 0 };
 
-  constructor(private readonly store: MasterStore) {}
+  constructor(private readonly store: StoreBackend) {}
 
   fire(tag: string, data: unknown): void {
     const ev: BusEvent = { tag, data, stamp: new Date().toISOString() };
     this.counts.fired++;
-    this.store.insertEvent(tag, data, () => {
+    void this.store.insertEvent(tag, data).then(() => {
       for (const l of this.listeners) {
         if (l.pattern === '*' || globMatch(tag, l.pattern)) {
           try {

@@ -23,7 +23,7 @@ import { masterErrors } from './errors.js';
 import { HostAsks } from './host-asks.js';
 import type { EventBus } from './event-bus.js';
 import type { KeyManager } from './keys.js';
-import type { MasterStore } from './store.js';
+import type { StoreBackend } from './store-backend.js';
 import { peerKey, UnauthGuard, type UnauthLimits } from './unauth-guard.js';
 
 /** One minion connection; `minion` is set once its key signature checked out. */
@@ -82,7 +82,7 @@ export class MinionHub {
     server: Server,
     private readonly deps: {
       keys: KeyManager;
-      store: MasterStore;
+      store: StoreBackend;
       events: EventBus;
       log: Logger;
       maxFrameBytes: number;
@@ -182,7 +182,7 @@ export class MinionHub {
     if (id && this.sessions.get(id) === session) {
       this.sessions.delete(id);
       this.stats.authenticated--;
-      this.deps.store.touchMinion(id);
+      this.remember(this.deps.store.touchMinion(id));
       this.deps.log.info({ minion: id }, 'minion disconnected');
       this.deps.events.fire('brine/presence/change', { new: [], lost: [id] });
       this.handlers?.onGone(id);
@@ -220,18 +220,24 @@ export class MinionHub {
   private dispatch(session: Session, msg: Message): void {
     switch (msg.type) {
       case 'hello':
-        return this.onHello(session, msg.minion, msg.pub);
+        return void this.onHello(session, msg.minion, msg.pub).catch((err: unknown) => {
+          this.storeFailed(err);
+          session.ws.close(1011, 'master store unavailable');
+        });
       case 'auth':
         return this.onAuth(session, msg.sig, msg.id);
       case 'grains': {
         // the authenticated id wins over whatever the minion reports as its id grain
         session.grains = { ...msg.grains, id: session.minion };
         // a minion may only claim jobs that targeted it (the protocol bounds the list and its jids)
+        const minion = session.minion!;
         for (const jid of msg.running) {
-          if (this.deps.store.isExpected(jid, session.minion!)) session.running.add(jid);
-          else this.stats.running_refused++;
+          void this.deps.store.isExpected(jid, minion).then(
+            (ok) => (ok ? session.running.add(jid) : this.stats.running_refused++),
+            (err: unknown) => this.storeFailed(err),
+          );
         }
-        this.deps.store.saveGrains(session.minion!, session.grains);
+        this.remember(this.deps.store.saveGrains(minion, session.grains));
         if (!session.started) {
           session.started = true;
           this.deps.events.fire(`brine/minion/${session.minion}/start`, { id: session.minion });
@@ -273,11 +279,20 @@ export class MinionHub {
     );
   }
 
-  private onHello(session: Session, minion: string, pub: string): void {
+  /** A store write nothing waits on (last seen, grains): a failure is logged, never thrown. */
+  private remember(write: Promise<unknown>): void {
+    write.catch((err: unknown) => this.storeFailed(err));
+  }
+
+  private storeFailed(err: unknown): void {
+    this.deps.log.error({ event: 'store_failed', err: (err as Error).message }, 'master store call failed');
+  }
+
+  private async onHello(session: Session, minion: string, pub: string): Promise<void> {
     if (session.claimed || session.minion) return this.unexpected(session, { v: 1, type: 'hello', minion, pub, version: '' });
     let admission;
     try {
-      admission = this.deps.keys.admit(minion, pub, session.address);
+      admission = await this.deps.keys.admit(minion, pub, session.address);
     } catch (err) {
       if (!(err instanceof BrineError)) throw err;
       this.stats.auth_failures++;
@@ -356,10 +371,10 @@ export class MinionHub {
   }
 
   /** A minion's grains: those of its live session, else the last stored, else just its id. */
-  grainsOf(id: string): Grains {
+  async grainsOf(id: string): Promise<Grains> {
     const live = this.sessions.get(id)?.grains;
     if (live && Object.keys(live).length) return live;
-    return this.deps.store.grainsOf(id) ?? { id };
+    return ((await this.deps.store.grainsOf(id)) as Grains | undefined) ?? { id };
   }
 
   /** Closes the session of a minion whose key was rejected or deleted. */

@@ -6,8 +6,9 @@ import type { EventBus } from './event-bus.js';
 import type { MinionHub, Session } from './hub.js';
 import { JidGenerator } from './jid.js';
 import type { KeyManager } from './keys.js';
-import { isHighstateJob, normalizeResult, type StateResultStore } from './state-results.js';
-import type { JobRow, MasterStore, ReturnRow } from './store.js';
+import { isHighstateJob, normalizeResult } from './state-results.js';
+import type { JobRow, ReturnRow } from './store.js';
+import type { StoreBackend } from './store-backend.js';
 
 export interface JobRequest {
   tgt: string | string[];
@@ -70,19 +71,20 @@ export class JobManager {
 
   constructor(
     private readonly deps: {
-      store: MasterStore;
+      store: StoreBackend;
+      /** The newest jid stored when the master started: new jids sort after it. */
+      lastJid: string | null;
       hub: MinionHub;
       keys: KeyManager;
       events: EventBus;
       log: Logger;
       nodegroups: Record<string, string | string[]>;
       defaultTimeout: number;
-      states: StateResultStore;
       /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
       pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
     },
   ) {
-    this.jids = new JidGenerator(deps.store.lastJid());
+    this.jids = new JidGenerator(deps.lastJid);
     deps.hub.handlers = {
       onReturn: (s, r) => this.onReturn(s, r),
       onStateResults: (s, m) => this.onStateResults(s, m),
@@ -103,12 +105,12 @@ export class JobManager {
     const opts = { nodegroups: this.deps.nodegroups };
     const diags = checkTarget(tgt, type, opts);
     if (diags.length > 0) throw new BrineError(diags[0]!.code, diags[0]!.message, {}, diags);
-    const accepted = this.deps.keys.acceptedIds().sort();
+    const accepted = (await this.deps.keys.acceptedIds()).sort();
     // pillar is compiled only when the expression can look at it
     const needsPillar = type === 'pillar' || type === 'pillar_pcre' || (type === 'compound' && /(^|[\s(])[IJ]@/.test(String(tgt)));
     const out: string[] = [];
     for (const id of accepted) {
-      const g = this.deps.hub.grainsOf(id);
+      const g = await this.deps.hub.grainsOf(id);
       const pillar = needsPillar && this.deps.pillarOf ? await this.deps.pillarOf(id, g, jid) : undefined;
       if (matchTarget(tgt, type, pillar ? { id, grains: g, pillar } : { id, grains: g }, opts)) out.push(id);
     }
@@ -136,8 +138,8 @@ export class JobManager {
       created_at: new Date().toISOString(),
       expected: minions,
     };
-    this.deps.store.insertJob(job);
-    if (isHighstateJob(job.fun, job.arg, job.kwarg)) this.deps.states.markHighstate(jid);
+    await this.deps.store.insertJob(job);
+    if (isHighstateJob(job.fun, job.arg, job.kwarg)) await this.deps.store.markHighstate(jid);
     const live: LiveJob = {
       job,
       frame: encode({ type: 'job', jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg }),
@@ -213,11 +215,11 @@ export class JobManager {
   }
 
   /** A minion reporting on a job that did not target it is refused (and counted): true then. */
-  private rejectForeign(session: Session, msg: RetMsg | StateResultsMsg): boolean {
+  private async rejectForeign(session: Session, msg: RetMsg | StateResultsMsg): Promise<boolean> {
     const minion = session.minion!;
-    if (this.deps.store.isExpected(msg.jid, minion)) return false;
+    if (this.live.get(msg.jid)?.job.expected.includes(minion) || (await this.deps.store.isExpected(msg.jid, minion))) return false;
     // final either way (the job is unknown, pruned, or not this minion's): the minion drops it
-    const e = this.deps.store.getJob(msg.jid)
+    const e = (await this.deps.store.getJob(msg.jid))
       ? masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: msg.jid })
       : masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_JOB', { minion, jid: msg.jid });
     this.deps.log.warn({ minion, jid: msg.jid, code: e.code }, e.message);
@@ -226,57 +228,65 @@ export class JobManager {
     return true;
   }
 
+  /** A store call nothing waits on failed: logged (the minion resends what was not acked). */
+  private storeFailed(err: unknown): void {
+    this.deps.log.error({ event: 'store_failed', err: (err as Error).message }, 'master store call failed');
+  }
+
   private onReturn(session: Session, ret: RetMsg): void {
+    this.handleReturn(session, ret).catch((err: unknown) => this.storeFailed(err));
+  }
+
+  private async handleReturn(session: Session, ret: RetMsg): Promise<void> {
     const minion = session.minion!;
-    if (this.rejectForeign(session, ret)) return;
+    if (await this.rejectForeign(session, ret)) return;
     session.running.delete(ret.jid);
-    this.deps.store.insertReturn(
-      {
-        jid: ret.jid,
-        minion,
-        fun: ret.fun,
-        success: ret.success,
-        retcode: ret.retcode,
-        return: ret.return,
-        started: ret.started,
-        finished: ret.finished,
-      },
-      (inserted) => {
-        // the minion may have reconnected since: the ack goes to its current session
-        const current = this.deps.hub.sessions.get(minion);
-        if (current) this.deps.hub.send(current, { type: 'ack', jid: ret.jid });
-        if (!inserted) return;
-        this.deps.events.fire(`brine/job/${ret.jid}/ret/${minion}`, {
-          jid: ret.jid,
-          id: minion,
-          fun: ret.fun,
-          success: ret.success,
-          retcode: ret.retcode,
-          return: ret.return,
-        });
-        const live = this.live.get(ret.jid);
-        if (live) this.release(live, minion);
-      },
-    );
-    this.deps.store.touchMinion(minion);
+    this.deps.store.touchMinion(minion).catch((err: unknown) => this.storeFailed(err));
+    const inserted = await this.deps.store.insertReturn({
+      jid: ret.jid,
+      minion,
+      fun: ret.fun,
+      success: ret.success,
+      retcode: ret.retcode,
+      return: ret.return,
+      started: ret.started,
+      finished: ret.finished,
+    });
+    // the minion may have reconnected since: the ack goes to its current session
+    const current = this.deps.hub.sessions.get(minion);
+    if (current) this.deps.hub.send(current, { type: 'ack', jid: ret.jid });
+    if (!inserted) return;
+    this.deps.events.fire(`brine/job/${ret.jid}/ret/${minion}`, {
+      jid: ret.jid,
+      id: minion,
+      fun: ret.fun,
+      success: ret.success,
+      retcode: ret.retcode,
+      return: ret.return,
+    });
+    const live = this.live.get(ret.jid);
+    if (live) this.release(live, minion);
   }
 
   private onStateResults(session: Session, msg: StateResultsMsg): void {
+    this.handleStateResults(session, msg).catch((err: unknown) => this.storeFailed(err));
+  }
+
+  private async handleStateResults(session: Session, msg: StateResultsMsg): Promise<void> {
     const minion = session.minion!;
-    if (this.rejectForeign(session, msg)) return;
+    if (await this.rejectForeign(session, msg)) return;
     const nums = msg.results.map((r) => r.run_num);
-    this.deps.states.insert(msg.jid, minion, msg.results, () => {
-      const current = this.deps.hub.sessions.get(minion);
-      if (current) this.deps.hub.send(current, { type: 'state_ack', jid: msg.jid, nums });
-      this.deps.events.fire(`brine/job/${msg.jid}/prog/${minion}`, {
-        jid: msg.jid,
-        id: minion,
-        fun: msg.fun,
-        results: msg.results.map((r) => {
-          const { result, changed, duration } = normalizeResult(r.ret);
-          return { run_num: r.run_num, tag: r.tag, result, changed, duration };
-        }),
-      });
+    await this.deps.store.insertStateResults(msg.jid, minion, msg.results);
+    const current = this.deps.hub.sessions.get(minion);
+    if (current) this.deps.hub.send(current, { type: 'state_ack', jid: msg.jid, nums });
+    this.deps.events.fire(`brine/job/${msg.jid}/prog/${minion}`, {
+      jid: msg.jid,
+      id: minion,
+      fun: msg.fun,
+      results: msg.results.map((r) => {
+        const { result, changed, duration } = normalizeResult(r.ret);
+        return { run_num: r.run_num, tag: r.tag, result, changed, duration };
+      }),
     });
   }
 
@@ -300,15 +310,15 @@ export class JobManager {
       });
     }
     // returns committed in the same tick as the last one must be visible to the report
-    this.deps.store.flush();
-    return this.report(jid)!;
+    await this.deps.store.flush();
+    return (await this.report(jid))!;
   }
 
-  report(jid: string): JobReport | null {
-    const job = this.deps.store.getJob(jid);
+  async report(jid: string): Promise<JobReport | null> {
+    const job = await this.deps.store.getJob(jid);
     if (!job) return null;
     const returns: JobReport['returns'] = {};
-    for (const r of this.deps.store.returnsOf(jid)) {
+    for (const r of await this.deps.store.returnsOf(jid)) {
       const { jid: _j, minion, ...rest } = r;
       returns[minion] = rest;
     }
@@ -324,7 +334,7 @@ export class JobManager {
   }
 
   /** Jobs some connected minion is still running (as far as the master knows). */
-  active(): Array<{ jid: string; fun: string; target: string | string[]; created_at: string; running: string[] }> {
+  async active(): Promise<Array<{ jid: string; fun: string; target: string | string[]; created_at: string; running: string[] }>> {
     const byJid = new Map<string, string[]>();
     for (const [id, s] of this.deps.hub.sessions) {
       for (const jid of s.running) {
@@ -335,7 +345,7 @@ export class JobManager {
     }
     const out = [];
     for (const [jid, running] of [...byJid].sort(([a], [b]) => a.localeCompare(b))) {
-      const job = this.live.get(jid)?.job ?? this.deps.store.getJob(jid);
+      const job = this.live.get(jid)?.job ?? (await this.deps.store.getJob(jid));
       if (!job) continue;
       out.push({ jid, fun: job.fun, target: job.target, created_at: job.created_at, running: running.sort() });
     }

@@ -5,7 +5,8 @@ import type { KeyState, KeyStateMsg } from '@brine/protocol';
 import { parseNetworks } from './config.js';
 import { masterErrors } from './errors.js';
 import type { EventBus } from './event-bus.js';
-import type { KeyRow, MasterStore } from './store.js';
+import type { KeyRow } from './store.js';
+import type { KeyOp, StoreBackend } from './store-backend.js';
 
 /** Fingerprint of a minion public key: SHA-256 of its DER (SPKI), colon-separated hex. */
 export function keyFingerprint(key: KeyObject): string {
@@ -48,7 +49,7 @@ export interface KeyChange {
  */
 export class KeyManager {
   constructor(
-    private readonly store: MasterStore,
+    private readonly store: StoreBackend,
     private readonly events: EventBus,
     private readonly opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[]; newKeysPerMinute?: number },
   ) {
@@ -80,17 +81,17 @@ export class KeyManager {
   }
 
   /** Decides what a hello with this id and key gets; records unknown keys. */
-  admit(minion: string, pub: string, address?: string): Admission {
+  async admit(minion: string, pub: string, address?: string): Promise<Admission> {
     const key = parsePublicKey(minion, pub);
     const fingerprint = keyFingerprint(key);
-    const rows = this.store.keysOf(minion);
+    const rows = await this.store.keysOf(minion);
     const mine = rows.find((r) => r.fingerprint === fingerprint);
     const others = rows.filter((r) => r.fingerprint !== fingerprint && r.state !== 'denied');
     if (!mine && others.length > 0 && others.every((r) => r.state === 'pending')) {
       // one pending key per id: a newer key replaces the one nobody has accepted yet
-      const admission = this.land(minion, pub, key, fingerprint, false, address);
+      const admission = await this.land(minion, pub, key, fingerprint, false, address);
       for (const r of others) {
-        this.store.deleteKey(minion, r.fingerprint);
+        await this.store.deleteKey(minion, r.fingerprint);
         this.events.fire('brine/auth', { id: minion, act: 'replaced', fingerprint: r.fingerprint });
       }
       return admission;
@@ -98,7 +99,7 @@ export class KeyManager {
     if (mine) {
       if (mine.state === 'denied' && others.length === 0) {
         // the key that made this one denied is gone: the operator gets to decide afresh
-        return this.land(minion, pub, key, fingerprint, true, address);
+        return await this.land(minion, pub, key, fingerprint, true, address);
       }
       if (mine.state === 'accepted') return { state: 'accepted', key };
       return { state: mine.state };
@@ -106,56 +107,54 @@ export class KeyManager {
     if (others.length > 0) {
       this.takeRowToken(minion);
       // one denied key per id is enough to show an impostor tried: the newest one
-      for (const r of rows) if (r.state === 'denied') this.store.deleteKey(minion, r.fingerprint);
-      this.store.insertKey(minion, pub, fingerprint, 'denied');
+      for (const r of rows) if (r.state === 'denied') await this.store.deleteKey(minion, r.fingerprint);
+      await this.store.insertKey(minion, pub, fingerprint, 'denied');
       this.events.fire('brine/auth', { id: minion, act: 'denied', fingerprint });
       return { state: 'denied' };
     }
-    return this.land(minion, pub, key, fingerprint, false, address);
+    return await this.land(minion, pub, key, fingerprint, false, address);
   }
 
-  private land(minion: string, pub: string, key: KeyObject, fingerprint: string, exists: boolean, address?: string): Admission {
+  private async land(minion: string, pub: string, key: KeyObject, fingerprint: string, exists: boolean, address?: string): Promise<Admission> {
     const auto = this.opts.autoAccept || this.opts.autosign.some((p) => globMatch(minion, p)) || this.inNetworks(address);
     const state: KeyState = auto ? 'accepted' : 'pending';
     // keys the operator's policy accepts are not throttled: a fleet may enroll at once
     if (!exists && !auto) this.takeRowToken(minion);
-    if (exists) this.store.setKeyState(minion, fingerprint, state);
-    else this.store.insertKey(minion, pub, fingerprint, state);
+    if (exists) await this.store.setKeyState(minion, fingerprint, state);
+    else await this.store.insertKey(minion, pub, fingerprint, state);
     this.events.fire('brine/auth', { id: minion, act: state, fingerprint });
     if (state === 'accepted') return { state, key };
     return { state };
   }
 
-  list(): KeyRow[] {
+  list(): Promise<KeyRow[]> {
     return this.store.listKeys();
   }
 
-  acceptedIds(): string[] {
-    return this.store
-      .listKeys()
-      .filter((k) => k.state === 'accepted')
-      .map((k) => k.minion);
+  async acceptedIds(): Promise<string[]> {
+    return (await this.store.listKeys()).filter((k) => k.state === 'accepted').map((k) => k.minion);
   }
 
   /**
    * Moves keys matching `match` (a glob; all when undefined) from any of `from` to `to`
    * (`deleted` removes them). Returns what changed.
    */
-  change(match: string | undefined, from: KeyState[], to: KeyState | 'deleted'): KeyChange[] {
+  async change(match: string | undefined, from: KeyState[], to: KeyState | 'deleted'): Promise<KeyChange[]> {
     const changed: KeyChange[] = [];
-    const rows = this.store.listKeys();
-    this.store.db.transaction(() => {
+    const rows = await this.store.listKeys();
+    const ops: KeyOp[] = [];
+    {
       for (const r of rows) {
         if (!from.includes(r.state)) continue;
         if (match !== undefined && !globMatch(r.minion, match)) continue;
         if (to === 'accepted' && rows.some((o) => o.minion === r.minion && o.state === 'accepted' && o !== r)) continue;
         const was = r.state;
-        if (to === 'deleted') this.store.deleteKey(r.minion, r.fingerprint);
-        else this.store.setKeyState(r.minion, r.fingerprint, to);
+        ops.push({ minion: r.minion, fingerprint: r.fingerprint, to });
         r.state = to === 'deleted' ? r.state : to;
         changed.push({ minion: r.minion, fingerprint: r.fingerprint, from: was, to });
       }
-    })();
+    }
+    await this.store.changeKeys(ops);
     for (const c of changed) this.events.fire('brine/key', { id: c.minion, act: c.to, from: c.from, fingerprint: c.fingerprint });
     return changed;
   }

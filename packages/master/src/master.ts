@@ -12,25 +12,25 @@ import { EventBus } from './event-bus.js';
 import { MinionHub } from './hub.js';
 import { JobManager } from './jobs.js';
 import { KeyManager } from './keys.js';
-import { MasterStore, refuseEmptyStore } from './store.js';
+import { refuseEmptyStore } from './store.js';
+import type { StoreBackend } from './store-backend.js';
+import { openStore } from './store-url.js';
 import { ensureCertificate, ensureToken } from './tls.js';
 import { FileServer } from './file-server.js';
 import { loadMasterTops } from './master-tops.js';
 import { requestHandler } from './requests.js';
-import { StateResultStore } from './state-results.js';
 import { StateService } from './state-service.js';
 import { setRenderTimeout } from '@brine/compiler';
 import { CompilePool } from './compile-pool.js';
 
 export interface Master {
   config: MasterConfig;
-  store: MasterStore;
+  store: StoreBackend;
   hub: MinionHub;
   jobs: JobManager;
   keys: KeyManager;
   events: EventBus;
   states: StateService;
-  results: StateResultStore;
   files: FileServer;
   api: FastifyInstance;
   /** Port of the minion channel (wss) and of the operator API, as bound. */
@@ -76,13 +76,13 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
 
 async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   setRenderTimeout(config.render_timeout);
-  const dbFile = path.join(config.data_dir, 'master.db');
-  refuseEmptyStore(dbFile, [config.tls_cert ?? path.join(config.pki_dir, 'master.crt'), config.token_file]);
+  const url = config.store ?? `sqlite:${path.join(config.data_dir, 'master.db')}`;
+  if (url.startsWith('sqlite:')) refuseEmptyStore(url.slice('sqlite:'.length), [config.tls_cert ?? path.join(config.pki_dir, 'master.crt'), config.token_file]);
   const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
   const token = ensureToken(config.token_file);
-  const store = new MasterStore(dbFile);
+  const store = await openStore({ url, ...(config.store_password_file ? { passwordFile: config.store_password_file } : {}) });
   store.onWriteError = (err, info) => log.error({ event: 'store_write_failed', code: (err as { code?: string }).code, ...info }, err.message);
-  const pruned = store.prune(config.keep_jobs_seconds);
+  const pruned = await store.prune(config.keep_jobs_seconds);
   if (pruned.jobs || pruned.events) log.info(pruned, 'pruned old jobs and events');
   const events = new EventBus(store);
   const keys = new KeyManager(store, events, {
@@ -96,7 +96,6 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   for (const e of tops.errors) log.error({ event: 'master_tops_error' }, e);
   const states = new StateService(config, tops, log);
   const files = new FileServer(states.files, log);
-  const results = new StateResultStore(store);
 
   const server: Server = createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.3' });
   const hub = new MinionHub(server, {
@@ -116,13 +115,13 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   });
   const jobs = new JobManager({
     store,
+    lastJid: await store.lastJid(),
     hub,
     keys,
     events,
     log,
     nodegroups: config.nodegroups,
     defaultTimeout: config.timeout,
-    states: results,
     pillarOf: async (id, grains, jid) => (await states.pillar(id, grains, jid)).pillar,
   });
   hub.requests = requestHandler(states, files, hub);
@@ -148,7 +147,6 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
     log,
     fingerprint: tls.fingerprint,
     defaultTimeout: config.timeout,
-    results,
     states,
     files,
   });
@@ -166,8 +164,12 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
 
   const retention = setInterval(
     () => {
-      const r = store.prune(config.keep_jobs_seconds);
-      if (r.jobs || r.events) log.info(r, 'pruned old jobs and events');
+      store.prune(config.keep_jobs_seconds).then(
+        (r) => {
+          if (r.jobs || r.events) log.info(r, 'pruned old jobs and events');
+        },
+        (err: unknown) => log.error({ event: 'store_prune_failed', err: (err as Error).message }, 'pruning old jobs failed'),
+      );
     },
     Math.min(3600, Math.max(60, config.keep_jobs_seconds / 10)) * 1000,
   );
@@ -188,7 +190,6 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
     keys,
     events,
     states,
-    results,
     files,
     api,
     port,
@@ -204,7 +205,7 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
       hub.close();
       await api.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      store.close();
+      await store.close();
       await pool?.close();
       log.info({ event: 'master_stopped' }, 'master stopped');
     },

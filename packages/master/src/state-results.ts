@@ -95,6 +95,46 @@ export function isHighstateJob(fun: string, arg: unknown[], kwarg: Record<string
   return fun === 'state.apply' && arg.length === 0 && kwarg.mods === undefined;
 }
 
+/** The `brine states` query, for both backends: (sql with ? placeholders, params). */
+export function stateQuerySql(q: StateQuery): [string, unknown[]] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.jid) {
+    where.push('jid = ?');
+    params.push(q.jid);
+  }
+  if (q.minion) {
+    where.push('minion = ?');
+    params.push(q.minion);
+  }
+  if (q.id) {
+    where.push('(id = ? OR name = ?)');
+    params.push(q.id, q.id);
+  }
+  if (q.failed) where.push('result = 0');
+  if (q.changed) where.push('changed = 1');
+  if (q.sinceJid) {
+    where.push('jid >= ?');
+    params.push(q.sinceJid);
+  }
+  const sql = `SELECT * FROM state_results${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY jid DESC, minion, run_num LIMIT ?`;
+  params.push(q.limit ?? 1000);
+  return [sql, params];
+}
+
+/** Per minion its newest highstate job it returned from, with that run's counts (both backends). */
+export const LAST_HIGHSTATES_SQL = `WITH last AS (
+           SELECT jm.minion AS minion, max(j.jid) AS jid FROM jobs j JOIN job_minions jm ON jm.jid = j.jid
+           WHERE j.highstate = 1 AND EXISTS (SELECT 1 FROM returns r WHERE r.jid = j.jid AND r.minion = jm.minion)
+           GROUP BY jm.minion
+         )
+         SELECT l.minion AS minion, l.jid AS jid, j.created_at AS created_at, r.success AS success,
+           count(s.run_num) AS states, coalesce(sum(CASE WHEN s.result = 0 THEN 1 ELSE 0 END), 0) AS failed, coalesce(sum(s.changed), 0) AS changed
+         FROM last l JOIN jobs j ON j.jid = l.jid
+         LEFT JOIN returns r ON r.jid = l.jid AND r.minion = l.minion
+         LEFT JOIN state_results s ON s.jid = l.jid AND s.minion = l.minion
+         GROUP BY l.minion, l.jid ORDER BY l.minion`;
+
 /** The 16 column values of one state result row, in the table's column order (both backends). */
 export function stateResultValues(jid: string, minion: string, it: StateResultItem, now: string): unknown[] {
   const r = it.ret;
@@ -136,19 +176,7 @@ export class StateResultStore {
       ofJobMinion: db.prepare('SELECT * FROM state_results WHERE jid = ? AND minion = ? ORDER BY run_num'),
       setHighstate: db.prepare('UPDATE jobs SET highstate = 1 WHERE jid = ?'),
       // per minion its newest highstate job it returned from, with that run's counts
-      last: db.prepare(
-        `WITH last AS (
-           SELECT jm.minion AS minion, max(j.jid) AS jid FROM jobs j JOIN job_minions jm ON jm.jid = j.jid
-           WHERE j.highstate = 1 AND EXISTS (SELECT 1 FROM returns r WHERE r.jid = j.jid AND r.minion = jm.minion)
-           GROUP BY jm.minion
-         )
-         SELECT l.minion AS minion, l.jid AS jid, j.created_at AS created_at, r.success AS success,
-           count(s.run_num) AS states, coalesce(sum(s.result = 0), 0) AS failed, coalesce(sum(s.changed), 0) AS changed
-         FROM last l JOIN jobs j ON j.jid = l.jid
-         LEFT JOIN returns r ON r.jid = l.jid AND r.minion = l.minion
-         LEFT JOIN state_results s ON s.jid = l.jid AND s.minion = l.minion
-         GROUP BY l.minion, l.jid ORDER BY l.minion`,
-      ),
+      last: db.prepare(LAST_HIGHSTATES_SQL),
     };
   }
 
@@ -170,28 +198,7 @@ export class StateResultStore {
   }
 
   query(q: StateQuery): StateResultRow[] {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.jid) {
-      where.push('jid = ?');
-      params.push(q.jid);
-    }
-    if (q.minion) {
-      where.push('minion = ?');
-      params.push(q.minion);
-    }
-    if (q.id) {
-      where.push('(id = ? OR name = ?)');
-      params.push(q.id, q.id);
-    }
-    if (q.failed) where.push('result = 0');
-    if (q.changed) where.push('changed = 1');
-    if (q.sinceJid) {
-      where.push('jid >= ?');
-      params.push(q.sinceJid);
-    }
-    const sql = `SELECT * FROM state_results${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY jid DESC, minion, run_num LIMIT ?`;
-    params.push(q.limit ?? 1000);
+    const [sql, params] = stateQuerySql(q);
     return (this.store.db.prepare(sql).all(...params) as Raw[]).map(rowOf);
   }
 

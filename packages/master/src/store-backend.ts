@@ -1,6 +1,6 @@
 import type { JobQuery, JobRow, KeyRow, MinionRow, ReturnRow } from './store.js';
 import type { KeyState, StateResultItem } from '@brine/protocol';
-import type { StateResultRow } from './state-results.js';
+import type { LastHighstate, StateQuery, StateResultRow } from './state-results.js';
 
 /**
  * The job/key/event store as one asynchronous interface with two backends: SQLite (embedded, the
@@ -19,6 +19,8 @@ export interface StoreBackend {
   insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<void>;
   setKeyState(minion: string, fingerprint: string, state: KeyState): Promise<void>;
   deleteKey(minion: string, fingerprint: string): Promise<void>;
+  /** Several key moves in one transaction (salt-key -A and friends). */
+  changeKeys(ops: KeyOp[]): Promise<void>;
 
   saveGrains(minion: string, grains: Record<string, unknown>): Promise<void>;
   touchMinion(minion: string): Promise<void>;
@@ -37,8 +39,21 @@ export interface StoreBackend {
   /** Resolves once committed; a run number stored before is kept as it was (exactly once). */
   insertStateResults(jid: string, minion: string, items: StateResultItem[]): Promise<void>;
   stateResultsOf(jid: string, minion?: string): Promise<StateResultRow[]>;
+  queryStates(q: StateQuery): Promise<StateResultRow[]>;
+  lastHighstates(): Promise<LastHighstate[]>;
+  markHighstate(jid: string): Promise<void>;
 
   insertEvent(tag: string, data: unknown): Promise<void>;
   prune(keepSeconds: number, now?: number): Promise<{ jobs: number; events: number }>;
+  /** Resolves once every write queued so far has committed. */
+  flush(): Promise<void>;
+  /** Told when a write batch fails and will be retried (the master logs it). */
+  onWriteError: (err: Error, info: { writes: number; retryMs: number }) => void;
   close(): Promise<void>;
+}
+
+export interface KeyOp {
+  minion: string;
+  fingerprint: string;
+  to: KeyState | 'deleted';
 }

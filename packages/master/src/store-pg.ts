@@ -2,9 +2,9 @@ import pg from 'pg';
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { PG_MIGRATIONS } from './migrations-pg.js';
-import { rowOf, stateResultValues, type StateResultRow } from './state-results.js';
+import { LAST_HIGHSTATES_SQL, rowOf, stateQuerySql, stateResultValues, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
 import { jobFromRow, returnFromRow, type JobQuery, type JobRow, type KeyRow, type MinionRow, type Raw, type ReturnRow } from './store.js';
-import type { StoreBackend } from './store-backend.js';
+import type { KeyOp, StoreBackend } from './store-backend.js';
 import { jobsQuery } from './store-queries.js';
 
 /** `?` placeholders (the SQLite spelling both backends' queries share) as PostgreSQL's `$n`. */
@@ -186,6 +186,18 @@ export class PgStore implements StoreBackend {
     ]);
   }
 
+  async changeKeys(ops: KeyOp[]): Promise<void> {
+    const statements: Array<[string, unknown[]]> = [];
+    const now = new Date().toISOString();
+    for (const o of ops) {
+      if (o.to === 'deleted') {
+        statements.push(['DELETE FROM keys WHERE minion = ? AND fingerprint = ?', [o.minion, o.fingerprint]]);
+        statements.push(['DELETE FROM minions WHERE minion = ? AND NOT EXISTS (SELECT 1 FROM keys WHERE minion = ?)', [o.minion, o.minion]]);
+      } else statements.push(['UPDATE keys SET state = ?, updated_at = ? WHERE minion = ? AND fingerprint = ?', [o.to, now, o.minion, o.fingerprint]]);
+    }
+    if (statements.length) await this.tx(statements);
+  }
+
   // ---- minions ----
   async saveGrains(minion: string, grains: Record<string, unknown>): Promise<void> {
     const now = new Date().toISOString();
@@ -269,6 +281,25 @@ export class PgStore implements StoreBackend {
         ? await this.all('SELECT * FROM state_results WHERE jid = ? ORDER BY minion, run_num', [jid])
         : await this.all('SELECT * FROM state_results WHERE jid = ? AND minion = ? ORDER BY run_num', [jid, minion]);
     return rows.map(rowOf);
+  }
+
+  async queryStates(q: StateQuery): Promise<StateResultRow[]> {
+    const [sql, params] = stateQuerySql(q);
+    return (await this.all(sql, params)).map(rowOf);
+  }
+  async lastHighstates(): Promise<LastHighstate[]> {
+    return (await this.all(LAST_HIGHSTATES_SQL)).map((r) => ({
+      minion: r.minion as string,
+      jid: r.jid as string,
+      created_at: r.created_at as string,
+      success: r.success === null ? null : Number(r.success) === 1,
+      states: Number(r.states),
+      failed: Number(r.failed),
+      changed: Number(r.changed),
+    }));
+  }
+  async markHighstate(jid: string): Promise<void> {
+    await this.tx([['UPDATE jobs SET highstate = 1 WHERE jid = ?', [jid]]]);
   }
 
   // ---- events, retention ----

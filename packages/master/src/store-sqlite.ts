@@ -1,7 +1,7 @@
 import type { KeyState, StateResultItem } from '@brine/protocol';
-import { StateResultStore, type StateResultRow } from './state-results.js';
+import { StateResultStore, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
 import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionRow, type ReturnRow } from './store.js';
-import type { StoreBackend } from './store-backend.js';
+import type { KeyOp, StoreBackend } from './store-backend.js';
 
 /** The embedded SQLite store behind the backend interface (its batching and checks as they are). */
 export class SqliteBackend implements StoreBackend {
@@ -33,6 +33,14 @@ export class SqliteBackend implements StoreBackend {
   }
   async deleteKey(minion: string, fingerprint: string): Promise<void> {
     this.store.deleteKey(minion, fingerprint);
+  }
+  async changeKeys(ops: KeyOp[]): Promise<void> {
+    this.store.db.transaction(() => {
+      for (const o of ops) {
+        if (o.to === 'deleted') this.store.deleteKey(o.minion, o.fingerprint);
+        else this.store.setKeyState(o.minion, o.fingerprint, o.to);
+      }
+    })();
   }
   async saveGrains(minion: string, grains: Record<string, unknown>): Promise<void> {
     this.store.saveGrains(minion, grains);
@@ -74,6 +82,24 @@ export class SqliteBackend implements StoreBackend {
   }
   async stateResultsOf(jid: string, minion?: string): Promise<StateResultRow[]> {
     return this.results.ofJob(jid, minion);
+  }
+  async queryStates(q: StateQuery): Promise<StateResultRow[]> {
+    return this.results.query(q);
+  }
+  async lastHighstates(): Promise<LastHighstate[]> {
+    return this.results.lastHighstates();
+  }
+  async markHighstate(jid: string): Promise<void> {
+    this.results.markHighstate(jid);
+  }
+  async flush(): Promise<void> {
+    this.store.flush();
+  }
+  get onWriteError(): StoreBackend['onWriteError'] {
+    return this.store.onWriteError;
+  }
+  set onWriteError(fn: StoreBackend['onWriteError']) {
+    this.store.onWriteError = fn;
   }
   insertEvent(tag: string, data: unknown): Promise<void> {
     return new Promise((resolve) => this.store.insertEvent(tag, data, resolve));

@@ -232,17 +232,17 @@ t.test('autosign_networks must be networks', async (t) => {
 
 t.test('autosign_networks: a new key from inside the network is accepted, from outside it waits', async (t) => {
   const { generateKeyPairSync } = await import('node:crypto');
-  const { MasterStore } = await import('../src/store.js');
+  const { SqliteBackend } = await import('../src/store-sqlite.js');
   const { EventBus } = await import('../src/event-bus.js');
   const { KeyManager } = await import('../src/keys.js');
-  const store = new MasterStore(path.join(tmp(t), 'm.db'));
+  const store = SqliteBackend.open(path.join(tmp(t), 'm.db'));
   t.teardown(() => store.close());
   const keys = new KeyManager(store, new EventBus(store), { autoAccept: false, autosign: [], autosignNetworks: ['172.28.0.0/16'] });
   const pub = () => generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  t.equal(keys.admit('inside', pub(), '172.28.3.4').state, 'accepted');
-  t.equal(keys.admit('mapped', pub(), '::ffff:172.28.0.9').state, 'accepted');
-  t.equal(keys.admit('outside', pub(), '10.1.2.3').state, 'pending');
-  t.equal(keys.admit('unknown', pub()).state, 'pending');
+  t.equal((await keys.admit('inside', pub(), '172.28.3.4')).state, 'accepted');
+  t.equal((await keys.admit('mapped', pub(), '::ffff:172.28.0.9')).state, 'accepted');
+  t.equal((await keys.admit('outside', pub(), '10.1.2.3')).state, 'pending');
+  t.equal((await keys.admit('unknown', pub())).state, 'pending');
 });
 
 t.test('identical minions share one compile unless a template reads the id', async (t) => {

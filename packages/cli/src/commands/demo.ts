@@ -130,7 +130,7 @@ export const demoCommand: Command = {
       const report = await master.jobs.wait(pub.jid, limit);
       off();
       if (out === 'text' || out === 'highstate') {
-        code = printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states: master.results.ofJob(pub.jid) }, io);
+        code = printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states: await master.store.stateResultsOf(pub.jid) }, io);
       } else {
         printReport(report, out, io);
         code = fleetExitCode({ ...report, states: [] });

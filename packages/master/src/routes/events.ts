@@ -3,13 +3,13 @@ import type { EventBus } from '../event-bus.js';
 import type { FileServer } from '../file-server.js';
 import type { MinionHub } from '../hub.js';
 import type { StateService } from '../state-service.js';
-import type { MasterStore } from '../store.js';
+import type { StoreBackend } from '../store-backend.js';
 import { obj, responses } from './schemas.js';
 
 export interface EventRouteDeps {
   events: EventBus;
   hub: MinionHub;
-  store: MasterStore;
+  store: StoreBackend;
   states: StateService;
   files: FileServer;
 }
@@ -29,7 +29,7 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
       ...deps.hub.stats,
       ...deps.hub.guard.stats,
       events_fired: deps.events.counts.fired,
-      schema_version: deps.store.schemaVersion,
+      schema_version: await deps.store.schemaVersion(),
       ...deps.states.stats,
       files_served: deps.files.served,
       files_refused: deps.files.refused,

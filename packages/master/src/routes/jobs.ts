@@ -2,12 +2,12 @@ import { TARGET_TYPES, type TargetType } from '@brine/compiler';
 import type { FastifyInstance } from 'fastify';
 import { masterErrors } from '../errors.js';
 import type { JobManager } from '../jobs.js';
-import type { MasterStore } from '../store.js';
+import type { StoreBackend } from '../store-backend.js';
 import { anyValue, jidParam, obj, responses, str, strList } from './schemas.js';
 
 export interface JobRouteDeps {
   jobs: JobManager;
-  store: MasterStore;
+  store: StoreBackend;
   defaultTimeout: number;
 }
 
@@ -121,7 +121,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         return new Date(t).toISOString();
       };
       return {
-        jobs: deps.store.listJobs({ fun: q.function, target: q.target, minion: q.minion, since: iso(q.since), until: iso(q.until), limit: q.limit }),
+        jobs: await deps.store.listJobs({ fun: q.function, target: q.target, minion: q.minion, since: iso(q.since), until: iso(q.until), limit: q.limit }),
       };
     },
   );
@@ -135,7 +135,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         response: responses(obj({ active: { type: 'array', items: obj({ jid: str, fun: str, running: strList }) } })),
       },
     },
-    async () => ({ active: deps.jobs.active() }),
+    async () => ({ active: await deps.jobs.active() }),
   );
 
   app.get(
@@ -152,7 +152,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
     async (req) => {
       const { jid } = req.params as { jid: string };
       const { wait } = req.query as { wait?: number };
-      const found = wait ? await deps.jobs.wait(jid, wait) : deps.jobs.report(jid);
+      const found = wait ? await deps.jobs.wait(jid, wait) : await deps.jobs.report(jid);
       if (!found) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
       return found;
     },

@@ -37,7 +37,7 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
       },
     },
     async () => {
-      const keys = deps.keys.list();
+      const keys = await deps.keys.list();
       const by: Record<KeyState, string[]> = { accepted: [], pending: [], rejected: [], denied: [] };
       for (const k of keys) by[k.state].push(k.minion);
       return { ...by, keys: keys.map(({ pub: _p, ...rest }) => rest) };
@@ -55,7 +55,7 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
     },
     async () => ({
       master: deps.fingerprint,
-      keys: deps.keys.list().map((k) => ({ minion: k.minion, state: k.state, fingerprint: k.fingerprint })),
+      keys: (await deps.keys.list()).map((k) => ({ minion: k.minion, state: k.state, fingerprint: k.fingerprint })),
     }),
   );
 
@@ -89,7 +89,7 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
         from = ['pending', 'accepted', 'rejected', 'denied'];
         to = 'deleted';
       }
-      const changed = deps.keys.change(match, from, to);
+      const changed = await deps.keys.change(match, from, to);
       for (const c of changed) if (c.from === 'accepted') deps.hub.disconnect(c.minion);
       return { changed };
     },

@@ -5,13 +5,13 @@ import { masterErrors } from '../errors.js';
 import type { MinionHub } from '../hub.js';
 import type { KeyManager } from '../keys.js';
 import type { StateService } from '../state-service.js';
-import type { MasterStore } from '../store.js';
+import type { StoreBackend } from '../store-backend.js';
 import { minionParam, nullableStr, obj, responses, str, strList } from './schemas.js';
 
 export interface MinionRouteDeps {
   keys: KeyManager;
   hub: MinionHub;
-  store: MasterStore;
+  store: StoreBackend;
   states: StateService;
 }
 
@@ -21,8 +21,8 @@ export interface MinionRouteDeps {
  */
 export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps): Promise<void> {
   /** The grains an accepted minion last reported. */
-  const grainsOf = (id: string): Grains => {
-    if (!deps.keys.acceptedIds().includes(id)) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `accepted minion '${id}'` });
+  const grainsOf = async (id: string): Promise<Grains> => {
+    if (!(await deps.keys.acceptedIds()).includes(id)) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `accepted minion '${id}'` });
     return deps.hub.grainsOf(id);
   };
 
@@ -43,9 +43,9 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
       },
     },
     async () => {
-      const accepted = new Set(deps.keys.acceptedIds());
+      const accepted = new Set(await deps.keys.acceptedIds());
       return {
-        minions: deps.store.listMinions().map((m) => ({
+        minions: (await deps.store.listMinions()).map((m) => ({
           id: m.minion,
           accepted: accepted.has(m.minion),
           connected: deps.hub.sessions.has(m.minion),
@@ -68,7 +68,7 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
     },
     async (req) => {
       const { minion } = req.params as { minion: string };
-      const p = await deps.states.pillar(minion, grainsOf(minion));
+      const p = await deps.states.pillar(minion, await grainsOf(minion));
       return { minion, pillar: p.pillar, errors: errorLines(p.diagnostics) };
     },
   );
@@ -87,7 +87,7 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
     async (req) => {
       const { minion } = req.params as { minion: string };
       const { name } = req.query as { name: string };
-      const p = await deps.states.pillar(minion, grainsOf(minion));
+      const p = await deps.states.pillar(minion, await grainsOf(minion));
       // a prefix (`apache`) explains every bound name under it, as the text does
       const explain: Record<string, Explanation> = {};
       for (const [n, e] of Object.entries(p.explain)) if (n === name || n.startsWith(`${name}.`)) explain[n] = e;
@@ -125,7 +125,7 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
         .flatMap((s) => s.split(','))
         .map((s) => s.trim())
         .filter(Boolean);
-      const grains = grainsOf(b.minion);
+      const grains = await grainsOf(b.minion);
       // host calls of the templates are asked of that minion while it is connected
       const report = await deps.states.validate(b.minion, grains, sls, b.saltenv ?? 'base', (calls) => deps.hub.askHost(b.minion, calls));
       return { minion: b.minion, ...report };

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { masterErrors } from '../errors.js';
 import { jidFromTime, parseSince } from '../jid.js';
-import type { StateResultStore } from '../state-results.js';
-import type { MasterStore } from '../store.js';
+import type { StoreBackend } from '../store-backend.js';
 import { jidParam, obj, responses, str, stateRow, strList } from './schemas.js';
 
 export interface StateRouteDeps {
-  store: MasterStore;
-  results: StateResultStore;
+  store: StoreBackend;
 }
 
 const statesQuery = {
@@ -41,8 +39,8 @@ export async function stateRoutes(app: FastifyInstance, deps: StateRouteDeps): P
     async (req) => {
       const { jid } = req.params as { jid: string };
       const { minion } = req.query as { minion?: string };
-      if (!deps.store.getJob(jid)) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
-      return { jid, states: deps.results.ofJob(jid, minion) };
+      if (!(await deps.store.getJob(jid))) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
+      return { jid, states: await deps.store.stateResultsOf(jid, minion) };
     },
   );
 
@@ -64,7 +62,7 @@ export async function stateRoutes(app: FastifyInstance, deps: StateRouteDeps): P
         if (!t) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `bad time '${q.since}': use 7d, 12h, 30m or an ISO 8601 time` });
         sinceJid = jidFromTime(t);
       }
-      const states = deps.results.query({
+      const states = await deps.store.queryStates({
         ...(q.minion ? { minion: q.minion } : {}),
         ...(q.id ? { id: q.id } : {}),
         ...(q.failed ? { failed: true } : {}),
@@ -101,6 +99,6 @@ export async function stateRoutes(app: FastifyInstance, deps: StateRouteDeps): P
         ),
       },
     },
-    async () => ({ last: deps.results.lastHighstates() }),
+    async () => ({ last: await deps.store.lastHighstates() }),
   );
 }
