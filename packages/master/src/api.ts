@@ -14,11 +14,13 @@ import { minionRoutes } from './routes/minions.js';
 import { stateRoutes } from './routes/states.js';
 import type { StateService } from './state-service.js';
 import type { StoreBackend } from './store-backend.js';
+import type { ClusterLink } from './cluster.js';
 import { tokenMatches } from './tls.js';
 
 export interface ApiDeps {
   token: string;
   store: StoreBackend;
+  cluster?: ClusterLink;
   keys: KeyManager;
   hub: MinionHub;
   jobs: JobManager;

@@ -12,6 +12,8 @@ export const masterErrors = defineErrors({
     'store {file}: a write of {writes} queued changes failed ({detail}); retrying in {retry_ms} ms, nothing is acknowledged until it commits',
   BRINE_ERR_MASTER_STORE_URL: 'store {url}: {detail}',
   BRINE_ERR_MASTER_STORE_MIGRATE: 'store migrate: {detail}',
+  BRINE_ERR_MASTER_TREE_MISMATCH:
+    'job {jid} was published with another state or pillar tree ({want}) than master {master} serves ({have}): this master will not compile it. Make every master of the cluster serve the same file_roots and pillar_roots',
   BRINE_ERR_MASTER_LOCKED: 'data_dir lock {file}: {detail}',
   BRINE_ERR_MASTER_UNAUTHORIZED: 'missing or wrong API token',
   BRINE_ERR_MASTER_BAD_REQUEST: '{detail}',

@@ -5,6 +5,8 @@ export interface BusEvent {
   tag: string;
   data: unknown;
   stamp: string;
+  /** Set on an event another master of the cluster fired. */
+  origin?: string;
 }
 
 type Listener = (ev: BusEvent) => void;
@@ -33,6 +35,23 @@ export class EventBus {
         }
       }
     });
+  }
+
+  /**
+   * An event another master of the cluster stored: handed to this master's subscribers as if
+   * fired here (it is stored already). `origin` names that master.
+   */
+  deliver(tag: string, data: unknown, stamp: string, origin: string): void {
+    const ev: BusEvent = { tag, data, stamp, origin };
+    for (const l of this.listeners) {
+      if (l.pattern === '*' || globMatch(tag, l.pattern)) {
+        try {
+          l.fn(ev);
+        } catch {
+          // as in fire
+        }
+      }
+    }
   }
 
   /** Listens to tags matching a glob (`*` crosses `/`); returns the unsubscribe function. */

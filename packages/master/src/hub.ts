@@ -83,6 +83,8 @@ export class MinionHub {
     private readonly deps: {
       keys: KeyManager;
       store: StoreBackend;
+      /** This master's name in a cluster (presence rows); SQLite keeps none. */
+      clusterId?: string;
       events: EventBus;
       log: Logger;
       maxFrameBytes: number;
@@ -183,6 +185,7 @@ export class MinionHub {
       this.sessions.delete(id);
       this.stats.authenticated--;
       this.remember(this.deps.store.touchMinion(id));
+      if (this.deps.clusterId) this.remember(this.deps.store.setPresence(id, this.deps.clusterId, false));
       this.deps.log.info({ minion: id }, 'minion disconnected');
       this.deps.events.fire('brine/presence/change', { new: [], lost: [id] });
       this.handlers?.onGone(id);
@@ -354,6 +357,7 @@ export class MinionHub {
     this.stats.authenticated++;
     this.deps.log.info({ minion, peer: session.peer }, 'minion authenticated');
     this.send(session, { type: 'welcome', minion });
+    if (this.deps.clusterId) this.remember(this.deps.store.setPresence(minion, this.deps.clusterId, true));
     this.deps.events.fire('brine/presence/change', { new: [minion], lost: [] });
   }
 

@@ -9,6 +9,7 @@ import type { KeyManager } from './keys.js';
 import { isHighstateJob, normalizeResult } from './state-results.js';
 import type { JobRow, ReturnRow } from './store.js';
 import type { StoreBackend } from './store-backend.js';
+import type { ClusterLink } from './cluster.js';
 
 export interface JobRequest {
   tgt: string | string[];
@@ -46,6 +47,8 @@ interface LiveJob {
   queue: string[];
   window: number;
   notConnected: Set<string>;
+  /** Cluster: minions connected to another master (it sends them the job). */
+  remote: Set<string>;
   slotTimers: Map<string, NodeJS.Timeout>;
   waiters: Array<() => void>;
   timeout: number;
@@ -80,6 +83,10 @@ export class JobManager {
       log: Logger;
       nodegroups: Record<string, string | string[]>;
       defaultTimeout: number;
+      /** The master cluster, when the store is shared (PostgreSQL). */
+      cluster?: ClusterLink;
+      /** The content hash of the trees a job compiles against (recorded with the job in a cluster). */
+      treeHash?: (jid: string) => string;
       /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
       pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
     },
@@ -92,6 +99,34 @@ export class JobManager {
     };
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
+    if (deps.cluster) {
+      // another master sends a job to minions connected here, and hears their returns through the store
+      deps.events.subscribe('brine/job/*/send', (ev) => {
+        if (ev.origin) this.sendForOther(ev.data as { jid: string; minions: string[] }).catch((err: unknown) => this.storeFailed(err));
+      });
+      deps.events.subscribe('brine/job/*/ret/*', (ev) => {
+        if (!ev.origin) return;
+        const d = ev.data as { jid: string; id: string };
+        const live = this.live.get(d.jid);
+        if (live) this.release(live, d.id);
+      });
+    }
+  }
+
+  /** Cluster: a job published on another master, for minions connected to this one. */
+  private async sendForOther(d: { jid: string; minions: string[] }): Promise<void> {
+    const here = d.minions.filter((m) => this.deps.hub.sessions.has(m));
+    if (here.length === 0) return;
+    const job = await this.deps.store.getJob(d.jid);
+    if (!job) return;
+    const frame = encode({ type: 'job', jid: job.jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg });
+    for (const m of here) {
+      const session = this.deps.hub.sessions.get(m);
+      if (!session) continue;
+      session.running.add(job.jid);
+      this.deps.hub.send(session, frame);
+    }
+    this.deps.log.info({ jid: job.jid, minions: here.length }, 'job sent for another master');
   }
 
   /**
@@ -137,6 +172,7 @@ export class JobManager {
       batch: req.batch !== undefined && req.batch !== null ? String(req.batch) : null,
       created_at: new Date().toISOString(),
       expected: minions,
+      ...(this.deps.cluster && this.deps.treeHash ? { tree_hash: this.deps.treeHash(jid) } : {}),
     };
     await this.deps.store.insertJob(job);
     if (isHighstateJob(job.fun, job.arg, job.kwarg)) await this.deps.store.markHighstate(jid);
@@ -147,13 +183,18 @@ export class JobManager {
       queue: [],
       window,
       notConnected: new Set(),
+      remote: new Set(),
       slotTimers: new Map(),
       waiters: [],
       timeout: req.timeout ?? this.deps.defaultTimeout,
     };
+    const elsewhere = this.deps.cluster ? await this.deps.cluster.presence() : {};
     for (const m of minions) {
       if (this.deps.hub.sessions.has(m)) live.queue.push(m);
-      else live.notConnected.add(m);
+      else if (elsewhere[m] !== undefined && elsewhere[m] !== this.deps.cluster?.id) {
+        live.remote.add(m);
+        live.queue.push(m);
+      } else live.notConnected.add(m);
     }
     this.live.set(jid, live);
     this.deps.events.fire(`brine/job/${jid}/new`, {
@@ -174,17 +215,20 @@ export class JobManager {
   /** Sends the job to queued minions while the window has room. */
   private fill(live: LiveJob): void {
     const sent: string[] = [];
+    const forOthers: string[] = [];
     while (live.queue.length > 0 && live.pending.size < live.window) {
       const m = live.queue.shift()!;
       const session = this.deps.hub.sessions.get(m);
-      if (!session) {
+      if (!session && !live.remote.has(m)) {
         live.notConnected.add(m);
         continue;
       }
       sent.push(m);
       live.pending.add(m);
-      session.running.add(live.job.jid);
-      this.deps.hub.send(session, live.frame);
+      if (session) {
+        session.running.add(live.job.jid);
+        this.deps.hub.send(session, live.frame);
+      } else forOthers.push(m);
       if (live.window < live.job.expected.length) {
         // in a batch a silent minion must not hold its slot for ever
         const t = setTimeout(() => this.release(live, m), live.timeout * 1000);
@@ -192,6 +236,8 @@ export class JobManager {
         live.slotTimers.set(m, t);
       }
     }
+    // the masters these minions are connected to send them the job (they follow the events)
+    if (forOthers.length > 0) this.deps.events.fire(`brine/job/${live.job.jid}/send`, { jid: live.job.jid, minions: forOthers });
     // a batch tells who it runs on each time it sends (Salt's "Executing run on [...]")
     if (sent.length > 0 && live.window < live.job.expected.length) {
       this.deps.events.fire(`brine/job/${live.job.jid}/batch`, { jid: live.job.jid, minions: sent });

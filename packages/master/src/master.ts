@@ -22,10 +22,13 @@ import { requestHandler } from './requests.js';
 import { StateService } from './state-service.js';
 import { setRenderTimeout } from '@brine/compiler';
 import { CompilePool } from './compile-pool.js';
+import { ClusterLink, defaultClusterId } from './cluster.js';
 
 export interface Master {
   config: MasterConfig;
   store: StoreBackend;
+  /** Set when the store is shared by a cluster of masters (PostgreSQL). */
+  cluster?: ClusterLink;
   hub: MinionHub;
   jobs: JobManager;
   keys: KeyManager;
@@ -82,6 +85,8 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   const token = ensureToken(config.token_file);
   const store = await openStore({ url, ...(config.store_password_file ? { passwordFile: config.store_password_file } : {}) });
   store.onWriteError = (err, info) => log.error({ event: 'store_write_failed', code: (err as { code?: string }).code, ...info }, err.message);
+  const clusterId = store.clustered ? (config.cluster_id ?? defaultClusterId()) : undefined;
+  store.origin = clusterId ?? null;
   const pruned = await store.prune(config.keep_jobs_seconds);
   if (pruned.jobs || pruned.events) log.info(pruned, 'pruned old jobs and events');
   const events = new EventBus(store);
@@ -97,10 +102,15 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   const states = new StateService(config, tops, log);
   const files = new FileServer(states.files, log);
 
+  // the API URL is known once it listens; the link only publishes it with its heartbeats
+  let apiUrlForCluster = '';
+  const cluster = clusterId ? new ClusterLink(store, events, clusterId, () => apiUrlForCluster, log) : undefined;
+
   const server: Server = createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.3' });
   const hub = new MinionHub(server, {
     keys,
     store,
+    ...(clusterId ? { clusterId } : {}),
     events,
     log,
     maxFrameBytes: config.max_frame_bytes,
@@ -122,9 +132,21 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
     log,
     nodegroups: config.nodegroups,
     defaultTimeout: config.timeout,
+    ...(cluster ? { cluster, treeHash: (jid: string) => states.treeHash(jid) } : {}),
     pillarOf: async (id, grains, jid) => (await states.pillar(id, grains, jid)).pillar,
   });
-  hub.requests = requestHandler(states, files, hub);
+  // in a cluster a job carries the hash of the trees it was published with: a master serving
+  // other trees refuses to compile it rather than apply different states
+  const checkTree = cluster
+    ? async (jid: string) => {
+        const job = await store.getJob(jid);
+        if (!job?.tree_hash) return;
+        const have = states.treeHash(jid);
+        if (have !== job.tree_hash)
+          throw masterErrors.make('BRINE_ERR_MASTER_TREE_MISMATCH', { jid, master: cluster.id, want: job.tree_hash.slice(0, 12), have: have.slice(0, 12) });
+      }
+    : undefined;
+  hub.requests = requestHandler(states, files, hub, checkTree);
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('the minion channel speaks WebSocket on /ws\n');
@@ -140,6 +162,7 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   const api = await buildApi({
     token,
     store,
+    ...(cluster ? { cluster } : {}),
     keys,
     hub,
     jobs,
@@ -161,6 +184,8 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   const pool = config.compile_workers > 0 ? new CompilePool(config, log, config.compile_workers) : undefined;
   states.usePool(pool);
   const apiUrl = `http://${config.api_host.includes(':') ? `[${config.api_host}]` : config.api_host}:${apiPort}`;
+  apiUrlForCluster = apiUrl;
+  await cluster?.start();
 
   const retention = setInterval(
     () => {
@@ -185,6 +210,7 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   return {
     config,
     store,
+    ...(cluster ? { cluster } : {}),
     hub,
     jobs,
     keys,
@@ -203,6 +229,7 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
       clearInterval(retention);
       jobs.close();
       hub.close();
+      await cluster?.close();
       await api.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();

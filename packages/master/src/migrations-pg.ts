@@ -90,4 +90,18 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE jobs ADD COLUMN highstate INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX jobs_highstate ON jobs (highstate, jid);
   `,
+  `
+  ALTER TABLE jobs ADD COLUMN tree_hash TEXT;
+  ALTER TABLE events ADD COLUMN origin TEXT;
+  CREATE TABLE presence (
+    minion TEXT PRIMARY KEY,
+    master TEXT NOT NULL,
+    since  TEXT NOT NULL
+  );
+  CREATE TABLE masters (
+    id      TEXT PRIMARY KEY,
+    api_url TEXT NOT NULL,
+    seen_at TEXT NOT NULL
+  );
+  `,
 ];

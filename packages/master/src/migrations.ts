@@ -99,4 +99,20 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE jobs ADD COLUMN highstate INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX jobs_highstate ON jobs (highstate, jid);
   `,
+  // 3: the master cluster (PostgreSQL): the tree a job was published with, where an event came
+  // from, which master each minion is connected to, and the masters alive (heartbeats)
+  `
+  ALTER TABLE jobs ADD COLUMN tree_hash TEXT;
+  ALTER TABLE events ADD COLUMN origin TEXT;
+  CREATE TABLE presence (
+    minion TEXT PRIMARY KEY,
+    master TEXT NOT NULL,
+    since  TEXT NOT NULL
+  );
+  CREATE TABLE masters (
+    id      TEXT PRIMARY KEY,
+    api_url TEXT NOT NULL,
+    seen_at TEXT NOT NULL
+  );
+  `,
 ];

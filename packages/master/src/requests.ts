@@ -18,7 +18,13 @@ function str(v: unknown, field: string, op: string, optional = false): string | 
  * What a minion may ask the master. Every answer is for the session's authenticated id and the
  * grains it reported: nothing in the request can name another minion.
  */
-export function requestHandler(states: StateService, files: FileServer, hub: Pick<MinionHub, 'askHost'>) {
+export function requestHandler(
+  states: StateService,
+  files: FileServer,
+  hub: Pick<MinionHub, 'askHost'>,
+  /** In a cluster: refuses a job published with another tree than this master serves. */
+  checkTree?: (jid: string) => Promise<void>,
+) {
   return async (session: Session, msg: ReqMsg): Promise<unknown> => {
     const id = session.minion!;
     const a = msg.args;
@@ -34,6 +40,7 @@ export function requestHandler(states: StateService, files: FileServer, hub: Pic
         const params = isDict(a.params) ? a.params : undefined;
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true);
         const jid = str(a.jid, 'jid', msg.op, true);
+        if (jid && checkTree) await checkTree(jid);
         // the templates' host calls go to the host that asked for this compile
         const ask: AskHost = (calls) => hub.askHost(session, calls, jid);
         return states.compile(

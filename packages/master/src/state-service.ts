@@ -194,6 +194,11 @@ export class StateService {
     return compilePillar(snap, { id, grains: g }, opts);
   }
 
+  /** The content hash of the state and pillar trees a job compiles against (a cluster compares it). */
+  treeHash(jid?: string): string {
+    return hashOf('tree', this.files.snapshot(jid).hash, this.pillars.snapshot(jid).hash);
+  }
+
   /** The state names a snapshot's states may use: one schema per tree hash. */
   private schemaOf(snap: TreeSnapshot): StateSchema {
     if (this.schema?.hash !== snap.hash) this.schema = { hash: snap.hash, schema: treeSchema(snap) };

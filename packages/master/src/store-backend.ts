@@ -44,12 +44,46 @@ export interface StoreBackend {
   markHighstate(jid: string): Promise<void>;
 
   insertEvent(tag: string, data: unknown): Promise<void>;
+
+  // ---- the master cluster (PostgreSQL); a single SQLite master keeps no presence ----
+  /** This master's name, stored with its events. */
+  origin: string | null;
+  /** Whether several masters may share this store (then the cluster link runs). */
+  readonly clustered: boolean;
+  eventsAfter(seq: number, limit?: number): Promise<StoredEvent[]>;
+  lastEventSeq(): Promise<number>;
+  /** Records (or, when it left, forgets) that a minion is connected to this master. */
+  setPresence(minion: string, master: string, connected: boolean): Promise<void>;
+  /** Minion -> master, for masters whose heartbeat is fresher than `freshSeconds`. */
+  presence(freshSeconds: number): Promise<Record<string, string>>;
+  heartbeat(id: string, apiUrl: string): Promise<void>;
+  clearPresence(master: string): Promise<void>;
+  /** Wakes the follower on new events (PostgreSQL LISTEN); the returned function stops it. */
+  listen(onWake: () => void, onError: (err: Error) => void): Promise<() => Promise<void>>;
   prune(keepSeconds: number, now?: number): Promise<{ jobs: number; events: number }>;
   /** Resolves once every write queued so far has committed. */
   flush(): Promise<void>;
   /** Told when a write batch fails and will be retried (the master logs it). */
   onWriteError: (err: Error, info: { writes: number; retryMs: number }) => void;
   close(): Promise<void>;
+}
+
+export interface StoredEvent {
+  seq: number;
+  tag: string;
+  data: unknown;
+  origin: string | null;
+  created_at: string;
+}
+
+export function eventOf(r: Record<string, unknown>): StoredEvent {
+  return {
+    seq: Number(r.seq),
+    tag: r.tag as string,
+    data: JSON.parse(r.data as string),
+    origin: (r.origin as string | null) ?? null,
+    created_at: r.created_at as string,
+  };
 }
 
 export interface KeyOp {

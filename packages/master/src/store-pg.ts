@@ -4,7 +4,7 @@ import { masterErrors } from './errors.js';
 import { PG_MIGRATIONS } from './migrations-pg.js';
 import { LAST_HIGHSTATES_SQL, rowOf, stateQuerySql, stateResultValues, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
 import { jobFromRow, returnFromRow, type JobQuery, type JobRow, type KeyRow, type MinionRow, type Raw, type ReturnRow } from './store.js';
-import type { KeyOp, StoreBackend } from './store-backend.js';
+import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { jobsQuery } from './store-queries.js';
 
 /** `?` placeholders (the SQLite spelling both backends' queries share) as PostgreSQL's `$n`. */
@@ -29,8 +29,65 @@ interface Write {
   params: unknown[];
   /** Gets the row count of this statement once the batch commits. */
   done: (rows: number) => void;
+  /**
+   * A row insert that may be merged with the batch's other inserts of the same table into one
+   * multi-row statement (one round trip for thousands of results). With `key`, the statement
+   * returns the inserted rows' keys, so each write learns whether its own row went in.
+   */
+  merge?: { head: string; tail: string; returning?: string; key?: string };
 }
 
+// PostgreSQL takes at most 65,535 parameters per statement
+const MAX_PARAMS = 60_000;
+
+/** The batch as statements: mergeable inserts grouped (at their first place), the rest as they are. */
+function plan(batch: Write[]): Array<{ sql: string; params: unknown[]; writes: Write[]; keyed: boolean }> {
+  const out: Array<{ sql: string; params: unknown[]; writes: Write[]; keyed: boolean }> = [];
+  const groups = new Map<string, Write[]>();
+  for (const w of batch) {
+    if (!w.merge) {
+      out.push({ sql: w.sql, params: w.params, writes: [w], keyed: false });
+      continue;
+    }
+    const id = w.merge.head + w.merge.tail;
+    let g = groups.get(id);
+    if (!g) {
+      g = [];
+      groups.set(id, g);
+      out.push({ sql: '', params: [], writes: g, keyed: !!w.merge.returning });
+    }
+    g.push(w);
+  }
+  const expanded: typeof out = [];
+  for (const st of out) {
+    if (st.sql) {
+      expanded.push(st);
+      continue;
+    }
+    const m = st.writes[0]!.merge!;
+    const width = st.writes[0]!.params.length;
+    const per = Math.max(1, Math.floor(MAX_PARAMS / width));
+    for (let i = 0; i < st.writes.length; i += per) {
+      const chunk = st.writes.slice(i, i + per);
+      let n = 0;
+      const values = chunk.map(() => `(${Array.from({ length: width }, () => `$${++n}`).join(', ')})`).join(', ');
+      expanded.push({
+        sql: `${m.head} VALUES ${values} ${m.tail}${m.returning ? ` RETURNING ${m.returning}` : ''}`,
+        params: chunk.flatMap((w) => w.params),
+        writes: chunk,
+        keyed: st.keyed,
+      });
+    }
+  }
+  // a batch with new events wakes the other masters' followers once it commits
+  if (batch.some((w) => w.merge?.head.startsWith('INSERT INTO events'))) {
+    expanded.push({ sql: "SELECT pg_notify('brine_events', '')", params: [], writes: [], keyed: false });
+  }
+  return expanded;
+}
+
+const STATE_HEAD =
+  'INSERT INTO state_results (jid, minion, run_num, tag, id, name, state, fun, sls, result, changed, changes, comment, start_time, duration, stored_at)';
 const STATE_INSERT = `INSERT INTO state_results
   (jid, minion, run_num, tag, id, name, state, fun, sls, result, changed, changes, comment, start_time, duration, stored_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
@@ -52,15 +109,17 @@ export class PgStore implements StoreBackend {
   private constructor(
     private readonly pool: pg.Pool,
     readonly location: string,
+    private readonly connectionString: string,
   ) {}
 
   /** Connects and runs the schema steps not yet run (one transaction each, under an advisory lock, so masters starting together do not race). */
   static async open(url: string, password?: string, max = 10): Promise<PgStore> {
     const safe = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1@');
-    const pool = new pg.Pool({ connectionString: withPassword(url, password), max });
+    const connectionString = withPassword(url, password);
+    const pool = new pg.Pool({ connectionString, max });
     // an idle client losing the server (a restart) must not crash the master
     pool.on('error', () => undefined);
-    const store = new PgStore(pool, safe);
+    const store = new PgStore(pool, safe, connectionString);
     try {
       await store.migrate();
     } catch (err) {
@@ -102,6 +161,31 @@ export class PgStore implements StoreBackend {
     return (await this.pool.query(pgSql(sql), params)).rows as Raw[];
   }
 
+  /** A batch in one transaction: each write gets its row count once it commits. */
+  private async commit(batch: Write[]): Promise<void> {
+    const statements = plan(batch);
+    const c = await this.pool.connect();
+    const counts: Array<[Write, number]> = [];
+    try {
+      await c.query('BEGIN');
+      for (const st of statements) {
+        const r = await c.query(st.sql, st.params);
+        if (st.writes.length === 1 && !st.keyed) counts.push([st.writes[0]!, r.rowCount ?? 0]);
+        else if (st.keyed) {
+          const got = new Set(r.rows.map((row: Record<string, unknown>) => Object.values(row).join('\0')));
+          for (const w of st.writes) counts.push([w, got.has(w.merge!.key!) ? 1 : 0]);
+        } else for (const w of st.writes) counts.push([w, 1]);
+      }
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      c.release();
+    }
+    for (const [w, n] of counts) w.done(n);
+  }
+
   /** Several statements in one transaction, now (keys, jobs: durable before they are acted on). */
   private async tx(statements: Array<[string, unknown[]]>): Promise<number[]> {
     const c = await this.pool.connect();
@@ -120,9 +204,9 @@ export class PgStore implements StoreBackend {
   }
 
   /** Queues a write for the next batch; resolves with its row count once the batch commits. */
-  private enqueue(sql: string, params: unknown[]): Promise<number> {
+  private enqueue(sql: string, params: unknown[], merge?: Write['merge']): Promise<number> {
     return new Promise((resolve) => {
-      this.queue.push({ sql, params, done: resolve });
+      this.queue.push({ sql: pgSql(sql), params, done: resolve, ...(merge ? { merge } : {}) });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => void this.flush());
@@ -139,9 +223,8 @@ export class PgStore implements StoreBackend {
     this.queue = [];
     this.flushing = (async () => {
       try {
-        const counts = await this.tx(batch.map((w) => [w.sql, w.params]));
+        await this.commit(batch);
         this.retryMs = 0;
-        batch.forEach((w, i) => w.done(counts[i]!));
       } catch (err) {
         this.queue = [...batch, ...this.queue];
         this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : 100, 5000);
@@ -208,7 +291,10 @@ export class PgStore implements StoreBackend {
     );
   }
   async touchMinion(minion: string): Promise<void> {
-    await this.enqueue('UPDATE minions SET last_seen = ? WHERE minion = ?', [new Date().toISOString(), minion]);
+    await this.enqueue('UPDATE minions SET last_seen = ? WHERE minion = ?', [new Date().toISOString(), minion], {
+      head: 'UPDATE minions SET last_seen = v.ts FROM (',
+      tail: ') AS v (ts, minion) WHERE minions.minion = v.minion',
+    });
   }
   async listMinions(): Promise<MinionRow[]> {
     return (await this.all('SELECT * FROM minions ORDER BY minion')).map((r) => ({
@@ -231,7 +317,7 @@ export class PgStore implements StoreBackend {
     await this.flush();
     await this.tx([
       [
-        'INSERT INTO jobs (jid, fun, args, target, tgt_type, "user", batch, created_at, expected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO jobs (jid, fun, args, target, tgt_type, "user", batch, created_at, expected, tree_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         [
           job.jid,
           job.fun,
@@ -242,6 +328,7 @@ export class PgStore implements StoreBackend {
           job.batch,
           job.created_at,
           JSON.stringify(job.expected),
+          job.tree_hash ?? null,
         ],
       ],
       ...job.expected.map((m): [string, unknown[]] => ['INSERT INTO job_minions (jid, minion) VALUES (?, ?) ON CONFLICT DO NOTHING', [job.jid, m]]),
@@ -259,6 +346,12 @@ export class PgStore implements StoreBackend {
       `INSERT INTO returns (jid, minion, fun, success, retcode, ret, started, finished, stored_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       [ret.jid, ret.minion, ret.fun, ret.success ? 1 : 0, ret.retcode, JSON.stringify(ret.return ?? null), ret.started, ret.finished, new Date().toISOString()],
+      {
+        head: 'INSERT INTO returns (jid, minion, fun, success, retcode, ret, started, finished, stored_at)',
+        tail: 'ON CONFLICT DO NOTHING',
+        returning: 'jid, minion',
+        key: `${ret.jid}\0${ret.minion}`,
+      },
     );
     return rows > 0;
   }
@@ -273,7 +366,8 @@ export class PgStore implements StoreBackend {
   // ---- state results ----
   async insertStateResults(jid: string, minion: string, items: StateResultItem[]): Promise<void> {
     const now = new Date().toISOString();
-    await Promise.all(items.map((it) => this.enqueue(STATE_INSERT, stateResultValues(jid, minion, it, now))));
+    const merge = { head: STATE_HEAD, tail: 'ON CONFLICT DO NOTHING' };
+    await Promise.all(items.map((it) => this.enqueue(STATE_INSERT, stateResultValues(jid, minion, it, now), merge)));
   }
   async stateResultsOf(jid: string, minion?: string): Promise<StateResultRow[]> {
     const rows =
@@ -303,8 +397,90 @@ export class PgStore implements StoreBackend {
   }
 
   // ---- events, retention ----
+  origin: string | null = null;
+  readonly clustered = true;
+
   async insertEvent(tag: string, data: unknown): Promise<void> {
-    await this.enqueue('INSERT INTO events (tag, data, created_at) VALUES (?, ?, ?)', [tag, JSON.stringify(data ?? null), new Date().toISOString()]);
+    // the NOTIFY is delivered when the batch commits: the other masters then read the new rows
+    await this.enqueue(
+      'INSERT INTO events (tag, data, created_at, origin) VALUES (?, ?, ?, ?)',
+      [tag, JSON.stringify(data ?? null), new Date().toISOString(), this.origin],
+      {
+        head: 'INSERT INTO events (tag, data, created_at, origin)',
+        tail: '',
+      },
+    );
+  }
+
+  async eventsAfter(seq: number, limit = 1000): Promise<StoredEvent[]> {
+    return (await this.all('SELECT seq, tag, data, origin, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [seq, limit])).map(eventOf);
+  }
+  async lastEventSeq(): Promise<number> {
+    return Number((await this.all('SELECT coalesce(max(seq), 0) AS seq FROM events'))[0]?.seq ?? 0);
+  }
+  async setPresence(minion: string, master: string, connected: boolean): Promise<void> {
+    if (connected) {
+      await this.enqueue(
+        'INSERT INTO presence (minion, master, since) VALUES (?, ?, ?) ON CONFLICT (minion) DO UPDATE SET master = excluded.master, since = excluded.since',
+        [minion, master, new Date().toISOString()],
+      );
+    } else await this.enqueue('DELETE FROM presence WHERE minion = ? AND master = ?', [minion, master]);
+  }
+  async presence(freshSeconds: number): Promise<Record<string, string>> {
+    const cutoff = new Date(Date.now() - freshSeconds * 1000).toISOString();
+    const rows = await this.all('SELECT p.minion AS minion, p.master AS master FROM presence p JOIN masters m ON m.id = p.master WHERE m.seen_at >= ?', [
+      cutoff,
+    ]);
+    return Object.fromEntries(rows.map((r) => [r.minion as string, r.master as string]));
+  }
+  async heartbeat(id: string, apiUrl: string): Promise<void> {
+    await this.tx([
+      [
+        'INSERT INTO masters (id, api_url, seen_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET api_url = excluded.api_url, seen_at = excluded.seen_at',
+        [id, apiUrl, new Date().toISOString()],
+      ],
+    ]);
+  }
+  async clearPresence(master: string): Promise<void> {
+    await this.tx([['DELETE FROM presence WHERE master = ?', [master]]]);
+  }
+
+  /**
+   * A dedicated connection LISTENing for new events; `onWake` runs on each NOTIFY and after the
+   * connection is re-made (the server restarted), so the follower catches up on what it missed.
+   */
+  async listen(onWake: () => void, onError: (err: Error) => void): Promise<() => Promise<void>> {
+    let stopped = false;
+    let client: pg.Client | undefined;
+    let retry = 100;
+    const connect = async (): Promise<void> => {
+      if (stopped) return;
+      const c = new pg.Client({ connectionString: this.connectionString });
+      c.on('notification', () => onWake());
+      c.on('error', (err) => {
+        onError(err);
+        c.end().catch(() => undefined);
+        if (client === c) client = undefined;
+        setTimeout(() => void connect().catch(() => undefined), retry).unref();
+      });
+      try {
+        await c.connect();
+        await c.query('LISTEN brine_events');
+        client = c;
+        retry = 100;
+        onWake();
+      } catch (err) {
+        onError(err as Error);
+        await c.end().catch(() => undefined);
+        retry = Math.min(retry * 2, 5000);
+        setTimeout(() => void connect().catch(() => undefined), retry).unref();
+      }
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      await client?.end().catch(() => undefined);
+    };
   }
   async prune(keepSeconds: number, now = Date.now()): Promise<{ jobs: number; events: number }> {
     const cutoff = new Date(now - keepSeconds * 1000).toISOString();

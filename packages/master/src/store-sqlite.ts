@@ -1,7 +1,7 @@
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { StateResultStore, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
 import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionRow, type ReturnRow } from './store.js';
-import type { KeyOp, StoreBackend } from './store-backend.js';
+import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
 
 /** The embedded SQLite store behind the backend interface (its batching and checks as they are). */
 export class SqliteBackend implements StoreBackend {
@@ -100,6 +100,34 @@ export class SqliteBackend implements StoreBackend {
   }
   set onWriteError(fn: StoreBackend['onWriteError']) {
     this.store.onWriteError = fn;
+  }
+  readonly clustered = false;
+  get origin(): string | null {
+    return this.store.origin;
+  }
+  set origin(id: string | null) {
+    this.store.origin = id;
+  }
+  async eventsAfter(seq: number, limit = 1000): Promise<StoredEvent[]> {
+    this.store.flush();
+    return (
+      this.store.db.prepare('SELECT seq, tag, data, origin, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?').all(seq, limit) as Array<
+        Record<string, unknown>
+      >
+    ).map(eventOf);
+  }
+  async lastEventSeq(): Promise<number> {
+    return (this.store.db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
+  }
+  // One master owns a SQLite store: every connected minion is its own, so no presence is kept.
+  async setPresence(): Promise<void> {}
+  async presence(): Promise<Record<string, string>> {
+    return {};
+  }
+  async heartbeat(): Promise<void> {}
+  async clearPresence(): Promise<void> {}
+  async listen(): Promise<() => Promise<void>> {
+    return async () => undefined;
   }
   insertEvent(tag: string, data: unknown): Promise<void> {
     return new Promise((resolve) => this.store.insertEvent(tag, data, resolve));

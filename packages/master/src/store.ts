@@ -32,6 +32,8 @@ export interface JobRow {
   batch: string | null;
   created_at: string;
   expected: string[];
+  /** The content hash of the state and pillar trees the job was published with (a cluster checks it). */
+  tree_hash?: string | null;
 }
 
 /** A minion's return as stored: what it sent, who sent it and when it was committed. */
@@ -62,6 +64,7 @@ export function jobFromRow(r: Raw): JobRow {
     batch: (r.batch as string | null) ?? null,
     created_at: r.created_at as string,
     expected: JSON.parse(r.expected as string) as string[],
+    tree_hash: (r.tree_hash as string | null | undefined) ?? null,
   };
 }
 
@@ -155,8 +158,8 @@ export class MasterStore {
       minionGrains: db.prepare('SELECT grains FROM minions WHERE minion = ?'),
       minionDelete: db.prepare('DELETE FROM minions WHERE minion = ?'),
       jobInsert: db.prepare(
-        `INSERT INTO jobs (jid, fun, args, target, tgt_type, user, batch, created_at, expected)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO jobs (jid, fun, args, target, tgt_type, user, batch, created_at, expected, tree_hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       jobMinionInsert: db.prepare('INSERT OR IGNORE INTO job_minions (jid, minion) VALUES (?, ?)'),
       jobGet: db.prepare('SELECT * FROM jobs WHERE jid = ?'),
@@ -168,7 +171,7 @@ export class MasterStore {
       ),
       retOf: db.prepare('SELECT * FROM returns WHERE jid = ? ORDER BY minion'),
       retCount: db.prepare('SELECT count(*) AS n FROM returns WHERE jid = ?'),
-      eventInsert: db.prepare('INSERT INTO events (tag, data, created_at) VALUES (?, ?, ?)'),
+      eventInsert: db.prepare('INSERT INTO events (tag, data, created_at, origin) VALUES (?, ?, ?, ?)'),
       pruneJobs: db.prepare('DELETE FROM jobs WHERE created_at < ?'),
       pruneEvents: db.prepare('DELETE FROM events WHERE created_at < ?'),
     };
@@ -334,6 +337,7 @@ export class MasterStore {
         job.batch,
         job.created_at,
         JSON.stringify(job.expected),
+        job.tree_hash ?? null,
       );
       for (const m of job.expected) this.stmts.jobMinionInsert.run(job.jid, m);
     })();
@@ -384,9 +388,12 @@ export class MasterStore {
 
   // ---- events ------------------------------------------------------------------------
 
+  /** This master's name in the events it stores (a cluster tells whose an event is). */
+  origin: string | null = null;
+
   insertEvent(tag: string, data: unknown, after?: () => void): void {
     const now = new Date().toISOString();
-    this.enqueue(() => this.stmts.eventInsert.run(tag, JSON.stringify(data ?? null), now), after);
+    this.enqueue(() => this.stmts.eventInsert.run(tag, JSON.stringify(data ?? null), now, this.origin), after);
   }
 
   // ---- retention ---------------------------------------------------------------------

@@ -82,7 +82,7 @@ const item = (run_num: number, result: boolean | null, changes: object = {}): St
 for (const [kind, open] of backends) {
   t.test(`${kind}: keys and minions`, async (t) => {
     const s = await open(t);
-    t.equal(await s.schemaVersion(), 2, 'every schema step ran');
+    t.equal(await s.schemaVersion(), 3, 'every schema step ran');
     await s.insertKey('web1', 'PUB1', 'fp1', 'pending');
     await s.insertKey('db1', 'PUB2', 'fp2', 'accepted');
     await s.setKeyState('web1', 'fp1', 'accepted');

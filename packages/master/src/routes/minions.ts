@@ -6,12 +6,14 @@ import type { MinionHub } from '../hub.js';
 import type { KeyManager } from '../keys.js';
 import type { StateService } from '../state-service.js';
 import type { StoreBackend } from '../store-backend.js';
+import type { ClusterLink } from '../cluster.js';
 import { minionParam, nullableStr, obj, responses, str, strList } from './schemas.js';
 
 export interface MinionRouteDeps {
   keys: KeyManager;
   hub: MinionHub;
   store: StoreBackend;
+  cluster?: ClusterLink;
   states: StateService;
 }
 
@@ -36,7 +38,14 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
           obj({
             minions: {
               type: 'array',
-              items: obj({ id: str, accepted: { type: 'boolean' }, connected: { type: 'boolean' }, last_seen: nullableStr, grains: obj() }),
+              items: obj({
+                id: str,
+                accepted: { type: 'boolean' },
+                connected: { type: 'boolean' },
+                master: nullableStr,
+                last_seen: nullableStr,
+                grains: obj(),
+              }),
             },
           }),
         ),
@@ -44,14 +53,20 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
     },
     async () => {
       const accepted = new Set(await deps.keys.acceptedIds());
+      // in a cluster a minion connected to another master is connected too
+      const elsewhere = deps.cluster ? await deps.cluster.presence() : {};
       return {
-        minions: (await deps.store.listMinions()).map((m) => ({
-          id: m.minion,
-          accepted: accepted.has(m.minion),
-          connected: deps.hub.sessions.has(m.minion),
-          last_seen: deps.hub.sessions.has(m.minion) ? new Date().toISOString() : m.last_seen,
-          grains: m.grains,
-        })),
+        minions: (await deps.store.listMinions()).map((m) => {
+          const connected = deps.hub.sessions.has(m.minion) || elsewhere[m.minion] !== undefined;
+          return {
+            id: m.minion,
+            accepted: accepted.has(m.minion),
+            connected,
+            ...(deps.cluster ? { master: deps.hub.sessions.has(m.minion) ? deps.cluster.id : (elsewhere[m.minion] ?? null) } : {}),
+            last_seen: connected ? new Date().toISOString() : m.last_seen,
+            grains: m.grains,
+          };
+        }),
       };
     },
   );
