@@ -51,6 +51,11 @@ export class Cluster {
     };
   }
 
+  /** Changes the master's options for its next start (a restart with another store, say). */
+  setMasterOptions(opts: Record<string, unknown>): void {
+    this.masterOpts = { ...this.masterOpts, ...opts };
+  }
+
   get masterConfig(): string {
     return path.join(this.dir, 'master.yaml');
   }

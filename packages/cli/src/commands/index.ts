@@ -9,6 +9,7 @@ import { eventsCommand } from './events.js';
 import { demoCommand } from './demo.js';
 import { validateCommand } from './validate.js';
 import { pillarCommand } from './pillar.js';
+import { storeCommand } from './store.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
 export const commands: Command[] = [
@@ -23,4 +24,5 @@ export const commands: Command[] = [
   demoCommand,
   validateCommand,
   pillarCommand,
+  storeCommand,
 ];
