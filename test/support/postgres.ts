@@ -28,6 +28,8 @@ export interface PostgresServer {
   /** Runs SQL through `psql` as the superuser; resolves to its unaligned, tuples-only output. */
   psql(sql: string, database?: string, password?: string): Promise<string>;
   createDatabase(name: string): Promise<void>;
+  /** Stops the server (fast: sessions are cut off) and starts it again on the same port and data. */
+  restart(): Promise<void>;
   /** The server's own log (for a failing test's diagnostics). */
   log(): string;
   stop(): Promise<void>;
@@ -129,6 +131,9 @@ export async function startPostgres(): Promise<PostgresServer> {
       } catch {
         return '';
       }
+    },
+    restart: async () => {
+      await runAsServerUser(join(bin, 'pg_ctl'), ['restart', '-w', '-m', 'fast', '-D', data, '-l', logFile]);
     },
     stop: async () => {
       if (stopped) return;

@@ -70,6 +70,8 @@ export function batchSize(batch: string | number, total: number): number {
 export class JobManager {
   private readonly jids: JidGenerator;
   private readonly live = new Map<string, LiveJob>();
+  /** Cluster: jobs of other masters this one sent to its minions (answered without the store). */
+  private readonly forOthers = new Map<string, { expected: Set<string>; at: number }>();
   private sweeper: NodeJS.Timeout;
 
   constructor(
@@ -119,6 +121,7 @@ export class JobManager {
     if (here.length === 0) return;
     const job = await this.deps.store.getJob(d.jid);
     if (!job) return;
+    this.forOthers.set(job.jid, { expected: new Set(job.expected), at: Date.now() });
     const frame = encode({ type: 'job', jid: job.jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg });
     for (const m of here) {
       const session = this.deps.hub.sessions.get(m);
@@ -263,7 +266,9 @@ export class JobManager {
   /** A minion reporting on a job that did not target it is refused (and counted): true then. */
   private async rejectForeign(session: Session, msg: RetMsg | StateResultsMsg): Promise<boolean> {
     const minion = session.minion!;
-    if (this.live.get(msg.jid)?.job.expected.includes(minion) || (await this.deps.store.isExpected(msg.jid, minion))) return false;
+    // jobs this master knows answer from memory: a store that is away (restarting) does not drop results
+    const known = this.live.get(msg.jid)?.job.expected.includes(minion) || this.forOthers.get(msg.jid)?.expected.has(minion);
+    if (known || (await this.deps.store.isExpected(msg.jid, minion))) return false;
     // final either way (the job is unknown, pruned, or not this minion's): the minion drops it
     const e = (await this.deps.store.getJob(msg.jid))
       ? masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: msg.jid })
@@ -400,6 +405,7 @@ export class JobManager {
 
   private sweep(): void {
     const cutoff = Date.now() - 3600_000;
+    for (const [jid, f] of this.forOthers) if (f.at < cutoff) this.forOthers.delete(jid);
     for (const [jid, live] of this.live) {
       if (Date.parse(live.job.created_at) < cutoff && live.waiters.length === 0) {
         for (const t of live.slotTimers.values()) clearTimeout(t);
