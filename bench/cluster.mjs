@@ -64,6 +64,15 @@ async function until(check) {
 
 // ---- PostgreSQL, two masters ----
 const server = await startPostgres();
+// a failed run must not leave a server behind
+process.on('uncaughtException', (err) => {
+  console.error(err);
+  server.stop().finally(() => process.exit(1));
+});
+process.on('unhandledRejection', (err) => {
+  console.error(err);
+  server.stop().finally(() => process.exit(1));
+});
 await server.createDatabase('brine');
 const dirA = mkdtempSync(path.join(os.tmpdir(), 'brine-bench-ca-'));
 const dirB = mkdtempSync(path.join(os.tmpdir(), 'brine-bench-cb-'));
