@@ -331,7 +331,8 @@ export class PgStore implements StoreBackend {
           job.tree_hash ?? null,
         ],
       ],
-      ...job.expected.map((m): [string, unknown[]] => ['INSERT INTO job_minions (jid, minion) VALUES (?, ?) ON CONFLICT DO NOTHING', [job.jid, m]]),
+      // one statement for the whole target list: a round trip per minion would dominate a large job
+      ['INSERT INTO job_minions (jid, minion) SELECT ?, unnest(?::text[]) ON CONFLICT DO NOTHING', [job.jid, job.expected]],
     ]);
   }
   async getJob(jid: string): Promise<JobRow | null> {
