@@ -77,7 +77,8 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
 async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   setRenderTimeout(config.render_timeout);
   const dbFile = path.join(config.data_dir, 'master.db');
-  refuseEmptyStore(dbFile, [config.tls_cert ?? path.join(config.pki_dir, 'master.crt'), config.token_file]);
+  // a shared tls_cert (a cluster's one identity) says nothing about whether this master ran before
+  refuseEmptyStore(dbFile, [path.join(config.pki_dir, 'master.crt'), config.token_file]);
   const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
   const token = ensureToken(config.token_file);
   const store = new MasterStore(dbFile);
