@@ -45,7 +45,10 @@ t.test('a configured identity (tls_cert, tls_key) is used as is, or the master r
     code: 'BRINE_ERR_MASTER_TLS_FILE',
     message: `tls_cert ${missing}: does not exist; the master does not start without its configured TLS identity`,
   });
-  await t.rejects(ensureCertificate(dir, crt, path.join(dir, 'nope.key')), { code: 'BRINE_ERR_MASTER_TLS_FILE', message: /^tls_key .*nope\.key: does not exist/ });
+  await t.rejects(ensureCertificate(dir, crt, path.join(dir, 'nope.key')), {
+    code: 'BRINE_ERR_MASTER_TLS_FILE',
+    message: /^tls_key .*nope\.key: does not exist/,
+  });
   await t.rejects(ensureCertificate(dir, crt, null), { code: 'BRINE_ERR_MASTER_TLS_FILE', message: /^tls_cert .*master\.crt: is set but tls_key is not/ });
   await t.rejects(ensureCertificate(dir, null, key), { code: 'BRINE_ERR_MASTER_TLS_FILE', message: /^tls_key .*master\.key: is set but tls_cert is not/ });
 
@@ -63,6 +66,9 @@ t.test('a configured identity (tls_cert, tls_key) is used as is, or the master r
     const locked = path.join(dir, 'locked.key');
     copyFileSync(key, locked);
     chmodSync(locked, 0);
-    await t.rejects(ensureCertificate(dir, crt, locked), { code: 'BRINE_ERR_MASTER_TLS_FILE', message: /^tls_key .*locked\.key: is not readable by the master/ });
+    await t.rejects(ensureCertificate(dir, crt, locked), {
+      code: 'BRINE_ERR_MASTER_TLS_FILE',
+      message: /^tls_key .*locked\.key: is not readable by the master/,
+    });
   }
 });

@@ -203,7 +203,8 @@ export class MasterConnection extends EventEmitter {
       // whatever ended this try (lost, unreachable, key not accepted there), the next goes to the next master
       if (this.config.masters.length > 1) {
         this.current = (this.current + 1) % this.config.masters.length;
-        if (lost) this.log.warn({ event: 'master_failover', from: was, to: formatMaster(this.master) }, `moving to the next master ${formatMaster(this.master)}`);
+        if (lost)
+          this.log.warn({ event: 'master_failover', from: was, to: formatMaster(this.master) }, `moving to the next master ${formatMaster(this.master)}`);
       }
       this.schedule(retryAfter);
     });
