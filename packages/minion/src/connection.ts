@@ -30,9 +30,9 @@ export type WorkFrame = Extract<MasterToMinion, { type: 'job' | 'ack' | 'state_a
  * enrollment (hello, signed challenge), reconnects with backoff, and requests answered by `res`
  * or `error`. With several masters (`master:` a list) it talks to one at a time and, when that
  * one is lost or cannot be reached, tries the next in turn (round robin) with the same backoff;
- * the masters share one TLS identity, so one pinned fingerprint covers them all. Emits 'welcome' once authenticated (before requests asked earlier are sent
- * again), 'work' for jobs, acknowledgements and host calls, 'pending', 'rejected', 'denied',
- * 'fatal' and 'master-error'.
+ * the masters share one TLS identity, so one pinned fingerprint covers them all. Emits
+ * 'welcome' once authenticated (before requests asked earlier are sent again), 'work' for jobs,
+ * acknowledgements and host calls, 'pending', 'rejected', 'denied', 'fatal' and 'master-error'.
  */
 export class MasterConnection extends EventEmitter {
   private ws?: WebSocket;
@@ -148,7 +148,6 @@ export class MasterConnection extends EventEmitter {
         case 'welcome':
           this.authed = true;
           this.attempt = 0;
-          this.log.debug({ event: 'master_connected', master: formatMaster(this.master) }, 'authenticated');
           this.emit('welcome');
           // requests asked before the connection dropped are asked again (they are all idempotent)
           for (const [id, req] of this.requests) this.send({ type: 'req', id, op: req.op, args: req.args });
