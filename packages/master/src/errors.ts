@@ -3,6 +3,7 @@ import { defineErrors } from '@brine/core';
 export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_CONFIG: 'master config {file}: {detail}',
   BRINE_ERR_MASTER_TLS: 'cannot set up TLS: {detail}',
+  BRINE_ERR_MASTER_TLS_FILE: '{option} {file}: {detail}; the master does not start without its configured TLS identity',
   BRINE_ERR_MASTER_STORE: 'store {file}: {detail}',
   BRINE_ERR_MASTER_STORE_CORRUPT:
     'store {file} is damaged ({detail}); the master will not start on it. Stop the master, move the file aside (with its -wal and -shm files), then restore a backup or recover what SQLite can read: sqlite3 {file} .recover | sqlite3 master-recovered.db',

@@ -80,7 +80,8 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
 async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
   setRenderTimeout(config.render_timeout);
   const url = config.store ?? `sqlite:${path.join(config.data_dir, 'master.db')}`;
-  if (url.startsWith('sqlite:')) refuseEmptyStore(url.slice('sqlite:'.length), [config.tls_cert ?? path.join(config.pki_dir, 'master.crt'), config.token_file]);
+  // a shared tls_cert (a cluster's one identity) says nothing about whether this master ran before
+  if (url.startsWith('sqlite:')) refuseEmptyStore(url.slice('sqlite:'.length), [path.join(config.pki_dir, 'master.crt'), config.token_file]);
   const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
   const token = ensureToken(config.token_file);
   const store = await openStore({ url, ...(config.store_password_file ? { passwordFile: config.store_password_file } : {}) });

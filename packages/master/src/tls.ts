@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
+import { createPrivateKey, randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { masterErrors } from './errors.js';
@@ -16,9 +16,10 @@ export interface TlsMaterial {
  * written owner-only from its first byte.
  */
 export async function ensureCertificate(pkiDir: string, certFile?: string | null, keyFile?: string | null): Promise<TlsMaterial> {
-  const crt = certFile ?? path.join(pkiDir, 'master.crt');
-  const key = keyFile ?? path.join(pkiDir, 'master.key');
-  if (!certFile && !(existsSync(crt) && existsSync(key))) {
+  if (certFile || keyFile) return configuredCertificate(certFile, keyFile);
+  const crt = path.join(pkiDir, 'master.crt');
+  const key = path.join(pkiDir, 'master.key');
+  if (!(existsSync(crt) && existsSync(key))) {
     mkdirSync(pkiDir, { recursive: true, mode: 0o700 });
     try {
       // loaded only on the first start of a master: it brings an ASN.1 stack
@@ -44,6 +45,43 @@ export async function ensureCertificate(pkiDir: string, certFile?: string | null
   } catch (err) {
     throw masterErrors.make('BRINE_ERR_MASTER_TLS', { detail: (err as Error).message });
   }
+}
+
+/**
+ * The identity given by `tls_cert` and `tls_key` (masters of one cluster point at the same pair,
+ * so the fingerprint minions pinned holds on each). It is never replaced by a made-up one: a
+ * missing, unreadable or mismatched file stops the master, naming the file.
+ */
+function configuredCertificate(certFile?: string | null, keyFile?: string | null): TlsMaterial {
+  const fileError = (option: string, file: string, detail: string) => masterErrors.make('BRINE_ERR_MASTER_TLS_FILE', { option, file, detail });
+  if (!certFile || !keyFile) {
+    const [set, unset] = certFile ? ['tls_cert', 'tls_key'] : ['tls_key', 'tls_cert'];
+    throw fileError(set, (certFile ?? keyFile)!, `is set but ${unset} is not; give both (the certificate and its private key) or neither`);
+  }
+  const read = (option: string, file: string): string => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      throw fileError(option, file, code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable by the master' : (err as Error).message);
+    }
+  };
+  const certPem = read('tls_cert', certFile);
+  const keyPem = read('tls_key', keyFile);
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(certPem);
+  } catch (err) {
+    throw fileError('tls_cert', certFile, `is not a PEM certificate (${(err as Error).message})`);
+  }
+  let privateKey;
+  try {
+    privateKey = createPrivateKey(keyPem);
+  } catch (err) {
+    throw fileError('tls_key', keyFile, `is not a PEM private key (${(err as Error).message})`);
+  }
+  if (!cert.checkPrivateKey(privateKey)) throw fileError('tls_key', keyFile, `is not the private key of the certificate ${certFile}`);
+  return { cert: certPem, key: keyPem, fingerprint: cert.fingerprint256 };
 }
 
 /** Reads the API token, creating it (mode 0600, owner only) on first start. */

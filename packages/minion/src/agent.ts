@@ -12,6 +12,7 @@ import { MINION_JOB_FUNCTIONS } from './exec-modules.js';
 import { answerHostCalls } from './host-calls.js';
 import { ensureIdentity } from './identity.js';
 import { JobRunner } from './job-runner.js';
+import { formatMaster } from './master-list.js';
 import { ResultSpool } from './spool.js';
 import { STATE_FUNCTIONS } from './state-functions.js';
 
@@ -115,7 +116,8 @@ export class MinionAgent extends EventEmitter {
     }
     const spooled = this.spool.pending();
     for (const ret of spooled) this.conn.send({ type: 'ret', ...ret });
-    this.log.info({ event: 'minion_ready', resent: spooled.length, resent_states: resentStates }, 'authenticated with the master');
+    const master = formatMaster(this.conn.master);
+    this.log.info({ event: 'minion_ready', master, resent: spooled.length, resent_states: resentStates }, `authenticated with the master ${master}`);
     this.emit('ready');
   }
 

@@ -2,11 +2,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadOptions } from '@brine/core';
 import { minionErrors } from './errors.js';
+import { parseMasters, type MasterAddress } from './master-list.js';
 
 /** Options of `brine minion`; see config/minion.yaml for what each one means. */
 export interface MinionConfig {
   id: string;
-  master: string;
+  /** One master, or several for failover (round robin); see `masters` for the parsed list. */
+  master: string | string[];
   master_port: number;
   master_finger: string | null;
   data_dir: string;
@@ -19,9 +21,13 @@ export interface MinionConfig {
   max_concurrent_jobs: number;
   max_frame_bytes: number;
   log_level: string;
+  /** `master` parsed: the masters in the order the minion tries them (not an option itself). */
+  masters: MasterAddress[];
 }
 
-export const MINION_DEFAULTS: Omit<MinionConfig, 'id'> & { id: string | null } = {
+type MinionOptions = Omit<MinionConfig, 'masters'>;
+
+export const MINION_DEFAULTS: Omit<MinionOptions, 'id'> & { id: string | null } = {
   id: null,
   master: 'salt',
   master_port: 4506,
@@ -38,9 +44,9 @@ export const MINION_DEFAULTS: Omit<MinionConfig, 'id'> & { id: string | null } =
   log_level: 'info',
 };
 
-const KINDS: Record<keyof MinionConfig, string> = {
+const KINDS: Record<keyof MinionOptions, string> = {
   id: 'string?',
-  master: 'string',
+  master: 'masters',
   master_port: 'number',
   master_finger: 'string?',
   data_dir: 'string',
@@ -56,21 +62,24 @@ const KINDS: Record<keyof MinionConfig, string> = {
 };
 
 /** Defaults, then the YAML file, then overrides; relative paths are from the file's folder. */
-export function loadMinionConfig(file?: string, overrides: Partial<MinionConfig> = {}): MinionConfig {
+export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions> = {}): MinionConfig {
   const merged = loadOptions({
     ...(file ? { file } : {}),
     defaults: MINION_DEFAULTS,
     overrides,
     kinds: KINDS,
+    // each entry is checked by parseMasters, which names the bad one
+    extraKind: (kind, v) => (kind === 'masters' ? typeof v === 'string' || Array.isArray(v) : undefined),
+    kindText: { masters: "a master ('host' or 'host:port') or a list of them" },
     fail: (f, detail) => minionErrors.make('BRINE_ERR_MINION_CONFIG', { file: f, detail }),
   });
   const cfg = merged as unknown as MinionConfig;
   if (!cfg.id) cfg.id = os.hostname();
-  // `master: host:port` is accepted as a shorthand
-  const m = /^(.*):(\d+)$/.exec(cfg.master);
-  if (m && !cfg.master.includes(']') && m[1]!.split(':').length === 1) {
-    cfg.master = m[1]!;
-    cfg.master_port = Number(m[2]);
+  cfg.masters = parseMasters(cfg.master, cfg.master_port, file ?? '-');
+  // `master: host:port` stays a shorthand for master + master_port
+  if (typeof cfg.master === 'string') {
+    cfg.master = cfg.masters[0]!.host;
+    cfg.master_port = cfg.masters[0]!.port;
   }
   const base = file ? path.dirname(path.resolve(file)) : process.cwd();
   cfg.data_dir = path.resolve(base, cfg.data_dir);

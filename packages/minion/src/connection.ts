@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import type { MinionConfig } from './config.js';
 import { minionErrors } from './errors.js';
 import type { MinionIdentity } from './identity.js';
+import { formatMaster, type MasterAddress } from './master-list.js';
 
 interface PendingRequest {
   op: string;
@@ -27,15 +28,19 @@ export type WorkFrame = Extract<MasterToMinion, { type: 'job' | 'ack' | 'state_a
 /**
  * The minion's channel to its master: TLS WebSocket with the master's certificate pinned,
  * enrollment (hello, signed challenge), reconnects with backoff, and requests answered by `res`
- * or `error`. Emits 'welcome' once authenticated (before requests asked earlier are sent
- * again), 'work' for jobs, acknowledgements and host calls, 'pending', 'rejected', 'denied',
- * 'fatal' and 'master-error'.
+ * or `error`. With several masters (`master:` a list) it talks to one at a time and, when that
+ * one is lost or cannot be reached, tries the next in turn (round robin) with the same backoff;
+ * the masters share one TLS identity, so one pinned fingerprint covers them all. Emits
+ * 'welcome' once authenticated (before requests asked earlier are sent again), 'work' for jobs,
+ * acknowledgements and host calls, 'pending', 'rejected', 'denied', 'fatal' and 'master-error'.
  */
 export class MasterConnection extends EventEmitter {
   private ws?: WebSocket;
   private authed = false;
   private stopped = false;
   private attempt = 0;
+  /** Index in `config.masters` of the master connected or being tried. */
+  private current = 0;
   private timer?: NodeJS.Timeout;
   private readonly requests = new Map<string, PendingRequest>();
   private reqSeq = 0;
@@ -51,6 +56,11 @@ export class MasterConnection extends EventEmitter {
 
   get connected(): boolean {
     return this.authed;
+  }
+
+  /** The master connected to (or being tried now). */
+  get master(): MasterAddress {
+    return this.config.masters[this.current]!;
   }
 
   start(): void {
@@ -97,8 +107,7 @@ export class MasterConnection extends EventEmitter {
   }
 
   private url(): string {
-    const host = this.config.master.includes(':') ? `[${this.config.master}]` : this.config.master;
-    return `wss://${host}:${this.config.master_port}/ws`;
+    return `wss://${formatMaster(this.master)}/ws`;
   }
 
   private connect(): void {
@@ -182,11 +191,20 @@ export class MasterConnection extends EventEmitter {
     });
     ws.on('error', (err) => this.log.debug({ err: err.message }, 'connection error'));
     ws.on('close', () => {
+      const was = formatMaster(this.master);
       // a stop (SIGTERM) closes the channel on purpose: that is not a lost master
-      if (this.authed && this.stopped) this.log.info({ event: 'disconnected' }, 'disconnected from the master (stopping)');
-      else if (this.authed) this.log.warn({ event: 'disconnected' }, 'lost the master');
+      if (this.authed && this.stopped) this.log.info({ event: 'disconnected', master: was }, 'disconnected from the master (stopping)');
+      else if (this.authed) this.log.warn({ event: 'disconnected', master: was }, `lost the master ${was}`);
+      const lost = this.authed;
       this.authed = false;
       if (this.ws === ws) this.ws = undefined;
+      if (this.stopped) return;
+      // whatever ended this try (lost, unreachable, key not accepted there), the next goes to the next master
+      if (this.config.masters.length > 1) {
+        this.current = (this.current + 1) % this.config.masters.length;
+        if (lost)
+          this.log.warn({ event: 'master_failover', from: was, to: formatMaster(this.master) }, `moving to the next master ${formatMaster(this.master)}`);
+      }
       this.schedule(retryAfter);
     });
   }
@@ -228,7 +246,7 @@ export class MasterConnection extends EventEmitter {
       return true;
     }
     if (norm(want) === norm(got)) return true;
-    const e = minionErrors.make('BRINE_ERR_MINION_MASTER_FINGER', { got, want, source, file });
+    const e = minionErrors.make('BRINE_ERR_MINION_MASTER_FINGER', { master: formatMaster(this.master), got, want, source, file });
     this.log.fatal({ event: 'master_finger_mismatch', code: e.code }, e.message);
     this.stopped = true;
     this.emit('fatal', e);

@@ -3,7 +3,7 @@ import { defineErrors } from '@brine/core';
 export const minionErrors = defineErrors({
   BRINE_ERR_MINION_CONFIG: 'minion config {file}: {detail}',
   BRINE_ERR_MINION_MASTER_FINGER:
-    'master fingerprint {got} does not match the pinned {want} ({source}); refusing to talk to this master. If the master really changed its certificate, update master_finger or delete {file}',
+    'master {master}: fingerprint {got} does not match the pinned {want} ({source}); refusing to talk to this master. Masters listed together must share one certificate (tls_cert, tls_key). If the master really changed its certificate, update master_finger or delete {file}',
   BRINE_ERR_MINION_KEY: 'minion key in {dir}: {detail}',
   BRINE_ERR_MINION_SPOOL: 'result spool {file} (spool.db): {detail}; results not yet acknowledged by the master are kept there',
   BRINE_ERR_MINION_BAD_ARGS: 'Passed invalid arguments to {fun}: {detail}',

@@ -10,3 +10,4 @@ export * from './job-runner.js';
 export * from './host-calls.js';
 export * from './state-functions.js';
 export * from './remote-file-client.js';
+export * from './master-list.js';

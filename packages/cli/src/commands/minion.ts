@@ -9,7 +9,7 @@ import { logFormat } from '../log-format.js';
 export const minionCommand: Command = {
   name: 'minion',
   summary: 'run the minion agent',
-  usage: 'brine minion [--config FILE] [--id ID] [--master HOST[:PORT]] [--log-level LEVEL] [--log-format auto|json|pretty]',
+  usage: 'brine minion [--config FILE] [--id ID] [--master HOST[:PORT][,HOST[:PORT]...]] [--log-level LEVEL] [--log-format auto|json|pretty]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
@@ -23,7 +23,8 @@ export const minionCommand: Command = {
     });
     const overrides: Record<string, unknown> = {};
     if (values.id) overrides.id = values.id;
-    if (values.master) overrides.master = values.master;
+    // several masters (failover) as a comma-separated list, like `master:` as a list in the config
+    if (values.master) overrides.master = values.master.includes(',') ? values.master.split(',') : values.master;
     if (values['log-level']) overrides.log_level = values['log-level'];
     const { loadMinionConfig, MinionAgent } = await import('@brine/minion');
     const config = loadMinionConfig(values.config ?? io.env.BRINE_MINION_CONFIG, overrides);
