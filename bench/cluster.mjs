@@ -48,9 +48,31 @@ async function scenario(store, masters, counts) {
   await startAgents(hsAgents);
   await until(async () => (await masters[0].client.get('/v1/minions')).minions.filter((m) => m.connected && m.id.startsWith('hs-')).length === H);
   const hs = await timed(masters[0].client, { tgt: 'hs-*', fun: 'state.apply' }, counts.states, H * S);
-  console.log(JSON.stringify({ bench: 'cluster', store, masters: masters.length, scenario: 'ping', minions: P, ping_ms: ping.ms, returns: ping.returns, missing: ping.missing }));
   console.log(
-    JSON.stringify({ bench: 'cluster', store, masters: masters.length, scenario: 'highstate', minions: H, states_per_minion: S, highstate_ms: hs.ms, results: H * S, returns: hs.returns, missing: hs.missing }),
+    JSON.stringify({
+      bench: 'cluster',
+      store,
+      masters: masters.length,
+      scenario: 'ping',
+      minions: P,
+      ping_ms: ping.ms,
+      returns: ping.returns,
+      missing: ping.missing,
+    }),
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'cluster',
+      store,
+      masters: masters.length,
+      scenario: 'highstate',
+      minions: H,
+      states_per_minion: S,
+      highstate_ms: hs.ms,
+      results: H * S,
+      returns: hs.returns,
+      missing: hs.missing,
+    }),
   );
   return [...pingAgents, ...hsAgents];
 }

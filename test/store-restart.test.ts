@@ -20,7 +20,10 @@ t.test('a PostgreSQL restart mid-job loses nothing and stores nothing twice', as
   const N = 200;
   writeFileSync(path.join(tree, 'top.sls'), "base:\n  '*':\n    - slow\n");
   writeFileSync(path.join(tree, 'slow.sls'), `{% for i in range(${N}) %}\nstep-{{ i }}:\n  cmd.run:\n    - name: sleep 0.02\n{% endfor %}\n`);
-  const c = new Cluster({ minions: ['m1'], master: { store: pg.url('brine'), store_password_file: pg.passwordFile, file_roots: { base: [tree] }, timeout: 120 } });
+  const c = new Cluster({
+    minions: ['m1'],
+    master: { store: pg.url('brine'), store_password_file: pg.passwordFile, file_roots: { base: [tree] }, timeout: 120 },
+  });
   t.teardown(() => c.close());
   await c.start();
 
@@ -43,7 +46,9 @@ t.test('a PostgreSQL restart mid-job loses nothing and stores nothing twice', as
     120_000,
   );
   t.equal(await count(), N, 'every state result stored');
-  const dupes = (await pg.psql(`SELECT count(*) FROM (SELECT run_num FROM state_results WHERE jid = '${jid}' GROUP BY run_num HAVING count(*) > 1) d`, 'brine')).trim();
+  const dupes = (
+    await pg.psql(`SELECT count(*) FROM (SELECT run_num FROM state_results WHERE jid = '${jid}' GROUP BY run_num HAVING count(*) > 1) d`, 'brine')
+  ).trim();
   t.equal(dupes, '0', 'none twice');
   t.equal((await pg.psql(`SELECT count(*) FROM returns WHERE jid = '${jid}'`, 'brine')).trim(), '1', 'one return');
   // the master is still whole: a new job runs and is stored
