@@ -12,7 +12,20 @@ import { REPO } from './helpers/proc.js';
  * every bind-mounted folder and every path and port inside those configs.
  */
 const compose = parse(readFileSync(path.join(REPO, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { build?: string; command: string[]; volumes?: string[]; expose?: string[]; networks?: string[]; depends_on?: string[] }>;
+  services: Record<
+    string,
+    {
+      build?: string;
+      image?: string;
+      profiles?: string[];
+      command: string[];
+      volumes?: string[];
+      expose?: string[];
+      networks?: string[];
+      depends_on?: string[] | Record<string, unknown>;
+      environment?: Record<string, string>;
+    }
+  >;
   networks: Record<string, { ipam: { config: Array<{ subnet: string }> } }>;
   volumes: Record<string, unknown>;
 };
@@ -55,6 +68,7 @@ t.test('every service: built from the Dockerfile, a real verb, a config that loa
   t.ok(existsSync(path.join(REPO, mounts.get(master.file_roots.base![0]!)!, 'top.sls')), 'the mounted tree has a top file');
 
   for (const [name, svc] of Object.entries(compose.services)) {
+    if (svc.image) continue; // PostgreSQL of the cluster profile (checked below)
     t.equal(svc.build, '.', `${name} is built from the Dockerfile`);
     t.ok(verbs.has(svc.command[0]!), `${name}: '${svc.command[0]}' is a brine verb`);
     t.same(svc.networks, ['brine'], `${name} is on the compose network`);
@@ -67,9 +81,10 @@ t.test('every service: built from the Dockerfile, a real verb, a config that loa
     const cfgPath = svc.command[svc.command.indexOf('--config') + 1]!;
     const minion = loadMinionConfig(inRepo(cfgPath));
     t.equal(minion.id, name, `${name}: the config's id is the service name`);
-    t.ok(minion.master in compose.services, `${name}: its master '${minion.master}' is a service`);
+    const masters = Array.isArray(minion.master) ? minion.master : [minion.master];
+    for (const m of masters) t.ok(m in compose.services, `${name}: its master '${m}' is a service`);
     t.equal(minion.master_port, master.port, `${name}: connects to the master's port`);
-    t.same(svc.depends_on, ['master']);
+    t.same(svc.depends_on, masters);
     t.ok(path.isAbsolute(minion.data_dir), `${name}: data_dir is absolute`);
     t.not(minion.data_dir, master.data_dir, `${name}: data_dir is its own, not the master's`);
     t.ok(
@@ -97,4 +112,38 @@ t.test("autosign_networks: the master's own matcher takes the compose network an
   t.ok(networks.check(inside, 'ipv4'), `${inside} (a compose container) is in autosign_networks`);
   t.notOk(networks.check('10.1.2.3', 'ipv4'), 'an address outside the compose network is not');
   t.notOk(networks.check('192.168.1.10', 'ipv4'), 'nor a LAN address');
+});
+
+t.test('the cluster profile: PostgreSQL, two masters sharing it and one TLS identity, minions listing both', async (t) => {
+  const svc = compose.services;
+  const inProfile = Object.entries(svc).filter(([, s]) => s.profiles?.includes('cluster'));
+  t.same(inProfile.map(([n]) => n).sort(), ['cdb1', 'cweb1', 'master-a', 'master-b', 'postgres']);
+  t.notOk(
+    Object.values(svc).some((s) => !s.profiles && s.image),
+    'the default services need no image from elsewhere',
+  );
+  const pg = svc.postgres!;
+  t.match(pg.image, /^postgres:/);
+  t.match(pg.environment?.POSTGRES_PASSWORD, /^\$\{BRINE_PG_PASSWORD:\?/, 'the password comes from the environment, not the repo');
+  const masters = ['master-a', 'master-b'].map((n) => {
+    const s = svc[n]!;
+    const cfg = loadMasterConfig(inRepo(s.command[s.command.indexOf('--config') + 1]!));
+    t.equal(s.environment?.BRINE_STORE_PASSWORD, pg.environment?.POSTGRES_PASSWORD, `${n}: the store password is the database's`);
+    t.ok(cfg.store?.startsWith('postgres://brine@postgres:'), `${n}: its store is the postgres service`);
+    t.notMatch(cfg.store, /:[^@/]*@/, `${n}: no password in the store URL`);
+    t.ok(
+      (s.volumes ?? []).some((v) => v.endsWith(`:${cfg.pki_dir}`) && v.startsWith('cluster-pki:')),
+      `${n}: its pki_dir is the shared volume`,
+    );
+    return cfg;
+  });
+  t.equal(masters[0]!.store, masters[1]!.store, 'one store');
+  t.equal(masters[0]!.pki_dir, masters[1]!.pki_dir, 'one TLS identity');
+  t.not(masters[0]!.cluster_id, masters[1]!.cluster_id);
+  t.same(masters[0]!.file_roots, masters[1]!.file_roots, 'the same tree');
+  for (const m of ['cweb1', 'cdb1']) {
+    const s = svc[m]!;
+    const cfg = loadMinionConfig(inRepo(s.command[s.command.indexOf('--config') + 1]!));
+    t.same(cfg.master, ['master-a', 'master-b'], `${m} lists both masters`);
+  }
 });
