@@ -45,4 +45,11 @@ export default tseslint.config(
       'prefer-const': ['error', { destructuring: 'all' }],
     },
   },
+  {
+    // the web console runs in the browser
+    files: ['packages/master/ui/**/*.js'],
+    languageOptions: {
+      globals: { document: 'readonly', window: 'readonly', location: 'readonly', confirm: 'readonly', EventSource: 'readonly', Node: 'readonly', URLSearchParams: 'readonly' },
+    },
+  },
 );

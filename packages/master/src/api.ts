@@ -1,4 +1,6 @@
 import { toBrineError, type Logger } from '@brine/core';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { masterErrors } from './errors.js';
@@ -16,6 +18,10 @@ import type { StateService } from './state-service.js';
 import type { StoreBackend } from './store-backend.js';
 import type { ClusterLink } from './cluster.js';
 import { tokenMatches } from './tls.js';
+import type { MasterMetrics } from './metrics.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { uiRoutes } from './routes/ui.js';
+import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from './ui-sessions.js';
 
 export interface ApiDeps {
   token: string;
@@ -30,6 +36,17 @@ export interface ApiDeps {
   defaultTimeout: number;
   states: StateService;
   files: FileServer;
+  metrics: MasterMetrics;
+  /** /metrics without the token (for a scraper on a trusted network). */
+  metricsPublic?: boolean;
+}
+
+/** Paths anyone may load: the console's page, assets and sign-in, and the OpenAPI document. */
+function isPublic(url: string, method: string): boolean {
+  const path = url.split('?')[0]!;
+  if (path === '/v1/openapi.json') return true;
+  if (path === '/ui' || path === '/ui/' || path.startsWith('/ui/assets/')) return method === 'GET';
+  return path === '/ui/login' || path === '/ui/session' || path === '/ui/logout';
 }
 
 /**
@@ -48,14 +65,43 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     },
   });
 
+  await app.register(cookie);
+  // the console's pages run only the master's own scripts and styles, and load nothing from elsewhere
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // the API is served over plain HTTP on loopback by default: no HSTS
+    strictTransportSecurity: false,
+  });
+  const sessions = new UiSessions();
+
   app.addHook('onRequest', async (req, reply) => {
-    if (req.url === '/v1/openapi.json') return;
+    if (isPublic(req.url, req.method)) return;
+    if (deps.metricsPublic && req.url.split('?')[0] === '/metrics') return;
     const header = req.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-    if (!tokenMatches(given, deps.token)) {
-      const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
-      await reply.code(401).send({ code: e.code, message: e.message });
+    if (tokenMatches(given, deps.token)) return;
+    // the console: its session cookie, and for anything that changes state the CSRF header too
+    const session = sessions.get(req.cookies[SESSION_COOKIE]);
+    if (session) {
+      if (req.method === 'GET' || req.method === 'HEAD' || UiSessions.csrfMatches(req.headers[CSRF_HEADER], session.csrf)) return;
+      const e = masterErrors.make('BRINE_ERR_MASTER_CSRF');
+      return reply.code(403).send({ code: e.code, message: e.message });
     }
+    const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
+    return reply.code(401).send({ code: e.code, message: e.message });
   });
 
   app.setErrorHandler(async (err, _req, reply) => {
@@ -78,6 +124,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(async (i) => jobRoutes(i, deps));
   await app.register(async (i) => stateRoutes(i, deps));
   await app.register(async (i) => eventRoutes(i, deps));
+  await app.register(async (i) => metricsRoutes(i, deps));
+  await app.register(async (i) => uiRoutes(i, { token: deps.token, sessions }));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -22,6 +22,8 @@ export interface MasterConfig {
   store_password_file: string | null;
   /** This master's name in a cluster (default: host name and API port). */
   cluster_id: string | null;
+  /** Serve /metrics without the API token (for a Prometheus on a trusted network). */
+  metrics_public: boolean;
   auto_accept: boolean;
   autosign: string[];
   autosign_networks: string[];
@@ -81,6 +83,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   store: null,
   store_password_file: null,
   cluster_id: null,
+  metrics_public: false,
   auto_accept: false,
   autosign: [],
   autosign_networks: [],
@@ -128,6 +131,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   store: 'string?',
   store_password_file: 'string?',
   cluster_id: 'string?',
+  metrics_public: 'boolean',
   auto_accept: 'boolean',
   autosign: 'string[]',
   autosign_networks: 'string[]',

@@ -17,6 +17,7 @@ export const masterErrors = defineErrors({
     'job {jid} was published with another state or pillar tree ({want}) than master {master} serves ({have}): this master will not compile it. Make every master of the cluster serve the same file_roots and pillar_roots',
   BRINE_ERR_MASTER_LOCKED: 'data_dir lock {file}: {detail}',
   BRINE_ERR_MASTER_UNAUTHORIZED: 'missing or wrong API token',
+  BRINE_ERR_MASTER_CSRF: 'missing or wrong CSRF token: reload the console and try again',
   BRINE_ERR_MASTER_BAD_REQUEST: '{detail}',
   BRINE_ERR_MASTER_NOT_FOUND: '{what} not found',
   BRINE_ERR_MASTER_NO_MINIONS: "no minions matched the target '{target}' ({type})",

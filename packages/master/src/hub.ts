@@ -41,6 +41,8 @@ export interface Session {
   running: Set<string>;
   grains: Record<string, unknown>;
   started: boolean;
+  /** The spool backlog the minion reported as it connected (metrics). */
+  spool?: number;
 }
 
 export interface HubStats {
@@ -232,6 +234,7 @@ export class MinionHub {
       case 'grains': {
         // the authenticated id wins over whatever the minion reports as its id grain
         session.grains = { ...msg.grains, id: session.minion };
+        session.spool = msg.spool ?? 0;
         // a minion may only claim jobs that targeted it (the protocol bounds the list and its jids)
         const minion = session.minion!;
         for (const jid of msg.running) {

@@ -23,6 +23,7 @@ import { StateService } from './state-service.js';
 import { setRenderTimeout } from '@brine/compiler';
 import { CompilePool } from './compile-pool.js';
 import { ClusterLink, defaultClusterId } from './cluster.js';
+import { MasterMetrics } from './metrics.js';
 
 export interface Master {
   config: MasterConfig;
@@ -147,7 +148,9 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
           throw masterErrors.make('BRINE_ERR_MASTER_TREE_MISMATCH', { jid, master: cluster.id, want: job.tree_hash.slice(0, 12), have: have.slice(0, 12) });
       }
     : undefined;
-  hub.requests = requestHandler(states, files, hub, checkTree);
+  const metrics = new MasterMetrics(hub, events);
+  store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
+  hub.requests = requestHandler(states, files, hub, checkTree, (s) => metrics.compileSeconds.observe(s));
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('the minion channel speaks WebSocket on /ws\n');
@@ -173,6 +176,8 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
     defaultTimeout: config.timeout,
     states,
     files,
+    metrics,
+    metricsPublic: config.metrics_public,
   });
   try {
     await api.listen({ host: config.api_host, port: config.api_port });

@@ -24,6 +24,8 @@ export function requestHandler(
   hub: Pick<MinionHub, 'askHost'>,
   /** In a cluster: refuses a job published with another tree than this master serves. */
   checkTree?: (jid: string) => Promise<void>,
+  /** Told how long each compile took, in seconds (metrics). */
+  onCompile?: (seconds: number) => void,
 ) {
   return async (session: Session, msg: ReqMsg): Promise<unknown> => {
     const id = session.minion!;
@@ -43,7 +45,8 @@ export function requestHandler(
         if (jid && checkTree) await checkTree(jid);
         // the templates' host calls go to the host that asked for this compile
         const ask: AskHost = (calls) => hub.askHost(session, calls, jid);
-        return states.compile(
+        const t0 = performance.now();
+        const compiled = await states.compile(
           id,
           session.grains,
           {
@@ -57,6 +60,8 @@ export function requestHandler(
           },
           ask,
         );
+        onCompile?.((performance.now() - t0) / 1000);
+        return compiled;
       }
       case 'pillar.items': {
         const r = await states.pillar(id, session.grains);

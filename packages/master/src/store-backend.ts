@@ -65,6 +65,8 @@ export interface StoreBackend {
   flush(): Promise<void>;
   /** Told when a write batch fails and will be retried (the master logs it). */
   onWriteError: (err: Error, info: { writes: number; retryMs: number }) => void;
+  /** Told how long each committed write batch took, in seconds (metrics). */
+  onWriteTime: (seconds: number) => void;
   close(): Promise<void>;
 }
 

@@ -105,6 +105,7 @@ export class PgStore implements StoreBackend {
   private flushing: Promise<void> | undefined;
   private retryMs = 0;
   onWriteError: (err: Error, info: { writes: number; retryMs: number }) => void = () => undefined;
+  onWriteTime: (seconds: number) => void = () => undefined;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -164,6 +165,7 @@ export class PgStore implements StoreBackend {
   /** A batch in one transaction: each write gets its row count once it commits. */
   private async commit(batch: Write[]): Promise<void> {
     const statements = plan(batch);
+    const t0 = performance.now();
     const c = await this.pool.connect();
     const counts: Array<[Write, number]> = [];
     try {
@@ -183,6 +185,7 @@ export class PgStore implements StoreBackend {
     } finally {
       c.release();
     }
+    this.onWriteTime((performance.now() - t0) / 1000);
     for (const [w, n] of counts) w.done(n);
   }
 

@@ -101,6 +101,12 @@ export class SqliteBackend implements StoreBackend {
   set onWriteError(fn: StoreBackend['onWriteError']) {
     this.store.onWriteError = fn;
   }
+  get onWriteTime(): StoreBackend['onWriteTime'] {
+    return this.store.onWriteTime;
+  }
+  set onWriteTime(fn: StoreBackend['onWriteTime']) {
+    this.store.onWriteTime = fn;
+  }
   readonly clustered = false;
   get origin(): string | null {
     return this.store.origin;

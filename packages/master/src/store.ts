@@ -210,6 +210,7 @@ export class MasterStore {
    * minions) run only after it commits, so nothing is acknowledged that is not stored.
    */
   onWriteError: (err: Error, info: { writes: number; retryMs: number }) => void = () => undefined;
+  onWriteTime: (seconds: number) => void = () => undefined;
   private retryMs = 0;
   private retryTimer: NodeJS.Timeout | undefined;
 
@@ -224,7 +225,9 @@ export class MasterStore {
     this.afters = [];
     if (writes.length > 0 && !this.closed) {
       try {
+        const t0 = performance.now();
         this.db.transaction(() => writes.forEach((w) => w()))();
+        this.onWriteTime((performance.now() - t0) / 1000);
       } catch (err) {
         // Rolled back as a whole: put the batch back in front of what came since and retry.
         this.queue = [...writes, ...this.queue];

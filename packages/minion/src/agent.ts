@@ -105,7 +105,7 @@ export class MinionAgent extends EventEmitter {
   }
 
   private onWelcome(): void {
-    this.conn.send({ type: 'grains', grains: this.grains, running: this.jobs.runningJids() });
+    this.conn.send({ type: 'grains', grains: this.grains, running: this.jobs.runningJids(), spool: this.spool.size() + this.spool.stateSize() });
     // state results first: a job's return is only stored after its states
     let resentStates = 0;
     for (const g of this.spool.pendingStates()) {

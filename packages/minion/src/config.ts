@@ -1,3 +1,4 @@
+import { isValidMinionId } from '@brine/protocol';
 import os from 'node:os';
 import path from 'node:path';
 import { loadOptions } from '@brine/core';
@@ -75,6 +76,13 @@ export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions
   });
   const cfg = merged as unknown as MinionConfig;
   if (!cfg.id) cfg.id = os.hostname();
+  // the master refuses other ids at hello: say so now, naming the file, instead of retrying for ever
+  if (!isValidMinionId(cfg.id)) {
+    throw minionErrors.make('BRINE_ERR_MINION_CONFIG', {
+      file: file ?? '-',
+      detail: `id '${cfg.id}' is not a valid minion id (letters, digits and . _ @ -, starting with a letter or digit, at most 253 characters)`,
+    });
+  }
   cfg.masters = parseMasters(cfg.master, cfg.master_port, file ?? '-');
   // `master: host:port` stays a shorthand for master + master_port
   if (typeof cfg.master === 'string') {

@@ -35,6 +35,8 @@ export interface GrainsMsg extends Base {
   grains: Record<string, unknown>;
   /** Jobs still running on the minion (after a reconnect): jids, at most MAX_RUNNING_JIDS. */
   running: string[];
+  /** Results and returns the minion still holds unacknowledged (its spool backlog) as it connects. */
+  spool?: number;
 }
 
 /** The return of one job on this minion. */

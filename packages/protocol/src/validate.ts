@@ -14,7 +14,7 @@ const opt = (kind: FieldKind) => ({ kind, optional: true });
 const SPECS: Record<MessageType, Spec> = {
   hello: { minion: req('minion_id'), pub: req('nonempty'), version: req('string') },
   auth: { sig: req('nonempty') },
-  grains: { grains: req('object'), running: req('jid[]') },
+  grains: { grains: req('object'), running: req('jid[]'), spool: opt('integer') },
   ret: {
     jid: req('jid'),
     fun: req('nonempty'),

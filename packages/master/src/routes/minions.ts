@@ -7,6 +7,8 @@ import type { KeyManager } from '../keys.js';
 import type { StateService } from '../state-service.js';
 import type { StoreBackend } from '../store-backend.js';
 import type { ClusterLink } from '../cluster.js';
+import type { JobManager } from '../jobs.js';
+import type { TargetType } from '@brine/compiler';
 import { minionParam, nullableStr, obj, responses, str, strList } from './schemas.js';
 
 export interface MinionRouteDeps {
@@ -15,6 +17,7 @@ export interface MinionRouteDeps {
   store: StoreBackend;
   cluster?: ClusterLink;
   states: StateService;
+  jobs: Pick<JobManager, 'resolve'>;
 }
 
 /**
@@ -68,6 +71,22 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
           };
         }),
       };
+    },
+  );
+
+  app.get(
+    '/v1/targets',
+    {
+      schema: {
+        summary: 'The accepted minions a target expression matches (the matchers of brine run)',
+        tags: ['minions'],
+        querystring: { type: 'object', required: ['tgt'], properties: { tgt: { type: 'string' }, tgt_type: { type: 'string' } } },
+        response: responses(obj({ minions: strList })),
+      },
+    },
+    async (req) => {
+      const q = req.query as { tgt: string; tgt_type?: string };
+      return { minions: await deps.jobs.resolve(q.tgt, (q.tgt_type ?? 'glob') as TargetType) };
     },
   );
 

@@ -1,0 +1,76 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventBus } from './event-bus.js';
+import type { MinionHub } from './hub.js';
+
+/**
+ * The master's Prometheus metrics (`/metrics`). Jobs and state results are counted from this
+ * master's own bus events (not those another master of a cluster fired, which it counts itself);
+ * gauges are read off the hub when scraped.
+ */
+export class MasterMetrics {
+  readonly registry = new Registry();
+  readonly compileSeconds: Histogram;
+  readonly storeWriteSeconds: Histogram;
+
+  constructor(hub: MinionHub, events: EventBus) {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'brine_minions_connected',
+      help: 'Minions with an authenticated session on this master',
+      registers,
+      collect() {
+        this.set(hub.sessions.size);
+      },
+    });
+    new Gauge({
+      name: 'brine_preauth_connections',
+      help: 'Connections that have not authenticated yet',
+      registers,
+      collect() {
+        this.set(hub.guard.stats.unauthenticated);
+      },
+    });
+    new Gauge({
+      name: 'brine_minion_spool_backlog',
+      help: 'Unacknowledged results and returns a minion reported holding when it connected',
+      labelNames: ['minion'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [id, s] of hub.sessions) if (s.spool) this.set({ minion: id }, s.spool);
+      },
+    });
+    const jobs = new Counter({ name: 'brine_jobs_published_total', help: 'Jobs published on this master, by function', labelNames: ['function'], registers });
+    const results = new Counter({
+      name: 'brine_state_results_total',
+      help: 'State results stored, by result (true, false, none for test-mode would-change)',
+      labelNames: ['result'],
+      registers,
+    });
+    this.compileSeconds = new Histogram({
+      name: 'brine_compile_seconds',
+      help: 'Time to compile one minion’s state for a job (top file, SLS, requisites)',
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.storeWriteSeconds = new Histogram({
+      name: 'brine_store_write_seconds',
+      help: 'Time to commit one batch of store writes',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+      registers,
+    });
+    events.subscribe('brine/job/*/new', (ev) => {
+      if (!ev.origin) jobs.inc({ function: String((ev.data as { fun?: string }).fun ?? '') });
+    });
+    events.subscribe('brine/job/*/prog/*', (ev) => {
+      if (ev.origin) return;
+      for (const r of (ev.data as { results?: Array<{ result: unknown }> }).results ?? []) {
+        results.inc({ result: r.result === true ? 'true' : r.result === false ? 'false' : 'none' });
+      }
+    });
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

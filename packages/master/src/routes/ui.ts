@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { masterErrors } from '../errors.js';
+import { tokenMatches } from '../tls.js';
+import { SESSION_COOKIE, type UiSessions } from '../ui-sessions.js';
+
+export interface UiRouteDeps {
+  token: string;
+  sessions: UiSessions;
+}
+
+/** The console's files ship in the package (packages/master/ui): no CDN, no separate web server. */
+const UI_DIR = new URL('../../ui/', import.meta.url);
+const ASSETS: Record<string, string> = {
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+  'icon.svg': 'image/svg+xml',
+};
+
+/** The web console at /ui: a page, its assets, and signing in and out. */
+export async function uiRoutes(app: FastifyInstance, deps: UiRouteDeps): Promise<void> {
+  const page = readFileSync(new URL('index.html', UI_DIR));
+  const assets = new Map(Object.keys(ASSETS).map((f) => [f, readFileSync(new URL(f, UI_DIR))]));
+
+  app.get('/ui', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/'));
+  app.get('/ui/', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page));
+  app.get('/ui/assets/:file', { schema: { hide: true } }, async (req, reply) => {
+    const { file } = req.params as { file: string };
+    const body = assets.get(file);
+    if (!body) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `asset ${file}` });
+    return reply.type(ASSETS[file]!).send(body);
+  });
+
+  app.post(
+    '/ui/login',
+    { schema: { hide: true, body: { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 1024 } } } } },
+    async (req, reply) => {
+      const { token } = req.body as { token: string };
+      if (!tokenMatches(token.trim(), deps.token)) {
+        const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
+        return reply.code(401).send({ code: e.code, message: e.message });
+      }
+      const { id, session } = deps.sessions.create();
+      reply.setCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'strict', path: '/', secure: req.protocol === 'https' });
+      return { csrf: session.csrf };
+    },
+  );
+
+  app.get('/ui/session', { schema: { hide: true } }, async (req, reply) => {
+    const s = deps.sessions.get(req.cookies[SESSION_COOKIE]);
+    if (!s) {
+      const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
+      return reply.code(401).send({ code: e.code, message: e.message });
+    }
+    return { csrf: s.csrf };
+  });
+
+  app.post('/ui/logout', { schema: { hide: true } }, async (req, reply) => {
+    deps.sessions.end(req.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { ok: true };
+  });
+}

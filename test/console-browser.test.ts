@@ -1,0 +1,207 @@
+import t from 'tap';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { Cluster } from './helpers/cluster.js';
+import { brine, REPO, until } from './helpers/proc.js';
+
+/**
+ * The web console in a real browser (Debian's chromium, driven by playwright-core) against a real
+ * master and real minions: sign in, accept a pending key, run a highstate and watch its results
+ * arrive, open a failed state, and compare the live view with the stored one. Minion-controlled
+ * text (a grain, a state comment) holding markup must stay text. With BRINE_SCREENSHOTS=1 each
+ * page is saved under docs/screenshots/.
+ */
+
+const XSS = '<img src=x onerror="window.__xss=1">';
+const SHOTS = process.env.BRINE_SCREENSHOTS === '1' ? path.join(REPO, 'docs', 'screenshots') : undefined;
+const tree = mkdtempSync(path.join(os.tmpdir(), 'brine-console-'));
+const gate = path.join(tree, 'go');
+writeFileSync(path.join(tree, 'top.sls'), "base:\n  '*':\n    - site\n");
+let site = '';
+for (let i = 0; i < 6; i++) site += `early-${i}:\n  test.succeed_with_changes:\n    - name: early step ${i}\n`;
+// the run stops here until the test opens the gate: what the page shows by then arrived live
+site += `wait-for-gate:\n  cmd.run:\n    - name: 'while [ ! -f ${gate} ]; do sleep 0.05; done'\n`;
+site += `late:\n  test.succeed_without_changes: []\n`;
+site += `broken:\n  test.fail_without_changes:\n    - comment: '${XSS}'\n`;
+writeFileSync(path.join(tree, 'site.sls'), site);
+
+const cluster = new Cluster({
+  autosign: false,
+  master: { file_roots: { base: [tree] }, timeout: 60 },
+  minionConfig: (id) => ({ grains: { role: id.startsWith('web') ? 'web' : 'db', note: XSS } }),
+});
+let browser: Browser;
+let page: Page;
+
+async function shot(name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function accepted(ids: string[]): Promise<void> {
+  await cluster.client.post('/v1/keys/accept', { all: true });
+  await cluster.waitMinionsKnown(ids);
+}
+
+t.before(async () => {
+  await cluster.startMaster();
+  browser = await chromium.launch({
+    executablePath: process.env.BRINE_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  page.on('dialog', (d) => void d.accept());
+});
+t.teardown(async () => {
+  await browser?.close();
+  await cluster.close();
+  rmSync(tree, { recursive: true, force: true });
+});
+
+t.test('sign in with the API token: the token never appears in a URL, the pages carry a strict CSP', async (t) => {
+  const res = await page.goto(`${cluster.apiUrl}/ui/`);
+  t.match(res?.headers()['content-security-policy'], /default-src 'self'.*script-src 'self'/);
+  t.equal(res?.headers()['x-frame-options'], 'SAMEORIGIN');
+  await page.waitForSelector('form.login');
+  await shot('login');
+  await page.fill('input[name=token]', 'not-the-token');
+  await page.click('button[type=submit]');
+  await page.waitForSelector('text=That token is not this master');
+  await page.fill('input[name=token]', cluster.client.target.token);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('h1:has-text("Minions")');
+  t.notMatch(page.url(), cluster.client.target.token, 'the token is not in the URL');
+  const cookies = await page.context().cookies();
+  const session = cookies.find((c) => c.name === 'brine_session');
+  t.ok(session?.httpOnly, 'the session cookie is HttpOnly');
+  t.equal(session?.sameSite, 'Strict');
+  // a state-changing call with the session but without the CSRF header is refused
+  const status = await page.evaluate(
+    async () =>
+      (await fetch('/v1/keys/accept', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ all: true }) })).status,
+  );
+  t.equal(status, 403, 'no CSRF token, no change');
+});
+
+t.test('a pending key is shown and accepted behind a confirmation', async (t) => {
+  const web1 = cluster.startMinion('web1');
+  await until(async () => ((await cluster.client.get<{ pending: string[] }>('/v1/keys')).pending.includes('web1') ? true : undefined), 'web1 pending');
+  await page.goto(`${cluster.apiUrl}/ui/#/keys`);
+  await page.waitForSelector('tr[data-key="web1"] >> text=Accept');
+  await shot('keys');
+  await page.click('tr[data-key="web1"] >> text=Accept');
+  await page.waitForSelector('h2:has-text("Accepted (1)")');
+  await web1.waitEvent('minion_ready', 30_000);
+  const keys = await cluster.client.get<{ accepted: string[] }>('/v1/keys');
+  t.same(keys.accepted, ['web1']);
+  cluster.startMinion('web2');
+  cluster.startMinion('db1');
+  await until(async () => ((await cluster.client.get<{ pending: string[] }>('/v1/keys')).pending.length === 2 ? true : undefined), 'two more pending');
+  await accepted(['web1', 'web2', 'db1']);
+});
+
+t.test('the minions page: connection, key, OS, and a target filter with brine run matchers', async (t) => {
+  await page.goto(`${cluster.apiUrl}/ui/#/minions`);
+  await page.waitForSelector('tr[data-minion="db1"]');
+  t.equal(await page.locator('tr[data-minion]').count(), 3);
+  t.match(await page.locator('tr[data-minion="web1"]').innerText(), /connected[\s\S]*accepted/);
+  await page.fill('input[name=tgt]', 'G@role:web');
+  await page.selectOption('select[name=tgt_type]', 'compound');
+  await page.click('text=Filter');
+  await page.waitForFunction(() => document.querySelectorAll('tr[data-minion]').length === 2);
+  t.same(await page.locator('tr[data-minion]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.minion)), ['web1', 'web2']);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`${cluster.apiUrl}/ui/#/minions`);
+  await page.waitForSelector('tr[data-minion="db1"]');
+  await shot('minions-phone');
+  await page.setViewportSize({ width: 1200, height: 800 });
+});
+
+t.test('a grain holding markup is shown as text on the minion page', async (t) => {
+  await page.goto(`${cluster.apiUrl}/ui/#/minion/web1`);
+  await page.waitForSelector('h2:has-text("Grains")');
+  t.match(await page.locator('main').innerText(), XSS.replace(/"/g, '\\"'), 'the grain is there, as text');
+  t.equal(await page.locator('main img[src=x]').count(), 0, 'no element was made from it');
+  t.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined, 'nothing ran');
+  await shot('minion');
+});
+
+t.test('run a highstate from the console and watch it live; the stored view equals the live one', async (t) => {
+  await page.goto(`${cluster.apiUrl}/ui/#/run`);
+  await page.fill('input[name=tgt]', 'web*');
+  await page.fill('input[name=fun]', 'state.apply');
+  await shot('run');
+  await page.click('button:has-text("Run")');
+  await page.waitForSelector('#job-status');
+  const jid = decodeURIComponent(page.url().split('#/job/')[1]!.split('?')[0]!);
+  // the early states of both minions arrive while the job still runs (it waits at the gate)
+  await page.waitForFunction(() => document.querySelectorAll('tr.state-row').length >= 12, undefined, { timeout: 30_000 });
+  t.equal(await page.locator('#job-status').innerText(), 'running…', 'results shown while the job runs');
+  const live = await page.locator('tr.state-row').count();
+  t.ok(live >= 12 && live < 18, `${live} states shown live before the gate opened`);
+  await shot('job-live');
+  writeFileSync(gate, '');
+  await page.waitForSelector('#job-status:has-text("done")', { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelectorAll('tr.state-row').length === 18);
+  t.match(await page.locator('#summary').innerText(), /2\s*\/2 returned[\s\S]*18\s*states[\s\S]*2\s*failed/);
+  const liveView = await page.locator('main').innerText();
+
+  // a failed state's details: its comment (markup, as text) and changes
+  await page.click('tr.state-row[data-result="false"] >> nth=0');
+  await page.waitForSelector('#state-detail');
+  t.ok((await page.locator('#state-detail').innerText()).includes(XSS), 'the comment is shown as text');
+  t.equal(await page.locator('main img[src=x]').count(), 0);
+  t.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined, 'the comment did not run');
+  await shot('job-failed-state');
+
+  // the same job opened afresh reads only the store
+  await page.goto('about:blank');
+  await page.goto(`${cluster.apiUrl}/ui/#/job/${jid}`);
+  await page.waitForSelector('#job-status:has-text("done")');
+  t.equal(await page.locator('main').innerText(), liveView, 'the stored view equals the live view');
+  const r = await brine(['jobs', 'show', jid, '--config', cluster.masterConfig, '--out', 'json'], cluster.env);
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /web1/, 'and brine jobs show has it');
+
+  await page.goto(`${cluster.apiUrl}/ui/#/jobs?failed=1`);
+  await page.waitForSelector(`text=${jid}`);
+  t.match(await page.locator(`tr:has-text("${jid}")`).innerText(), /state\.apply[\s\S]*console/, "the console is the job's user");
+  await shot('jobs');
+  // the minions page now shows each one's last highstate at a glance
+  await page.goto(`${cluster.apiUrl}/ui/#/minions`);
+  await page.waitForSelector('tr[data-minion="web1"] >> text=1 failed');
+  t.match(await page.locator('tr[data-minion="db1"]').innerText(), /none/);
+  await shot('minions');
+});
+
+t.test('the events page streams the bus live', async (t) => {
+  await page.goto(`${cluster.apiUrl}/ui/#/events?tag=brine/job/*`);
+  await page.waitForSelector('h1:has-text("Events")');
+  await cluster.run('db1', 'test.ping');
+  await page.waitForSelector('td:has-text("/ret/db1")');
+  t.pass('a job return appeared in the stream');
+  await shot('events');
+});
+
+t.test('a minion id holding markup is refused before it could reach any page', async (t) => {
+  const r = await brine(['minion', '--id', XSS, '--master', '127.0.0.1', '--config', cluster.minionConfigFile('web1')]);
+  t.not(r.code, 0);
+  t.match(r.stderr, /BRINE_ERR_MINION_CONFIG: .*is not a valid minion id/);
+  const { minions } = await cluster.client.get<{ minions: Array<{ id: string }> }>('/v1/minions');
+  t.notOk(
+    minions.some((m) => m.id.includes('<')),
+    'no such minion is known',
+  );
+});
