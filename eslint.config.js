@@ -49,7 +49,15 @@ export default tseslint.config(
     // the web console runs in the browser
     files: ['packages/master/ui/**/*.js'],
     languageOptions: {
-      globals: { document: 'readonly', window: 'readonly', location: 'readonly', confirm: 'readonly', EventSource: 'readonly', Node: 'readonly', URLSearchParams: 'readonly' },
+      globals: {
+        document: 'readonly',
+        window: 'readonly',
+        location: 'readonly',
+        confirm: 'readonly',
+        EventSource: 'readonly',
+        Node: 'readonly',
+        URLSearchParams: 'readonly',
+      },
     },
   },
 );

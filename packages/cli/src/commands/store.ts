@@ -5,8 +5,7 @@ import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
 import { fromParseError } from '../parse-errors.js';
 
-export const STORE_USAGE =
-  'brine store migrate [--config MASTER_CONFIG] [--from sqlite:PATH] [--to postgres://USER@HOST:PORT/DB] [--password-file FILE]';
+export const STORE_USAGE = 'brine store migrate [--config MASTER_CONFIG] [--from sqlite:PATH] [--to postgres://USER@HOST:PORT/DB] [--password-file FILE]';
 
 function usage(detail: string): never {
   throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail, usage: STORE_USAGE });
@@ -50,7 +49,8 @@ export const storeCommand: Command = {
     const counts = await migrateSqliteToPostgres(sqlite, to, password);
     const safe = to.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1@');
     io.stdout(`migrated ${sqlite} into ${safe}\n`);
-    for (const [table, c] of Object.entries(counts)) io.stdout(`  ${table.padEnd(14)} ${String(c.read).padStart(8)} read ${String(c.written).padStart(8)} written\n`);
+    for (const [table, c] of Object.entries(counts))
+      io.stdout(`  ${table.padEnd(14)} ${String(c.read).padStart(8)} read ${String(c.written).padStart(8)} written\n`);
     io.stdout(`Point the masters at it: store: ${safe} (password in store_password_file or BRINE_STORE_PASSWORD).\n`);
     return 0;
   },
