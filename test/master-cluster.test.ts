@@ -102,6 +102,32 @@ t.test("a job published on A runs on B's minion too, and both masters answer for
   t.same(Object.keys(back.returns).sort(), ['a1', 'b1']);
 });
 
+t.test("brine events on B streams what A fires, marked with A's name", async (t) => {
+  const seen: Array<{ tag: string; origin?: string }> = [];
+  const stop = new AbortController();
+  let opened!: () => void;
+  const open = new Promise<void>((r) => (opened = r));
+  const done = b.client.events(
+    'brine/job/*',
+    (ev) => seen.push(ev),
+    stop.signal,
+    () => opened(),
+  );
+  await open;
+  const r = await a.run('a1', 'test.ping');
+  await until(() => (seen.some((e) => e.tag === `brine/job/${r.jid}/ret/a1`) ? true : undefined), "A's return event on B");
+  stop.abort();
+  await done;
+  const mine = seen.filter((e) => e.tag.startsWith(`brine/job/${r.jid}/`));
+  t.same(
+    mine.map((e) => [e.tag, e.origin]),
+    [
+      [`brine/job/${r.jid}/new`, 'master-a'],
+      [`brine/job/${r.jid}/ret/a1`, 'master-a'],
+    ],
+  );
+});
+
 t.test('a master whose tree differs refuses to compile the job, with a clear error', async (t) => {
   writeFileSync(path.join(treeB, 'hello.sls'), 'hello:\n  test.fail_without_changes: []\n');
   const r = await a.run('*', 'state.apply');
