@@ -40,7 +40,7 @@ t.test('batch sizes: a number or a percentage, at least one', async (t) => {
 
 t.test('a return is stored once; callbacks run after commit; retention prunes by age', async (t) => {
   const store = tmpStore(t);
-  t.equal(store.schemaVersion, 2);
+  t.equal(store.schemaVersion, 3);
   const job = {
     jid: '20250101000000000001',
     fun: 'test.ping',
