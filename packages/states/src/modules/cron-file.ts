@@ -1,5 +1,5 @@
 import type { StateContext, StateReturn } from '@brine/core';
-import { rawCron } from '../hostops/cron.js';
+import { rawCron } from '@brine/exec';
 import { getGroup, getUser, secondaryGroups } from '../util/accounts.js';
 import { asBool } from '../util/args.js';
 import { fileDiff } from '../util/diff.js';

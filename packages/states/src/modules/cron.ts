@@ -1,7 +1,7 @@
 import type { ArgSpec, CommandRunner, StateModule, StateReturn } from '@brine/core';
 import { needPrograms } from '../util/which.js';
 import { cronFile } from './cron-file.js';
-import { cronMatched, listTab, needsChange, rmEnv, rmJob, rmSpecial, setEnv, setJob, setSpecial, type CronTab, type RmResult } from '../hostops/cron.js';
+import { cronMatched, listTab, needsChange, rmEnv, rmJob, rmSpecial, setEnv, setJob, setSpecial, type CronTab, type RmResult } from '@brine/exec';
 
 /** Salt's `cron` states on a user's crontab (present, absent, env_present, env_absent, file). */
 

@@ -1,5 +1,5 @@
 import type { ArgSpec, StateModule, StateReturn } from '@brine/core';
-import { addHost, entryOf, getAlias, hasPair, listHosts, rmHost, setComment, setHost, validIp } from '../hostops/hosts.js';
+import { addHost, entryOf, getAlias, hasPair, listHosts, rmHost, setComment, setHost, validIp } from '@brine/exec';
 
 /** Salt's `host` states (present, absent, only) on the hosts file. */
 

@@ -1,6 +1,6 @@
 import type { ArgSpec, StateContext, StateModule, StateReturn } from '@brine/core';
 import { forgetAccounts, getUser, type PasswdEntry } from '../util/accounts.js';
-import { authKeys, checkKey, KEY_LINE, parseKeys, rmAuthKey, setAuthKey, SshError, type AuthKey } from '../hostops/ssh.js';
+import { authKeys, checkKey, KEY_LINE, parseKeys, rmAuthKey, setAuthKey, SshError, type AuthKey } from '@brine/exec';
 
 /** Salt's `ssh_auth` states: keys in a user's authorized_keys file. */
 

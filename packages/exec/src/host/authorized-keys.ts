@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, writeFile, appendFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import type { PasswdEntry } from '../util/accounts.js';
+import type { PasswdEntry } from './accounts.js';
 
 /**
  * The authorized_keys operations of Salt's `ssh` execution module (auth_keys, check_key,
@@ -9,9 +9,7 @@ import type { PasswdEntry } from '../util/accounts.js';
  * (`[options ]enc key comment`).
  */
 
-import { fingerprint, SshError } from '@brine/exec';
-
-export { fingerprint, SshError };
+import { fingerprint, SshError } from './known-hosts.js';
 
 /** A key line: options, then the key type, the key and an optional comment. */
 export const KEY_LINE = /^(.*?)\s?((?:sk-)?(?:ssh-|ecds)[\w@.-]+\s.+)$/;
