@@ -78,7 +78,7 @@ export class ClusterLink {
       try {
         for (;;) {
           const from = this.watermark;
-          const rows = await this.store.eventsAfter(from, 1000);
+          const rows = await this.store.eventsAfter(from, 1000, this.id);
           for (const e of rows) {
             if (this.seen.has(e.seq)) continue;
             this.seen.add(e.seq);

@@ -292,7 +292,6 @@ export class JobManager {
     const minion = session.minion!;
     if (await this.rejectForeign(session, ret)) return;
     session.running.delete(ret.jid);
-    this.deps.store.touchMinion(minion).catch((err: unknown) => this.storeFailed(err));
     const inserted = await this.deps.store.insertReturn({
       jid: ret.jid,
       minion,

@@ -50,7 +50,8 @@ export interface StoreBackend {
   origin: string | null;
   /** Whether several masters may share this store (then the cluster link runs). */
   readonly clustered: boolean;
-  eventsAfter(seq: number, limit?: number): Promise<StoredEvent[]>;
+  /** Events after `seq`; with `notFrom`, only those another master fired. */
+  eventsAfter(seq: number, limit?: number, notFrom?: string): Promise<StoredEvent[]>;
   lastEventSeq(): Promise<number>;
   /** Records (or, when it left, forgets) that a minion is connected to this master. */
   setPresence(minion: string, master: string, connected: boolean): Promise<void>;

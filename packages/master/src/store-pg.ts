@@ -416,8 +416,19 @@ export class PgStore implements StoreBackend {
     );
   }
 
-  async eventsAfter(seq: number, limit = 1000): Promise<StoredEvent[]> {
-    return (await this.all('SELECT seq, tag, data, origin, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [seq, limit])).map(eventOf);
+  async eventsAfter(seq: number, limit = 1000, notFrom?: string): Promise<StoredEvent[]> {
+    if (notFrom === undefined)
+      return (await this.all('SELECT seq, tag, data, origin, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?', [seq, limit])).map(eventOf);
+    // this master's own events come back as bare numbers: the watermark needs them, their data not
+    const rows = await this.all(
+      'SELECT seq, tag, CASE WHEN origin IS DISTINCT FROM ? THEN data END AS data, origin, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+      [notFrom, seq, limit],
+    );
+    return rows.map((r) =>
+      r.data === null
+        ? { seq: Number(r.seq), tag: r.tag as string, data: null, origin: (r.origin as string | null) ?? null, created_at: r.created_at as string }
+        : eventOf(r),
+    );
   }
   async lastEventSeq(): Promise<number> {
     return Number((await this.all('SELECT coalesce(max(seq), 0) AS seq FROM events'))[0]?.seq ?? 0);
