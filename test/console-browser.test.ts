@@ -175,8 +175,9 @@ t.test('run a highstate from the console and watch it live; the stored view equa
   t.equal(r.code, 0, r.stderr);
   t.match(r.stdout, /web1/, 'and brine jobs show has it');
 
-  await page.goto(`${cluster.apiUrl}/ui/#/jobs?failed=1`);
+  await page.goto(`${cluster.apiUrl}/ui/#/jobs?failed=1&user=console`);
   await page.waitForSelector(`text=${jid}`);
+  t.equal(await page.locator('tbody tr').count(), 1, 'failed jobs started from the console: this one');
   t.match(await page.locator(`tr:has-text("${jid}")`).innerText(), /state\.apply[\s\S]*console/, "the console is the job's user");
   await shot('jobs');
   // the minions page now shows each one's last highstate at a glance

@@ -194,10 +194,12 @@ async function minionsView(params) {
 async function minionView(id) {
   const [{ minions }, jobs, pillar] = await Promise.all([
     api('/v1/minions'),
-    api(`/v1/jobs?minion=${encodeURIComponent(id)}&limit=20`),
+    api(`/v1/jobs?minion=${encodeURIComponent(id)}&limit=200`),
     api(`/v1/minions/${encodeURIComponent(id)}/pillar`).catch((e) => ({ error: e.message })),
   ]);
   const m = minions.find((x) => x.id === id);
+  // its state runs: highstates, and state.sls / state.single applies
+  const runs = jobs.jobs.filter((j) => j.fun.startsWith('state.')).slice(0, 20);
   const explainOut = h('div');
   const explainName = h('input', { placeholder: 'pillar key, e.g. apache' });
   const explain = h(
@@ -226,7 +228,7 @@ async function minionView(id) {
     h('h2', {}, 'Highstate history'),
     table(
       ['Job', 'Function', 'Started', 'Returned'],
-      jobs.jobs.map((j) =>
+      runs.map((j) =>
         h(
           'tr',
           { class: 'clickable', onclick: () => (location.hash = `#/job/${j.jid}`) },
@@ -493,12 +495,14 @@ async function jobsView(params) {
     params.get('failed') ? api('/v1/states?failed=true&limit=10000') : Promise.resolve(null),
   ]);
   const failedJids = failed ? new Set(failed.states.map((s) => s.jid)) : null;
-  const shown = failedJids ? jobs.filter((j) => failedJids.has(j.jid)) : jobs;
+  const user = params.get('user');
+  const shown = jobs.filter((j) => (!failedJids || failedJids.has(j.jid)) && (!user || j.user === user));
   const field = (name, placeholder, type = 'text') => h('input', { name, placeholder, type, value: params.get(name) ?? '', 'aria-label': placeholder });
   const inputs = [
     field('function', 'function'),
     field('target', 'target'),
     field('minion', 'minion'),
+    field('user', 'user'),
     field('since', 'since (ISO time)'),
     field('until', 'until (ISO time)'),
   ];
