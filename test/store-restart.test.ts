@@ -31,10 +31,12 @@ t.test('a PostgreSQL restart mid-job loses nothing and stores nothing twice', as
   const count = async () => Number((await pg.psql(`SELECT count(*) FROM state_results WHERE jid = '${jid}'`, 'brine')).trim());
   await until(async () => ((await count()) >= 10 ? true : undefined), 'the first results stored', 60_000);
   await pg.restart();
-  const failed = await c.master.waitEvent('store_write_failed', 30_000).catch(() => undefined);
+  const failed = await c.master.waitEvent('store_write_failed', 10_000).catch(() => undefined);
   t.comment(failed ? 'a write failed while the server was down, and was retried' : 'no write fell into the restart window');
   await until(
     async () => {
+      // a master that died on the restart (an unhandled socket error) must fail here, not time out
+      if (!c.master.running) throw new Error(`the master exited during the restart:\n${c.master.stderrText.slice(-3000)}`);
       try {
         const r = await c.client.get<{ returns: Record<string, { success: boolean }> }>(`/v1/jobs/${jid}`);
         return r.returns.m1 ? r : undefined;

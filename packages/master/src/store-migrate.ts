@@ -38,6 +38,9 @@ export async function migrateSqliteToPostgres(sqliteFile: string, url: string, p
   const out: Record<string, { read: number; written: number }> = {};
   try {
     const c = await pool.connect();
+    // a socket reset while checked out is an 'error' event: without a listener it would crash
+    // the command instead of failing the query in flight with a message
+    c.on('error', () => undefined);
     try {
       const eventsThere = Number((await c.query('SELECT count(*) AS n FROM events')).rows[0].n);
       for (const [table, cols] of TABLES) {

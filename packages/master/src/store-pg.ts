@@ -130,28 +130,52 @@ export class PgStore implements StoreBackend {
     return store;
   }
 
-  private async migrate(): Promise<void> {
+  /**
+   * A pooled client for several statements. pg-pool drops its own error listener while a client
+   * is checked out, so a socket reset between two statements (the server restarting) would be an
+   * unhandled 'error' event and crash the master: one is kept here until release. A client that
+   * failed is destroyed, not put back, so the pool never hands out a dead connection.
+   */
+  private async withClient<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const c = await this.pool.connect();
+    let failure: Error | undefined;
+    const onError = (err: Error): void => {
+      failure = err;
+    };
+    c.on('error', onError);
     try {
-      await c.query('SELECT pg_advisory_lock(7470711)');
-      await c.query('CREATE TABLE IF NOT EXISTS brine_schema (version INTEGER NOT NULL)');
-      const r = await c.query<{ version: number }>('SELECT version FROM brine_schema');
-      if (r.rowCount === 0) await c.query('INSERT INTO brine_schema (version) VALUES (0)');
-      for (let v = r.rows[0]?.version ?? 0; v < PG_MIGRATIONS.length; v++) {
-        await c.query('BEGIN');
-        try {
-          await c.query(PG_MIGRATIONS[v]!);
-          await c.query('UPDATE brine_schema SET version = $1', [v + 1]);
-          await c.query('COMMIT');
-        } catch (err) {
-          await c.query('ROLLBACK');
-          throw err;
-        }
-      }
+      return await fn(c);
+    } catch (err) {
+      failure ??= err as Error;
+      throw err;
     } finally {
-      await c.query('SELECT pg_advisory_unlock(7470711)').catch(() => undefined);
-      c.release();
+      c.off('error', onError);
+      c.release(failure);
     }
+  }
+
+  private async migrate(): Promise<void> {
+    await this.withClient(async (c) => {
+      try {
+        await c.query('SELECT pg_advisory_lock(7470711)');
+        await c.query('CREATE TABLE IF NOT EXISTS brine_schema (version INTEGER NOT NULL)');
+        const r = await c.query<{ version: number }>('SELECT version FROM brine_schema');
+        if (r.rowCount === 0) await c.query('INSERT INTO brine_schema (version) VALUES (0)');
+        for (let v = r.rows[0]?.version ?? 0; v < PG_MIGRATIONS.length; v++) {
+          await c.query('BEGIN');
+          try {
+            await c.query(PG_MIGRATIONS[v]!);
+            await c.query('UPDATE brine_schema SET version = $1', [v + 1]);
+            await c.query('COMMIT');
+          } catch (err) {
+            await c.query('ROLLBACK');
+            throw err;
+          }
+        }
+      } finally {
+        await c.query('SELECT pg_advisory_unlock(7470711)').catch(() => undefined);
+      }
+    });
   }
 
   async schemaVersion(): Promise<number> {
@@ -166,44 +190,42 @@ export class PgStore implements StoreBackend {
   private async commit(batch: Write[]): Promise<void> {
     const statements = plan(batch);
     const t0 = performance.now();
-    const c = await this.pool.connect();
     const counts: Array<[Write, number]> = [];
-    try {
-      await c.query('BEGIN');
-      for (const st of statements) {
-        const r = await c.query(st.sql, st.params);
-        if (st.writes.length === 1 && !st.keyed) counts.push([st.writes[0]!, r.rowCount ?? 0]);
-        else if (st.keyed) {
-          const got = new Set(r.rows.map((row: Record<string, unknown>) => Object.values(row).join('\0')));
-          for (const w of st.writes) counts.push([w, got.has(w.merge!.key!) ? 1 : 0]);
-        } else for (const w of st.writes) counts.push([w, 1]);
+    await this.withClient(async (c) => {
+      try {
+        await c.query('BEGIN');
+        for (const st of statements) {
+          const r = await c.query(st.sql, st.params);
+          if (st.writes.length === 1 && !st.keyed) counts.push([st.writes[0]!, r.rowCount ?? 0]);
+          else if (st.keyed) {
+            const got = new Set(r.rows.map((row: Record<string, unknown>) => Object.values(row).join('\0')));
+            for (const w of st.writes) counts.push([w, got.has(w.merge!.key!) ? 1 : 0]);
+          } else for (const w of st.writes) counts.push([w, 1]);
+        }
+        await c.query('COMMIT');
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw err;
       }
-      await c.query('COMMIT');
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      c.release();
-    }
+    });
     this.onWriteTime((performance.now() - t0) / 1000);
     for (const [w, n] of counts) w.done(n);
   }
 
   /** Several statements in one transaction, now (keys, jobs: durable before they are acted on). */
   private async tx(statements: Array<[string, unknown[]]>): Promise<number[]> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
-      const counts: number[] = [];
-      for (const [sql, params] of statements) counts.push((await c.query(pgSql(sql), params)).rowCount ?? 0);
-      await c.query('COMMIT');
-      return counts;
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      c.release();
-    }
+    return this.withClient(async (c) => {
+      try {
+        await c.query('BEGIN');
+        const counts: number[] = [];
+        for (const [sql, params] of statements) counts.push((await c.query(pgSql(sql), params)).rowCount ?? 0);
+        await c.query('COMMIT');
+        return counts;
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
   }
 
   /** Queues a write for the next batch; resolves with its row count once the batch commits. */
