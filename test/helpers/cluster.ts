@@ -37,7 +37,9 @@ export class Cluster {
   client!: MasterClient;
   private masterOpts: Record<string, unknown>;
 
-  constructor(private readonly opts: ClusterOptions = {}) {
+  private readonly opts: ClusterOptions;
+  constructor(opts: ClusterOptions = {}) {
+    this.opts = opts;
     this.dir = mkdtempSync(path.join(os.tmpdir(), 'brine-cluster-'));
     this.masterOpts = {
       interface: '127.0.0.1',

@@ -22,11 +22,9 @@ export class BrineProcess {
   private waiters: Array<{ pred: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
   private exitWaiters: Array<() => void> = [];
 
-  constructor(
-    readonly name: string,
-    args: string[],
-    env: NodeJS.ProcessEnv = {},
-  ) {
+  readonly name: string;
+  constructor(name: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+    this.name = name;
     this.child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, BRINE_LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,11 +3,10 @@ import { grainAt, type Categorization } from './categories.js';
 
 /** Why a string could not be interpolated; the resolver turns it into a coded error. */
 export class InterpolationError extends Error {
-  constructor(
-    readonly expr: string,
-    detail: string,
-  ) {
+  readonly expr: string;
+  constructor(expr: string, detail: string) {
     super(detail);
+    this.expr = expr;
   }
 }
 

@@ -73,14 +73,20 @@ class FileLoader {
   private readonly lc = new LineCounter();
   private doc!: Document;
 
-  constructor(
-    private readonly ref: BindingsFileRef,
-    private readonly logical: string,
-    private readonly text: string,
-    private readonly categories: string[],
-    private readonly sink: Binding[],
-    private readonly diagnostics: Diagnostic[],
-  ) {}
+  private readonly ref: BindingsFileRef;
+  private readonly logical: string;
+  private readonly text: string;
+  private readonly categories: string[];
+  private readonly sink: Binding[];
+  private readonly diagnostics: Diagnostic[];
+  constructor(ref: BindingsFileRef, logical: string, text: string, categories: string[], sink: Binding[], diagnostics: Diagnostic[]) {
+    this.ref = ref;
+    this.logical = logical;
+    this.text = text;
+    this.categories = categories;
+    this.sink = sink;
+    this.diagnostics = diagnostics;
+  }
 
   load(): void {
     this.doc = parseDocument(this.text, {

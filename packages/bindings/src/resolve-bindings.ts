@@ -74,7 +74,9 @@ class Resolver {
   private readonly lookups = new Map<string, string[]>();
   private readonly multibindExplain = new Map<string, { placed: Placed[]; contribs: Contribution[]; used: boolean[] }>();
 
-  constructor(private readonly input: ResolveBindingsInput) {
+  private readonly input: ResolveBindingsInput;
+  constructor(input: ResolveBindingsInput) {
+    this.input = input;
     this.cats = categorize(input.categories, input.minion);
     if ('kind' in input.files && input.files.kind === 'loaded-bindings') this.loaded = input.files;
     else {

@@ -44,7 +44,10 @@ type Extend = Array<Record<string, Record<string, unknown>>>;
 export class CowHigh {
   private readonly decls = new Set<string>();
   private readonly lists = new Set<string>();
-  constructor(readonly high: HighData) {}
+  readonly high: HighData;
+  constructor(high: HighData) {
+    this.high = high;
+  }
   decl(id: string): Decl {
     if (!this.decls.has(id)) {
       this.high[id] = { ...(this.high[id] as Decl) };

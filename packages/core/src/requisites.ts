@@ -38,7 +38,9 @@ export class ChunkIndex {
   private readonly byId = new Map<string, LowChunk[]>();
   private readonly bySls = new Map<string, LowChunk[]>();
 
-  constructor(readonly chunks: readonly LowChunk[]) {
+  readonly chunks: readonly LowChunk[];
+  constructor(chunks: readonly LowChunk[]) {
+    this.chunks = chunks;
     const add = (map: Map<string, LowChunk[]>, key: string, c: LowChunk) => {
       const list = map.get(key);
       if (list) list.push(c);

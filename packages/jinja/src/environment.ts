@@ -17,15 +17,17 @@ export type TemplateReader = (path: string) => string | undefined;
 
 /** A template failure with the file and position nunjucks reported. */
 export class TemplateFailure extends Error {
-  constructor(
-    message: string,
-    readonly file: string | undefined,
-    readonly line: number | undefined,
-    readonly column: number | undefined,
-    /** A code of its own where the failure is not the template's text (render_timeout). */
-    readonly code?: string,
-  ) {
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  /** A code of its own where the failure is not the template's text (render_timeout). */
+  readonly code?: string;
+  constructor(message: string, file: string | undefined, line: number | undefined, column: number | undefined, code?: string) {
     super(message);
+    this.file = file;
+    this.line = line;
+    this.column = column;
+    this.code = code;
     this.name = 'TemplateFailure';
   }
 }

@@ -137,12 +137,12 @@ export type HostFn = ((...raw: unknown[]) => unknown) & { [HOST_FN]: (raw: unkno
 
 /** A failed host call, raised in the template at the line that made it. */
 export class HostCallError extends Error {
-  constructor(
-    readonly call: HostCall,
-    readonly code: string,
-    message: string,
-  ) {
+  readonly call: HostCall;
+  readonly code: string;
+  constructor(call: HostCall, code: string, message: string) {
     super(message);
+    this.call = call;
+    this.code = code;
     this.name = 'HostCallError';
   }
 }
@@ -158,10 +158,9 @@ export class HostCallRecorder {
   private guessing: boolean;
 
   /** `speculative`: the render itself depends on placeholders (a file included by one that had them). */
-  constructor(
-    private readonly answers: HostAnswers | undefined,
-    speculative = false,
-  ) {
+  private readonly answers: HostAnswers | undefined;
+  constructor(answers: HostAnswers | undefined, speculative = false) {
+    this.answers = answers;
     this.guessing = speculative;
   }
 

@@ -144,7 +144,10 @@ class Emitter {
   simpleKey = false;
   mappingContext = false;
 
-  constructor(readonly flowStyle: Flow) {}
+  readonly flowStyle: Flow;
+  constructor(flowStyle: Flow) {
+    this.flowStyle = flowStyle;
+  }
 
   write(data: string): void {
     this.column += data.length;

@@ -121,10 +121,12 @@ function splitKey(text: string): { key: string; rest: string; keyLen: number } |
 
 class Reader {
   i = 0;
-  constructor(
-    readonly lines: Line[],
-    readonly positions: FastPositions,
-  ) {}
+  readonly lines: Line[];
+  readonly positions: FastPositions;
+  constructor(lines: Line[], positions: FastPositions) {
+    this.lines = lines;
+    this.positions = positions;
+  }
 
   /** A block node whose lines are indented exactly `indent`. */
   node(indent: number): unknown {

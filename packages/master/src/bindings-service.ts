@@ -55,10 +55,9 @@ export class BindingsService {
   private readonly content = new Map<string, Cached>();
   readonly enabled: boolean;
 
-  constructor(
-    roots: { site?: string[]; modules?: string[] },
-    private readonly categories: CategorySpec[],
-  ) {
+  private readonly categories: CategorySpec[];
+  constructor(roots: { site?: string[]; modules?: string[] }, categories: CategorySpec[]) {
+    this.categories = categories;
     this.source = dirBindingsSource(roots);
     this.enabled = (roots.site?.length ?? 0) + (roots.modules?.length ?? 0) > 0;
   }

@@ -58,7 +58,10 @@ function operatorName(): string {
 
 /** A small client of the operator API, used by the CLI verbs and the tests. */
 export class MasterClient {
-  constructor(readonly target: ApiTarget) {}
+  readonly target: ApiTarget;
+  constructor(target: ApiTarget) {
+    this.target = target;
+  }
 
   private async call<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
     let res: Response;

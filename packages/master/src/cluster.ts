@@ -31,13 +31,18 @@ export class ClusterLink {
   /** Minion -> master, refreshed with each heartbeat (and on demand). */
   private presenceCache: Record<string, string> = {};
 
-  constructor(
-    private readonly store: StoreBackend,
-    private readonly bus: EventBus,
-    readonly id: string,
-    private readonly apiUrl: () => string,
-    private readonly log: Logger,
-  ) {}
+  private readonly store: StoreBackend;
+  private readonly bus: EventBus;
+  readonly id: string;
+  private readonly apiUrl: () => string;
+  private readonly log: Logger;
+  constructor(store: StoreBackend, bus: EventBus, id: string, apiUrl: () => string, log: Logger) {
+    this.store = store;
+    this.bus = bus;
+    this.id = id;
+    this.apiUrl = apiUrl;
+    this.log = log;
+  }
 
   async start(): Promise<void> {
     this.watermark = await this.store.lastEventSeq();

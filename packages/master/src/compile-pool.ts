@@ -33,11 +33,11 @@ export class CompilePool {
   private next = 1;
   private closed = false;
 
-  constructor(
-    private readonly config: MasterConfig,
-    private readonly log: Logger,
-    size: number,
-  ) {
+  private readonly config: MasterConfig;
+  private readonly log: Logger;
+  constructor(config: MasterConfig, log: Logger, size: number) {
+    this.config = config;
+    this.log = log;
     for (let i = 0; i < size; i++) this.slots.push({ worker: this.spawn() });
   }
 

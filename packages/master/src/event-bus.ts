@@ -19,7 +19,10 @@ export class EventBus {
   private listeners = new Set<{ pattern: string; fn: Listener }>();
   counts = { fired: 0 };
 
-  constructor(private readonly store: StoreBackend) {}
+  private readonly store: StoreBackend;
+  constructor(store: StoreBackend) {
+    this.store = store;
+  }
 
   fire(tag: string, data: unknown): void {
     const ev: BusEvent = { tag, data, stamp: new Date().toISOString() };

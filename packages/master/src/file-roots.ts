@@ -41,12 +41,15 @@ export class FileRoots {
   private readonly content = new Map<string, Cached>();
   private readonly snapshots = new Map<string, TreeSnapshot>();
 
-  constructor(
-    readonly roots: Record<string, string[]>,
-    private readonly envOrder: string[] = [],
-    /** Told about symlinks pointing out of their root (they are left out of the tree). */
-    private readonly onEscape: (env: string, file: string, target: string) => void = () => {},
-  ) {}
+  readonly roots: Record<string, string[]>;
+  private readonly envOrder: string[];
+  /** Told about symlinks pointing out of their root (they are left out of the tree). */
+  private readonly onEscape: (env: string, file: string, target: string) => void;
+  constructor(roots: Record<string, string[]>, envOrder: string[] = [], onEscape: (env: string, file: string, target: string) => void = () => {}) {
+    this.roots = roots;
+    this.envOrder = envOrder;
+    this.onEscape = onEscape;
+  }
 
   envs(): string[] {
     const all = sortEnvs(Object.keys(this.roots));

@@ -31,10 +31,12 @@ export class FileServer {
   refused = 0;
   served = 0;
 
-  constructor(
-    private readonly roots: FileRoots,
-    private readonly log: Logger,
-  ) {}
+  private readonly roots: FileRoots;
+  private readonly log: Logger;
+  constructor(roots: FileRoots, log: Logger) {
+    this.roots = roots;
+    this.log = log;
+  }
 
   /**
    * The files of `saltenv` under the folder `prefix` with their hashes (Salt's

@@ -18,10 +18,12 @@ export class HostAsks {
   private readonly pending = new Map<string, Pending>();
   private seq = 0;
 
-  constructor(
-    private readonly send: (session: Session, msg: { type: 'host_calls'; id: string; jid?: string; calls: HostCallItem[] }) => boolean,
-    private readonly timeoutS: number,
-  ) {}
+  private readonly send: (session: Session, msg: { type: 'host_calls'; id: string; jid?: string; calls: HostCallItem[] }) => boolean;
+  private readonly timeoutS: number;
+  constructor(send: (session: Session, msg: { type: 'host_calls'; id: string; jid?: string; calls: HostCallItem[] }) => boolean, timeoutS: number) {
+    this.send = send;
+    this.timeoutS = timeoutS;
+  }
 
   ask(session: Session, calls: HostCallItem[], jid?: string): Promise<HostCallAnswer[]> {
     const minion = session.minion ?? session.claimed ?? '';

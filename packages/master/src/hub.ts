@@ -80,9 +80,23 @@ export class MinionHub {
   /** Answers `req` frames (compile, files, pillar) for the session's own identity. */
   requests?: (session: Session, msg: ReqMsg) => Promise<unknown>;
 
+  private readonly deps: {
+    keys: KeyManager;
+    store: StoreBackend;
+    /** This master's name in a cluster (presence rows); SQLite keeps none. */
+    clusterId?: string;
+    events: EventBus;
+    log: Logger;
+    maxFrameBytes: number;
+    pingInterval: number;
+    /** Seconds a minion has to answer host calls. */
+    hostCallTimeout?: number;
+    /** What a connection may cost before it authenticates (see UnauthGuard). */
+    unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
+  };
   constructor(
     server: Server,
-    private readonly deps: {
+    deps: {
       keys: KeyManager;
       store: StoreBackend;
       /** This master's name in a cluster (presence rows); SQLite keeps none. */
@@ -97,6 +111,7 @@ export class MinionHub {
       unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
     },
   ) {
+    this.deps = deps;
     this.hostAsks = new HostAsks((session, msg) => {
       if (session.ws.readyState !== session.ws.OPEN) return false;
       this.send(session, msg);

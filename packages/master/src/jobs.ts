@@ -74,25 +74,41 @@ export class JobManager {
   private readonly forOthers = new Map<string, { expected: Set<string>; at: number }>();
   private sweeper: NodeJS.Timeout;
 
-  constructor(
-    private readonly deps: {
-      store: StoreBackend;
-      /** The newest jid stored when the master started: new jids sort after it. */
-      lastJid: string | null;
-      hub: MinionHub;
-      keys: KeyManager;
-      events: EventBus;
-      log: Logger;
-      nodegroups: Record<string, string | string[]>;
-      defaultTimeout: number;
-      /** The master cluster, when the store is shared (PostgreSQL). */
-      cluster?: ClusterLink;
-      /** The content hash of the trees a job compiles against (recorded with the job in a cluster). */
-      treeHash?: (jid: string) => string;
-      /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
-      pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
-    },
-  ) {
+  private readonly deps: {
+    store: StoreBackend;
+    /** The newest jid stored when the master started: new jids sort after it. */
+    lastJid: string | null;
+    hub: MinionHub;
+    keys: KeyManager;
+    events: EventBus;
+    log: Logger;
+    nodegroups: Record<string, string | string[]>;
+    defaultTimeout: number;
+    /** The master cluster, when the store is shared (PostgreSQL). */
+    cluster?: ClusterLink;
+    /** The content hash of the trees a job compiles against (recorded with the job in a cluster). */
+    treeHash?: (jid: string) => string;
+    /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
+    pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
+  };
+  constructor(deps: {
+    store: StoreBackend;
+    /** The newest jid stored when the master started: new jids sort after it. */
+    lastJid: string | null;
+    hub: MinionHub;
+    keys: KeyManager;
+    events: EventBus;
+    log: Logger;
+    nodegroups: Record<string, string | string[]>;
+    defaultTimeout: number;
+    /** The master cluster, when the store is shared (PostgreSQL). */
+    cluster?: ClusterLink;
+    /** The content hash of the trees a job compiles against (recorded with the job in a cluster). */
+    treeHash?: (jid: string) => string;
+    /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
+    pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
+  }) {
+    this.deps = deps;
     this.jids = new JidGenerator(deps.lastJid);
     deps.hub.handlers = {
       onReturn: (s, r) => this.onReturn(s, r),

@@ -48,11 +48,17 @@ export interface KeyChange {
  * denied and never replaces the first (delete the old key to let the new one in).
  */
 export class KeyManager {
+  private readonly store: StoreBackend;
+  private readonly events: EventBus;
+  private readonly opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[]; newKeysPerMinute?: number };
   constructor(
-    private readonly store: StoreBackend,
-    private readonly events: EventBus,
-    private readonly opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[]; newKeysPerMinute?: number },
+    store: StoreBackend,
+    events: EventBus,
+    opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[]; newKeysPerMinute?: number },
   ) {
+    this.store = store;
+    this.events = events;
+    this.opts = opts;
     this.networks = parseNetworks(opts.autosignNetworks ?? []);
     this.rate = opts.newKeysPerMinute ?? 60;
     this.tokens = this.rate;

@@ -164,7 +164,9 @@ export function stateResultValues(jid: string, minion: string, it: StateResultIt
 export class StateResultStore {
   private readonly stmts;
 
-  constructor(private readonly store: MasterStore) {
+  private readonly store: MasterStore;
+  constructor(store: MasterStore) {
+    this.store = store;
     const db = store.db;
     this.stmts = {
       insert: db.prepare(

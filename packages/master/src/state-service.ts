@@ -121,11 +121,13 @@ export class StateService {
   private schema: { hash: string; schema: StateSchema } | undefined;
   readonly bindings: BindingsService;
 
-  constructor(
-    private readonly config: MasterConfig,
-    private readonly tops: LoadedTops,
-    private readonly log: Logger,
-  ) {
+  private readonly config: MasterConfig;
+  private readonly tops: LoadedTops;
+  private readonly log: Logger;
+  constructor(config: MasterConfig, tops: LoadedTops, log: Logger) {
+    this.config = config;
+    this.tops = tops;
+    this.log = log;
     const escape = (what: string) => (env: string, file: string, target: string) =>
       log.warn({ event: 'file_refused', env, path: file, target, roots: what }, 'symlink points out of its root; it is not served');
     this.files = new FileRoots(config.file_roots, config.env_order, escape('file_roots'));

@@ -107,11 +107,14 @@ export class PgStore implements StoreBackend {
   onWriteError: (err: Error, info: { writes: number; retryMs: number }) => void = () => undefined;
   onWriteTime: (seconds: number) => void = () => undefined;
 
-  private constructor(
-    private readonly pool: pg.Pool,
-    readonly location: string,
-    private readonly connectionString: string,
-  ) {}
+  private readonly pool: pg.Pool;
+  readonly location: string;
+  private readonly connectionString: string;
+  private constructor(pool: pg.Pool, location: string, connectionString: string) {
+    this.pool = pool;
+    this.location = location;
+    this.connectionString = connectionString;
+  }
 
   /** Connects and runs the schema steps not yet run (one transaction each, under an advisory lock, so masters starting together do not race). */
   static async open(url: string, password?: string, max = 10): Promise<PgStore> {

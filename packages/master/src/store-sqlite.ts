@@ -7,7 +7,9 @@ import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './stor
 export class SqliteBackend implements StoreBackend {
   readonly kind = 'sqlite' as const;
   readonly results: StateResultStore;
-  constructor(readonly store: MasterStore) {
+  readonly store: MasterStore;
+  constructor(store: MasterStore) {
+    this.store = store;
     this.results = new StateResultStore(store);
   }
   static open(file: string): SqliteBackend {

@@ -115,7 +115,9 @@ export class MasterStore {
   private closed = false;
   private readonly stmts;
 
-  constructor(readonly file: string) {
+  readonly file: string;
+  constructor(file: string) {
+    this.file = file;
     try {
       this.db = new Database(file);
       this.db.pragma('journal_mode = WAL');

@@ -51,11 +51,11 @@ export class UnauthGuard {
   /** One warning per kind per minute is enough to tell an operator a flood is on. */
   private readonly warned = new Map<string, number>();
 
-  constructor(
-    server: Server,
-    private readonly limits: UnauthLimits,
-    private readonly log: Logger,
-  ) {
+  private readonly limits: UnauthLimits;
+  private readonly log: Logger;
+  constructor(server: Server, limits: UnauthLimits, log: Logger) {
+    this.limits = limits;
+    this.log = log;
     server.on('connection', (socket: Socket) => this.admit(socket));
   }
 

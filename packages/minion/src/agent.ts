@@ -44,11 +44,10 @@ export class MinionAgent extends EventEmitter {
   private readonly conn: MasterConnection;
   private readonly jobs: JobRunner;
 
-  constructor(
-    readonly config: MinionConfig,
-    opts: AgentOptions,
-  ) {
+  readonly config: MinionConfig;
+  constructor(config: MinionConfig, opts: AgentOptions) {
     super();
+    this.config = config;
     this.id = config.id;
     this.log = opts.log.child({ minion: config.id });
     mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });

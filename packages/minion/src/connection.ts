@@ -45,13 +45,16 @@ export class MasterConnection extends EventEmitter {
   private readonly requests = new Map<string, PendingRequest>();
   private reqSeq = 0;
 
-  constructor(
-    private readonly config: MinionConfig,
-    private readonly identity: MinionIdentity,
-    private readonly log: Logger,
-    private readonly version: string,
-  ) {
+  private readonly config: MinionConfig;
+  private readonly identity: MinionIdentity;
+  private readonly log: Logger;
+  private readonly version: string;
+  constructor(config: MinionConfig, identity: MinionIdentity, log: Logger, version: string) {
     super();
+    this.config = config;
+    this.identity = identity;
+    this.log = log;
+    this.version = version;
   }
 
   get connected(): boolean {

@@ -48,7 +48,10 @@ export class JobRunner {
   private stateRun?: { jid: string; fun: string; started: Date };
   private stopped = false;
 
-  constructor(private readonly deps: JobRunnerDeps) {}
+  private readonly deps: JobRunnerDeps;
+  constructor(deps: JobRunnerDeps) {
+    this.deps = deps;
+  }
 
   /** Jids of the jobs running now (reported to the master after a reconnect). */
   runningJids(): string[] {

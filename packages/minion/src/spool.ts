@@ -12,7 +12,9 @@ export class ResultSpool {
   private readonly db: Database.Database;
   private stmts!: ReturnType<ResultSpool['prepare']>;
 
-  constructor(readonly file: string) {
+  readonly file: string;
+  constructor(file: string) {
+    this.file = file;
     try {
       this.db = new Database(file);
       this.db.pragma('journal_mode = WAL');

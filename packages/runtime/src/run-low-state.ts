@@ -108,10 +108,11 @@ class Runner {
   private runNum = 0;
   stopped: 'failhard' | 'aborted' | undefined;
 
-  constructor(
-    private readonly chunks: LowChunk[],
-    private readonly o: RunOptions,
-  ) {
+  private readonly chunks: LowChunk[];
+  private readonly o: RunOptions;
+  constructor(chunks: LowChunk[], o: RunOptions) {
+    this.chunks = chunks;
+    this.o = o;
     this.index = new ChunkIndex(chunks);
     const cmd = withDefaultShell(o.cmd, o.shell ?? grainShell(o.templateContext));
     this.env = {

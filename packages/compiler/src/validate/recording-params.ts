@@ -20,10 +20,12 @@ export class ParamNode {
   /** Defaults given at the accesses, in order (`params.get('k', 'dflt')`). */
   readonly defaults: unknown[] = [];
 
-  constructor(
-    readonly parent: ParamNode | undefined,
-    readonly key: ParamKey | undefined,
-  ) {}
+  readonly parent: ParamNode | undefined;
+  readonly key: ParamKey | undefined;
+  constructor(parent: ParamNode | undefined, key: ParamKey | undefined) {
+    this.parent = parent;
+    this.key = key;
+  }
 
   get path(): ParamKey[] {
     const out: ParamKey[] = [];
@@ -109,14 +111,17 @@ export const MARKER = /brine__param_(\d+)__/gi;
 
 /** A stand-in value: prints as its marker. */
 export class ParamRef extends String {
-  constructor(
-    readonly recorder: ParamRecorder,
-    readonly index: number,
-    readonly node: ParamNode,
-    /** The expression that produced it, e.g. `params.get('rg_name').get('your_rg', 'rg')`. */
-    readonly expression: string,
-  ) {
+  readonly recorder: ParamRecorder;
+  readonly index: number;
+  readonly node: ParamNode;
+  /** The expression that produced it, e.g. `params.get('rg_name').get('your_rg', 'rg')`. */
+  readonly expression: string;
+  constructor(recorder: ParamRecorder, index: number, node: ParamNode, expression: string) {
     super(`brine__param_${index}__`);
+    this.recorder = recorder;
+    this.index = index;
+    this.node = node;
+    this.expression = expression;
   }
 
   get [PY_OBJECT](): PyObjectHooks {

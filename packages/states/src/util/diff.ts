@@ -9,10 +9,11 @@ type Opcode = ['equal' | 'replace' | 'delete' | 'insert', number, number, number
 class SequenceMatcher {
   private b2j = new Map<string, number[]>();
 
-  constructor(
-    private a: string[],
-    private b: string[],
-  ) {
+  private a: string[];
+  private b: string[];
+  constructor(a: string[], b: string[]) {
+    this.a = a;
+    this.b = b;
     b.forEach((line, j) => {
       const list = this.b2j.get(line);
       if (list) list.push(j);

@@ -66,10 +66,12 @@ export class MysqlClient {
   private versionText?: string;
   private passwordCol?: string;
 
-  constructor(
-    private readonly kwargs: Record<string, unknown>,
-    private readonly option: OptionLookup = async () => undefined,
-  ) {}
+  private readonly kwargs: Record<string, unknown>;
+  private readonly option: OptionLookup;
+  constructor(kwargs: Record<string, unknown>, option: OptionLookup = async () => undefined) {
+    this.kwargs = kwargs;
+    this.option = option;
+  }
 
   /** Salt's _connect arguments: connection_* first, then mysql.* options. */
   async connectArgs(overridePass?: string): Promise<MysqlConnectArgs> {

@@ -11,11 +11,14 @@ export interface GitOpts {
 }
 
 export class Repo {
-  constructor(
-    private readonly ctx: StateContext,
-    readonly dir: string,
-    private readonly opts: GitOpts,
-  ) {}
+  private readonly ctx: StateContext;
+  readonly dir: string;
+  private readonly opts: GitOpts;
+  constructor(ctx: StateContext, dir: string, opts: GitOpts) {
+    this.ctx = ctx;
+    this.dir = dir;
+    this.opts = opts;
+  }
 
   /** Runs git in the repository; throws GitError with git's message when it fails. */
   async git(args: string[]): Promise<string> {

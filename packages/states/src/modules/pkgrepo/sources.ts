@@ -147,10 +147,12 @@ export const signedByOf = (line: string): string => lineOptions(line).get('signe
 /** Where the module reads and writes: the host's /etc/apt, or the same under another root. */
 export class SourcesList {
   list: Entry[] = [];
-  constructor(
-    private readonly root: string,
-    readonly sourcelist = '/etc/apt/sources.list',
-  ) {}
+  private readonly root: string;
+  readonly sourcelist;
+  constructor(root: string, sourcelist = '/etc/apt/sources.list') {
+    this.root = root;
+    this.sourcelist = sourcelist;
+  }
 
   real(path: string): string {
     return this.root === '/' ? path : join(this.root, path);
