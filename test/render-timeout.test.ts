@@ -32,7 +32,7 @@ const cluster = new Cluster({
   master: {
     file_roots: { base: [states] },
     pillar_roots: { base: [pillar] },
-    render_timeout: 20,
+    render_timeout: 8,
     compile_workers: 2,
     compile_worker_memory_mb: 64,
     timeout: 90,
@@ -52,7 +52,7 @@ t.test('a runaway template holds up only its worker, then fails naming the file'
   const fine = await cluster.run('r2', 'state.apply', [], { timeout: 90 });
   t.equal(fine.returns.r2!.retcode, 0, 'another minion applies its highstate meanwhile');
   const during = await cluster.client.get<Report>(`/v1/jobs/${jid}`);
-  t.notOk(during.returns.r1, 'the runaway compile is still going (render_timeout is 20 s)');
+  t.notOk(during.returns.r1, 'the runaway compile is still going (render_timeout is 8 s)');
   const { until } = await import('./helpers/proc.js');
   const done = await until(
     async () => {
