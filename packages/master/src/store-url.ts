@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { masterErrors } from './errors.js';
-import { PgStore } from './store-pg.js';
 import { SqliteBackend } from './store-sqlite.js';
 import type { StoreBackend } from './store-backend.js';
 
@@ -33,6 +32,8 @@ export async function openStore(spec: StoreSpec, env: NodeJS.ProcessEnv = proces
         throw masterErrors.make('BRINE_ERR_MASTER_STORE_URL', { url, detail: `store_password_file ${spec.passwordFile}: ${(err as Error).message}` });
       }
     }
+    // pg is loaded only for a PostgreSQL store: a SQLite master never pays for it
+    const { PgStore } = await import('./store-pg.js');
     return PgStore.open(url, password);
   }
   throw masterErrors.make('BRINE_ERR_MASTER_STORE_URL', { url, detail: 'expected sqlite:PATH or postgres://USER@HOST:PORT/DATABASE' });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import mysql from 'mysql2/promise';
+import type mysql from 'mysql2/promise';
 
 /**
  * How Salt's mysql module talks to a server: a new connection per call, built from the
@@ -104,8 +104,10 @@ export class MysqlClient {
   /** A connection, or null with the error kept (Salt's _connect returning None). */
   async connect(overridePass?: string): Promise<mysql.Connection | null> {
     const args = await this.connectArgs(overridePass);
+    // loaded on first use: mysql2 is ~90 modules, and every `brine local` would pay for them
+    const { createConnection } = (await import('mysql2/promise')).default;
     try {
-      return await mysql.createConnection({ ...args, connectTimeout: 10_000, multipleStatements: false, dateStrings: true, supportBigNumbers: true });
+      return await createConnection({ ...args, connectTimeout: 10_000, multipleStatements: false, dateStrings: true, supportBigNumbers: true });
     } catch (e) {
       this.error = connectError(e as never, args);
       return null;
