@@ -5,6 +5,8 @@ export * from './tag.js';
 export * from './state-module.js';
 export * from './host/command-runner.js';
 export * from './host/grains.js';
+export * from './host/os-grains.js';
+export * from './host/which.js';
 export * from './requisites.js';
 export * from './state-args.js';
 export * from './arg-bind-ref.js';

@@ -1,6 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import path from 'node:path';
-import type { CommandResult } from '@brine/core';
+import { which, type CommandResult } from '@brine/core';
 import type { ExecContext, ExecFunction, Param } from '../function.js';
 
 const cmdParams: Param[] = [
@@ -92,27 +90,7 @@ function merged(r: CommandResult): string {
   return [r.stdout, r.stderr].filter((s) => s !== '').join('\n');
 }
 
-/** Salt's salt.utils.path.which: the name itself when it is an executable file, else the first hit on PATH and then the system directories; or None. */
-export function which(cmd: string): string | null {
-  const isExec = (p: string) => {
-    try {
-      accessSync(p, constants.X_OK);
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (cmd === '') return null;
-  if (isExec(cmd)) return cmd;
-  // Salt adds the system dirs a login shell would have, so root tools are found from services
-  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  for (const d of ['/sbin', '/bin', '/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin']) if (!dirs.includes(d)) dirs.push(d);
-  for (const d of dirs) {
-    const p = path.join(d, cmd);
-    if (isExec(p)) return p;
-  }
-  return null;
-}
+export { which };
 
 export const cmdFunctions: ExecFunction[] = [
   {
