@@ -132,6 +132,8 @@ export const runCommand: Command = {
       flushEarly = () => early.splice(0).forEach(onEvent);
     }
     let stopBatch = () => {};
+    const announced = new Set<string>();
+    let onAnnounced = () => {};
     if (values.batch !== undefined && !values.async && out !== 'quiet') {
       // subscribed before publishing: the first batch is sent with the publish
       const ac = new AbortController();
@@ -143,6 +145,8 @@ export const runCommand: Command = {
         // on stderr when stdout is a document a program parses
         const say = out === 'json' || out === 'yaml' || out === 'raw' ? io.stderr : io.stdout;
         say(`Executing run on [${minions.map((m) => `'${m}'`).join(', ')}]\n\n`);
+        for (const m of minions) announced.add(m);
+        onAnnounced();
       };
       let opened!: () => void;
       const open = new Promise<void>((r) => (opened = r));
@@ -191,20 +195,18 @@ export const runCommand: Command = {
     }
     const wait = values.batch !== undefined ? 86400 : pub.timeout;
     const report = await client.get<JobReport>(`/v1/jobs/${pub.jid}?wait=${wait}`);
-    if (stateRun && progress) {
-      // wait (briefly) for the return events of the minions that returned, so the live lines are complete
-      const all = () => Object.keys(report.returns).every((m) => returnSeen.has(m));
-      if (!all()) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 2000);
-          onReturnSeen = () => {
-            if (all()) {
-              clearTimeout(timer);
-              resolve();
-            }
-          };
-        });
-      }
+    // The report can arrive before the last events on the stream: wait (briefly) for the return
+    // events of the minions that returned, and for every batch announcement, so the output is whole.
+    if (stateRun && progress)
+      await caughtUp(
+        () => Object.keys(report.returns).every((m) => returnSeen.has(m)),
+        (f) => (onReturnSeen = f),
+      );
+    if (values.batch !== undefined && out !== 'quiet') {
+      await caughtUp(
+        () => Object.keys(report.returns).every((m) => announced.has(m)),
+        (f) => (onAnnounced = f),
+      );
     }
     stopProgress();
     stopBatch();
@@ -217,3 +219,17 @@ export const runCommand: Command = {
     return failed ? 1 : 0;
   },
 };
+
+/** Resolves once `done()` holds, rechecked whenever the stream calls back, or after 2 s. */
+async function caughtUp(done: () => boolean, onProgress: (check: () => void) => void): Promise<void> {
+  if (done()) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    onProgress(() => {
+      if (done()) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+}
