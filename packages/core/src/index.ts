@@ -7,6 +7,8 @@ export * from './host/command-runner.js';
 export * from './host/grains.js';
 export * from './host/os-grains.js';
 export * from './host/which.js';
+export * from './host/cache-dir.js';
+export * from './host/probe-cache.js';
 export * from './requisites.js';
 export * from './state-args.js';
 export * from './arg-bind-ref.js';

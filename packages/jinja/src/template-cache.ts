@@ -1,5 +1,6 @@
+import { trusted } from '@brine/core';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -41,14 +42,6 @@ function cacheDir(): string | null {
     dir = null;
   }
   return dir;
-}
-
-/** A folder owned by this user (or root) that neither its group nor others can write to. */
-export function trusted(path: string): boolean {
-  const st = statSync(path);
-  const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid && st.uid !== 0) return false;
-  return (st.mode & 0o022) === 0;
 }
 
 function entry(name: string, src: string): string | null {

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Grains } from '../types.js';
 import { linuxOsGrains, parseOsRelease } from './os-grains.js';
+import { hostOutput as output, probeOutput } from './probe-cache.js';
 import { which } from './which.js';
 
 /**
@@ -23,15 +23,6 @@ function osRelease(): Record<string, string> {
     }
   }
   return {};
-}
-
-/** A program's output, or undefined when it cannot run (grains never fail the minion). */
-function output(program: string, args: string[]): string | undefined {
-  try {
-    return execFileSync(program, args, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch {
-    return undefined;
-  }
 }
 
 /** Salt's server_id: the minion id's SHA-256 modulo 2^31, a stable integer per minion. */
@@ -160,7 +151,10 @@ function linuxGrains(): Grains {
     const enforced = output('getenforce', []);
     g.selinux = { enabled: output('selinuxenabled', []) !== undefined, ...(enforced !== undefined ? { enforced: enforced.trim() } : {}) };
   }
-  if (which('systemctl') && which('localectl')) g.systemd = parseSystemdVersion(output('systemctl', ['--version']));
+  {
+    const systemctl = which('systemctl');
+    if (systemctl && which('localectl')) g.systemd = parseSystemdVersion(probeOutput(systemctl, ['--version']));
+  }
   g.init = initSystem();
   const mid = machineId();
   if (mid) g.machine_id = mid;
@@ -203,7 +197,7 @@ export function collectGrains(id: string, custom: Grains = {}, version?: string)
   // Brine runs no Python; formulas read pythonversion to pick python package names, which are the
   // system interpreter's (a pyenv shim first on PATH would also cost 50 ms per start)
   const python3 = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : which('python3');
-  const python = python3 ? parsePythonVersion(output(python3, ['--version'])) : undefined;
+  const python = python3 ? parsePythonVersion(probeOutput(python3, ['--version'])) : undefined;
   const grains: Grains = {
     id,
     ...osGrains,
