@@ -1,8 +1,7 @@
-import { trusted } from '@brine/core';
+import { trusted, userCacheDir } from '@brine/core';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,11 +32,12 @@ function cacheDir(): string | null {
       h.update(code);
     }
     h.update(createRequire(import.meta.url)('nunjucks/package.json').version as string);
-    const base = setting || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'brine', 'jinja');
+    // cached code runs with `new Function`: a folder someone else can write to is not used
+    const base = userCacheDir('jinja', setting);
+    if (!base) return (dir = null);
     dir = join(base, h.digest('hex').slice(0, 16));
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // cached code runs with `new Function`: a folder someone else can write to is not used
-    if (!trusted(base) || !trusted(dir)) dir = null;
+    if (!trusted(dir)) dir = null;
   } catch {
     dir = null;
   }

@@ -93,7 +93,7 @@ function initSystem(): string {
   return 'unknown';
 }
 
-/** Interface → addresses (Salt's ip4_interfaces, ip6_interfaces, ip_interfaces, hwaddr_interfaces). */
+/** Addresses: all of them (ipv4, ipv6) and per interface (Salt's ip4_interfaces, ip6_interfaces, ip_interfaces, hwaddr_interfaces). */
 function interfaceGrains(): Grains {
   const ip4: Record<string, string[]> = {};
   const ip6: Record<string, string[]> = {};
@@ -121,7 +121,8 @@ function interfaceGrains(): Grains {
     }
   }
   const ipAll = Object.fromEntries(Object.keys(ip4).map((n) => [n, [...ip4[n]!, ...ip6[n]!]]));
-  return { ip4_interfaces: ip4, ip6_interfaces: ip6, ip_interfaces: ipAll, hwaddr_interfaces: hw };
+  const all = (by: Record<string, string[]>) => [...new Set(Object.values(by).flat())].sort();
+  return { ipv4: all(ip4), ipv6: all(ip6), ip4_interfaces: ip4, ip6_interfaces: ip6, ip_interfaces: ipAll, hwaddr_interfaces: hw };
 }
 
 function machineId(): string | undefined {
@@ -151,10 +152,8 @@ function linuxGrains(): Grains {
     const enforced = output('getenforce', []);
     g.selinux = { enabled: output('selinuxenabled', []) !== undefined, ...(enforced !== undefined ? { enforced: enforced.trim() } : {}) };
   }
-  {
-    const systemctl = which('systemctl');
-    if (systemctl && which('localectl')) g.systemd = parseSystemdVersion(probeOutput(systemctl, ['--version']));
-  }
+  const systemctl = which('systemctl');
+  if (systemctl && which('localectl')) g.systemd = parseSystemdVersion(probeOutput(systemctl, ['--version']));
   g.init = initSystem();
   const mid = machineId();
   if (mid) g.machine_id = mid;
@@ -186,11 +185,6 @@ export function collectGrains(id: string, custom: Grains = {}, version?: string)
     kernel === 'Linux'
       ? linuxGrains()
       : { os: kernel === 'Darwin' ? 'MacOS' : kernel, os_family: kernel === 'Darwin' ? 'MacOS' : kernel, osrelease: os.release() };
-  const ipv4: string[] = [];
-  const ipv6: string[] = [];
-  for (const addrs of Object.values(os.networkInterfaces())) {
-    for (const a of addrs ?? []) (a.family === 'IPv4' ? ipv4 : ipv6).push(a.address);
-  }
   const fqdn = os.hostname();
   const short = fqdn.split('.')[0];
   const cpus = os.cpus();
@@ -212,8 +206,6 @@ export function collectGrains(id: string, custom: Grains = {}, version?: string)
     nodename: fqdn,
     fqdn,
     domain: fqdn.includes('.') ? fqdn.slice(fqdn.indexOf('.') + 1) : '',
-    ipv4: [...new Set(ipv4)].sort(),
-    ipv6: [...new Set(ipv6)].sort(),
     num_cpus: cpus.length,
     cpu_model: cpus[0]?.model ?? '',
     mem_total: Math.round(os.totalmem() / 1024 / 1024),

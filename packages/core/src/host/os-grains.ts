@@ -125,8 +125,7 @@ export function deriveOs(name: string, id?: string): string {
 export function releaseGrains(osName: string, osfullname: string, osrelease: string): Grains {
   const info: (number | string)[] = osrelease.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
   const out: Grains = { osrelease_info: info };
-  const major = Number.parseInt(String(info[0]), 10);
-  if (/^\s*[+-]?\d+\s*$/.test(String(info[0])) && Number.isFinite(major)) out.osmajorrelease = major;
+  if (typeof info[0] === 'number') out.osmajorrelease = info[0];
   const fingerName = ['Debian', 'FreeBSD', 'OpenBSD', 'NetBSD', 'Mac', 'Raspbian'].includes(osName) ? osName : osfullname;
   out.osfinger = `${fingerName}-${['Ubuntu', 'Pop'].includes(osName) ? osrelease : String(info[0])}`;
   return out;

@@ -45,10 +45,10 @@ export function timezoneModule(options: TimezoneModuleOptions = {}): StateModule
           }
           if (ret.result === true) return { ...ret, comment: messages.join(', ') };
           if (ctx.test) {
-            const todo: string[] = [];
-            if (!compzone) todo.push(`Timezone ${name} needs to be set`);
-            if (utc && myutc !== utc) todo.push(`UTC needs to be set to ${pyStr(utc)}`);
-            return { ...ret, comment: todo.join(', ') };
+            const pending: string[] = [];
+            if (!compzone) pending.push(`Timezone ${name} needs to be set`);
+            if (utc && myutc !== utc) pending.push(`UTC needs to be set to ${pyStr(utc)}`);
+            return { ...ret, comment: pending.join(', ') };
           }
           const done: string[] = [];
           if (!compzone) {
