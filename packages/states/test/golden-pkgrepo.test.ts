@@ -23,7 +23,8 @@ for (const caseDir of goldenCases('pkgrepo')) {
       const registry = (root: string) => createRegistry([pkgrepoModule({ root }), cmdModule()]);
       const filesJson = join(caseDir, 'salt-files.json');
       const after = (root: string) => {
-        if (mode !== 'run' || !existsSync(filesJson)) return;
+        if (mode !== 'run') return;
+        if (!existsSync(filesJson)) return void t.fail(`${filesJson} is missing: record the files Salt left with the Salt oracle`);
         const norm = (text: string | null) => (text === null ? null : text.split('\n').map(sortComps));
         for (const [rel, want] of Object.entries(JSON.parse(readFileSync(filesJson, 'utf8')) as Record<string, string | null>)) {
           const p = join(root, rel);
