@@ -8,11 +8,16 @@ export function deepCopy<T>(v: T): T {
   return v === null || typeof v !== 'object' ? v : (structuredClone(v) as T);
 }
 
+/** Sets a key as data: a `__proto__` name is a key, never the prototype. */
+function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+}
+
 /** Recursive merge into a copy of `under`: dictionaries merge, anything else from `over` wins. */
 export function deepMerge(under: unknown, over: unknown): unknown {
   if (!isPlainObject(under) || !isPlainObject(over)) return deepCopy(over);
   const out: Record<string, unknown> = deepCopy(under);
-  for (const [k, v] of Object.entries(over)) out[k] = k in out ? deepMerge(out[k], v) : deepCopy(v);
+  for (const [k, v] of Object.entries(over)) setOwn(out, k, Object.hasOwn(out, k) ? deepMerge(out[k], v) : deepCopy(v));
   return out;
 }
 
@@ -28,8 +33,8 @@ export function nestNames(entries: Array<[string, unknown]>, clash: (name: strin
     let cur = out;
     let ok = true;
     for (let i = 0; i < parts.length - 1; i++) {
-      const next = cur[parts[i]];
-      if (next === undefined) cur[parts[i]] = {};
+      const next = Object.hasOwn(cur, parts[i]) ? cur[parts[i]] : undefined;
+      if (next === undefined) setOwn(cur, parts[i], {});
       else if (!isPlainObject(next)) {
         clash(parts.slice(0, i + 1).join('.'), name);
         ok = false;
@@ -39,7 +44,7 @@ export function nestNames(entries: Array<[string, unknown]>, clash: (name: strin
     }
     if (!ok) continue;
     const last = parts[parts.length - 1];
-    cur[last] = last in cur ? deepMerge(cur[last], value) : deepCopy(value);
+    setOwn(cur, last, Object.hasOwn(cur, last) ? deepMerge(cur[last], value) : deepCopy(value));
   }
   return out;
 }

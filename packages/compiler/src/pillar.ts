@@ -20,9 +20,9 @@ import { readSls, slsIndex, type StateTree } from './state-tree.js';
 export function mergePillar(dest: Record<string, unknown>, src: Record<string, unknown>, mergeLists = false): Record<string, unknown> {
   for (const k of keysOf(src)) {
     const v = src[k];
-    const cur = dest[k];
-    if (isDict(cur) && isDict(v)) dest[k] = mergePillar(shallowCopy(cur), v, mergeLists);
-    else if (mergeLists && Array.isArray(cur) && Array.isArray(v)) dest[k] = [...cur, ...v.filter((x) => !cur.some((c) => isDeepStrictEqual(c, x)))];
+    const cur = Object.hasOwn(dest, k) ? dest[k] : undefined;
+    if (isDict(cur) && isDict(v)) setKey(dest, k, mergePillar(shallowCopy(cur), v, mergeLists));
+    else if (mergeLists && Array.isArray(cur) && Array.isArray(v)) setKey(dest, k, [...cur, ...v.filter((x) => !cur.some((c) => isDeepStrictEqual(c, x)))]);
     else setKey(dest, k, isDict(v) ? mergePillar({}, v, mergeLists) : v);
   }
   return dest;

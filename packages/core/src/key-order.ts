@@ -47,7 +47,9 @@ export function setKey(o: Record<string, unknown>, k: string, v: unknown): void 
       if (last !== undefined && !(isIndexKey(last) && Number(last) < Number(k))) ORDER.set(o, [...own, k]);
     }
   }
-  o[k] = v;
+  // `__proto__` from data (YAML, JSON, a minion's grains) is a key like any other, never the prototype
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
 }
 
 /** Deletes `o[k]`; a tracked order forgets it too. */

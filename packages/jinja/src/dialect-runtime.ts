@@ -8,6 +8,7 @@ import { memberLookup, methodLookup } from './methods.js';
 import { pyHooks } from './py-object.js';
 import { isDict, isStringLike, percentFormat, pyEq as eq, pyIn, pyLess, str, truthy, tuple } from './python.js';
 import { keysOf, setKey } from '@brine/core';
+import { checkCallable, isInternalName, ownVariable } from './sandbox.js';
 
 const baseRuntime: any = createRequire(import.meta.url)('nunjucks').runtime;
 
@@ -61,7 +62,18 @@ export function annotate(e: any, file: string, lineno: number | undefined, colno
   return e;
 }
 
-/** The runtime our compiled templates get instead of nunjucks' own. */
+/**
+ * The largest string or list `*` may make (Jinja's sandbox bounds `range` likewise): a render
+ * that asks for more fails at once instead of spending the render deadline and the worker's
+ * memory on it.
+ */
+export const REPEAT_LIMIT = 10_000_000;
+
+function sizeChecked(unit: number, times: number): number {
+  if (unit * times > REPEAT_LIMIT) throw new Error(`OverflowError: the result of * would hold ${unit * times} items (at most ${REPEAT_LIMIT} in a template)`);
+  return unit;
+}
+
 /**
  * How long one template may render (Salt has no such limit; a Brine master serves many minions
  * from one event loop). Loop iterations check the clock now and then; past the deadline the
@@ -95,7 +107,15 @@ Object.assign(dialectRuntime, {
       items.length ? items[i % items.length] : undefined,
   setAttr(obj: unknown, key: unknown, value: unknown) {
     if (!(obj instanceof Namespace)) throw new Error('cannot assign attribute on non-namespace object');
+    if (isInternalName(key)) throw new Error(`SecurityError: cannot assign attribute '${String(key)}'`);
     (obj as unknown as Record<string, unknown>)[String(key)] = value;
+  },
+  contextOrFrameLookup: ownVariable,
+  callWrap(fn: unknown, name: string, context: unknown, args: unknown[], lineno = 0, colno = 0) {
+    checkCallable(fn, name);
+    // a macro that recurses without a loop still meets the render deadline here
+    dialectRuntime.tick(lineno, colno);
+    return baseRuntime.callWrap(fn, name, context, args);
   },
   memberLookup,
   methodLookup,
@@ -153,8 +173,12 @@ Object.assign(dialectRuntime, {
     return a + b;
   },
   mul(a: any, b: any) {
-    if (isStringLike(a) && typeof b === 'number') return String(a).repeat(Math.max(0, b));
+    if (isStringLike(a) && typeof b === 'number') {
+      sizeChecked(String(a).length, b);
+      return String(a).repeat(Math.max(0, b));
+    }
     if (Array.isArray(a) && typeof b === 'number') {
+      sizeChecked(a.length, b);
       const out: unknown[] = [];
       for (let i = 0; i < b; i++) out.push(...a);
       return out;

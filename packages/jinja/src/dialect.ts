@@ -492,7 +492,7 @@ export function compileTemplate(src: string, name: string, extensions: any[]): R
   const runtime = Object.create(dialectRuntime);
   runtime.handleError = (e: unknown, lineno: number, colno: number) => annotate(e, name, lineno, colno);
   runtime.callWrap = (fn: any, fnName: string, context: any, args: unknown[], lineno: number, colno: number) =>
-    fn?.[HOST_FN] ? fn[HOST_FN](args, { file: name, line: lineno + 1, column: colno + 1 }) : dialectRuntime.callWrap(fn, fnName, context, args);
+    fn?.[HOST_FN] ? fn[HOST_FN](args, { file: name, line: lineno + 1, column: colno + 1 }) : dialectRuntime.callWrap(fn, fnName, context, args, lineno, colno);
   const out: Record<string, any> = {};
   for (const key of Object.keys(props)) {
     const fn = props[key];

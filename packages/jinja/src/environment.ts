@@ -157,6 +157,8 @@ export function createJinjaEnvironment(read: TemplateReader): JinjaEnvironment {
   };
   const env = new nunjucks.Environment(loader, { autoescape: false, dev: true, throwOnUndefined: false });
   env.extensionsList = extensions;
+  // `x | constructor`, `x is toString`, `{{ hasOwnProperty }}` find nothing (sandbox.ts)
+  for (const table of [env.filters, env.tests, env.globals]) Object.setPrototypeOf(table, null);
   for (const [name, fn] of Object.entries(FILTERS)) env.addFilter(name, fn);
   for (const [name, fn] of Object.entries(TESTS)) env.addTest(name, fn);
   env.addFilter('__brine_do', () => '');

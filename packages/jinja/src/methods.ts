@@ -5,6 +5,7 @@
 import { pyHooks } from './py-object.js';
 import { isDict, pyKey, splitArgs, str, strFormat, truthy, tuple } from './python.js';
 import { copyKeyOrder, deleteKey, keysOf, setKey } from '@brine/core';
+import { methodTable, ownMember } from './sandbox.js';
 
 type Method = (self: any, ...args: any[]) => unknown;
 
@@ -78,7 +79,7 @@ function titleCase(s: string): string {
   return s.replace(/[A-Za-z]+/g, (w) => w[0].toUpperCase() + w.slice(1).toLowerCase());
 }
 
-export const STRING_METHODS: Record<string, Method> = {
+export const STRING_METHODS: Record<string, Method> = methodTable({
   upper: (s: string) => s.toUpperCase(),
   lower: (s: string) => s.toLowerCase(),
   casefold: (s: string) => s.toLowerCase(),
@@ -149,9 +150,9 @@ export const STRING_METHODS: Record<string, Method> = {
   },
   encode: (s: string) => s,
   decode: (s: string) => s,
-};
+});
 
-export const LIST_METHODS: Record<string, Method> = {
+export const LIST_METHODS: Record<string, Method> = methodTable({
   append: (l: unknown[], x: unknown) => {
     l.push(x);
     return null;
@@ -198,7 +199,7 @@ export const LIST_METHODS: Record<string, Method> = {
     l.length = 0;
     return null;
   },
-};
+});
 
 function update(d: Record<string, unknown>, ...raw: unknown[]): null {
   const { args, kwargs } = splitArgs(raw);
@@ -214,7 +215,7 @@ function update(d: Record<string, unknown>, ...raw: unknown[]): null {
   return null;
 }
 
-export const DICT_METHODS: Record<string, Method> = {
+export const DICT_METHODS: Record<string, Method> = methodTable({
   items: (d: Record<string, unknown>) => keysOf(d).map((k) => tuple([k, d[k]])),
   keys: (d: Record<string, unknown>) => keysOf(d),
   values: (d: Record<string, unknown>) => keysOf(d).map((k) => d[k]),
@@ -256,7 +257,7 @@ export const DICT_METHODS: Record<string, Method> = {
     return null;
   },
   has_key: (d: Record<string, unknown>, key: unknown) => Object.hasOwn(d, pyKey(key)),
-};
+});
 DICT_METHODS.iteritems = DICT_METHODS.items;
 DICT_METHODS.iterkeys = DICT_METHODS.keys;
 DICT_METHODS.itervalues = DICT_METHODS.values;
@@ -285,15 +286,9 @@ function hasOwn(obj: object, key: string): boolean {
   return Object.hasOwn(obj, key);
 }
 
-function jsMember(obj: any, key: unknown): unknown {
-  const v = obj[key as string];
-  if (typeof v === 'function') return (...args: unknown[]) => v.apply(obj, args);
-  return v;
-}
-
 /**
- * `a.b` / `a['b']` outside a call: a key of a dict wins, then a Python method, then what
- * JavaScript has (string length, list index).
+ * `a.b` / `a['b']` outside a call: a key of a dict wins, then a Python method, then an item or
+ * own attribute (never what a JavaScript prototype holds: see sandbox.ts).
  */
 export function memberLookup(obj: unknown, key: unknown): unknown {
   if (obj === undefined || obj === null) return undefined;
@@ -315,7 +310,7 @@ function plainMemberLookup(obj: unknown, key: unknown): unknown {
     const k = pyKey(key);
     return hasOwn(obj, k) ? obj[k] : undefined;
   }
-  return jsMember(obj, key);
+  return ownMember(obj, key);
 }
 
 /**

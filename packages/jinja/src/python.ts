@@ -3,6 +3,7 @@
  * truthiness, str()/repr() of values, `%` formatting, str.format, keyword arguments.
  */
 import { keysOf } from '@brine/core';
+import { ownMember } from './sandbox.js';
 
 /** Nunjucks passes `f(a, k=v)` as `f(a, {k: v, __keywords: true})`. */
 export interface Kwargs {
@@ -312,7 +313,7 @@ function fieldValue(path: string, args: unknown[], kwargs: Kwargs, auto: { n: nu
   let part: RegExpExecArray | null;
   while ((part = re.exec(rest))) {
     const key = part[1] ?? part[2];
-    v = v == null ? undefined : (v as Record<string, unknown>)[key];
+    v = ownMember(v, /^\d+$/.test(key) && (Array.isArray(v) || typeof v === 'string') ? Number(key) : key);
   }
   return v;
 }

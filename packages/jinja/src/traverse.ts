@@ -25,11 +25,11 @@ export function dictUpdate(dest: Record<string, unknown>, upd: unknown, mergeLis
   if (!isDict(upd)) return dest;
   for (const k of keysOf(upd)) {
     const val = upd[k];
-    const cur = dest[k];
+    const cur = Object.hasOwn(dest, k) ? dest[k] : undefined;
     if (isDict(cur) && isDict(val)) {
-      dest[k] = dictUpdate(cur, val, mergeLists);
+      setKey(dest, k, dictUpdate(cur, val, mergeLists));
     } else if (mergeLists && Array.isArray(cur) && Array.isArray(val)) {
-      dest[k] = [...cur, ...val.filter((x) => !cur.some((y) => JSON.stringify(y) === JSON.stringify(x)))];
+      setKey(dest, k, [...cur, ...val.filter((x) => !cur.some((y) => JSON.stringify(y) === JSON.stringify(x)))]);
     } else {
       setKey(dest, k, isDict(val) ? deepCopy(val) : val);
     }
