@@ -121,20 +121,26 @@ t.test('only an Ed25519 public key in SPKI PEM is stored', async (t) => {
   );
 });
 
-t.test('one pending key per id: the newest wins', async (t) => {
+t.test('one pending key per id: the first stays, a second is denied', async (t) => {
   const finger: string[] = [];
-  for (let i = 0; i < 2; i++) {
+  for (const want of ['pending', 'denied']) {
     const c = new RawClient(tight.port);
     await c.open();
     c.send({ v: 1, type: 'hello', minion: 'twice', pub: keyPair().pub, version: 'x' });
-    t.match(await c.next('key_state'), { state: 'pending' });
+    t.match(await c.next('key_state'), { state: want });
     const keys = await tight.client.get<Keys>('/v1/keys');
-    finger.push(keys.keys.find((k) => k.minion === 'twice' && k.state === 'pending')!.fingerprint);
+    finger.push(keys.keys.find((k) => k.minion === 'twice' && k.state === want)!.fingerprint);
   }
   const keys = await tight.client.get<Keys>('/v1/keys');
   t.same(
-    keys.keys.filter((k) => k.minion === 'twice').map((k) => [k.state, k.fingerprint]),
-    [['pending', finger[1]]],
+    keys.keys
+      .filter((k) => k.minion === 'twice')
+      .map((k) => [k.state, k.fingerprint])
+      .sort(),
+    [
+      ['denied', finger[1]],
+      ['pending', finger[0]],
+    ],
   );
   t.not(finger[0], finger[1]);
 });

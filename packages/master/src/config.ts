@@ -38,8 +38,10 @@ export interface MasterConfig {
   max_unauthenticated_per_address: number;
   /** Largest frame heard before a connection authenticates. */
   auth_max_frame_bytes: number;
-  /** Hellos that may add a key row per minute (a token bucket; the rest wait). */
+  /** Hellos that may add a key row per minute from one source address (a token bucket; the rest wait). */
   new_keys_per_minute: number;
+  /** The same from all sources together. */
+  new_keys_per_minute_total: number;
   /** Refuse pillar top targets that read what a minion asserts (grains, pillar, IP). */
   pillar_safe_matchers_only: boolean;
   ping_interval: number;
@@ -96,6 +98,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   max_unauthenticated_per_address: 256,
   auth_max_frame_bytes: 16384,
   new_keys_per_minute: 60,
+  new_keys_per_minute_total: 600,
   pillar_safe_matchers_only: false,
   ping_interval: 30,
   log_level: 'info',
@@ -144,6 +147,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   max_unauthenticated_per_address: 'number',
   auth_max_frame_bytes: 'number',
   new_keys_per_minute: 'number',
+  new_keys_per_minute_total: 'number',
   pillar_safe_matchers_only: 'boolean',
   ping_interval: 'number',
   log_level: 'string',

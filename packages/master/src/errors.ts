@@ -25,7 +25,7 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_AUTH_FAILED: 'minion {minion}: signature does not verify for this session',
   BRINE_ERR_MASTER_KEY_DENIED: 'minion {minion}: a different key is already known for this id; the new key is denied',
   BRINE_ERR_MASTER_BAD_KEY: 'minion {minion}: refused key: {detail}; a minion presents an Ed25519 public key as SPKI PEM',
-  BRINE_ERR_MASTER_KEY_RATE_LIMITED: 'minion {minion}: too many new keys ({rate} a minute, new_keys_per_minute); try again later',
+  BRINE_ERR_MASTER_KEY_RATE_LIMITED: 'minion {minion}: too many new keys {scope} ({rate} a minute, {option}); try again later',
   BRINE_ERR_MASTER_KEY_REJECTED: 'minion {minion}: key is rejected',
   BRINE_ERR_MASTER_NOT_YOUR_JOB: 'minion {minion} was not a target of job {jid}',
   BRINE_ERR_MASTER_UNKNOWN_JOB:

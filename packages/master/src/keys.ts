@@ -6,6 +6,7 @@ import { parseNetworks } from './config.js';
 import { masterErrors } from './errors.js';
 import type { EventBus } from './event-bus.js';
 import type { KeyRow } from './store.js';
+import { NewKeyLimiter, sourceOf } from './new-key-limiter.js';
 import type { KeyOp, StoreBackend } from './store-backend.js';
 
 /** Fingerprint of a minion public key: SHA-256 of its DER (SPKI), colon-separated hex. */
@@ -34,6 +35,15 @@ export function parsePublicKey(minion: string, pub: string): KeyObject {
   return key;
 }
 
+export interface KeyManagerOptions {
+  autoAccept: boolean;
+  autosign: string[];
+  autosignNetworks?: string[];
+  /** Key rows a minute from one source address, and from all. */
+  newKeysPerMinute?: number;
+  newKeysPerMinuteTotal?: number;
+}
+
 export type Admission = { state: 'accepted'; key: KeyObject } | { state: KeyStateMsg['state'] };
 
 export interface KeyChange {
@@ -50,32 +60,30 @@ export interface KeyChange {
 export class KeyManager {
   private readonly store: StoreBackend;
   private readonly events: EventBus;
-  private readonly opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[]; newKeysPerMinute?: number };
-  constructor(
-    store: StoreBackend,
-    events: EventBus,
-    opts: { autoAccept: boolean; autosign: string[]; autosignNetworks?: string[]; newKeysPerMinute?: number },
-  ) {
+  private readonly opts: KeyManagerOptions;
+  constructor(store: StoreBackend, events: EventBus, opts: KeyManagerOptions) {
     this.store = store;
     this.events = events;
     this.opts = opts;
     this.networks = parseNetworks(opts.autosignNetworks ?? []);
-    this.rate = opts.newKeysPerMinute ?? 60;
-    this.tokens = this.rate;
+    this.limiter = new NewKeyLimiter({ perSource: opts.newKeysPerMinute ?? 60, total: opts.newKeysPerMinuteTotal ?? 600 });
   }
 
-  /** Token bucket of hellos that may add a pending or denied key row: `rate` per minute, at most `rate` at once. */
-  private readonly rate: number;
-  private tokens: number;
-  private refilled = Date.now();
+  /** Hellos that may add a pending or denied key row, per source address and in all. */
+  private readonly limiter: NewKeyLimiter;
 
-  private takeRowToken(minion: string): void {
-    const now = Date.now();
-    this.tokens = Math.min(this.rate, this.tokens + ((now - this.refilled) / 60_000) * this.rate);
-    this.refilled = now;
-    if (this.tokens < 1) throw masterErrors.make('BRINE_ERR_MASTER_KEY_RATE_LIMITED', { minion, rate: this.rate });
-    this.tokens -= 1;
+  private takeRowToken(minion: string, address: string | undefined): void {
+    const verdict = this.limiter.take(address);
+    if (verdict === 'ok') return;
+    const [rate, scope, option] =
+      verdict === 'source'
+        ? [this.opts.newKeysPerMinute ?? 60, `from ${sourceOf(address) || 'this address'}`, 'new_keys_per_minute']
+        : [this.opts.newKeysPerMinuteTotal ?? 600, 'from all addresses', 'new_keys_per_minute_total'];
+    throw masterErrors.make('BRINE_ERR_MASTER_KEY_RATE_LIMITED', { minion, rate, scope, option });
   }
+
+  /** Hellos of one id are decided one at a time, so two keys arriving together cannot both land as the first. */
+  private readonly admitting = new Map<string, Promise<unknown>>();
 
   private readonly networks: BlockList;
 
@@ -87,21 +95,26 @@ export class KeyManager {
   }
 
   /** Decides what a hello with this id and key gets; records unknown keys. */
-  async admit(minion: string, pub: string, address?: string): Promise<Admission> {
+  admit(minion: string, pub: string, address?: string): Promise<Admission> {
+    const before = this.admitting.get(minion) ?? Promise.resolve();
+    const turn = before.then(
+      () => this.decide(minion, pub, address),
+      () => this.decide(minion, pub, address),
+    );
+    this.admitting.set(minion, turn);
+    const forget = () => {
+      if (this.admitting.get(minion) === turn) this.admitting.delete(minion);
+    };
+    turn.then(forget, forget);
+    return turn;
+  }
+
+  private async decide(minion: string, pub: string, address?: string): Promise<Admission> {
     const key = parsePublicKey(minion, pub);
     const fingerprint = keyFingerprint(key);
     const rows = await this.store.keysOf(minion);
     const mine = rows.find((r) => r.fingerprint === fingerprint);
     const others = rows.filter((r) => r.fingerprint !== fingerprint && r.state !== 'denied');
-    if (!mine && others.length > 0 && others.every((r) => r.state === 'pending')) {
-      // one pending key per id: a newer key replaces the one nobody has accepted yet
-      const admission = await this.land(minion, pub, key, fingerprint, false, address);
-      for (const r of others) {
-        await this.store.deleteKey(minion, r.fingerprint);
-        this.events.fire('brine/auth', { id: minion, act: 'replaced', fingerprint: r.fingerprint });
-      }
-      return admission;
-    }
     if (mine) {
       if (mine.state === 'denied' && others.length === 0) {
         // the key that made this one denied is gone: the operator gets to decide afresh
@@ -111,8 +124,10 @@ export class KeyManager {
       return { state: mine.state };
     }
     if (others.length > 0) {
-      this.takeRowToken(minion);
-      // one denied key per id is enough to show an impostor tried: the newest one
+      this.takeRowToken(minion, address);
+      // the first key stays, pending or not, as in Salt: the one an operator accepts is the one
+      // that asked first, never a later one swapped in behind its back. One denied key per id is
+      // enough to show an impostor tried: the newest one
       for (const r of rows) if (r.state === 'denied') await this.store.deleteKey(minion, r.fingerprint);
       await this.store.insertKey(minion, pub, fingerprint, 'denied');
       this.events.fire('brine/auth', { id: minion, act: 'denied', fingerprint });
@@ -125,7 +140,7 @@ export class KeyManager {
     const auto = this.opts.autoAccept || this.opts.autosign.some((p) => globMatch(minion, p)) || this.inNetworks(address);
     const state: KeyState = auto ? 'accepted' : 'pending';
     // keys the operator's policy accepts are not throttled: a fleet may enroll at once
-    if (!exists && !auto) this.takeRowToken(minion);
+    if (!exists && !auto) this.takeRowToken(minion, address);
     if (exists) await this.store.setKeyState(minion, fingerprint, state);
     else await this.store.insertKey(minion, pub, fingerprint, state);
     this.events.fire('brine/auth', { id: minion, act: state, fingerprint });

@@ -97,6 +97,7 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
     autosign: config.autosign,
     autosignNetworks: config.autosign_networks,
     newKeysPerMinute: config.new_keys_per_minute,
+    newKeysPerMinuteTotal: config.new_keys_per_minute_total,
   });
 
   const tops = await loadMasterTops(config.master_tops, config.master_tops_dirs);

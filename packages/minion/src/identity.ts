@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { minionErrors } from './errors.js';
@@ -7,6 +7,8 @@ export interface MinionIdentity {
   privateKey: KeyObject;
   /** SPKI PEM, what the hello carries. */
   publicPem: string;
+  /** What `brine key finger` shows for this key on the master: SHA-256 of the SPKI DER, colon-separated hex. */
+  fingerprint: string;
 }
 
 /** The minion's Ed25519 key pair, created on first start (private key mode 0600). */
@@ -21,8 +23,11 @@ export function ensureIdentity(pkiDir: string): MinionIdentity {
       writeFileSync(pub, publicKey.export({ type: 'spki', format: 'pem' }), { mode: 0o644 });
     }
     const privateKey = createPrivateKey(readFileSync(priv));
-    const publicPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
-    return { privateKey, publicPem };
+    const publicKey = createPublicKey(privateKey);
+    const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const der = publicKey.export({ type: 'spki', format: 'der' });
+    const fingerprint = createHash('sha256').update(der).digest('hex').toUpperCase().match(/../g)!.join(':');
+    return { privateKey, publicPem, fingerprint };
   } catch (err) {
     throw minionErrors.make('BRINE_ERR_MINION_KEY', { dir: pkiDir, detail: (err as Error).message });
   }

@@ -16,8 +16,27 @@ interface KeyList {
 
 interface Change {
   minion: string;
+  fingerprint: string;
   from: string;
   to: string;
+}
+
+interface KeyRow {
+  minion: string;
+  state: string;
+  fingerprint: string;
+}
+
+const TITLES: Record<string, string> = { accepted: 'Accepted Keys', pending: 'Unaccepted Keys', rejected: 'Rejected Keys', denied: 'Denied Keys' };
+
+/** `id:  fingerprint` lines under one heading per key state, as salt-key -F prints them. */
+function fingerLines(keys: KeyRow[]): string {
+  let out = '';
+  for (const state of ['accepted', 'denied', 'pending', 'rejected']) {
+    const rows = keys.filter((k) => k.state === state);
+    if (rows.length > 0) out += `${TITLES[state]}:\n${rows.map((k) => `${k.minion}:  ${k.fingerprint}\n`).join('')}`;
+  }
+  return out;
 }
 
 function keyPalette(on: boolean) {
@@ -62,6 +81,15 @@ function saltKeyAction(v: KeyFlags): { action: string; match?: string; all?: boo
 const KEY_USAGE =
   'brine key list|accept|reject|delete|finger [ID_GLOB|--all] [--yes] [--include-rejected] [--include-accepted] [--include-denied] [--out key|text|json|yaml|nested|raw|txt|quiet] [--config MASTER_CONFIG]\n' +
   '       brine key -L | -A | -a ID | -R | -r ID | -D | -d ID | -F | -f ID  [-y]   (salt-key flags)';
+
+const DONE: Record<string, string> = { accept: 'accepted', reject: 'rejected', delete: 'deleted' };
+
+/** The key states an action moves keys from (the master's keys route decides the same way). */
+function keyActionFrom(action: string, v: KeyFlags): string[] {
+  if (action === 'delete') return ['pending', 'accepted', 'rejected', 'denied'];
+  const extra = action === 'accept' ? ['rejected', 'denied'] : ['accepted', 'denied'];
+  return ['pending', ...extra.filter((s) => v[`include-${s}`])];
+}
 
 /** `brine key`: salt-key. */
 export const keyCommand: Command = {
@@ -122,18 +150,13 @@ export const keyCommand: Command = {
       return 0;
     }
     if (action === 'finger') {
-      const f = await client.get<{ master: string; keys: Array<{ minion: string; state: string; fingerprint: string }> }>('/v1/keys/finger');
+      const f = await client.get<{ master: string; keys: KeyRow[] }>('/v1/keys/finger');
       if (data) {
         io.stdout(renderData(data, f));
         return 0;
       }
       io.stdout(`Local Keys:\nmaster.crt:  ${f.master}\n`);
-      // one heading per key state, as salt-key -F prints them
-      const titles: Record<string, string> = { accepted: 'Accepted Keys', pending: 'Unaccepted Keys', rejected: 'Rejected Keys', denied: 'Denied Keys' };
-      for (const state of ['accepted', 'denied', 'pending', 'rejected']) {
-        const keys = f.keys.filter((k) => k.state === state && (!match || globMatch(k.minion, match)));
-        if (keys.length > 0) io.stdout(`${titles[state]}:\n${keys.map((k) => `${k.minion}:  ${k.fingerprint}\n`).join('')}`);
-      }
+      io.stdout(fingerLines(f.keys.filter((k) => !match || globMatch(k.minion, match))));
       return 0;
     }
     if (action !== 'accept' && action !== 'reject' && action !== 'delete') {
@@ -145,6 +168,11 @@ export const keyCommand: Command = {
       return 2;
     }
     if (!values.yes && process.stdin.isTTY) {
+      // the fingerprints to compare with the minion's own (its key_pending log line) before saying yes
+      const from = keyActionFrom(action, values);
+      const { keys } = await client.get<{ keys: KeyRow[] }>('/v1/keys/finger');
+      const which = keys.filter((k) => from.includes(k.state) && (values.all || globMatch(k.minion, match!)));
+      io.stderr(`The following keys are going to be ${DONE[action]}:\n${fingerLines(which)}`);
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       const answer = await rl.question(`${action} ${values.all ? 'all matching keys' : `keys matching '${match}'`}? [n/Y] `);
       rl.close();
@@ -165,8 +193,8 @@ export const keyCommand: Command = {
       io.stdout(`The key glob '${match ?? '*'}' does not match any ${action === 'accept' ? 'unaccepted' : ''} keys.\n`.replace('  ', ' '));
       return 1;
     }
-    const verb = action === 'accept' ? 'Accepted' : action === 'reject' ? 'Rejected' : 'Deleted';
-    for (const c of changed) io.stdout(`Key for minion ${c.minion} ${verb.toLowerCase()}.\n`);
+    // salt-key's sentence, then the fingerprint of the key now trusted, to check against the minion's
+    for (const c of changed) io.stdout(`Key for minion ${c.minion} ${DONE[action]}.${action === 'accept' ? ` Fingerprint: ${c.fingerprint}` : ''}\n`);
     return 0;
   },
 };

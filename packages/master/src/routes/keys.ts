@@ -67,7 +67,7 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
         tags: ['keys'],
         params: { type: 'object', properties: { action: { type: 'string', enum: ['accept', 'reject', 'delete'] } } },
         body: keySelect,
-        response: responses(obj({ changed: { type: 'array', items: obj({ minion: str, from: str, to: str }) } })),
+        response: responses(obj({ changed: { type: 'array', items: obj({ minion: str, fingerprint: str, from: str, to: str }) } })),
       },
     },
     async (req) => {
