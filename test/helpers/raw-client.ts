@@ -9,8 +9,9 @@ export class RawClient {
   inbox: Array<Record<string, unknown>> = [];
   closed = false;
   private wake?: () => void;
-  constructor(port: number) {
-    this.ws = new WebSocket(`wss://127.0.0.1:${port}/ws`, { rejectUnauthorized: false });
+  /** `localAddress` picks the source address (127.0.0.2 is a second source on Linux loopback). */
+  constructor(port: number, localAddress?: string) {
+    this.ws = new WebSocket(`wss://127.0.0.1:${port}/ws`, { rejectUnauthorized: false, ...(localAddress ? { localAddress } : {}) });
     this.ws.on('message', (d) => {
       this.inbox.push(JSON.parse(d.toString()) as Record<string, unknown>);
       this.wake?.();
