@@ -178,8 +178,14 @@ function tokenize(expr: string): Token[] {
   return tokens;
 }
 
-/** Recursive descent over `or` < `and` < `not` < term, like Python's boolean precedence. */
-function evalCompound(expr: string, minion: MinionFacts, opts: TargetOptions): boolean {
+/** A compound's term with its engine: what evalCompound asks of the minion. */
+type Leaf = (tgt: string, type: TargetType, opts: TargetOptions) => boolean;
+
+/**
+ * Recursive descent over `or` < `and` < `not` < term, like Python's boolean precedence. Every
+ * term is evaluated (both sides of `and`/`or`), so a leaf sees each term of the expression.
+ */
+function evalCompound(expr: string, leaf: Leaf, opts: TargetOptions): boolean {
   const tokens = tokenize(expr);
   let pos = 0;
   const fail = (detail: string) => bad(expr, 'compound', detail);
@@ -224,12 +230,12 @@ function evalCompound(expr: string, minion: MinionFacts, opts: TargetOptions): b
     // Salt's engines; G, P, I and J take an optional one-character delimiter (G|@os|Debian).
     // Any other word, `X@y` included, is a glob.
     const m = /^(?:([GPIJ])(.)@|([GPIJLNSER])@)([\s\S]*)$/.exec(tok.text);
-    if (!m) return matchTarget(tok.text, 'glob', minion, opts);
+    if (!m) return leaf(tok.text, 'glob', opts);
     const letter = (m[1] ?? m[3])!;
     const type = COMPOUND_PREFIX[letter];
     if (!type) throw fail(`target engine '${letter}@' is not available`);
     if (!m[4]) throw fail(`'${letter}@' with nothing after it`);
-    return matchTarget(m[4], type, minion, m[2] ? { ...opts, delimiter: m[2] } : opts);
+    return leaf(m[4], type, m[2] ? { ...opts, delimiter: m[2] } : opts);
   };
   if (tokens.length === 0) throw fail('empty compound expression');
   const value = parseOr();
@@ -242,12 +248,13 @@ function evalCompound(expr: string, minion: MinionFacts, opts: TargetOptions): b
 
 export function matchTarget(tgt: string | string[], type: TargetType, minion: MinionFacts, opts: TargetOptions = {}): boolean {
   const delimiter = opts.delimiter ?? ':';
+  const leaf: Leaf = (t, ty, o) => matchTarget(t, ty, minion, o);
   if (type === 'list') {
     const ids = Array.isArray(tgt) ? tgt : tgt.split(',').map((s) => s.trim());
     return ids.includes(minion.id);
   }
   if (Array.isArray(tgt)) {
-    if (type === 'compound') return evalCompound(tgt.join(' '), minion, opts);
+    if (type === 'compound') return evalCompound(tgt.join(' '), leaf, opts);
     throw bad(tgt.join(','), type, 'a list target needs the list type (-L)');
   }
   switch (type) {
@@ -270,12 +277,36 @@ export function matchTarget(tgt: string | string[], type: TargetType, minion: Mi
     case 'ipcidr':
       return matchCidr(tgt, minion.grains);
     case 'compound':
-      return evalCompound(tgt, minion, opts);
+      return evalCompound(tgt, leaf, opts);
     case 'nodegroup':
-      return evalCompound(expandNodegroup(tgt, opts), minion, opts);
+      return evalCompound(expandNodegroup(tgt, opts), leaf, opts);
     default:
       throw bad(String(tgt), String(type), `unknown target type (one of ${TARGET_TYPES.join(', ')})`);
   }
+}
+
+/**
+ * The engines a target reads, compounds parsed and nodegroups expanded as matchTarget does, each
+ * with the compound term or nodegroup it came from: what a target asks of the minion (its id
+ * for glob, pcre and list; what it reports for the rest). Throws a coded error where
+ * matchTarget would for any minion (a malformed compound, an unknown nodegroup).
+ */
+export function targetEngines(tgt: string | string[], type: TargetType, opts: TargetOptions = {}): Array<{ type: TargetType; term: string; via?: string }> {
+  const out: Array<{ type: TargetType; term: string; via?: string }> = [];
+  const visit = (via?: string): Leaf => {
+    const leaf: Leaf = (t, ty, o) => {
+      if (ty === 'compound') evalCompound(t, leaf, o);
+      else if (ty === 'nodegroup') evalCompound(expandNodegroup(t, o), visit(via ?? t), o);
+      else out.push({ type: ty, term: t, ...(via !== undefined ? { via } : {}) });
+      return false;
+    };
+    return leaf;
+  };
+  if (Array.isArray(tgt) && type === 'list') out.push({ type, term: tgt.join(',') });
+  else if (Array.isArray(tgt) && type === 'compound') visit()(tgt.join(' '), type, opts);
+  else if (Array.isArray(tgt)) throw bad(tgt.join(','), type, 'a list target needs the list type (-L)');
+  else visit()(tgt, type, opts);
+  return out;
 }
 
 /** Checks an expression's syntax without a minion: every error, as diagnostics. */

@@ -141,19 +141,8 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
   for (const [env, section] of merged) {
     if (input.saltenv && env !== input.saltenv) continue;
     for (const [tgt, items] of section) {
-      // Salt's default matcher in top files is compound: 'web*', 'not web*', 'G@os:Debian and web*'.
-      let type: TargetType = 'compound';
-      for (const item of items) {
-        if (isMatchItem(item)) {
-          const t = (item as { match: unknown }).match;
-          if (typeof t !== 'string' || !TARGET_TYPES.includes(t as TargetType)) {
-            report(env, `target '${tgt}': unknown match type '${String(t)}' (one of ${TARGET_TYPES.join(', ')})`, env, tgt);
-            type = 'compound';
-            continue;
-          }
-          type = t as TargetType;
-        }
-      }
+      const { type, unknown } = topTargetType(items);
+      for (const t of unknown) report(env, `target '${tgt}': unknown match type '${String(t)}' (one of ${TARGET_TYPES.join(', ')})`, env, tgt);
       let hit = false;
       try {
         hit = matchTarget(tgt, type, input.minion, input.targetOptions);
@@ -191,6 +180,26 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
   const mergedOut: Record<string, Record<string, unknown[]>> = {};
   for (const [env, section] of merged) mergedOut[env] = Object.fromEntries(section);
   return { value: { matches, merged: mergedOut }, diagnostics };
+}
+
+/**
+ * The matcher of one top-file target from its items: the last `- match: type` item, an unknown
+ * type standing for compound; Salt's default in top files is compound ('web*', 'not web*',
+ * 'G@os:Debian and web*'). The pillar top guard reads the same answer as compileTop.
+ */
+export function topTargetType(items: unknown[]): { type: TargetType; unknown: unknown[] } {
+  let type: TargetType = 'compound';
+  const unknown: unknown[] = [];
+  for (const item of items) {
+    if (!isMatchItem(item)) continue;
+    const t = (item as { match: unknown }).match;
+    if (typeof t === 'string' && TARGET_TYPES.includes(t as TargetType)) type = t as TargetType;
+    else {
+      unknown.push(t);
+      type = 'compound';
+    }
+  }
+  return { type, unknown };
 }
 
 function isMatchItem(item: unknown): boolean {

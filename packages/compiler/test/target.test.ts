@@ -1,5 +1,5 @@
 import t from 'tap';
-import { matchTarget, checkTarget, expandNodegroup, type MinionFacts } from '../src/target.js';
+import { matchTarget, checkTarget, expandNodegroup, targetEngines, type MinionFacts } from '../src/target.js';
 import { globMatch } from '../src/glob.js';
 
 const web1: MinionFacts = {
@@ -116,4 +116,37 @@ t.test('checkTarget reports syntax errors without a minion', async (t) => {
   const d = checkTarget('G@os:Ubuntu and', 'compound');
   t.equal(d.length, 1);
   t.equal(d[0]!.code, 'BRINE_ERR_COMPILE_BAD_TARGET');
+});
+
+t.test('targetEngines: what each term of a target reads, compounds parsed and nodegroups expanded', async (t) => {
+  const nodegroups = { web: 'web*', db: ['G@role:db', 'and', 'E@db\\d'], both: 'N@web or N@db' };
+  const engines = (tgt: string | string[], type: Parameters<typeof targetEngines>[1]) => targetEngines(tgt, type, { nodegroups });
+  t.same(engines('web*', 'glob'), [{ type: 'glob', term: 'web*' }]);
+  t.same(
+    engines('G|@role|db and not (S@10.0.0.0/8 or L@a,b)', 'compound'),
+    [
+      { type: 'grain', term: 'role|db' },
+      { type: 'ipcidr', term: '10.0.0.0/8' },
+      { type: 'list', term: 'a,b' },
+    ],
+  );
+  t.same(
+    engines('both', 'nodegroup').map((e) => [e.type, e.via]),
+    [
+      ['glob', 'both'],
+      ['grain', 'both'],
+      ['pcre', 'both'],
+    ],
+  );
+  t.same(
+    engines('x* or N@db', 'compound').map((e) => [e.type, e.via]),
+    [
+      ['glob', undefined],
+      ['grain', 'db'],
+      ['pcre', 'db'],
+    ],
+  );
+  t.same(engines(['a', 'b'], 'list'), [{ type: 'list', term: 'a,b' }]);
+  t.throws(() => engines('a and', 'compound'), { code: 'BRINE_ERR_COMPILE_BAD_TARGET' });
+  t.throws(() => engines('nope', 'nodegroup'), { code: 'BRINE_ERR_COMPILE_BAD_TARGET' });
 });

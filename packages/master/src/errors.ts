@@ -38,7 +38,7 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_HOST_GONE: 'minion {minion} is not connected: nobody can answer its host calls',
   BRINE_ERR_MASTER_HOST_REFUSED: 'minion {minion} refused the host calls: {code}: {message}',
   BRINE_ERR_MASTER_PILLAR_UNSAFE_MATCHER:
-    '{file}:{line}: the pillar top file targets by {what}, which the minion itself asserts; pillar_safe_matchers_only allows only the minion id (match: glob, pcre or list; L@ and E@ in a compound)',
+    '{file}:{line}: the pillar top file targets by {what}, which the minion itself asserts; pillar_safe_matchers_only allows only the minion id (match: glob, pcre, list, or a nodegroup of those; L@, E@ and N@ of those in a compound) and templates that read none of grains, pillar, salt and opts',
   BRINE_ERR_MASTER_COMPILE_WORKER: 'the compile worker stopped while rendering {file}: {detail}; the worker is replaced, this compile fails',
   BRINE_ERR_MASTER_INTERNAL: 'internal error: {detail}',
   BRINE_ERR_MASTER_LISTEN: 'cannot listen for the {what} on {address}: {detail}',

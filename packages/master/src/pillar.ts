@@ -1,7 +1,7 @@
-import { compilePillar as compileClassicPillar, mergePillar, type PillarResult } from '@brine/compiler';
+import { compilePillar as compileClassicPillar, mergePillar, renderSls, type PillarResult, type RenderInput } from '@brine/compiler';
 import type { Grains } from '@brine/core';
 import type { TreeSnapshot } from './file-roots.js';
-import { unsafePillarMatchers } from './pillar-top-guard.js';
+import { checkPillarTop } from './pillar-top-guard.js';
 
 export type { PillarResult };
 
@@ -14,10 +14,15 @@ export function compilePillar(
   minion: { id: string; grains: Grains },
   opts: { mergeLists?: boolean; nodegroups?: Record<string, string | string[]>; safeMatchersOnly?: boolean } = {},
 ): PillarResult {
-  if (opts.safeMatchersOnly) {
-    // no pillar at all rather than one chosen by what the minion claims
-    const unsafe = unsafePillarMatchers(snap);
-    if (unsafe.length > 0) return { pillar: {}, diagnostics: unsafe };
-  }
-  return compileClassicPillar(snap.tree, minion, opts);
+  if (!opts.safeMatchersOnly) return compileClassicPillar(snap.tree, minion, opts);
+  // no pillar at all rather than one chosen by what the minion claims
+  const checked = checkPillarTop(snap, opts.nodegroups);
+  if (checked.diagnostics.length > 0) return { pillar: {}, diagnostics: checked.diagnostics };
+  // the top files are the ones checked, rendered without the minion's data; its SLS files render as ever
+  const render = (input: RenderInput) => (input.sls === undefined ? (checked.tops.get(input.env) ?? noTop(input)) : renderSls(input));
+  return compileClassicPillar(snap.tree, minion, { ...opts, render });
+}
+
+function noTop(input: RenderInput) {
+  return { high: {}, positions: { file: input.path, ids: {} }, diagnostics: [] };
 }
