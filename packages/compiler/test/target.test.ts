@@ -122,14 +122,11 @@ t.test('targetEngines: what each term of a target reads, compounds parsed and no
   const nodegroups = { web: 'web*', db: ['G@role:db', 'and', 'E@db\\d'], both: 'N@web or N@db' };
   const engines = (tgt: string | string[], type: Parameters<typeof targetEngines>[1]) => targetEngines(tgt, type, { nodegroups });
   t.same(engines('web*', 'glob'), [{ type: 'glob', term: 'web*' }]);
-  t.same(
-    engines('G|@role|db and not (S@10.0.0.0/8 or L@a,b)', 'compound'),
-    [
-      { type: 'grain', term: 'role|db' },
-      { type: 'ipcidr', term: '10.0.0.0/8' },
-      { type: 'list', term: 'a,b' },
-    ],
-  );
+  t.same(engines('G|@role|db and not (S@10.0.0.0/8 or L@a,b)', 'compound'), [
+    { type: 'grain', term: 'role|db' },
+    { type: 'ipcidr', term: '10.0.0.0/8' },
+    { type: 'list', term: 'a,b' },
+  ]);
   t.same(
     engines('both', 'nodegroup').map((e) => [e.type, e.via]),
     [

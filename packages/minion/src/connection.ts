@@ -160,11 +160,17 @@ export class MasterConnection extends EventEmitter {
             retryAfter = this.config.acceptance_wait_time;
             // the fingerprint is what the operator compares with `brine key finger` before accepting
             const fingerprint = this.identity.fingerprint;
-            this.log.info({ event: 'key_pending', retry_after: retryAfter, fingerprint }, `key is pending acceptance on the master (fingerprint ${fingerprint})`);
+            this.log.info(
+              { event: 'key_pending', retry_after: retryAfter, fingerprint },
+              `key is pending acceptance on the master (fingerprint ${fingerprint})`,
+            );
             this.emit('pending');
           } else {
             retryAfter = Math.max(this.config.acceptance_wait_time, 1);
-            this.log.error({ event: `key_${msg.state}`, retry_after: retryAfter, fingerprint: this.identity.fingerprint }, `the master has ${msg.state} this minion's key`);
+            this.log.error(
+              { event: `key_${msg.state}`, retry_after: retryAfter, fingerprint: this.identity.fingerprint },
+              `the master has ${msg.state} this minion's key`,
+            );
             this.emit(msg.state);
           }
           return;
