@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { BrineError, type Diagnostic, type Grains, type Pillar } from '@brine/core';
+import { RE2JS } from 're2js';
 import { compilerErrors } from './errors.js';
 import { globMatch } from './glob.js';
 
@@ -38,20 +39,38 @@ function bad(target: string, type: string, detail: string): BrineError {
   return compilerErrors.make('BRINE_ERR_COMPILE_BAD_TARGET', { target, type, detail });
 }
 
-const reCache = new Map<string, RegExp>();
-/** Python `re.match`: anchored at the start only. */
-function pyMatch(pattern: string, value: string, target: string, type: string, flags = ''): boolean {
-  const key = flags + '\0' + pattern;
-  let re = reCache.get(key);
+/** Compiled target patterns; a handful in use, so a full cache is simply emptied. */
+const reCache = new Map<string, RE2JS>();
+const RE_CACHE_MAX = 512;
+
+/**
+ * Python `re.match` (anchored at the start only) on RE2, a linear-time engine: a pattern over
+ * data a minion reports (grains, pillar rendered from them) can never backtrack for ever. What
+ * RE2 cannot express (backreferences, lookaround) is refused rather than run on a backtracking
+ * engine.
+ */
+function pyMatch(pattern: string, value: string, target: string, type: string): boolean {
+  let re = reCache.get(pattern);
   if (!re) {
     try {
-      re = new RegExp(`^(?:${pattern})`, flags);
+      re = RE2JS.compile(`^(?:${pattern})`);
     } catch (e) {
-      throw bad(target, type, `invalid regular expression: ${(e as Error).message}`);
+      throw bad(target, type, `${regexProblem(pattern)}: ${(e as Error).message.replace(/^error parsing regexp: /, '')}`);
     }
-    reCache.set(key, re);
+    if (reCache.size >= RE_CACHE_MAX) reCache.clear();
+    reCache.set(pattern, re);
   }
   return re.test(value);
+}
+
+/** Why RE2 refused a pattern: unsupported when a backtracking engine would take it, else invalid. */
+function regexProblem(pattern: string): string {
+  try {
+    new RegExp(pattern);
+  } catch {
+    return `invalid regular expression '${pattern}'`;
+  }
+  return `regular expression '${pattern}' needs backtracking (backreferences and lookaround are not supported: targets run on a linear-time engine)`;
 }
 
 /** How Python prints a scalar: what Salt compares grain values against. */

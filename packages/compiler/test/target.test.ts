@@ -147,3 +147,22 @@ t.test('targetEngines: what each term of a target reads, compounds parsed and no
   t.throws(() => engines('a and', 'compound'), { code: 'BRINE_ERR_COMPILE_BAD_TARGET' });
   t.throws(() => engines('nope', 'nodegroup'), { code: 'BRINE_ERR_COMPILE_BAD_TARGET' });
 });
+
+t.test('regex targets run in linear time: a backtracking pattern over a long value answers', async (t) => {
+  // `^(a+)+$` takes exponential time on a backtracking engine: 35 a's and a '!' never finish
+  const long: MinionFacts = { id: 'a'.repeat(35) + '!', grains: { fqdn: 'a'.repeat(35) + '!' }, pillar: { name: 'a'.repeat(35) + '!' } };
+  t.notOk(matchTarget('^(a+)+$', 'pcre', long));
+  t.notOk(matchTarget('fqdn:^(a+)+$', 'grain_pcre', long));
+  t.notOk(matchTarget('name:^(a+)+$', 'pillar_pcre', long));
+  t.notOk(matchTarget('E@^(a+)+$ or P@fqdn:^(a+)+$ or J@name:(a|aa)+$', 'compound', long));
+  t.ok(matchTarget('^(a+)+!$', 'pcre', long));
+  t.ok(matchTarget('(?P<name>web)\\d', 'pcre', web1), "Python's named groups");
+});
+
+t.test('patterns a linear-time engine cannot run are refused, naming the pattern and why', async (t) => {
+  for (const p of ['(web)\\1', 'web(?=1)', 'web(?!2)', '(?<=w)eb']) {
+    t.throws(() => matchTarget(p, 'pcre', web1), { code: 'BRINE_ERR_COMPILE_BAD_TARGET', message: /backreferences|lookaround/ }, p);
+    t.match(checkTarget(`E@${p}`, 'compound'), [{ code: 'BRINE_ERR_COMPILE_BAD_TARGET', message: p }], `${p} in a compound`);
+  }
+  t.throws(() => matchTarget('os:(ubuntu', 'grain_pcre', web1), { code: 'BRINE_ERR_COMPILE_BAD_TARGET', message: /invalid regular expression/ });
+});
