@@ -1,4 +1,4 @@
-import { isValidMinionId } from '@brine/protocol';
+import { checkJsonBounds, isValidMinionId, MAX_DATA_DEPTH, MAX_GRAINS_BYTES } from '@brine/protocol';
 import os from 'node:os';
 import path from 'node:path';
 import { loadOptions } from '@brine/core';
@@ -62,6 +62,20 @@ const KINDS: Record<keyof MinionOptions, string> = {
   log_level: 'string',
 };
 
+/** Room the collected grains take beside the custom ones, within the master's limit. */
+const COLLECTED_GRAINS_BYTES = 32 * 1024;
+
+/** The master refuses grains past the protocol's bounds: custom grains that would be are refused now, naming the file. */
+function checkGrains(grains: Record<string, unknown>, file: string): void {
+  const p = checkJsonBounds(grains, 'grains', MAX_DATA_DEPTH, MAX_GRAINS_BYTES - COLLECTED_GRAINS_BYTES);
+  if (!p) return;
+  const detail =
+    p.kind === 'depth'
+      ? `grains are nested more than ${p.limit} levels deep (at ${p.at}): the master refuses them`
+      : `grains hold about ${p.size} bytes of JSON, more than the ${p.limit} the master accepts beside the collected grains`;
+  throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file, detail });
+}
+
 /** Defaults, then the YAML file, then overrides; relative paths are from the file's folder. */
 export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions> = {}): MinionConfig {
   const merged = loadOptions({
@@ -83,6 +97,7 @@ export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions
       detail: `id '${cfg.id}' is not a valid minion id (letters, digits and . _ @ -, starting with a letter or digit, at most 253 characters)`,
     });
   }
+  checkGrains(cfg.grains, file ?? '-');
   cfg.masters = parseMasters(cfg.master, cfg.master_port, file ?? '-');
   // `master: host:port` stays a shorthand for master + master_port
   if (typeof cfg.master === 'string') {

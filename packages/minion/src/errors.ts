@@ -12,5 +12,6 @@ export const minionErrors = defineErrors({
   BRINE_ERR_MINION_JOB_KILLED: 'job {jid} was killed',
   BRINE_ERR_MINION_JOB_INTERRUPTED:
     'job {jid} ({fun}, started {started}) was interrupted: the minion stopped while running it and it did not finish; what it changed before that may be partial',
+  BRINE_ERR_MINION_HOST_ANSWER_TOO_DEEP: 'the answer of {fun} is nested more than {limit} levels deep (at {at}): the master refuses such data',
   BRINE_ERR_MINION_HOST_ANSWER_TOO_LARGE: 'the answer of {fun} is {size} bytes, more than the {limit} bytes left in the frame to the master (max_frame_bytes)',
 });

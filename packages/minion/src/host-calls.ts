@@ -1,5 +1,5 @@
 import { toBrineError } from '@brine/core';
-import type { HostCallAnswer, HostCallItem } from '@brine/protocol';
+import { checkJsonBounds, MAX_DATA_DEPTH, type HostCallAnswer, type HostCallItem } from '@brine/protocol';
 import { minionErrors } from './errors.js';
 
 /** Runs one execution function for a template's host call and gives its value. */
@@ -21,6 +21,8 @@ export async function answerHostCalls(calls: HostCallItem[], run: RunHostCall, m
     let answer: HostCallAnswer;
     try {
       const value = await run(c);
+      const deep = checkJsonBounds(value, 'value', MAX_DATA_DEPTH);
+      if (deep?.kind === 'depth') throw minionErrors.make('BRINE_ERR_MINION_HOST_ANSWER_TOO_DEEP', { fun: c.fun, limit: deep.limit, at: deep.at });
       answer = { ok: true, value: value === undefined ? null : value };
     } catch (err) {
       const e = toBrineError(err);

@@ -10,6 +10,8 @@ export const protocolErrors = defineErrors({
   BRINE_ERR_PROTO_BAD_FIELD: "message '{type}': field '{field}' {detail}",
   BRINE_ERR_PROTO_NOT_AUTHENTICATED: "message '{type}' before authentication",
   BRINE_ERR_PROTO_UNEXPECTED: "message '{type}' is not expected here",
+  BRINE_ERR_PROTO_TOO_DEEP: "message '{type}': field '{field}' is nested more than {limit} levels deep (at {at})",
+  BRINE_ERR_PROTO_FIELD_TOO_LARGE: "message '{type}': field '{field}' holds about {size} bytes of JSON, more than the limit of {limit}",
 });
 
 export type ProtocolErrorCode = keyof typeof protocolErrors.table;

@@ -1,3 +1,4 @@
 export * from './errors.js';
 export * from './messages.js';
 export * from './validate.js';
+export * from './json-bounds.js';

@@ -1,10 +1,11 @@
-import type { BrineError } from '@brine/core';
+import { BrineError } from '@brine/core';
 import { protocolErrors } from './errors.js';
+import { checkJsonBounds, MAX_DATA_DEPTH, MAX_GRAINS_BYTES, MAX_RESULT_DEPTH } from './json-bounds.js';
 import { DEFAULT_MAX_FRAME_BYTES, PROTOCOL_VERSION, type Message, type MessageType } from './messages.js';
 
 type BaseKind = 'string' | 'nonempty' | 'boolean' | 'integer' | 'number' | 'object' | 'array' | 'string[]' | 'any';
 /** A base kind, or one narrowed further once the base kind holds (see REFINED). */
-type FieldKind = BaseKind | 'jid' | 'jid[]' | 'minion_id' | 'integer[]' | 'state_results' | 'host_calls' | 'host_answers';
+type FieldKind = BaseKind | 'jid' | 'jid[]' | 'minion_id' | 'integer[]' | 'state_results' | 'host_calls' | 'host_answers' | 'grains' | 'args' | 'result';
 type Spec = Record<string, { kind: FieldKind; optional?: boolean }>;
 
 const req = (kind: FieldKind) => ({ kind });
@@ -14,17 +15,17 @@ const opt = (kind: FieldKind) => ({ kind, optional: true });
 const SPECS: Record<MessageType, Spec> = {
   hello: { minion: req('minion_id'), pub: req('nonempty'), version: req('string') },
   auth: { sig: req('nonempty') },
-  grains: { grains: req('object'), running: req('jid[]'), spool: opt('integer') },
+  grains: { grains: req('grains'), running: req('jid[]'), spool: opt('integer') },
   ret: {
     jid: req('jid'),
     fun: req('nonempty'),
     success: req('boolean'),
     retcode: req('integer'),
-    return: req('any'),
+    return: req('result'),
     started: req('string'),
     finished: req('string'),
   },
-  req: { id: req('nonempty'), op: req('nonempty'), args: req('object') },
+  req: { id: req('nonempty'), op: req('nonempty'), args: req('args') },
   state_results: { jid: req('jid'), fun: req('nonempty'), results: req('state_results') },
   res: { ref: req('nonempty'), data: req('any') },
   state_ack: { jid: req('jid'), nums: req('integer[]') },
@@ -76,12 +77,30 @@ function baseOk(kind: BaseKind, value: unknown): boolean {
 }
 
 type Refined = Exclude<FieldKind, BaseKind>;
+type Problem = { field: string; detail: string } | BrineError | undefined;
+
+/** A coded error when `value` (the field `field` of a `type` frame) is too deep or too large. */
+export function boundsError(type: string, field: string, value: unknown, maxDepth: number, maxBytes = Infinity): BrineError | undefined {
+  const p = checkJsonBounds(value, field, maxDepth, maxBytes);
+  if (!p) return undefined;
+  if (p.kind === 'depth') return protocolErrors.make('BRINE_ERR_PROTO_TOO_DEEP', { type, field, limit: p.limit, at: p.at });
+  return protocolErrors.make('BRINE_ERR_PROTO_FIELD_TOO_LARGE', { type, field, size: p.size, limit: p.limit });
+}
+
+/** The first element of `list` out of bounds, as its coded error. */
+function firstOutOfBounds(type: string, field: string, list: unknown[], pick: (item: unknown) => unknown, maxDepth: number): BrineError | undefined {
+  for (let i = 0; i < list.length; i++) {
+    const e = boundsError(type, `${field}[${i}]`, pick(list[i]), maxDepth);
+    if (e) return e;
+  }
+  return undefined;
+}
 
 /**
  * The narrowed kinds: the base kind a value must have first (named in the error), then the
  * finer check, which says what is wrong (and may name an element rather than the field).
  */
-const REFINED: Record<Refined, { base: BaseKind; check(field: string, value: unknown): { field: string; detail: string } | undefined }> = {
+const REFINED: Record<Refined, { base: BaseKind; check(field: string, value: unknown, type: string): Problem }> = {
   jid: { base: 'nonempty', check: (field, v) => (isJid(v as string) ? undefined : { field, detail: 'is not a jid' }) },
   'jid[]': {
     base: 'string[]',
@@ -102,12 +121,13 @@ const REFINED: Record<Refined, { base: BaseKind; check(field: string, value: unk
   },
   state_results: {
     base: 'array',
-    check: (field, v) => {
+    check: (field, v, type) => {
       const bad = (v as unknown[]).findIndex((r) => {
         const o = r as Record<string, unknown>;
         return typeof r !== 'object' || r === null || !Number.isInteger(o.run_num) || typeof o.tag !== 'string' || typeof o.ret !== 'object' || o.ret === null;
       });
-      return bad < 0 ? undefined : { field: `${field}[${bad}]`, detail: 'must be {run_num, tag, ret}' };
+      if (bad >= 0) return { field: `${field}[${bad}]`, detail: 'must be {run_num, tag, ret}' };
+      return firstOutOfBounds(type, field, v as unknown[], (r) => (r as { ret: unknown }).ret, MAX_RESULT_DEPTH);
     },
   },
   host_calls: {
@@ -122,16 +142,20 @@ const REFINED: Record<Refined, { base: BaseKind; check(field: string, value: unk
   },
   host_answers: {
     base: 'array',
-    check: (field, v) => {
+    check: (field, v, type) => {
       const bad = (v as unknown[]).findIndex((a) => {
         if (!baseOk('object', a)) return true;
         const o = a as Record<string, unknown>;
         if (o.ok === true) return !Object.hasOwn(o, 'value');
         return o.ok !== false || !baseOk('nonempty', o.code) || !baseOk('string', o.message);
       });
-      return bad < 0 ? undefined : { field: `${field}[${bad}]`, detail: 'must be {ok: true, value} or {ok: false, code, message}' };
+      if (bad >= 0) return { field: `${field}[${bad}]`, detail: 'must be {ok: true, value} or {ok: false, code, message}' };
+      return firstOutOfBounds(type, field, v as unknown[], (a) => (a as { value?: unknown }).value, MAX_DATA_DEPTH);
     },
   },
+  grains: { base: 'object', check: (field, v, type) => boundsError(type, field, v, MAX_DATA_DEPTH, MAX_GRAINS_BYTES) },
+  args: { base: 'object', check: (field, v, type) => boundsError(type, field, v, MAX_DATA_DEPTH) },
+  result: { base: 'any', check: (field, v, type) => boundsError(type, field, v, MAX_RESULT_DEPTH) },
 };
 
 const isRefined = (kind: FieldKind): kind is Refined => Object.hasOwn(REFINED, kind);
@@ -196,7 +220,7 @@ export function parseFrame(raw: string | Buffer, maxBytes = DEFAULT_MAX_FRAME_BY
   for (const [field, { kind, optional }] of Object.entries(spec)) {
     const value = obj[field];
     if (value === undefined) {
-      if (optional || kind === 'any') continue;
+      if (optional || baseOf(kind) === 'any') continue;
       return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field, detail: 'is missing' }));
     }
     const base = baseOf(kind);
@@ -207,7 +231,8 @@ export function parseFrame(raw: string | Buffer, maxBytes = DEFAULT_MAX_FRAME_BY
   for (const [field, kind] of REFINE_ORDER[type]!) {
     const value = obj[field];
     if (value === undefined) continue;
-    const bad = REFINED[kind].check(field, value);
+    const bad = REFINED[kind].check(field, value, type);
+    if (bad instanceof BrineError) return fail(bad);
     if (bad) return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, ...bad }));
   }
   return { ok: true, msg: obj as unknown as Message };

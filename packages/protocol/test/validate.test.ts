@@ -112,3 +112,35 @@ t.test('host calls and their answers are validated', async (t) => {
     }
   }
 });
+
+/** `{a: {a: ... {a: 1}}}` nested `depth` levels deep, written out as JSON text (no recursion). */
+function deepJson(depth: number): string {
+  return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+}
+
+t.test('free-form data from a minion is bounded in depth and size', async (t) => {
+  const jid = '20250101000000000001';
+  const grains = (g: string) => `{"v":1,"type":"grains","running":[],"grains":${g}}`;
+  // the attack of issue 20: grains nested ~4,500 deep in 27 KB
+  const deep: Array<[string, string, RegExp]> = [
+    [grains(deepJson(4500)), 'BRINE_ERR_PROTO_TOO_DEEP', /'grains' is nested more than 64 levels deep/],
+    [grains(`{"os":"Debian","x":${deepJson(64)}}`), 'BRINE_ERR_PROTO_TOO_DEEP', /more than 64/],
+    [grains(`{"big":"${'x'.repeat(300 * 1024)}"}`), 'BRINE_ERR_PROTO_FIELD_TOO_LARGE', /'grains' holds about \d+ bytes of JSON, more than the limit of 262144/],
+    [`{"v":1,"type":"req","id":"r","op":"state.compile","args":{"pillar":${deepJson(100)}}}`, 'BRINE_ERR_PROTO_TOO_DEEP', /'args'/],
+    [`{"v":1,"type":"host_answers","ref":"h","answers":[{"ok":true,"value":${deepJson(100)}}]}`, 'BRINE_ERR_PROTO_TOO_DEEP', /'answers\[0\]'/],
+    [`{"v":1,"type":"ret","jid":"${jid}","fun":"f","success":true,"retcode":0,"started":"","finished":"","return":${deepJson(5000)}}`, 'BRINE_ERR_PROTO_TOO_DEEP', /'return' .* 512/],
+    [
+      `{"v":1,"type":"state_results","jid":"${jid}","fun":"f","results":[{"run_num":0,"tag":"t","ret":{"changes":${deepJson(5000)}}}]}`,
+      'BRINE_ERR_PROTO_TOO_DEEP',
+      /'results\[0\]'/,
+    ],
+  ];
+  for (const [raw, code, message] of deep) {
+    const r = parseFrame(raw);
+    t.notOk(r.ok, raw.slice(0, 60));
+    if (!r.ok) t.match(r.error, { code, message }, raw.slice(0, 60));
+  }
+  // what real minions send passes: ordinary nesting, a return a few hundred levels deep
+  t.ok(parseFrame(grains(`{"os":"Debian","ip4_interfaces":{"lo":["127.0.0.1"]},"x":${deepJson(60)}}`)).ok);
+  t.ok(parseFrame(`{"v":1,"type":"ret","jid":"${jid}","fun":"f","success":true,"retcode":0,"started":"","finished":"","return":${deepJson(400)}}`).ok);
+});
