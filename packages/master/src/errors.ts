@@ -44,6 +44,8 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_LISTEN: 'cannot listen for the {what} on {address}: {detail}',
   BRINE_ERR_MASTER_UNREACHABLE:
     "cannot reach the master API at {url}: {detail}; is the master running? Start it with 'brine master --config MASTER_CONFIG', or point brine at another one with --config or BRINE_API_URL",
+  BRINE_ERR_MASTER_BUSY:
+    "minion {minion} has {limit} requests waiting for answers already (the limit per session): '{op}' is refused; ask again once they are answered",
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

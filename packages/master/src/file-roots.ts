@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { sortEnvs, type StateTree } from '@brine/compiler';
 
@@ -14,7 +15,8 @@ export interface RootFile {
 /**
  * A consistent view of one set of roots (`{env: [dirs]}`, the first dir holding a path wins):
  * the listing, the file hashes and a hash of the whole tree. A job compiles every minion against
- * one snapshot; contents are read once and kept while their size and mtime stay the same.
+ * one snapshot; contents are read once and kept while their size and mtime stay the same, and a
+ * snapshot keeps the bytes it was taken with (a file changed since is not read into an old one).
  */
 export interface TreeSnapshot {
   readonly hash: string;
@@ -37,9 +39,35 @@ function inside(root: string, p: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Files of one walk: per env, relative path -> file, and the contents by absolute path. */
+interface Walked {
+  files: Map<string, Map<string, RootFile>>;
+  data: Map<string, Buffer>;
+}
+
+/** Entries stat'ed at once in an async walk: enough to keep the disk busy, few enough to leave the thread pool to others. */
+const STAT_BATCH = 32;
+/** Jobs whose snapshots are kept: a handful of jobs in flight at once is the norm. */
+const JOB_SNAPSHOTS = 16;
+
+/** A file removed between its listing and its read is left out; any other read error fails the walk. */
+const gone = (err: unknown) => (err as { code?: string }).code === 'ENOENT';
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * The file roots as snapshots. On the master's event loop the tree is walked asynchronously,
+ * one walk at a time: a request that needs the tree waits on the walk in flight (or the one
+ * queued after it) instead of starting its own, so a flood of requests costs a walk now and
+ * then rather than one each. A compile worker walks synchronously (`snapshot`): it has its
+ * own thread.
+ */
 export class FileRoots {
   private readonly content = new Map<string, Cached>();
   private readonly snapshots = new Map<string, TreeSnapshot>();
+  private latest?: TreeSnapshot;
+  private walking?: Promise<TreeSnapshot>;
+  private queued?: Promise<TreeSnapshot>;
 
   readonly roots: Record<string, string[]>;
   private readonly envOrder: string[];
@@ -66,14 +94,152 @@ export class FileRoots {
     return fresh;
   }
 
-  /** Walks the roots now. `key` (a jid) reuses the snapshot taken for the same key. */
+  private keep(key: string, snap: TreeSnapshot): TreeSnapshot {
+    this.snapshots.set(key, snap);
+    if (this.snapshots.size > JOB_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value!);
+    return snap;
+  }
+
+  /** Walks the roots now, blocking (a compile worker's thread). `key` (a jid) reuses the snapshot taken for the same key. */
   snapshot(key?: string): TreeSnapshot {
-    if (key !== undefined) {
-      const s = this.snapshots.get(key);
-      if (s) return s;
+    const kept = key === undefined ? undefined : this.snapshots.get(key);
+    if (kept) return kept;
+    const snap = this.build(this.walkSync());
+    return key === undefined ? snap : this.keep(key, snap);
+  }
+
+  /** The tree as a walk that starts after this call sees it (callers during one walk share the next). */
+  fresh(): Promise<TreeSnapshot> {
+    if (!this.walking) return this.walk();
+    // a walk started once the one in flight ended serves everyone queued behind it
+    this.queued ??= this.walking.then(
+      () => this.nextWalk(),
+      () => this.nextWalk(),
+    );
+    return this.queued;
+  }
+
+  private nextWalk(): Promise<TreeSnapshot> {
+    this.queued = undefined;
+    return this.walking ?? this.walk();
+  }
+
+  /** The newest tree without waiting for more than one walk: the walk in flight, else a new one. */
+  current(): Promise<TreeSnapshot> {
+    return this.walking ?? this.walk();
+  }
+
+  /** The snapshot of job `key`: taken fresh at its first use, then kept for the job's other requests. */
+  async forJob(key: string): Promise<TreeSnapshot> {
+    const kept = this.snapshots.get(key);
+    if (kept) return kept;
+    const snap = await this.fresh();
+    // requests of one job racing to its first use all get the snapshot kept first
+    return this.snapshots.get(key) ?? this.keep(key, snap);
+  }
+
+  private walk(): Promise<TreeSnapshot> {
+    const p = this.walkAsync()
+      .then((w) => {
+        const snap = this.build(w);
+        // one snapshot per tree state: an unchanged tree keeps the object (and what hangs on it)
+        if (this.latest?.hash !== snap.hash) this.latest = snap;
+        return this.latest;
+      })
+      .finally(() => {
+        if (this.walking === p) this.walking = undefined;
+      });
+    this.walking = p;
+    return p;
+  }
+
+  private async loadAsync(abs: string, size: number, mtimeMs: number): Promise<Cached> {
+    const c = this.content.get(abs);
+    if (c && c.size === size && c.mtimeMs === mtimeMs) return c;
+    const data = await readFile(abs);
+    const fresh = { size, mtimeMs, data, hash: createHash('sha256').update(data).digest('hex') };
+    this.content.set(abs, fresh);
+    return fresh;
+  }
+
+  /** One entry of an async walk: a folder to descend into, a file with its stat, or nothing. */
+  private async entryAsync(env: string, rootReal: string, full: string, d: Dirent): Promise<'dir' | { size: number; mtimeMs: number } | undefined> {
+    try {
+      if (d.isSymbolicLink()) {
+        const real = await realpath(full);
+        if (!inside(rootReal, real)) {
+          this.onEscape(env, path.relative(rootReal, full), real);
+          return undefined;
+        }
+      } else if (d.isDirectory()) return 'dir';
+      else if (!d.isFile()) return undefined;
+      const st = await stat(full);
+      if (st.isDirectory()) return 'dir';
+      return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
+    } catch {
+      return undefined;
     }
+  }
+
+  private async walkDirAsync(env: string, rootReal: string, dir: string, map: Map<string, RootFile>, data: Map<string, Buffer>): Promise<void> {
+    let entries: Dirent[];
+    try {
+      entries = (await readdir(dir, { withFileTypes: true })).filter((d) => !d.name.startsWith('.')).sort(byName);
+    } catch {
+      return;
+    }
+    for (let i = 0; i < entries.length; i += STAT_BATCH) {
+      const batch = entries.slice(i, i + STAT_BATCH);
+      const found = await Promise.all(batch.map((d) => this.entryAsync(env, rootReal, path.join(dir, d.name), d)));
+      const files: Array<Promise<void>> = [];
+      for (let j = 0; j < batch.length; j++) {
+        const full = path.join(dir, batch[j]!.name);
+        const what = found[j];
+        if (what === 'dir') await this.walkDirAsync(env, rootReal, full, map, data);
+        else if (what) {
+          const rel = path.relative(rootReal, full).split(path.sep).join('/');
+          if (map.has(rel)) continue;
+          map.set(rel, { abs: full, size: what.size, mtimeMs: what.mtimeMs, hash: '' });
+          files.push(
+            this.loadAsync(full, what.size, what.mtimeMs).then(
+              (c) => {
+                map.get(rel)!.hash = c.hash;
+                data.set(full, c.data);
+              },
+              (err: unknown) => {
+                if (!gone(err)) throw err;
+                map.delete(rel);
+              },
+            ),
+          );
+        }
+      }
+      await Promise.all(files);
+    }
+  }
+
+  private async walkAsync(): Promise<Walked> {
     const files = new Map<string, Map<string, RootFile>>();
-    const h = createHash('sha256');
+    const data = new Map<string, Buffer>();
+    for (const env of this.envs()) {
+      const map = new Map<string, RootFile>();
+      for (const root of this.roots[env] ?? []) {
+        let rootReal: string;
+        try {
+          rootReal = await realpath(root);
+        } catch {
+          continue;
+        }
+        await this.walkDirAsync(env, rootReal, rootReal, map, data);
+      }
+      files.set(env, map);
+    }
+    return { files, data };
+  }
+
+  private walkSync(): Walked {
+    const files = new Map<string, Map<string, RootFile>>();
+    const data = new Map<string, Buffer>();
     for (const env of this.envs()) {
       const map = new Map<string, RootFile>();
       for (const root of this.roots[env] ?? []) {
@@ -111,13 +277,30 @@ export class FileRoots {
             else if (st.isFile()) {
               const rel = path.relative(rootReal, full).split(path.sep).join('/');
               if (map.has(rel)) continue;
-              const c = this.load(full, st.size, st.mtimeMs);
+              let c: Cached;
+              try {
+                c = this.load(full, st.size, st.mtimeMs);
+              } catch (err) {
+                if (gone(err)) continue;
+                throw err;
+              }
               map.set(rel, { abs: full, size: st.size, mtimeMs: st.mtimeMs, hash: c.hash });
+              data.set(full, c.data);
             }
           }
         };
         walk(rootReal);
       }
+      files.set(env, map);
+    }
+    return { files, data };
+  }
+
+  /** A snapshot of what a walk found: sorted listings, the tree hash, and the bytes as they were read. */
+  private build(w: Walked): TreeSnapshot {
+    const files = new Map<string, Map<string, RootFile>>();
+    const h = createHash('sha256');
+    for (const [env, map] of w.files) {
       const sorted = new Map([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       files.set(env, sorted);
       h.update(`env\0${env}\0`);
@@ -125,8 +308,7 @@ export class FileRoots {
     }
     const read = (env: string, rel: string): Buffer | undefined => {
       const f = files.get(env)?.get(rel);
-      if (!f) return undefined;
-      return this.load(f.abs, f.size, f.mtimeMs).data;
+      return f ? w.data.get(f.abs) : undefined;
     };
     const envs = [...files.keys()];
     const tree: StateTree = {
@@ -134,18 +316,6 @@ export class FileRoots {
       list: (env) => [...(files.get(env)?.keys() ?? [])],
       read: (env, rel) => read(env, rel)?.toString('utf8'),
     };
-    const snap: TreeSnapshot = {
-      hash: h.digest('hex'),
-      tree,
-      files,
-      lookup: (env, rel) => files.get(env)?.get(rel),
-      read,
-    };
-    if (key !== undefined) {
-      this.snapshots.set(key, snap);
-      // a handful of jobs in flight at once is the norm; older snapshots are dropped
-      if (this.snapshots.size > 16) this.snapshots.delete(this.snapshots.keys().next().value!);
-    }
-    return snap;
+    return { hash: h.digest('hex'), tree, files, lookup: (env, rel) => files.get(env)?.get(rel), read };
   }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@brine/core';
 import { masterErrors } from './errors.js';
-import type { FileRoots } from './file-roots.js';
+import type { FileRoots, TreeSnapshot } from './file-roots.js';
 
 /** Why a requested path is refused, or undefined when it is a plain relative path. */
 export function unsafePath(p: string): string | undefined {
@@ -39,10 +39,18 @@ export class FileServer {
   }
 
   /**
+   * The tree a request reads: its job's snapshot, else the current one. `jid` must be a job the
+   * asking minion is part of (the caller checks): a minion's made-up jid would pin a snapshot.
+   */
+  private tree(jid: string | undefined): Promise<TreeSnapshot> {
+    return jid === undefined ? this.roots.current() : this.roots.forJob(jid);
+  }
+
+  /**
    * The files of `saltenv` under the folder `prefix` with their hashes (Salt's
    * `cp.list_master` with a prefix): what a minion syncs custom modules from.
    */
-  list(minion: string, rawPrefix: string, saltenv: string, jid?: string): Omit<FileGetReply, 'data'>[] {
+  async list(minion: string, rawPrefix: string, saltenv: string, jid?: string): Promise<Omit<FileGetReply, 'data'>[]> {
     const why = unsafePath(rawPrefix);
     if (why) {
       this.refused++;
@@ -56,13 +64,13 @@ export class FileServer {
         .filter((s) => s !== '' && s !== '.')
         .join('/') + '/';
     const out: Omit<FileGetReply, 'data'>[] = [];
-    for (const [rel, f] of this.roots.snapshot(jid).files.get(saltenv) ?? []) {
+    for (const [rel, f] of (await this.tree(jid)).files.get(saltenv) ?? []) {
       if (rel.startsWith(dir)) out.push({ path: rel, saltenv, hash: f.hash, size: f.size });
     }
     return out;
   }
 
-  get(minion: string, rawPath: string, saltenv: string, have?: string, jid?: string): FileGetReply | null {
+  async get(minion: string, rawPath: string, saltenv: string, have?: string, jid?: string): Promise<FileGetReply | null> {
     const why = unsafePath(rawPath);
     if (why) {
       this.refused++;
@@ -74,7 +82,7 @@ export class FileServer {
       .split('/')
       .filter((s) => s !== '' && s !== '.')
       .join('/');
-    const snap = this.roots.snapshot(jid);
+    const snap = await this.tree(jid);
     const f = snap.lookup(saltenv, rel);
     if (!f) return null;
     this.served++;

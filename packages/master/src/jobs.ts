@@ -87,7 +87,7 @@ export class JobManager {
     /** The master cluster, when the store is shared (PostgreSQL). */
     cluster?: ClusterLink;
     /** The content hash of the trees a job compiles against (recorded with the job in a cluster). */
-    treeHash?: (jid: string) => string;
+    treeHash?: (jid: string) => Promise<string>;
     /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
     pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
   };
@@ -104,7 +104,7 @@ export class JobManager {
     /** The master cluster, when the store is shared (PostgreSQL). */
     cluster?: ClusterLink;
     /** The content hash of the trees a job compiles against (recorded with the job in a cluster). */
-    treeHash?: (jid: string) => string;
+    treeHash?: (jid: string) => Promise<string>;
     /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
     pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
   }) {
@@ -191,7 +191,7 @@ export class JobManager {
       batch: req.batch !== undefined && req.batch !== null ? String(req.batch) : null,
       created_at: new Date().toISOString(),
       expected: minions,
-      ...(this.deps.cluster && this.deps.treeHash ? { tree_hash: this.deps.treeHash(jid) } : {}),
+      ...(this.deps.cluster && this.deps.treeHash ? { tree_hash: await this.deps.treeHash(jid) } : {}),
     };
     await this.deps.store.insertJob(job);
     if (isHighstateJob(job.fun, job.arg, job.kwarg)) await this.deps.store.markHighstate(jid);

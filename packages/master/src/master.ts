@@ -144,14 +144,21 @@ async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
     ? async (jid: string) => {
         const job = await store.getJob(jid);
         if (!job?.tree_hash) return;
-        const have = states.treeHash(jid);
+        const have = await states.treeHash(jid);
         if (have !== job.tree_hash)
           throw masterErrors.make('BRINE_ERR_MASTER_TREE_MISMATCH', { jid, master: cluster.id, want: job.tree_hash.slice(0, 12), have: have.slice(0, 12) });
       }
     : undefined;
   const metrics = new MasterMetrics(hub, events);
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
-  hub.requests = requestHandler(states, files, hub, checkTree, (s) => metrics.compileSeconds.observe(s));
+  hub.requests = requestHandler({
+    states,
+    files,
+    hub,
+    isExpected: (jid, minion) => store.isExpected(jid, minion),
+    ...(checkTree ? { checkTree } : {}),
+    onCompile: (s) => metrics.compileSeconds.observe(s),
+  });
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('the minion channel speaks WebSocket on /ws\n');

@@ -8,25 +8,61 @@ import type { CompileMode, StateService } from './state-service.js';
 
 const MODES: CompileMode[] = ['top', 'highstate', 'sls'];
 
+/**
+ * Requests one session may have waiting for answers. A minion asks one thing at a time per job
+ * (a compile, then its files one by one); a flood of them is refused rather than queued.
+ */
+export const MAX_OUTSTANDING_REQUESTS = 64;
+
 function str(v: unknown, field: string, op: string, optional = false): string | undefined {
   if (v === undefined && optional) return undefined;
   if (typeof v !== 'string') throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `${op}: '${field}' must be a string` });
   return v;
 }
 
+export interface RequestDeps {
+  states: StateService;
+  files: FileServer;
+  hub: Pick<MinionHub, 'askHost'>;
+  /** Whether `minion` is one of the job's expected minions (the store's answer). */
+  isExpected: (jid: string, minion: string) => Promise<boolean>;
+  /** In a cluster: refuses a job published with another tree than this master serves. */
+  checkTree?: (jid: string) => Promise<void>;
+  /** Told how long each compile took, in seconds (metrics). */
+  onCompile?: (seconds: number) => void;
+}
+
 /**
  * What a minion may ask the master. Every answer is for the session's authenticated id and the
- * grains it reported: nothing in the request can name another minion.
+ * grains it reported: nothing in the request can name another minion. A session has at most
+ * MAX_OUTSTANDING_REQUESTS waiting; more are refused with BRINE_ERR_MASTER_BUSY.
  */
-export function requestHandler(
-  states: StateService,
-  files: FileServer,
-  hub: Pick<MinionHub, 'askHost'>,
-  /** In a cluster: refuses a job published with another tree than this master serves. */
-  checkTree?: (jid: string) => Promise<void>,
-  /** Told how long each compile took, in seconds (metrics). */
-  onCompile?: (seconds: number) => void,
-) {
+export function requestHandler(deps: RequestDeps) {
+  const outstanding = new WeakMap<Session, number>();
+  const answer = answerer(deps);
+  return async (session: Session, msg: ReqMsg): Promise<unknown> => {
+    const n = outstanding.get(session) ?? 0;
+    if (n >= MAX_OUTSTANDING_REQUESTS)
+      throw masterErrors.make('BRINE_ERR_MASTER_BUSY', { minion: session.minion!, limit: MAX_OUTSTANDING_REQUESTS, op: msg.op });
+    outstanding.set(session, n + 1);
+    try {
+      return await answer(session, msg);
+    } finally {
+      outstanding.set(session, (outstanding.get(session) ?? 1) - 1);
+    }
+  };
+}
+
+function answerer({ states, files, hub, isExpected, checkTree, onCompile }: RequestDeps) {
+  /**
+   * The request's jid when the minion is part of that job, else undefined: a job's snapshot,
+   * host answers and tree check are keyed by its jid, and a made-up one must not pin any.
+   */
+  const ownJid = async (session: Session, op: string, v: unknown): Promise<string | undefined> => {
+    const jid = str(v, 'jid', op, true);
+    if (jid === undefined) return undefined;
+    return session.running.has(jid) || (await isExpected(jid, session.minion!)) ? jid : undefined;
+  };
   return async (session: Session, msg: ReqMsg): Promise<unknown> => {
     const id = session.minion!;
     const a = msg.args;
@@ -41,7 +77,7 @@ export function requestHandler(
         }
         const params = isDict(a.params) ? a.params : undefined;
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true);
-        const jid = str(a.jid, 'jid', msg.op, true);
+        const jid = await ownJid(session, msg.op, a.jid);
         if (jid && checkTree) await checkTree(jid);
         // the templates' host calls go to the host that asked for this compile
         const ask: AskHost = (calls) => hub.askHost(session, calls, jid);
@@ -70,12 +106,12 @@ export function requestHandler(
       case 'file.get': {
         const path = str(a.path, 'path', msg.op)!;
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true) ?? 'base';
-        return files.get(id, path, saltenv, str(a.have, 'have', msg.op, true), str(a.jid, 'jid', msg.op, true));
+        return files.get(id, path, saltenv, str(a.have, 'have', msg.op, true), await ownJid(session, msg.op, a.jid));
       }
       case 'file.list': {
         const prefix = str(a.prefix, 'prefix', msg.op)!;
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true) ?? 'base';
-        return files.list(id, prefix, saltenv, str(a.jid, 'jid', msg.op, true));
+        return files.list(id, prefix, saltenv, await ownJid(session, msg.op, a.jid));
       }
       default:
         throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });

@@ -97,6 +97,11 @@ interface CompileJob {
   ask?: AskHost;
 }
 
+/** A job's snapshot of `roots`, or the tree as it is now outside a job (walked off the event loop). */
+function treeOf(roots: FileRoots, jid: string | undefined): Promise<TreeSnapshot> {
+  return jid === undefined ? roots.fresh() : roots.forJob(jid);
+}
+
 /** A cached compile and the host answers it was rendered with (reused only while the host answers alike). */
 interface Cached {
   reply: CompileReply;
@@ -162,7 +167,7 @@ export class StateService {
 
   /** pillar() for grains that already carry the id, with the rest of them serialised (the cache key). */
   private async pillarOf(id: string, g: Grains, grainsJson: string, jid?: string): Promise<MinionPillar> {
-    const snap = this.pillars.snapshot(jid);
+    const snap = await treeOf(this.pillars, jid);
     const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
     const key = hashOf(snap.hash, loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
@@ -197,8 +202,9 @@ export class StateService {
   }
 
   /** The content hash of the state and pillar trees a job compiles against (a cluster compares it). */
-  treeHash(jid?: string): string {
-    return hashOf('tree', this.files.snapshot(jid).hash, this.pillars.snapshot(jid).hash);
+  async treeHash(jid?: string): Promise<string> {
+    const [files, pillars] = await Promise.all([treeOf(this.files, jid), treeOf(this.pillars, jid)]);
+    return hashOf('tree', files.hash, pillars.hash);
   }
 
   /** The state names a snapshot's states may use: one schema per tree hash. */
@@ -281,7 +287,7 @@ export class StateService {
       }
       ext = t.matches;
     }
-    const snap = this.files.snapshot(req.jid);
+    const snap = await treeOf(this.files, req.jid);
     const pillarJson = JSON.stringify(pillar);
     const key = hashOf(
       snap.hash,
@@ -389,7 +395,7 @@ export class StateService {
   async validate(id: string, rawGrains: Grains, sls: string[], saltenv = 'base', ask?: AskHost): Promise<ValidateReply> {
     const grains = { ...rawGrains, id };
     const pil = await this.pillar(id, grains);
-    const snap = this.files.snapshot();
+    const snap = await this.files.fresh();
     const { result: res } = await compileAsking(
       (hostAnswers) =>
         validateSls(

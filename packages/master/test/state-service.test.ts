@@ -139,17 +139,17 @@ t.test('the file server: hashes, only changed bytes, escapes refused and logged'
   const spy = { ...log, warn: (o: unknown, m?: string) => void lines.push(`${JSON.stringify(o)} ${m ?? ''}`) } as unknown as typeof log;
   const s = new StateService({ ...MASTER_DEFAULTS, file_roots: { base: [root] }, pillar_roots: {} } as MasterConfig, { plugins: [], errors: [] }, spy);
   const fs = new FileServer(s.files, spy);
-  const got = fs.get('m1', 'files/a.txt', 'base')!;
+  const got = (await fs.get('m1', 'files/a.txt', 'base'))!;
   t.equal(Buffer.from(got.data!, 'base64').toString(), 'hello\n');
   t.match(got.hash, /^[0-9a-f]{64}$/);
-  t.equal(fs.get('m1', 'files/a.txt', 'base', got.hash)!.data, undefined, 'unchanged: no bytes');
-  t.equal(fs.get('m1', 'files/in-link', 'base')!.hash, got.hash, 'a symlink inside the root is served');
-  t.equal(fs.get('m1', 'files/out-link', 'base'), null, 'a symlink out of the root is not there');
-  t.equal(fs.get('m1', 'files/none', 'base'), null);
+  t.equal((await fs.get('m1', 'files/a.txt', 'base', got.hash))!.data, undefined, 'unchanged: no bytes');
+  t.equal((await fs.get('m1', 'files/in-link', 'base'))!.hash, got.hash, 'a symlink inside the root is served');
+  t.equal(await fs.get('m1', 'files/out-link', 'base'), null, 'a symlink out of the root is not there');
+  t.equal(await fs.get('m1', 'files/none', 'base'), null);
   for (const bad of ['../secret', 'files/../../secret', '/etc/passwd', '%2e%2e/secret', 'files%2f..%2f..%2fsecret', 'a\\..\\b', 'C:/x']) {
-    t.throws(() => fs.get('m1', bad, 'base'), { code: 'BRINE_ERR_MASTER_FILE_REFUSED' }, bad);
+    await t.rejects(fs.get('m1', bad, 'base'), { code: 'BRINE_ERR_MASTER_FILE_REFUSED' }, bad);
   }
-  t.throws(() => fs.get('m1', 'x', 'nope'), { code: 'BRINE_ERR_MASTER_UNKNOWN_ENV' });
+  await t.rejects(fs.get('m1', 'x', 'nope'), { code: 'BRINE_ERR_MASTER_UNKNOWN_ENV' });
   t.equal(fs.refused, 7);
   t.ok(
     lines.some((l) => l.includes('file_refused') && l.includes('../secret')),

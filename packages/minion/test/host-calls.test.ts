@@ -30,7 +30,13 @@ t.test('host calls are answered in order with values or coded errors; an answer 
 t.test('an answer nested deeper than the master accepts is an error naming the call', async (t) => {
   let deep: unknown = 1;
   for (let i = 0; i < 100; i++) deep = [deep];
-  const answers = await answerHostCalls([{ fun: 'test.deep', args: [], kwargs: {} }, { fun: 'test.flat', args: [], kwargs: {} }], async (c) => (c.fun === 'test.deep' ? deep : [1]));
+  const answers = await answerHostCalls(
+    [
+      { fun: 'test.deep', args: [], kwargs: {} },
+      { fun: 'test.flat', args: [], kwargs: {} },
+    ],
+    async (c) => (c.fun === 'test.deep' ? deep : [1]),
+  );
   t.match(answers[0], { ok: false, code: 'BRINE_ERR_MINION_HOST_ANSWER_TOO_DEEP', message: /test\.deep.*64/ });
   t.same(answers[1], { ok: true, value: [1] });
 });

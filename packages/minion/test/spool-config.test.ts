@@ -48,7 +48,16 @@ t.test('acknowledged state results leave the spool; the others stay for the next
 t.test('config: custom grains the master would refuse (too deep, too large) are refused at start', async (t) => {
   let deep: Record<string, unknown> = { leaf: 1 };
   for (let i = 0; i < 70; i++) deep = { a: deep };
-  t.throws(() => loadMinionConfig(undefined, { id: 'x', grains: { deep } }), { code: 'BRINE_ERR_MINION_CONFIG', message: /grains .*nested more than 64 levels/ });
-  t.throws(() => loadMinionConfig(undefined, { id: 'x', grains: { big: 'x'.repeat(256 * 1024) } }), { code: 'BRINE_ERR_MINION_CONFIG', message: /grains .*bytes/ });
-  t.same(loadMinionConfig(undefined, { id: 'x', grains: { roles: ['web'], ec2: { tags: { env: 'prod' } } } }).grains, { roles: ['web'], ec2: { tags: { env: 'prod' } } });
+  t.throws(() => loadMinionConfig(undefined, { id: 'x', grains: { deep } }), {
+    code: 'BRINE_ERR_MINION_CONFIG',
+    message: /grains .*nested more than 64 levels/,
+  });
+  t.throws(() => loadMinionConfig(undefined, { id: 'x', grains: { big: 'x'.repeat(256 * 1024) } }), {
+    code: 'BRINE_ERR_MINION_CONFIG',
+    message: /grains .*bytes/,
+  });
+  t.same(loadMinionConfig(undefined, { id: 'x', grains: { roles: ['web'], ec2: { tags: { env: 'prod' } } } }).grains, {
+    roles: ['web'],
+    ec2: { tags: { env: 'prod' } },
+  });
 });

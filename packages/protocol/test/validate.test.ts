@@ -128,7 +128,11 @@ t.test('free-form data from a minion is bounded in depth and size', async (t) =>
     [grains(`{"big":"${'x'.repeat(300 * 1024)}"}`), 'BRINE_ERR_PROTO_FIELD_TOO_LARGE', /'grains' holds about \d+ bytes of JSON, more than the limit of 262144/],
     [`{"v":1,"type":"req","id":"r","op":"state.compile","args":{"pillar":${deepJson(100)}}}`, 'BRINE_ERR_PROTO_TOO_DEEP', /'args'/],
     [`{"v":1,"type":"host_answers","ref":"h","answers":[{"ok":true,"value":${deepJson(100)}}]}`, 'BRINE_ERR_PROTO_TOO_DEEP', /'answers\[0\]'/],
-    [`{"v":1,"type":"ret","jid":"${jid}","fun":"f","success":true,"retcode":0,"started":"","finished":"","return":${deepJson(5000)}}`, 'BRINE_ERR_PROTO_TOO_DEEP', /'return' .* 512/],
+    [
+      `{"v":1,"type":"ret","jid":"${jid}","fun":"f","success":true,"retcode":0,"started":"","finished":"","return":${deepJson(5000)}}`,
+      'BRINE_ERR_PROTO_TOO_DEEP',
+      /'return' .* 512/,
+    ],
     [
       `{"v":1,"type":"state_results","jid":"${jid}","fun":"f","results":[{"run_num":0,"tag":"t","ret":{"changes":${deepJson(5000)}}}]}`,
       'BRINE_ERR_PROTO_TOO_DEEP',
