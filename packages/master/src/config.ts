@@ -70,6 +70,8 @@ export interface MasterConfig {
   bindings_roots: { site?: string[]; modules?: string[] };
   /** Binding categories, highest precedence first (names or {name, from|value}). */
   bindings_categories: CategorySpec[];
+  /** Begin a new SQLite store where an earlier one is missing (`brine master --new-store`). */
+  new_store: boolean;
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -119,6 +121,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   compile_worker_memory_mb: 1024,
   bindings_roots: { site: [], modules: [] },
   bindings_categories: ['node', 'environment', 'osfamily', 'common'],
+  new_store: false,
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -168,6 +171,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   compile_worker_memory_mb: 'number',
   bindings_roots: 'layers',
   bindings_categories: 'categories',
+  new_store: 'boolean',
 };
 
 const KIND_TEXT: Record<string, string> = {

@@ -46,6 +46,10 @@ export const masterErrors = defineErrors({
     "cannot reach the master API at {url}: {detail}; is the master running? Start it with 'brine master --config MASTER_CONFIG', or point brine at another one with --config or BRINE_API_URL",
   BRINE_ERR_MASTER_BUSY:
     "minion {minion} has {limit} requests waiting for answers already (the limit per session): '{op}' is refused; ask again once they are answered",
+  BRINE_ERR_MASTER_STORE_LOCKED:
+    "store {file} is in use by another master (it holds {lock}; 'fuser {lock}' names it): one master per SQLite store. Stop it, or give this master its own store; masters that share a store use PostgreSQL",
+  BRINE_ERR_MASTER_STORE_MISSING:
+    'store {file} does not exist but this master has run before ({evidence}): starting would begin an empty store and forget every key, job and result. Restore {file} from a backup (or point store: at it), or start with --new-store (new_store: true) to begin a new store deliberately',
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

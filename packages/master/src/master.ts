@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -6,13 +6,13 @@ import { createLogger, type Logger } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './api.js';
 import type { MasterConfig } from './config.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { lockDataDir, lockSqliteStore, type HeldLock } from './data-dir-lock.js';
 import { masterErrors } from './errors.js';
 import { EventBus } from './event-bus.js';
 import { MinionHub } from './hub.js';
 import { JobManager } from './jobs.js';
 import { KeyManager } from './keys.js';
-import { refuseEmptyStore } from './store.js';
+import { refuseLostStore } from './store.js';
 import type { StoreBackend } from './store-backend.js';
 import { openStore } from './store-url.js';
 import { ensureCertificate, ensureToken } from './tls.js';
@@ -62,27 +62,42 @@ function listenError(err: unknown, what: string, host: string, port: number, opt
 
 export async function startMaster(config: MasterConfig, log: Logger = createLogger({ level: config.log_level })): Promise<Master> {
   mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
-  const lock = lockDataDir(config.data_dir);
+  const locks: HeldLock[] = [lockDataDir(config.data_dir)];
+  const release = () => {
+    for (const l of locks.reverse()) l.release();
+  };
   let master: Master;
   try {
-    master = await startLocked(config, log);
+    master = await startLocked(config, log, locks);
   } catch (err) {
-    lock.release();
+    release();
     throw err;
   }
   const close = master.close.bind(master);
   master.close = async () => {
     await close();
-    lock.release();
+    release();
   };
   return master;
 }
 
-async function startLocked(config: MasterConfig, log: Logger): Promise<Master> {
+/**
+ * The SQLite store, locked for this master, after checking it was not lost since an earlier
+ * start. `<data_dir>/store-location` records that a store was begun here (evidence when the
+ * certificate and token live elsewhere).
+ */
+function claimSqliteStore(config: MasterConfig, file: string, locks: HeldLock[]): void {
+  locks.push(lockSqliteStore(file));
+  const marker = path.join(config.data_dir, 'store-location');
+  // a shared tls_cert (a cluster's one identity) says nothing about whether this master ran before
+  refuseLostStore(file, [path.join(config.pki_dir, 'master.crt'), config.token_file, marker], config.new_store);
+  if (!existsSync(marker)) writeFileSync(marker, `sqlite:${file}\n`, { mode: 0o600 });
+}
+
+async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[]): Promise<Master> {
   setRenderTimeout(config.render_timeout);
   const url = config.store ?? `sqlite:${path.join(config.data_dir, 'master.db')}`;
-  // a shared tls_cert (a cluster's one identity) says nothing about whether this master ran before
-  if (url.startsWith('sqlite:')) refuseEmptyStore(url.slice('sqlite:'.length), [path.join(config.pki_dir, 'master.crt'), config.token_file]);
+  if (url.startsWith('sqlite:')) claimSqliteStore(config, url.slice('sqlite:'.length), locks);
   const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
   const token = ensureToken(config.token_file);
   const store = await openStore({ url, ...(config.store_password_file ? { passwordFile: config.store_password_file } : {}) });

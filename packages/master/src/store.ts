@@ -83,13 +83,16 @@ export function returnFromRow(r: Raw): ReturnRow {
 }
 
 /**
- * A 0-byte master.db where this master has run before (its certificate or API token exist) is
- * a truncated store, not a new master: SQLite would silently start an empty one.
+ * A missing or 0-byte store where this master has run before (its certificate, API token or
+ * store marker exist) is a lost or truncated store, not a new master: SQLite would silently start
+ * an empty one and every key would be gone. `allowNew` (--new-store) begins one deliberately.
  */
-export function refuseEmptyStore(file: string, earlierState: string[]): void {
-  if (!existsSync(file) || statSync(file).size !== 0) return;
+export function refuseLostStore(file: string, earlierState: string[], allowNew = false): void {
+  const missing = !existsSync(file);
+  if (allowNew || (!missing && statSync(file).size !== 0)) return;
   const evidence = earlierState.filter((p) => existsSync(p));
-  if (evidence.length > 0) throw masterErrors.make('BRINE_ERR_MASTER_STORE_EMPTY', { file, evidence: evidence.join(', ') });
+  if (evidence.length === 0) return;
+  throw masterErrors.make(missing ? 'BRINE_ERR_MASTER_STORE_MISSING' : 'BRINE_ERR_MASTER_STORE_EMPTY', { file, evidence: evidence.join(', ') });
 }
 
 /** SQLite's codes for a file that is not, or no longer, a sound database. */

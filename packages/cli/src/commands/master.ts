@@ -8,17 +8,23 @@ import { logFormat } from '../log-format.js';
 export const masterCommand: Command = {
   name: 'master',
   summary: 'run the master daemon (minion channel + operator API)',
-  usage: 'brine master [--config FILE] [--log-level LEVEL] [--log-format auto|json|pretty]',
+  usage: 'brine master [--config FILE] [--log-level LEVEL] [--log-format auto|json|pretty] [--new-store]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
-      options: { config: { type: 'string', short: 'c' }, 'log-level': { type: 'string', short: 'l' }, 'log-format': { type: 'string' } },
+      options: {
+        config: { type: 'string', short: 'c' },
+        'log-level': { type: 'string', short: 'l' },
+        'log-format': { type: 'string' },
+        // where a master ran before and its SQLite store is gone: begin a new one deliberately
+        'new-store': { type: 'boolean' },
+      },
     });
     const { loadMasterConfig, startMaster } = await import('@brine/master');
     const { DEFAULT_MASTER_CONFIG } = await import('@brine/master/client');
     // found the way every other verb finds the master: flag, environment, default path
     const file = values.config || io.env.BRINE_MASTER_CONFIG || (existsSync(DEFAULT_MASTER_CONFIG) ? DEFAULT_MASTER_CONFIG : undefined);
-    const config = loadMasterConfig(file, values['log-level'] ? { log_level: values['log-level'] } : {});
+    const config = loadMasterConfig(file, { ...(values['log-level'] ? { log_level: values['log-level'] } : {}), ...(values['new-store'] ? { new_store: true } : {}) });
     const log = createLogger({ level: config.log_level, base: { app: 'brine', role: 'master' }, format: logFormat(values['log-format'], this.usage) });
     const master = await startMaster(config, log);
     await new Promise<void>((resolve) => {
