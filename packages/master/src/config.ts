@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadOptions } from '@brine/core';
 import type { CategorySpec } from '@brine/bindings';
 import { masterErrors } from './errors.js';
+import { refuseStorePassword } from './store-location.js';
 
 /** Options of `brine master`; see config/master.yaml for what each one means. */
 export interface MasterConfig {
@@ -245,6 +246,7 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   if (cfg.tls_cert) cfg.tls_cert = abs(cfg.tls_cert);
   if (cfg.tls_key) cfg.tls_key = abs(cfg.tls_key);
   if (cfg.store_password_file) cfg.store_password_file = abs(cfg.store_password_file);
+  if (cfg.store) refuseStorePassword(cfg.store, ` (master config ${file ?? '-'})`);
   if (cfg.store?.startsWith('sqlite:')) cfg.store = `sqlite:${abs(cfg.store.slice('sqlite:'.length))}`;
   const absRoots = (r: Record<string, string[]>) => Object.fromEntries(Object.entries(r).map(([env, dirs]) => [env, dirs.map(abs)]));
   cfg.file_roots = absRoots(cfg.file_roots);

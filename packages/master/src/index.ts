@@ -22,3 +22,4 @@ export { PgStore } from './store-pg.js';
 export { SqliteBackend } from './store-sqlite.js';
 export { openStore, type StoreSpec } from './store-url.js';
 export { migrateSqliteToPostgres } from './store-migrate.js';
+export { readStorePassword, redactStoreUrl, refuseStorePassword } from './store-location.js';

@@ -6,6 +6,7 @@ import { LAST_HIGHSTATES_SQL, rowOf, stateQuerySql, stateResultValues, type Last
 import { jobFromRow, returnFromRow, type JobQuery, type JobRow, type KeyRow, type MinionRow, type Raw, type ReturnRow } from './store.js';
 import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { jobsQuery } from './store-queries.js';
+import { redactStoreUrl, refuseStorePassword } from './store-location.js';
 
 /** `?` placeholders (the SQLite spelling both backends' queries share) as PostgreSQL's `$n`. */
 export function pgSql(sql: string): string {
@@ -118,7 +119,8 @@ export class PgStore implements StoreBackend {
 
   /** Connects and runs the schema steps not yet run (one transaction each, under an advisory lock, so masters starting together do not race). */
   static async open(url: string, password?: string, max = 10): Promise<PgStore> {
-    const safe = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1@');
+    refuseStorePassword(url);
+    const safe = redactStoreUrl(url);
     const connectionString = withPassword(url, password);
     const pool = new pg.Pool({ connectionString, max });
     // an idle client losing the server (a restart) must not crash the master

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { masterErrors } from './errors.js';
+import { readStorePassword, redactStoreUrl, refuseStorePassword } from './store-location.js';
 import { SqliteBackend } from './store-sqlite.js';
 import type { StoreBackend } from './store-backend.js';
 
@@ -18,23 +18,11 @@ export async function openStore(spec: StoreSpec, env: NodeJS.ProcessEnv = proces
   const { url } = spec;
   if (url.startsWith('sqlite:')) return SqliteBackend.open(url.slice('sqlite:'.length));
   if (/^postgres(ql)?:\/\//.test(url)) {
-    if (/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/.test(url)) {
-      throw masterErrors.make('BRINE_ERR_MASTER_STORE_URL', {
-        url: url.replace(/:[^:@/]*@/, ':***@'),
-        detail: 'a password in the URL; put it in store_password_file or BRINE_STORE_PASSWORD',
-      });
-    }
-    let password = env.BRINE_STORE_PASSWORD;
-    if (spec.passwordFile) {
-      try {
-        password = readFileSync(spec.passwordFile, 'utf8').replace(/\r?\n$/, '');
-      } catch (err) {
-        throw masterErrors.make('BRINE_ERR_MASTER_STORE_URL', { url, detail: `store_password_file ${spec.passwordFile}: ${(err as Error).message}` });
-      }
-    }
+    refuseStorePassword(url);
+    const password = spec.passwordFile ? readStorePassword(spec.passwordFile, url) : env.BRINE_STORE_PASSWORD;
     // pg is loaded only for a PostgreSQL store: a SQLite master never pays for it
     const { PgStore } = await import('./store-pg.js');
     return PgStore.open(url, password);
   }
-  throw masterErrors.make('BRINE_ERR_MASTER_STORE_URL', { url, detail: 'expected sqlite:PATH or postgres://USER@HOST:PORT/DATABASE' });
+  throw masterErrors.make('BRINE_ERR_MASTER_STORE_URL', { url: redactStoreUrl(url), detail: 'expected sqlite:PATH or postgres://USER@HOST:PORT/DATABASE' });
 }

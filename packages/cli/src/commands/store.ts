@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command } from '../command.js';
@@ -35,7 +35,7 @@ export const storeCommand: Command = {
     }
     const { values, positionals } = parsed;
     if (positionals[0] !== 'migrate' || positionals.length !== 1) usage(positionals.length ? `unknown action '${positionals.join(' ')}'` : 'no action given');
-    const { loadMasterConfig, migrateSqliteToPostgres } = await import('@brine/master');
+    const { loadMasterConfig, migrateSqliteToPostgres, readStorePassword, redactStoreUrl } = await import('@brine/master');
     const { DEFAULT_MASTER_CONFIG } = await import('@brine/master/client');
     const file = values.config || io.env.BRINE_MASTER_CONFIG || (existsSync(DEFAULT_MASTER_CONFIG) ? DEFAULT_MASTER_CONFIG : undefined);
     const config = file || !values.from || !values.to ? loadMasterConfig(file) : undefined;
@@ -44,10 +44,10 @@ export const storeCommand: Command = {
     if (!from.startsWith('sqlite:')) usage(`--from must be sqlite:PATH, not '${from}'`);
     if (!to || !/^postgres(ql)?:\/\//.test(to)) usage(`--to (or the config's store) must be a postgres:// URL${to ? `, not '${to}'` : ''}`);
     const pwFile = values['password-file'] ?? config?.store_password_file ?? undefined;
-    const password = pwFile ? readFileSync(path.resolve(io.cwd, pwFile), 'utf8').replace(/\r?\n$/, '') : io.env.BRINE_STORE_PASSWORD;
+    const password = pwFile ? readStorePassword(path.resolve(io.cwd, pwFile), to) : io.env.BRINE_STORE_PASSWORD;
     const sqlite = path.resolve(io.cwd, from.slice('sqlite:'.length));
     const counts = await migrateSqliteToPostgres(sqlite, to, password);
-    const safe = to.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1@');
+    const safe = redactStoreUrl(to);
     io.stdout(`migrated ${sqlite} into ${safe}\n`);
     for (const [table, c] of Object.entries(counts))
       io.stdout(`  ${table.padEnd(14)} ${String(c.read).padStart(8)} read ${String(c.written).padStart(8)} written\n`);
