@@ -2,7 +2,7 @@ import { toBrineError, type Logger } from '@brine/core';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { masterErrors } from './errors.js';
 import type { EventBus } from './event-bus.js';
 import type { FileServer } from './file-server.js';
@@ -22,6 +22,8 @@ import type { MasterMetrics } from './metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { uiRoutes } from './routes/ui.js';
 import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from './ui-sessions.js';
+import { allowedHosts } from './api-host-check.js';
+import { GuessLimiter, sourceKey } from './guess-limiter.js';
 
 export interface ApiDeps {
   token: string;
@@ -39,6 +41,19 @@ export interface ApiDeps {
   metrics: MasterMetrics;
   /** /metrics without the token (for a scraper on a trusted network). */
   metricsPublic?: boolean;
+  /** Serve HTTPS with this certificate and key (PEM). */
+  tls?: { cert: string; key: string };
+  /** api_host and api_allowed_hosts: the Host names answered to (beside IPs and localhost). */
+  apiHost?: string;
+  allowedHosts?: string[];
+  /** Wrong-token back-off (tests pass their own). */
+  guesses?: GuessLimiter;
+}
+
+/** A coded refusal, as every route answers. */
+function refuse(reply: FastifyReply, status: number, code: Parameters<typeof masterErrors.make>[0], args: Record<string, string | number> = {}): FastifyReply {
+  const e = masterErrors.make(code, args);
+  return reply.code(status).send({ code: e.code, message: e.message });
 }
 
 /** Paths anyone may load: the console's page, assets and sign-in, and the OpenAPI document. */
@@ -55,7 +70,7 @@ function isPublic(url: string, method: string): boolean {
  * schemas the routes validate requests and serialise responses with.
  */
 export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024, ...(deps.tls ? { https: { ...deps.tls, minVersion: 'TLSv1.2' as const } } : {}) });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -82,26 +97,37 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
         frameAncestors: ["'none'"],
       },
     },
-    // the API is served over plain HTTP on loopback by default: no HSTS
+    // plain HTTP on loopback by default; with api_tls_cert a self-signed certificate is common: no HSTS
     strictTransportSecurity: false,
   });
   const sessions = new UiSessions();
 
+  const hostOk = allowedHosts(deps.apiHost ?? '127.0.0.1', deps.allowedHosts ?? []);
+  const guesses = deps.guesses ?? new GuessLimiter();
   app.addHook('onRequest', async (req, reply) => {
+    if (!hostOk(req.headers.host)) return refuse(reply, 421, 'BRINE_ERR_MASTER_API_HOST', { host: req.headers.host ?? '' });
     if (isPublic(req.url, req.method)) return;
     if (deps.metricsPublic && req.url.split('?')[0] === '/metrics') return;
     const header = req.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-    if (tokenMatches(given, deps.token)) return;
+    if (given) {
+      // a source held off is not checked at all, the right token included: its guesses teach nothing
+      const source = sourceKey(req.ip);
+      const wait = guesses.retryAfter(source);
+      if (wait !== undefined) return refuse(reply.header('retry-after', String(wait)), 429, 'BRINE_ERR_MASTER_AUTH_BACKOFF', { source, seconds: wait });
+      if (tokenMatches(given, deps.token)) {
+        guesses.succeeded(source);
+        return;
+      }
+      guesses.failed(source);
+    }
     // the console: its session cookie, and for anything that changes state the CSRF header too
     const session = sessions.get(req.cookies[SESSION_COOKIE]);
     if (session) {
       if (req.method === 'GET' || req.method === 'HEAD' || UiSessions.csrfMatches(req.headers[CSRF_HEADER], session.csrf)) return;
-      const e = masterErrors.make('BRINE_ERR_MASTER_CSRF');
-      return reply.code(403).send({ code: e.code, message: e.message });
+      return refuse(reply, 403, 'BRINE_ERR_MASTER_CSRF');
     }
-    const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
-    return reply.code(401).send({ code: e.code, message: e.message });
+    return refuse(reply, 401, 'BRINE_ERR_MASTER_UNAUTHORIZED');
   });
 
   app.setErrorHandler(async (err, _req, reply) => {
@@ -125,7 +151,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(async (i) => stateRoutes(i, deps));
   await app.register(async (i) => eventRoutes(i, deps));
   await app.register(async (i) => metricsRoutes(i, deps));
-  await app.register(async (i) => uiRoutes(i, { token: deps.token, sessions }));
+  await app.register(async (i) => uiRoutes(i, { token: deps.token, sessions, guesses }));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -1,5 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import { userInfo } from 'node:os';
+import { rootCertificates } from 'node:tls';
 import { BrineError, type Diagnostic } from '@brine/core';
 import { loadMasterConfig } from './config.js';
 import { masterErrors } from './errors.js';
@@ -8,6 +11,8 @@ import type { BusEvent } from './event-bus.js';
 export interface ApiTarget {
   url: string;
   token: string;
+  /** PEM certificates trusted for an https URL, beside the system CAs. */
+  ca?: string;
 }
 
 /** Where a master's config is looked for when neither --config nor $BRINE_MASTER_CONFIG names one. */
@@ -24,7 +29,18 @@ export function resolveApi(configFile: string | undefined, env: NodeJS.ProcessEn
   if (!file && existsSync(DEFAULT_MASTER_CONFIG)) file = DEFAULT_MASTER_CONFIG;
   const cfg = loadMasterConfig(file);
   const host = cfg.api_host === '0.0.0.0' ? '127.0.0.1' : cfg.api_host;
-  const url = env.BRINE_API_URL || `http://${host.includes(':') ? `[${host}]` : host}:${cfg.api_port}`;
+  const scheme = cfg.api_tls_cert ? 'https' : 'http';
+  const url = env.BRINE_API_URL || `${scheme}://${host.includes(':') ? `[${host}]` : host}:${cfg.api_port}`;
+  // a self-signed api_tls_cert is its own CA; api_tls_ca (or $BRINE_API_CA) names the one that signed it
+  const caFile = env.BRINE_API_CA || cfg.api_tls_ca || cfg.api_tls_cert || undefined;
+  let ca: string | undefined;
+  if (caFile) {
+    try {
+      ca = readFileSync(caFile, 'utf8');
+    } catch (err) {
+      throw masterErrors.make('BRINE_ERR_MASTER_UNREACHABLE', { url, detail: `cannot read the CA certificate ${caFile}: ${(err as Error).message}` });
+    }
+  }
   let token = env.BRINE_API_TOKEN || undefined;
   if (!token) {
     try {
@@ -45,7 +61,31 @@ export function resolveApi(configFile: string | undefined, env: NodeJS.ProcessEn
       ]);
     }
   }
-  return { url: url.replace(/\/$/, ''), token };
+  return { url: url.replace(/\/$/, ''), token, ...(ca ? { ca } : {}) };
+}
+
+/** One request to the API over http or https (with the target's CA beside the system ones). */
+function send(target: ApiTarget, method: string, route: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<http.IncomingMessage> {
+  const u = new URL(target.url + route);
+  const secure = u.protocol === 'https:';
+  const opts: https.RequestOptions = {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+    ...(signal ? { signal } : {}),
+    ...(secure && target.ca ? { ca: [...rootCertificates, target.ca] } : {}),
+  };
+  return new Promise((resolve, reject) => {
+    const req = (secure ? https : http).request(u, opts, resolve);
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function readAll(res: http.IncomingMessage): Promise<string> {
+  let text = '';
+  res.setEncoding('utf8');
+  for await (const chunk of res) text += chunk as string;
+  return text;
 }
 
 function operatorName(): string {
@@ -64,34 +104,30 @@ export class MasterClient {
   }
 
   private async call<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
-    let res: Response;
+    let status: number;
+    let text: string;
     try {
-      res = await fetch(this.target.url + route, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.target.token}`,
-          // who asked: recorded as the job's user (the token says only that the caller may)
-          'x-brine-user': operatorName(),
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${this.target.token}`,
+        // who asked: recorded as the job's user (the token says only that the caller may)
+        'x-brine-user': operatorName(),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      };
+      const res = await send(this.target, method, route, headers, body !== undefined ? JSON.stringify(body) : undefined);
+      status = res.statusCode ?? 500;
+      text = await readAll(res);
     } catch (err) {
-      throw masterErrors.make('BRINE_ERR_MASTER_UNREACHABLE', {
-        url: this.target.url,
-        detail: (err as { cause?: Error }).cause?.message ?? (err as Error).message,
-      });
+      throw masterErrors.make('BRINE_ERR_MASTER_UNREACHABLE', { url: this.target.url, detail: (err as Error).message });
     }
-    const text = await res.text();
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch {
       data = { code: 'BRINE_ERR_MASTER_INTERNAL', message: text };
     }
-    if (!res.ok) {
+    if (status >= 400) {
       const e = data as { code?: string; message?: string; diagnostics?: Diagnostic[] };
-      throw new BrineError(e.code ?? 'BRINE_ERR_MASTER_INTERNAL', e.message ?? `HTTP ${res.status}`, {}, e.diagnostics ?? []);
+      throw new BrineError(e.code ?? 'BRINE_ERR_MASTER_INTERNAL', e.message ?? `HTTP ${status}`, {}, e.diagnostics ?? []);
     }
     return data as T;
   }
@@ -107,25 +143,28 @@ export class MasterClient {
   /** Streams bus events whose tag matches `tag` until `signal` aborts or the master goes away. */
   async events(tag: string | undefined, onEvent: (ev: BusEvent) => void, signal?: AbortSignal, onOpen?: () => void): Promise<void> {
     const q = tag ? `?tag=${encodeURIComponent(tag)}` : '';
-    let res: Response;
+    let res: http.IncomingMessage;
     try {
-      res = await fetch(`${this.target.url}/v1/events${q}`, {
-        headers: { authorization: `Bearer ${this.target.token}` },
-        ...(signal ? { signal } : {}),
-      });
+      res = await send(this.target, 'GET', `/v1/events${q}`, { authorization: `Bearer ${this.target.token}` }, undefined, signal);
     } catch (err) {
       if (signal?.aborted) return;
       throw masterErrors.make('BRINE_ERR_MASTER_UNREACHABLE', { url: this.target.url, detail: (err as Error).message });
     }
-    if (!res.ok || !res.body) {
-      const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
-      throw new BrineError(body.code ?? 'BRINE_ERR_MASTER_INTERNAL', body.message ?? `HTTP ${res.status}`);
+    if ((res.statusCode ?? 500) >= 400) {
+      const text = await readAll(res).catch(() => '');
+      let body: { code?: string; message?: string } = {};
+      try {
+        body = JSON.parse(text) as typeof body;
+      } catch {
+        // not JSON: the status says it
+      }
+      throw new BrineError(body.code ?? 'BRINE_ERR_MASTER_INTERNAL', body.message ?? `HTTP ${res.statusCode}`);
     }
     onOpen?.();
     const decoder = new TextDecoder();
     let buf = '';
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of res as AsyncIterable<Uint8Array>) {
         buf += decoder.decode(chunk, { stream: true });
         let i: number;
         while ((i = buf.indexOf('\n\n')) >= 0) {

@@ -73,6 +73,15 @@ export interface MasterConfig {
   bindings_categories: CategorySpec[];
   /** Begin a new SQLite store where an earlier one is missing (`brine master --new-store`). */
   new_store: boolean;
+  /** The operator API (and console) over HTTPS: a certificate and its key, PEM. */
+  api_tls_cert: string | null;
+  api_tls_key: string | null;
+  /** For the CLI: the CA (PEM) that signed api_tls_cert; default: api_tls_cert itself and the system CAs. */
+  api_tls_ca: string | null;
+  /** Serve the API over plain HTTP on a non-loopback api_host (behind a TLS proxy). */
+  api_insecure_http: boolean;
+  /** Host names the API answers to beyond IP addresses, localhost, this host's name and api_host. */
+  api_allowed_hosts: string[];
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -123,6 +132,11 @@ export const MASTER_DEFAULTS: MasterConfig = {
   bindings_roots: { site: [], modules: [] },
   bindings_categories: ['node', 'environment', 'osfamily', 'common'],
   new_store: false,
+  api_tls_cert: null,
+  api_tls_key: null,
+  api_tls_ca: null,
+  api_insecure_http: false,
+  api_allowed_hosts: [],
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -173,6 +187,11 @@ const KINDS: Record<keyof MasterConfig, string> = {
   bindings_roots: 'layers',
   bindings_categories: 'categories',
   new_store: 'boolean',
+  api_tls_cert: 'string?',
+  api_tls_key: 'string?',
+  api_tls_ca: 'string?',
+  api_insecure_http: 'boolean',
+  api_allowed_hosts: 'string[]',
 };
 
 const KIND_TEXT: Record<string, string> = {
@@ -246,6 +265,7 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   if (cfg.tls_cert) cfg.tls_cert = abs(cfg.tls_cert);
   if (cfg.tls_key) cfg.tls_key = abs(cfg.tls_key);
   if (cfg.store_password_file) cfg.store_password_file = abs(cfg.store_password_file);
+  for (const k of ['api_tls_cert', 'api_tls_key', 'api_tls_ca'] as const) if (cfg[k]) cfg[k] = abs(cfg[k]);
   if (cfg.store) refuseStorePassword(cfg.store, ` (master config ${file ?? '-'})`);
   if (cfg.store?.startsWith('sqlite:')) cfg.store = `sqlite:${abs(cfg.store.slice('sqlite:'.length))}`;
   const absRoots = (r: Record<string, string[]>) => Object.fromEntries(Object.entries(r).map(([env, dirs]) => [env, dirs.map(abs)]));

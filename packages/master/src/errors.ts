@@ -50,6 +50,11 @@ export const masterErrors = defineErrors({
     "store {file} is in use by another master (it holds {lock}; 'fuser {lock}' names it): one master per SQLite store. Stop it, or give this master its own store; masters that share a store use PostgreSQL",
   BRINE_ERR_MASTER_STORE_MISSING:
     'store {file} does not exist but this master has run before ({evidence}): starting would begin an empty store and forget every key, job and result. Restore {file} from a backup (or point store: at it), or start with --new-store (new_store: true) to begin a new store deliberately',
+  BRINE_ERR_MASTER_AUTH_BACKOFF: 'too many wrong API tokens from {source}: no token from there is checked for {seconds} s',
+  BRINE_ERR_MASTER_API_HOST:
+    "the operator API does not answer to the name '{host}' (a guard against DNS rebinding): use an IP address, localhost or api_host, or add the name to api_allowed_hosts in the master config",
+  BRINE_ERR_MASTER_API_INSECURE:
+    'api_host {host} is not a loopback address and the operator API has no TLS: the API token and console sessions would cross the network in clear. Set api_tls_cert and api_tls_key (a certificate and key in PEM), or set api_insecure_http: true to serve plain HTTP anyway (behind a TLS proxy on a trusted network)',
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

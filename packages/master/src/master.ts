@@ -15,7 +15,7 @@ import { KeyManager } from './keys.js';
 import { refuseLostStore } from './store.js';
 import type { StoreBackend } from './store-backend.js';
 import { openStore } from './store-url.js';
-import { ensureCertificate, ensureToken } from './tls.js';
+import { configuredCertificate, ensureCertificate, ensureToken } from './tls.js';
 import { FileServer } from './file-server.js';
 import { loadMasterTops } from './master-tops.js';
 import { requestHandler } from './requests.js';
@@ -94,8 +94,20 @@ function claimSqliteStore(config: MasterConfig, file: string, locks: HeldLock[])
   if (!existsSync(marker)) writeFileSync(marker, `sqlite:${file}\n`, { mode: 0o600 });
 }
 
+/** The API's TLS identity, if any; plain HTTP only on loopback unless api_insecure_http says so. */
+function apiTls(config: MasterConfig): { cert: string; key: string } | undefined {
+  if (config.api_tls_cert || config.api_tls_key) {
+    const { cert, key } = configuredCertificate(config.api_tls_cert, config.api_tls_key, 'api_tls');
+    return { cert, key };
+  }
+  const loopback = config.api_host === 'localhost' || config.api_host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(config.api_host);
+  if (!loopback && !config.api_insecure_http) throw masterErrors.make('BRINE_ERR_MASTER_API_INSECURE', { host: config.api_host });
+  return undefined;
+}
+
 async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[]): Promise<Master> {
   setRenderTimeout(config.render_timeout);
+  const apiIdentity = apiTls(config);
   const url = config.store ?? `sqlite:${path.join(config.data_dir, 'master.db')}`;
   if (url.startsWith('sqlite:')) claimSqliteStore(config, url.slice('sqlite:'.length), locks);
   const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
@@ -201,6 +213,9 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     files,
     metrics,
     metricsPublic: config.metrics_public,
+    ...(apiIdentity ? { tls: apiIdentity } : {}),
+    apiHost: config.api_host,
+    allowedHosts: config.api_allowed_hosts,
   });
   try {
     await api.listen({ host: config.api_host, port: config.api_port });
@@ -212,7 +227,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   // started last: nothing after this can fail, so no failed start is kept alive by its threads
   const pool = config.compile_workers > 0 ? new CompilePool(config, log, config.compile_workers) : undefined;
   states.usePool(pool);
-  const apiUrl = `http://${config.api_host.includes(':') ? `[${config.api_host}]` : config.api_host}:${apiPort}`;
+  const apiUrl = `${apiIdentity ? 'https' : 'http'}://${config.api_host.includes(':') ? `[${config.api_host}]` : config.api_host}:${apiPort}`;
   apiUrlForCluster = apiUrl;
   await cluster?.start();
 

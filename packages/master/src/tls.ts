@@ -52,10 +52,11 @@ export async function ensureCertificate(pkiDir: string, certFile?: string | null
  * so the fingerprint minions pinned holds on each). It is never replaced by a made-up one: a
  * missing, unreadable or mismatched file stops the master, naming the file.
  */
-function configuredCertificate(certFile?: string | null, keyFile?: string | null): TlsMaterial {
+export function configuredCertificate(certFile?: string | null, keyFile?: string | null, prefix: 'tls' | 'api_tls' = 'tls'): TlsMaterial {
   const fileError = (option: string, file: string, detail: string) => masterErrors.make('BRINE_ERR_MASTER_TLS_FILE', { option, file, detail });
+  const [certOpt, keyOpt] = [`${prefix}_cert`, `${prefix}_key`];
   if (!certFile || !keyFile) {
-    const [set, unset] = certFile ? ['tls_cert', 'tls_key'] : ['tls_key', 'tls_cert'];
+    const [set, unset] = certFile ? [certOpt, keyOpt] : [keyOpt, certOpt];
     throw fileError(set, (certFile ?? keyFile)!, `is set but ${unset} is not; give both (the certificate and its private key) or neither`);
   }
   const read = (option: string, file: string): string => {
@@ -66,21 +67,21 @@ function configuredCertificate(certFile?: string | null, keyFile?: string | null
       throw fileError(option, file, code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable by the master' : (err as Error).message);
     }
   };
-  const certPem = read('tls_cert', certFile);
-  const keyPem = read('tls_key', keyFile);
+  const certPem = read(certOpt, certFile);
+  const keyPem = read(keyOpt, keyFile);
   let cert: X509Certificate;
   try {
     cert = new X509Certificate(certPem);
   } catch (err) {
-    throw fileError('tls_cert', certFile, `is not a PEM certificate (${(err as Error).message})`);
+    throw fileError(certOpt, certFile, `is not a PEM certificate (${(err as Error).message})`);
   }
   let privateKey;
   try {
     privateKey = createPrivateKey(keyPem);
   } catch (err) {
-    throw fileError('tls_key', keyFile, `is not a PEM private key (${(err as Error).message})`);
+    throw fileError(keyOpt, keyFile, `is not a PEM private key (${(err as Error).message})`);
   }
-  if (!cert.checkPrivateKey(privateKey)) throw fileError('tls_key', keyFile, `is not the private key of the certificate ${certFile}`);
+  if (!cert.checkPrivateKey(privateKey)) throw fileError(keyOpt, keyFile, `is not the private key of the certificate ${certFile}`);
   return { cert: certPem, key: keyPem, fingerprint: cert.fingerprint256 };
 }
 

@@ -3,10 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { masterErrors } from '../errors.js';
 import { tokenMatches } from '../tls.js';
 import { SESSION_COOKIE, type UiSessions } from '../ui-sessions.js';
+import { sourceKey, type GuessLimiter } from '../guess-limiter.js';
 
 export interface UiRouteDeps {
   token: string;
   sessions: UiSessions;
+  /** Wrong tokens are backed off per source, as bearer checks are. */
+  guesses: GuessLimiter;
 }
 
 /** The console's files ship in the package (packages/master/ui): no CDN, no separate web server. */
@@ -36,10 +39,18 @@ export async function uiRoutes(app: FastifyInstance, deps: UiRouteDeps): Promise
     { schema: { hide: true, body: { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 1024 } } } } },
     async (req, reply) => {
       const { token } = req.body as { token: string };
+      const source = sourceKey(req.ip);
+      const wait = deps.guesses.retryAfter(source);
+      if (wait !== undefined) {
+        const e = masterErrors.make('BRINE_ERR_MASTER_AUTH_BACKOFF', { source, seconds: wait });
+        return reply.code(429).header('retry-after', String(wait)).send({ code: e.code, message: e.message });
+      }
       if (!tokenMatches(token.trim(), deps.token)) {
+        deps.guesses.failed(source);
         const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
         return reply.code(401).send({ code: e.code, message: e.message });
       }
+      deps.guesses.succeeded(source);
       const { id, session } = deps.sessions.create();
       reply.setCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'strict', path: '/', secure: req.protocol === 'https' });
       return { csrf: session.csrf };
