@@ -171,7 +171,11 @@ t.test('with api_tls_cert/api_tls_key the API and console speak HTTPS; the CLI t
   const r = await tc.run('t1', 'test.ping');
   t.same(r.returns.t1?.return, true, 'a job over the HTTPS API');
 
-  await t.rejects(new MasterClient({ url: tc.apiUrl, token: tc.client.target.token }).get('/v1/minions'), { code: 'BRINE_ERR_MASTER_UNREACHABLE' }, 'an unknown certificate is refused');
+  await t.rejects(
+    new MasterClient({ url: tc.apiUrl, token: tc.client.target.token }).get('/v1/minions'),
+    { code: 'BRINE_ERR_MASTER_UNREACHABLE' },
+    'an unknown certificate is refused',
+  );
   const plain = await request(tc.apiUrl.replace('https:', 'http:'), { path: '/v1/minions', token: tc.client.target.token }).catch((e: Error) => e);
   t.ok(plain instanceof Error || plain.status >= 400, 'plain HTTP gets no answer');
   const login = await request(tc.apiUrl, { method: 'POST', path: '/ui/login', body: { token: tc.client.target.token }, ca });

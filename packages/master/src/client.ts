@@ -65,7 +65,14 @@ export function resolveApi(configFile: string | undefined, env: NodeJS.ProcessEn
 }
 
 /** One request to the API over http or https (with the target's CA beside the system ones). */
-function send(target: ApiTarget, method: string, route: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<http.IncomingMessage> {
+function send(
+  target: ApiTarget,
+  method: string,
+  route: string,
+  headers: Record<string, string>,
+  body?: string,
+  signal?: AbortSignal,
+): Promise<http.IncomingMessage> {
   const u = new URL(target.url + route);
   const secure = u.protocol === 'https:';
   const opts: https.RequestOptions = {

@@ -45,7 +45,8 @@ export function refuseStorePassword(url: string, where = ''): void {
  * the master at a database of their choosing with credentials they know.
  */
 export function readStorePassword(file: string, url: string): string {
-  const fail = (detail: string) => masterErrors.make('BRINE_ERR_MASTER_STORE_URL', { url: redactStoreUrl(url), detail: `store_password_file ${file}: ${detail}` });
+  const fail = (detail: string) =>
+    masterErrors.make('BRINE_ERR_MASTER_STORE_URL', { url: redactStoreUrl(url), detail: `store_password_file ${file}: ${detail}` });
   let text: string;
   try {
     if ((statSync(file).mode & 0o002) !== 0) throw fail(`is writable by every user; make it owner-only: chmod 600 ${file}`);
