@@ -46,6 +46,8 @@ export const masterErrors = defineErrors({
     "cannot reach the master API at {url}: {detail}; is the master running? Start it with 'brine master --config MASTER_CONFIG', or point brine at another one with --config or BRINE_API_URL",
   BRINE_ERR_MASTER_BUSY:
     "minion {minion} has {limit} requests waiting for answers already (the limit per session): '{op}' is refused; ask again once they are answered",
+  BRINE_ERR_MASTER_COMPILE_TRANSFER:
+    'minion {minion}: the {what} could not pass between the master and its compile worker: {detail}; this compile fails, the worker stays in service',
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;
