@@ -126,7 +126,8 @@ export class CompilePool {
     if ('ready' in m) {
       slot.ready = m.ready;
       if (!slot.running) this.hold(slot, false);
-      if (!confined(m.ready)) this.log.error({ event: 'compile_worker_unconfined', confinement: m.ready }, 'a compile worker runs with more rights than it was given');
+      if (!confined(m.ready))
+        this.log.error({ event: 'compile_worker_unconfined', confinement: m.ready }, 'a compile worker runs with more rights than it was given');
       return;
     }
     const r = slot.running;
@@ -148,14 +149,19 @@ export class CompilePool {
       outcome = deserialize(m.data) as typeof outcome;
     } catch (e) {
       slot.trees = emptyBooks();
-      r.reject(masterErrors.make('BRINE_ERR_MASTER_COMPILE_TRANSFER', { minion: r.minion, what: r.what, detail: `the result cannot be read (${(e as Error).message})` }));
+      r.reject(
+        masterErrors.make('BRINE_ERR_MASTER_COMPILE_TRANSFER', {
+          minion: r.minion,
+          what: r.what,
+          detail: `the result cannot be read (${(e as Error).message})`,
+        }),
+      );
       return;
     }
     if ('error' in outcome) {
       slot.trees = emptyBooks();
       r.reject(new Error(outcome.error));
-    }
-    else r.resolve(outcome.out as never);
+    } else r.resolve(outcome.out as never);
   }
 
   /** The watchdog: restarted whenever the worker starts rendering another file. */
@@ -199,7 +205,10 @@ export class CompilePool {
       };
       if (slot.ready) respawn();
       else setTimeout(respawn, 1000).unref();
-      this.log.error({ event: 'compile_worker_lost', detail, stderr: slot.stderr.slice(-1024) || undefined }, 'a compile worker died or was stopped; it is replaced');
+      this.log.error(
+        { event: 'compile_worker_lost', detail, stderr: slot.stderr.slice(-1024) || undefined },
+        'a compile worker died or was stopped; it is replaced',
+      );
     }
     r?.reject(
       masterErrors.make('BRINE_ERR_MASTER_COMPILE_WORKER', {
@@ -227,7 +236,9 @@ export class CompilePool {
     try {
       data = serialize({ ...item.task, ...(files?.shipment ? { files: files.shipment } : {}), ...(pillars?.shipment ? { pillars: pillars.shipment } : {}) });
     } catch (e) {
-      item.reject(masterErrors.make('BRINE_ERR_MASTER_COMPILE_TRANSFER', { minion: item.minion, what: item.what, detail: `it cannot be sent (${(e as Error).message})` }));
+      item.reject(
+        masterErrors.make('BRINE_ERR_MASTER_COMPILE_TRANSFER', { minion: item.minion, what: item.what, detail: `it cannot be sent (${(e as Error).message})` }),
+      );
       return;
     }
     if (files) slot.trees.files = files.after;

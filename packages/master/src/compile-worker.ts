@@ -43,10 +43,7 @@ export interface TaskMessage {
 
 /** Worker to master: the file it starts rendering, the serialised outcome, or why there is none. */
 export type WorkerMessage =
-  | { ready: Confinement }
-  | { task: number; rendering: string }
-  | { task: number; data: Uint8Array }
-  | { task: number; transfer: string };
+  { ready: Confinement } | { task: number; rendering: string } | { task: number; data: Uint8Array } | { task: number; transfer: string };
 
 function confinement(denied: string[]): Confinement {
   const p = process.permission;
