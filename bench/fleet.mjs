@@ -37,7 +37,7 @@ writeFileSync(path.join(pillar, 'top.sls'), "base:\n  '*':\n    - app\n");
 // BENCH_PER_MINION_PILLAR=1: every minion's pillar differs, so no two minions share a compile
 const perMinion = process.env.BENCH_PER_MINION_PILLAR === '1';
 writeFileSync(path.join(pillar, 'app.sls'), perMinion ? "app:\n  name: fleet-{{ grains['id'] }}\n" : 'app:\n  name: fleet\n');
-// BENCH_COMPILE_WORKERS=N: the master's compile_workers (default: one per core; 0 = on the event loop)
+// BENCH_COMPILE_WORKERS=N: the master's compile_workers (default: one per core; 0 means one)
 const workers = process.env.BENCH_COMPILE_WORKERS;
 
 const master = await startMaster(

@@ -1,151 +1,297 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { deserialize, serialize } from 'node:v8';
 import type { HostAnswer } from '@brine/compiler';
 import { packKeyOrder, unpackKeyOrder, type Grains, type Logger } from '@brine/core';
 import type { MasterConfig } from './config.js';
 import type { CompileStep, StepResult } from './compile-steps.js';
+import { workerLaunch, type WorkerLaunch } from './compile-worker-launch.js';
+import type { Confinement, PillarOptions, WorkerMessage, WorkerTask } from './compile-worker.js';
 import { masterErrors } from './errors.js';
-import type { PillarOptions, WorkerTask } from './compile-worker.js';
+import type { TreeSnapshot } from './file-roots.js';
 import type { PillarResult } from './pillar.js';
+import { shipTree, type ShippedState } from './tree-shipment.js';
 
-/** Why a step did not come back: the worker's tree differs (run it in process) or the worker died. */
-export class StaleSnapshot extends Error {}
+/** Seconds past render_timeout before the watchdog stops a worker that renders one file. */
+export const WATCHDOG_GRACE_SECONDS = 5;
 
-interface Pending {
+interface Settle {
   resolve: (r: never) => void;
   reject: (e: Error) => void;
+}
+
+interface Queued extends Settle {
+  task: Omit<WorkerTask, 'files' | 'pillars'>;
+  snaps: { files?: TreeSnapshot; pillars?: TreeSnapshot };
+  minion: string;
+  what: string;
+}
+
+interface Running extends Queued {
+  id: number;
   file?: string;
+  timer?: NodeJS.Timeout;
 }
 
 interface Slot {
-  worker: Worker;
-  busy?: number;
+  child: ChildProcess;
+  running?: Running;
+  /** What this worker holds of each tree (tree-shipment.ts). */
+  trees: { files: ShippedState; pillars: ShippedState };
+  ready?: Confinement;
+  started: Promise<Confinement>;
+  stderr: string;
+  gone?: boolean;
+}
+
+function emptyBooks(): Slot['trees'] {
+  return { files: { known: new Set() }, pillars: { known: new Set() } };
+}
+
+/** Whether a worker's report says it runs with the restrictions it was started with. */
+export function confined(c: Confinement): boolean {
+  return c.permission && !c.child && !c.worker && !c.write && !Object.values(c.readable).some(Boolean);
 }
 
 /**
- * A pool of compile workers (worker threads) sized to the cores: a fleet's compiles run in
- * parallel and a template that runs away (past render_timeout) or grows past the memory limit
- * takes down only its worker, which is replaced, and fails only its minion's compile.
+ * A pool of compile worker processes, sized to the cores: a fleet's compiles run in parallel off
+ * the event loop. A worker runs one step at a time; a step that fails to cross to it or back
+ * fails alone; a worker that dies (memory, crash) or renders one file for longer than
+ * render_timeout plus a grace (what the render deadline cannot interrupt: a backtracking regular
+ * expression, say) is killed and replaced, and only its compile fails, naming the file.
  */
 export class CompilePool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Array<{ task: WorkerTask; pending: Pending }> = [];
-  private readonly pending = new Map<number, Pending>();
+  private readonly queue: Queued[] = [];
   private next = 1;
   private closed = false;
+  private readonly launch: WorkerLaunch;
 
   private readonly config: MasterConfig;
   private readonly log: Logger;
   constructor(config: MasterConfig, log: Logger, size: number) {
     this.config = config;
     this.log = log;
-    for (let i = 0; i < size; i++) this.slots.push({ worker: this.spawn() });
+    this.launch = workerLaunch(config);
+    for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
   }
 
   get size(): number {
     return this.slots.length;
   }
 
-  private spawn(): Worker {
-    const w = new Worker(new URL('./compile-worker.js', import.meta.url), {
-      workerData: {
-        file_roots: this.config.file_roots,
-        pillar_roots: this.config.pillar_roots,
-        env_order: this.config.env_order,
-        render_timeout: this.config.render_timeout,
-      },
-      resourceLimits: { maxOldGenerationSizeMb: this.config.compile_worker_memory_mb },
-    });
-    w.unref();
-    w.on('message', (m: { task: number; rendering?: string; stale?: boolean; out?: unknown; error?: string }) => {
-      const p = this.pending.get(m.task);
-      if (!p) return;
-      if (m.rendering !== undefined) {
-        p.file = m.rendering;
-        return;
-      }
-      this.pending.delete(m.task);
-      this.release(w);
-      if (m.stale) p.reject(new StaleSnapshot('the compile worker sees another tree'));
-      else if (m.error !== undefined) p.reject(new Error(m.error));
-      else p.resolve(m.out as never);
-    });
-    w.on('error', (err) => this.lost(w, err));
-    w.on('exit', (code) => {
-      if (!this.closed) this.lost(w, new Error(`compile worker exited (${code})`));
-    });
-    return w;
+  /** What each worker reported of its permissions when it started (undefined until it has). */
+  get confinement(): Array<Confinement | undefined> {
+    return this.slots.map((s) => s.ready);
   }
 
-  /** A worker died (out of memory, crashed): its step fails with the file it was rendering; a new worker takes its place. */
-  private lost(w: Worker, err: Error): void {
-    const slot = this.slots.find((s) => s.worker === w);
-    if (!slot) return;
-    const task = slot.busy;
-    slot.busy = undefined;
-    if (!this.closed) {
-      slot.worker = this.spawn();
-      this.log.error({ event: 'compile_worker_lost', err: err.message }, 'a compile worker died; it is replaced');
+  /** Resolves once every worker has started and reported its permissions. */
+  started(): Promise<Confinement[]> {
+    return Promise.all(this.slots.map((s) => s.started));
+  }
+
+  private spawn(): Slot {
+    const init = JSON.stringify({ render_timeout: this.config.render_timeout, denied: this.launch.denied });
+    const child = fork(this.launch.entry, [init], {
+      execArgv: this.launch.execArgv,
+      env: this.launch.env,
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
+    const started = new Promise<Confinement>((resolve, reject) => {
+      child.on('message', (m: WorkerMessage) => 'ready' in m && resolve(m.ready));
+      child.once('close', () => reject(new Error(`a compile worker exited before it started: ${slot.stderr.slice(-1024)}`)));
+    });
+    started.catch(() => undefined);
+    const slot: Slot = { child, trees: emptyBooks(), started, stderr: '' };
+    child.stderr!.on('data', (d: Buffer) => (slot.stderr = (slot.stderr + d.toString()).slice(-4096)));
+    child.on('message', (m: WorkerMessage) => this.onMessage(slot, m));
+    child.on('error', (err) => this.lost(slot, err.message));
+    child.on('close', (code, signal) => this.lost(slot, `it exited (${signal ?? code})`));
+    (child.stderr as unknown as { unref?: () => void }).unref?.();
+    return slot;
+  }
+
+  /** A worker holds the process open only while it starts or runs a task (an idle pool never keeps it alive). */
+  private hold(slot: Slot, on: boolean): void {
+    if (on) {
+      slot.child.ref();
+      slot.child.channel?.ref();
+    } else {
+      slot.child.unref();
+      slot.child.channel?.unref();
     }
-    if (task !== undefined) {
-      const p = this.pending.get(task);
-      this.pending.delete(task);
-      const oom = /out of memory|ERR_WORKER_OUT_OF_MEMORY/i.test(`${(err as { code?: string }).code ?? ''} ${err.message}`);
-      p?.reject(
-        masterErrors.make('BRINE_ERR_MASTER_COMPILE_WORKER', {
-          file: p.file ?? '(before the first template)',
-          detail: oom ? `the render went past compile_worker_memory_mb (${this.config.compile_worker_memory_mb} MiB)` : err.message,
+  }
+
+  private onMessage(slot: Slot, m: WorkerMessage): void {
+    if ('ready' in m) {
+      slot.ready = m.ready;
+      if (!slot.running) this.hold(slot, false);
+      if (!confined(m.ready))
+        this.log.error({ event: 'compile_worker_unconfined', confinement: m.ready }, 'a compile worker runs with more rights than it was given');
+      return;
+    }
+    const r = slot.running;
+    if (!r || m.task !== r.id) return;
+    if ('rendering' in m) {
+      r.file = m.rendering;
+      this.arm(slot);
+      return;
+    }
+    this.finish(slot);
+    if ('transfer' in m) {
+      // the worker may not hold what its books say: the next task ships whole trees
+      slot.trees = emptyBooks();
+      r.reject(masterErrors.make('BRINE_ERR_MASTER_COMPILE_TRANSFER', { minion: r.minion, what: r.what, detail: m.transfer }));
+      return;
+    }
+    let outcome: { out: unknown } | { error: string };
+    try {
+      outcome = deserialize(m.data) as typeof outcome;
+    } catch (e) {
+      slot.trees = emptyBooks();
+      r.reject(
+        masterErrors.make('BRINE_ERR_MASTER_COMPILE_TRANSFER', {
+          minion: r.minion,
+          what: r.what,
+          detail: `the result cannot be read (${(e as Error).message})`,
         }),
       );
+      return;
     }
-    this.pump();
+    if ('error' in outcome) {
+      slot.trees = emptyBooks();
+      r.reject(new Error(outcome.error));
+    } else r.resolve(outcome.out as never);
   }
 
-  private release(w: Worker): void {
-    const slot = this.slots.find((s) => s.worker === w);
-    if (slot) slot.busy = undefined;
-    this.pump();
+  /** The watchdog: restarted whenever the worker starts rendering another file. */
+  private arm(slot: Slot): void {
+    const r = slot.running!;
+    clearTimeout(r.timer);
+    const limit = this.config.render_timeout + WATCHDOG_GRACE_SECONDS;
+    r.timer = setTimeout(
+      () =>
+        this.lost(
+          slot,
+          `it rendered one file for more than ${limit} s (render_timeout ${this.config.render_timeout} s and ${WATCHDOG_GRACE_SECONDS} s grace): ` +
+            'the template does something the render deadline cannot interrupt (a regular expression that backtracks, a huge string, deep recursion)',
+        ),
+      limit * 1000,
+    );
+    r.timer.unref();
+  }
+
+  private finish(slot: Slot): void {
+    clearTimeout(slot.running?.timer);
+    slot.running = undefined;
+    if (slot.ready) this.hold(slot, false);
+    queueMicrotask(() => this.pump());
+  }
+
+  /** A worker died or was stopped: its compile fails naming the file; a new worker takes its place. */
+  private lost(slot: Slot, detail: string): void {
+    if (slot.gone) return;
+    slot.gone = true;
+    if (slot.child.exitCode === null && slot.child.signalCode === null) slot.child.kill('SIGKILL');
+    const r = slot.running;
+    this.finish(slot);
+    const oom = /heap out of memory|Reached heap limit/i.test(slot.stderr);
+    if (!this.closed) {
+      // a worker that never started (a broken install) is not restarted in a tight loop
+      const respawn = () => {
+        const i = this.slots.indexOf(slot);
+        if (i >= 0 && !this.closed) this.slots[i] = this.spawn();
+        this.pump();
+      };
+      if (slot.ready) respawn();
+      else setTimeout(respawn, 1000).unref();
+      this.log.error(
+        { event: 'compile_worker_lost', detail, stderr: slot.stderr.slice(-1024) || undefined },
+        'a compile worker died or was stopped; it is replaced',
+      );
+    }
+    r?.reject(
+      masterErrors.make('BRINE_ERR_MASTER_COMPILE_WORKER', {
+        file: r.file ?? '(before the first template)',
+        detail: oom ? `the render went past compile_worker_memory_mb (${this.config.compile_worker_memory_mb} MiB)` : detail,
+      }),
+    );
   }
 
   private pump(): void {
     for (const slot of this.slots) {
-      if (slot.busy !== undefined) continue;
-      const item = this.queue.shift();
-      if (!item) return;
-      slot.busy = item.task.task;
-      this.pending.set(item.task.task, item.pending);
-      slot.worker.postMessage(item.task);
+      while (!slot.running && !slot.gone && !this.closed) {
+        const item = this.queue.shift();
+        if (!item) return;
+        this.dispatch(slot, item);
+      }
     }
   }
 
-  /** Runs one compile step on a worker. */
-  run(step: CompileStep, snapHash: string, jid: string | undefined, answers: Map<string, HostAnswer>): Promise<StepResult> {
-    return this.submit<StepResult>({
-      step: { ...step, pillar: packKeyOrder(step.pillar) as typeof step.pillar },
-      snapHash,
-      ...(jid !== undefined ? { jid } : {}),
-      answers,
-    });
+  /** Sends one task to a free worker, with the snapshots it does not hold yet. */
+  private dispatch(slot: Slot, item: Queued): void {
+    const files = item.snaps.files ? shipTree(item.snaps.files, slot.trees.files) : undefined;
+    const pillars = item.snaps.pillars ? shipTree(item.snaps.pillars, slot.trees.pillars) : undefined;
+    let data: Buffer;
+    try {
+      data = serialize({ ...item.task, ...(files?.shipment ? { files: files.shipment } : {}), ...(pillars?.shipment ? { pillars: pillars.shipment } : {}) });
+    } catch (e) {
+      item.reject(
+        masterErrors.make('BRINE_ERR_MASTER_COMPILE_TRANSFER', { minion: item.minion, what: item.what, detail: `it cannot be sent (${(e as Error).message})` }),
+      );
+      return;
+    }
+    if (files) slot.trees.files = files.after;
+    if (pillars) slot.trees.pillars = pillars.after;
+    const running: Running = { ...item, id: this.next++ };
+    slot.running = running;
+    this.hold(slot, true);
+    this.arm(slot);
+    try {
+      slot.child.send({ task: running.id, data }, (err: Error | null) => {
+        if (err) this.lost(slot, `the task could not be sent (${err.message})`);
+      });
+    } catch (e) {
+      this.lost(slot, `the task could not be sent (${(e as Error).message})`);
+    }
+  }
+
+  /** Runs one compile step on a worker, against `snap` (shipped to it when it does not hold it). */
+  run(step: CompileStep, snap: TreeSnapshot, answers: Map<string, HostAnswer>): Promise<StepResult> {
+    const task = { step: { ...step, pillar: packKeyOrder(step.pillar) as typeof step.pillar }, snapHash: snap.hash, answers };
+    return this.submit<StepResult>(task, { files: snap }, step.id, `${step.op} step`);
   }
 
   /** Renders a minion's classic pillar on a worker. */
-  async pillar(id: string, grains: Grains, opts: PillarOptions, snapHash: string, jid: string | undefined): Promise<PillarResult> {
-    const res = await this.submit<PillarResult>({ pillar: { id, grains, opts }, snapHash, ...(jid !== undefined ? { jid } : {}), answers: new Map() });
+  async pillar(id: string, grains: Grains, opts: PillarOptions, snap: TreeSnapshot): Promise<PillarResult> {
+    const res = await this.submit<PillarResult>({ pillar: { id, grains, opts }, snapHash: snap.hash, answers: new Map() }, { pillars: snap }, id, 'pillar');
     return { ...res, pillar: unpackKeyOrder(res.pillar) as PillarResult['pillar'] };
   }
 
-  private submit<T>(t: Omit<WorkerTask, 'task'>): Promise<T> {
+  private submit<T>(task: Queued['task'], snaps: Queued['snaps'], minion: string, what: string): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the compile pool is closed'));
     return new Promise<T>((resolve, reject) => {
-      const task: WorkerTask = { task: this.next++, ...t };
-      this.queue.push({ task, pending: { resolve: resolve as (r: never) => void, reject } });
+      this.queue.push({ task, snaps, minion, what, resolve: resolve as (r: never) => void, reject });
       this.pump();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const p of this.pending.values()) p.reject(new Error('the compile pool is closed'));
-    this.pending.clear();
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    const err = new Error('the compile pool is closed');
+    for (const q of this.queue.splice(0)) q.reject(err);
+    await Promise.all(
+      this.slots.map((s) => {
+        clearTimeout(s.running?.timer);
+        s.running?.reject(err);
+        s.running = undefined;
+        if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
+        return new Promise<void>((resolve) => {
+          s.child.once('close', () => resolve());
+          this.hold(s, true);
+          s.child.kill('SIGKILL');
+        });
+      }),
+    );
   }
 }

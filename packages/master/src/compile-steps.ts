@@ -4,23 +4,26 @@ import {
   compileTopFiles,
   renderSls,
   strictParams,
+  validateSls,
   type CompileOptions,
   type HostAnswer,
   type RenderInput,
   type RenderOutput,
   type StateSchema,
   type TopMergeStrategy,
+  type ValidateResult,
 } from '@brine/compiler';
 import type { Grains, Matches, Pillar } from '@brine/core';
 import type { TreeSnapshot } from './file-roots.js';
 
 /**
- * One step of a minion's compile, as plain data: the master runs it in a compile worker (or in
- * process where it has none); the result is plain data again. The caching, the host-call rounds
- * and the shared compiles stay with the master.
+ * One step of a minion's compile, as plain data: the master runs it in a compile worker (in
+ * process only where a StateService has no pool: tests, never the master); the result is plain
+ * data again. The caching, the host-call rounds and the shared compiles stay with the master.
+ * `validate` is `brine validate --minion`'s render.
  */
 export interface CompileStep {
-  op: 'top' | 'matches' | 'sls';
+  op: 'top' | 'matches' | 'sls' | 'validate';
   id: string;
   grains: Grains;
   pillar: Pillar;
@@ -37,7 +40,7 @@ export interface CompileStep {
 }
 
 export interface StepResult {
-  result: ReturnType<typeof compileTopFiles> | ReturnType<typeof compileMatches>;
+  result: ReturnType<typeof compileTopFiles> | ReturnType<typeof compileMatches> | ValidateResult;
   /** Whether a template read the minion id (a compile that did is not shared with other minions). */
   idRead: boolean;
 }
@@ -90,6 +93,10 @@ export function runCompileStep(
     hostAnswers,
   };
   if (step.op === 'top') return { result: compileTopFiles(opts), idRead: true };
+  if (step.op === 'validate') {
+    const { params: _params, ...rest } = opts;
+    return { result: validateSls(rest, step.sls ?? [], step.saltenv ?? 'base'), idRead: true };
+  }
   const result = step.op === 'sls' ? compileSls(opts, step.sls ?? [], step.saltenv ?? 'base', step.raw) : compileMatches(opts, step.matches ?? {}, step.raw);
   return { result, idRead: watch.read() };
 }

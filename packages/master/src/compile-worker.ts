@@ -1,65 +1,112 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { deserialize, serialize } from 'node:v8';
 import { renderSls, setRenderTimeout, type HostAnswer, type RenderInput } from '@brine/compiler';
 import { packKeyOrder, unpackKeyOrder, type Grains } from '@brine/core';
-import type { MasterConfig } from './config.js';
 import { runCompileStep, type CompileStep } from './compile-steps.js';
-import { FileRoots } from './file-roots.js';
 import { compilePillar } from './pillar.js';
 import { treeSchema } from './state-schema.js';
+import { ShippedTree, type TreeShipment } from './tree-shipment.js';
 
 /**
- * A compile worker: runs compile steps for the master, off its event loop. It reads the file
- * roots itself and checks that its snapshot is the one the master's job was published with.
+ * A compile worker process: runs compile steps for the master, off its event loop, under Node's
+ * permission model (compile-worker-launch.ts). It reads no file root: the master ships the job's
+ * snapshot with the task. Payloads travel as v8-serialised buffers, each way decoded inside a
+ * try, so data that cannot cross (nested too deep) fails only its own compile.
  */
 export interface WorkerTask {
-  task: number;
   /** A compile step, or a minion's classic pillar. */
   step?: CompileStep;
   pillar?: { id: string; grains: Grains; opts: PillarOptions };
   snapHash: string;
-  jid?: string;
   answers: Map<string, HostAnswer>;
+  /** The snapshot the task compiles against, when the worker does not hold it yet. */
+  files?: TreeShipment;
+  pillars?: TreeShipment;
 }
 
 export type PillarOptions = { mergeLists?: boolean; nodegroups?: Record<string, string | string[]>; safeMatchersOnly?: boolean };
 
-const config = workerData as Pick<MasterConfig, 'file_roots' | 'pillar_roots' | 'env_order' | 'render_timeout'>;
-setRenderTimeout(config.render_timeout);
-const files = new FileRoots(config.file_roots, config.env_order, () => undefined);
-const pillars = new FileRoots(config.pillar_roots, config.env_order, () => undefined);
+/** The worker's first message: what its permissions allow (the pool logs a worker that is not confined). */
+export interface Confinement {
+  permission: boolean;
+  child: boolean;
+  worker: boolean;
+  write: boolean;
+  /** For each path the master named as off limits: whether it is readable. */
+  readable: Record<string, boolean>;
+}
+
+/** Master to worker: `{task, data}` (data: a serialised WorkerTask). */
+export interface TaskMessage {
+  task: number;
+  data: Uint8Array;
+}
+
+/** Worker to master: the file it starts rendering, the serialised outcome, or why there is none. */
+export type WorkerMessage =
+  { ready: Confinement } | { task: number; rendering: string } | { task: number; data: Uint8Array } | { task: number; transfer: string };
+
+function confinement(denied: string[]): Confinement {
+  const p = process.permission;
+  return {
+    permission: p !== undefined,
+    child: p ? p.has('child') : true,
+    worker: p ? p.has('worker') : true,
+    write: p ? p.has('fs.write') : true,
+    readable: Object.fromEntries(denied.map((d) => [d, p ? p.has('fs.read', d) : true])),
+  };
+}
+
+function send(m: WorkerMessage): void {
+  process.send!(m);
+}
+
+const init = JSON.parse(process.argv[2] ?? '{}') as { render_timeout?: number; denied?: string[] };
+if (init.render_timeout !== undefined) setRenderTimeout(init.render_timeout);
+const files = new ShippedTree();
+const pillars = new ShippedTree();
 let schema: { hash: string; schema: ReturnType<typeof treeSchema> } | undefined;
 
-parentPort!.on('message', (t: WorkerTask) => {
-  if (t.pillar) {
-    const snap = pillars.snapshot(t.jid);
-    if (snap.hash !== t.snapHash) {
-      parentPort!.postMessage({ task: t.task, stale: true });
-      return;
-    }
-    try {
-      const res = compilePillar(snap, { id: t.pillar.id, grains: t.pillar.grains }, t.pillar.opts);
-      parentPort!.postMessage({ task: t.task, out: { ...res, pillar: packKeyOrder(res.pillar) } });
-    } catch (e) {
-      parentPort!.postMessage({ task: t.task, error: (e as Error).stack ?? String(e) });
-    }
-    return;
-  }
-  const snap = files.snapshot(t.jid);
-  if (snap.hash !== t.snapHash) {
-    parentPort!.postMessage({ task: t.task, stale: true });
-    return;
-  }
-  if (schema?.hash !== snap.hash) schema = { hash: snap.hash, schema: treeSchema(snap) };
-  // say which file is rendering, so a worker that dies of memory can be reported by file
+function run(task: number, t: WorkerTask): unknown {
+  if (t.files) files.accept(t.files);
+  if (t.pillars) pillars.accept(t.pillars);
+  // say which file is rendering: the pool's watchdog and a worker that dies report it by file
   const render = (input: RenderInput) => {
-    parentPort!.postMessage({ task: t.task, rendering: `${input.env}:${input.path}` });
+    send({ task, rendering: `${input.env}:${input.path}` });
     return renderSls(input);
   };
-  try {
-    const step = t.step!;
-    const out = runCompileStep({ ...step, pillar: unpackKeyOrder(step.pillar) as typeof step.pillar }, snap, schema.schema, t.answers, render);
-    parentPort!.postMessage({ task: t.task, out });
-  } catch (e) {
-    parentPort!.postMessage({ task: t.task, error: (e as Error).stack ?? String(e) });
+  if (t.pillar) {
+    const res = compilePillar(pillars.get(t.snapHash), { id: t.pillar.id, grains: t.pillar.grains }, { ...t.pillar.opts, render });
+    return { ...res, pillar: packKeyOrder(res.pillar) };
   }
+  const snap = files.get(t.snapHash);
+  if (schema?.hash !== snap.hash) schema = { hash: snap.hash, schema: treeSchema(snap) };
+  const step = t.step!;
+  return runCompileStep({ ...step, pillar: unpackKeyOrder(step.pillar) as typeof step.pillar }, snap, schema.schema, t.answers, render);
+}
+
+process.on('message', (m: TaskMessage) => {
+  let t: WorkerTask;
+  try {
+    t = deserialize(m.data) as WorkerTask;
+  } catch (e) {
+    send({ task: m.task, transfer: `the task cannot be read (${(e as Error).message})` });
+    return;
+  }
+  let outcome: { out: unknown } | { error: string };
+  try {
+    outcome = { out: run(m.task, t) };
+  } catch (e) {
+    outcome = { error: (e as Error).stack ?? String(e) };
+  }
+  let data: Uint8Array;
+  try {
+    data = serialize(outcome);
+  } catch (e) {
+    send({ task: m.task, transfer: `the result cannot be sent (${(e as Error).message})` });
+    return;
+  }
+  send({ task: m.task, data });
 });
+// the master is gone: nothing more to do
+process.on('disconnect', () => process.exit(0));
+send({ ready: confinement(init.denied ?? []) });

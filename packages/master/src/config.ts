@@ -63,7 +63,7 @@ export interface MasterConfig {
   host_call_timeout: number;
   /** Seconds one template may render before its compile fails (a loop that does not end). */
   render_timeout: number;
-  /** Compile worker threads (default: one per core); 0 compiles on the event loop. */
+  /** Compile worker processes (default: one per core; at least one: templates never render on the event loop). */
   compile_workers: number;
   /** The heap limit of one compile worker, in MiB. */
   compile_worker_memory_mb: number;

@@ -55,6 +55,8 @@ export const masterErrors = defineErrors({
     "the operator API does not answer to the name '{host}' (a guard against DNS rebinding): use an IP address, localhost or api_host, or add the name to api_allowed_hosts in the master config",
   BRINE_ERR_MASTER_API_INSECURE:
     'api_host {host} is not a loopback address and the operator API has no TLS: the API token and console sessions would cross the network in clear. Set api_tls_cert and api_tls_key (a certificate and key in PEM), or set api_insecure_http: true to serve plain HTTP anyway (behind a TLS proxy on a trusted network)',
+  BRINE_ERR_MASTER_COMPILE_TRANSFER:
+    'minion {minion}: the {what} could not pass between the master and its compile worker: {detail}; this compile fails, the worker stays in service',
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

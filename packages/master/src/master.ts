@@ -225,7 +225,8 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   }
   const apiPort = (api.server.address() as AddressInfo).port;
   // started last: nothing after this can fail, so no failed start is kept alive by its threads
-  const pool = config.compile_workers > 0 ? new CompilePool(config, log, config.compile_workers) : undefined;
+  // templates are untrusted: they render only on worker processes, never on this event loop
+  const pool = new CompilePool(config, log, Math.max(1, config.compile_workers));
   states.usePool(pool);
   const apiUrl = `${apiIdentity ? 'https' : 'http'}://${config.api_host.includes(':') ? `[${config.api_host}]` : config.api_host}:${apiPort}`;
   apiUrlForCluster = apiUrl;
@@ -277,7 +278,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
       await api.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
-      await pool?.close();
+      await pool.close();
       log.info({ event: 'master_stopped' }, 'master stopped');
     },
   };

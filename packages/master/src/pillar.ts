@@ -1,4 +1,4 @@
-import { compilePillar as compileClassicPillar, mergePillar, renderSls, type PillarResult, type RenderInput } from '@brine/compiler';
+import { compilePillar as compileClassicPillar, mergePillar, renderSls, type PillarResult, type RenderInput, type RenderOutput } from '@brine/compiler';
 import type { Grains } from '@brine/core';
 import type { TreeSnapshot } from './file-roots.js';
 import { checkPillarTop } from './pillar-top-guard.js';
@@ -12,14 +12,20 @@ export const deepMerge = mergePillar;
 export function compilePillar(
   snap: TreeSnapshot,
   minion: { id: string; grains: Grains },
-  opts: { mergeLists?: boolean; nodegroups?: Record<string, string | string[]>; safeMatchersOnly?: boolean } = {},
+  opts: {
+    mergeLists?: boolean;
+    nodegroups?: Record<string, string | string[]>;
+    safeMatchersOnly?: boolean;
+    render?: (input: RenderInput) => RenderOutput;
+  } = {},
 ): PillarResult {
   if (!opts.safeMatchersOnly) return compileClassicPillar(snap.tree, minion, opts);
   // no pillar at all rather than one chosen by what the minion claims
   const checked = checkPillarTop(snap, opts.nodegroups);
   if (checked.diagnostics.length > 0) return { pillar: {}, diagnostics: checked.diagnostics };
   // the top files are the ones checked, rendered without the minion's data; its SLS files render as ever
-  const render = (input: RenderInput) => (input.sls === undefined ? (checked.tops.get(input.env) ?? noTop(input)) : renderSls(input));
+  const sls = opts.render ?? renderSls;
+  const render = (input: RenderInput) => (input.sls === undefined ? (checked.tops.get(input.env) ?? noTop(input)) : sls(input));
   return compileClassicPillar(snap.tree, minion, { ...opts, render });
 }
 

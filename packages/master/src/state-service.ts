@@ -7,10 +7,10 @@ import {
   type HostAnswer,
   type HostAnswers,
   type HostCall,
-  validateSls,
   type Compiled,
   type StateSchema,
   type ValidateReport,
+  type ValidateResult,
 } from '@brine/compiler';
 import { mergeWithClassicPillar, type Explanation } from '@brine/bindings';
 import { errorLines, hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
@@ -23,7 +23,10 @@ import { compilePillar, type PillarResult } from './pillar.js';
 import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
 import { runCompileStep, type CompileStep, type StepResult } from './compile-steps.js';
-import { StaleSnapshot, type CompilePool } from './compile-pool.js';
+import type { CompilePool } from './compile-pool.js';
+
+/** A compile worker that died or data that could not cross to it: this compile fails, the next ones go on. */
+const POOL_FAILURES = new Set(['BRINE_ERR_MASTER_COMPILE_WORKER', 'BRINE_ERR_MASTER_COMPILE_TRANSFER']);
 
 export type CompileMode = 'top' | 'highstate' | 'sls';
 
@@ -172,7 +175,7 @@ export class StateService {
     const key = hashOf(snap.hash, loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
     if (hit) return hit;
-    const classic = await this.classicPillar(snap, id, g, jid);
+    const classic = await this.classicPillar(snap, id, g);
     let res: MinionPillar = { ...classic, explain: {} };
     if (loaded) {
       const bound = this.bindings.resolve(id, g, jid, loaded);
@@ -186,19 +189,18 @@ export class StateService {
     return res;
   }
 
-  /** Classic pillar, rendered on a compile worker when there are some. */
-  private async classicPillar(snap: TreeSnapshot, id: string, g: Grains, jid: string | undefined): Promise<PillarResult> {
+  /** Classic pillar, rendered on a compile worker (in process only for a service without a pool: never the master). */
+  private async classicPillar(snap: TreeSnapshot, id: string, g: Grains): Promise<PillarResult> {
     const opts = { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups, safeMatchersOnly: this.config.pillar_safe_matchers_only };
-    if (this.pool) {
-      try {
-        return await this.pool.pillar(id, g, opts, snap.hash, jid);
-      } catch (e) {
-        const code = (e as { code?: string }).code;
-        if (code === 'BRINE_ERR_MASTER_COMPILE_WORKER') return { pillar: {}, diagnostics: [{ severity: 'error', code, message: (e as Error).message }] };
-        if (!(e instanceof StaleSnapshot)) throw e;
-      }
+    if (!this.pool) return compilePillar(snap, { id, grains: g }, opts);
+    try {
+      return await this.pool.pillar(id, g, opts, snap);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === undefined || !POOL_FAILURES.has(code)) throw e;
+      this.log.error({ event: 'compile_failed', minion: id, code }, (e as Error).message);
+      return { pillar: {}, diagnostics: [{ severity: 'error', code, message: (e as Error).message }] };
     }
-    return compilePillar(snap, { id, grains: g }, opts);
   }
 
   /** The content hash of the state and pillar trees a job compiles against (a cluster compares it). */
@@ -245,23 +247,20 @@ export class StateService {
     return entry.host.every(([c, a]) => JSON.stringify(answers.get(hostCallKey(c))) === JSON.stringify(a));
   }
 
-  /** Compile workers; without them compiles run on the event loop. */
+  /**
+   * The compile workers. The master always has some: templates are untrusted and never render on
+   * its event loop. Without a pool (tests, library use) steps run in process.
+   */
   private pool?: CompilePool;
 
   usePool(pool: CompilePool | undefined): void {
     this.pool = pool;
   }
 
-  /** One compile step: on a worker when there is a pool (in process where the worker's tree differs). */
-  private async step(step: CompileStep, snap: TreeSnapshot, jid: string | undefined, answers: HostAnswers): Promise<StepResult> {
-    if (this.pool) {
-      try {
-        return await this.pool.run(step, snap.hash, jid, answers as Map<string, HostAnswer>);
-      } catch (e) {
-        if (!(e instanceof StaleSnapshot)) throw e;
-      }
-    }
-    return runCompileStep(step, snap, this.schemaOf(snap), answers as Map<string, HostAnswer>);
+  /** One compile step, on a worker against the job's snapshot. */
+  private step(step: CompileStep, snap: TreeSnapshot, answers: HostAnswers): Promise<StepResult> {
+    if (this.pool) return this.pool.run(step, snap, answers as Map<string, HostAnswer>);
+    return Promise.resolve(runCompileStep(step, snap, this.schemaOf(snap), answers as Map<string, HostAnswer>));
   }
 
   /**
@@ -332,9 +331,9 @@ export class StateService {
     };
     let idRead = true;
     const run = (step: CompileStep) => async (hostAnswers: HostAnswers) => {
-      const r = await this.step(step, snap, req.jid, hostAnswers);
+      const r = await this.step(step, snap, hostAnswers);
       idRead = r.idRead;
-      return r.result;
+      return r.result as Exclude<StepResult['result'], ValidateResult>;
     };
     let entry: Cached;
     try {
@@ -377,9 +376,9 @@ export class StateService {
         entry = { reply, host: [...topHost, ...host] };
       }
     } catch (e) {
-      // a compile worker that died (memory) fails this compile only, with the file it was on
+      // a compile worker that died (memory, watchdog) fails this compile only, with the file it was on
       const code = (e as { code?: string }).code;
-      if (code !== 'BRINE_ERR_MASTER_COMPILE_WORKER') throw e;
+      if (code === undefined || !POOL_FAILURES.has(code)) throw e;
       this.log.error({ event: 'compile_failed', minion: id, code }, (e as Error).message);
       return fail([{ severity: 'error', code, message: (e as Error).message }]);
     }
@@ -396,15 +395,26 @@ export class StateService {
     const grains = { ...rawGrains, id };
     const pil = await this.pillar(id, grains);
     const snap = await this.files.fresh();
-    const { result: res } = await compileAsking(
-      (hostAnswers) =>
-        validateSls(
-          { tree: snap.tree, minion: { id, grains }, pillar: pil.pillar, nodegroups: this.config.nodegroups, schema: this.schemaOf(snap), hostAnswers },
-          sls,
-          saltenv,
-        ),
-      { minion: id, ...(ask ? { ask } : {}) },
-    );
+    const step: CompileStep = {
+      op: 'validate',
+      id,
+      grains,
+      pillar: pil.pillar,
+      ext: {},
+      raw: false,
+      params: {},
+      strategy: this.config.top_file_merging_strategy,
+      defaultTop: this.config.default_top,
+      stateTop: this.config.state_top,
+      nodegroups: this.config.nodegroups,
+      saltenv,
+      sls,
+    };
+    // rendered on a worker like any compile (a worker that fails answers with its coded error)
+    const { result: res } = await compileAsking(async (hostAnswers) => (await this.step(step, snap, hostAnswers)).result as ValidateResult, {
+      minion: id,
+      ...(ask ? { ask } : {}),
+    });
     const onDisk = (d: Diagnostic): Diagnostic => {
       const f = d.file ? snap.lookup(d.env ?? saltenv, d.file) : undefined;
       return f ? { ...d, file: f.abs } : d;

@@ -1,0 +1,67 @@
+import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MasterConfig } from './config.js';
+
+/** What a compile worker process is started with (the pool's fork and the tests' probes alike). */
+export interface WorkerLaunch {
+  entry: string;
+  execArgv: string[];
+  /** The whole environment: the master's own (a store URL, say) is not passed on. */
+  env: NodeJS.ProcessEnv;
+  /** Paths the worker must not be able to read; it reports on each when it starts. */
+  denied: string[];
+}
+
+export type LaunchConfig = Pick<MasterConfig, 'compile_worker_memory_mb' | 'data_dir' | 'pki_dir' | 'token_file'>;
+
+function withReal(p: string): string[] {
+  const abs = path.resolve(p);
+  try {
+    const real = realpathSync(abs);
+    return real === abs ? [abs] : [abs, real];
+  } catch {
+    return [abs];
+  }
+}
+
+/**
+ * Templates are untrusted: a compile worker runs under Node's permission model, reading only
+ * Brine's own code (the packages and node_modules beside this file); it gets its file roots
+ * from the master. No writes, no child processes, no worker threads, no addons, no node:sqlite
+ * (which the permission model does not guard), no inspector.
+ */
+export function workerLaunch(config: LaunchConfig, execArgv: string[] = process.execArgv): WorkerLaunch {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const fromSource = import.meta.url.endsWith('.ts');
+  const packages = path.resolve(here, '../..');
+  const root = path.dirname(packages);
+  const code = [packages, path.join(root, 'node_modules')];
+  // run from TypeScript sources (the tests): the repo's own loader hooks come along
+  const hooks: string[] = [];
+  for (const a of fromSource ? execArgv : []) {
+    if (a === '--experimental-strip-types') hooks.push(a);
+    const spec = a.startsWith('--import=') ? a.slice('--import='.length) : '';
+    if (!/^(\.|\/|file:)/.test(spec)) continue;
+    const file = spec.startsWith('file:') ? fileURLToPath(spec) : path.resolve(spec);
+    if (file.startsWith(root + path.sep) && !file.includes(`${path.sep}node_modules${path.sep}`)) {
+      hooks.push(`--import=${file}`);
+      code.push(file);
+    }
+  }
+  const flags = process.allowedNodeEnvironmentFlags;
+  const reads = [...new Set(code.flatMap(withReal))].filter((p) => existsSync(p));
+  return {
+    entry: path.join(here, fromSource ? 'compile-worker.ts' : 'compile-worker.js'),
+    execArgv: [
+      flags.has('--permission') ? '--permission' : '--experimental-permission',
+      ...reads.map((p) => `--allow-fs-read=${p}`),
+      ...(flags.has('--experimental-sqlite') ? ['--no-experimental-sqlite'] : []),
+      '--no-addons',
+      `--max-old-space-size=${config.compile_worker_memory_mb}`,
+      ...hooks,
+    ],
+    env: { BRINE_TEMPLATE_CACHE: 'off', BRINE_PROBE_CACHE: 'off', NODE_DISABLE_COMPILE_CACHE: '1', ...(process.env.TZ ? { TZ: process.env.TZ } : {}) },
+    denied: [config.data_dir, config.pki_dir, config.token_file].map((p) => path.resolve(p)),
+  };
+}
