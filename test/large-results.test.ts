@@ -82,7 +82,7 @@ t.test('a 5 MB cmd.run output is trimmed with a marker and stored, without a rec
 t.test('a 30,000-state highstate reaches the minion and every result is stored', async (t) => {
   const before = sessions('big1');
   const t0 = performance.now();
-  const r = await cluster.run('big1', 'state.sls', ['many'], { timeout: 300 });
+  const r = await cluster.run('big1', 'state.sls', ['many'], { timeout: 120 });
   t.comment(`${BIG}-state run: return after ${Math.round(performance.now() - t0)} ms, ${sessions('big1') - before} reconnects`);
   t.equal(r.returns.big1?.retcode, 0, 'the run returns and succeeds');
   const { states: rows } = await cluster.client.get<{ states: Row[] }>(`/v1/jobs/${r.jid}/states?minion=big1`);
@@ -93,11 +93,11 @@ t.test('a 30,000-state highstate reaches the minion and every result is stored',
 });
 
 t.test('spool items the master refuses are quarantined; an oversized one is trimmed and sent', async (t) => {
-  // three real jobs of big1, whose returns we replace in its spool while it is stopped
-  const jobs = [];
-  for (let i = 0; i < 3; i++) jobs.push((await cluster.run('big1', 'test.ping', [], { timeout: 30 })).jid);
-  const [poisoned, oversized, garbled] = jobs as [string, string, string];
+  // three jobs of big1 published while it is stopped: their returns are what we put in its spool
   await minion('big1').kill('SIGTERM');
+  const jobs = [];
+  for (let i = 0; i < 3; i++) jobs.push((await cluster.client.post<{ jid: string }>('/v1/jobs', { tgt: 'big1', fun: 'test.ping' })).jid);
+  const [poisoned, oversized, garbled] = jobs as [string, string, string];
   const data = path.join(cluster.dir, 'minion-big1');
   const db = new Database(path.join(data, 'spool.db'));
   const now = new Date().toISOString();

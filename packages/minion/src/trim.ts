@@ -2,8 +2,8 @@ import type { StateResultItem } from '@brine/protocol';
 
 /**
  * Results that fit a frame (Salt's `max_event_size`): a state result or a return larger than
- * the budget is trimmed rather than lost. Strings are cut first (a state's `changes` before its
- * other fields, the `comment` last) and end with a marker saying how much was dropped; what
+ * the budget is trimmed rather than lost. Strings are cut first (the longest to one length, a
+ * state's `comment` last) and end with a marker saying how much was dropped; what
  * still does not fit (a change set of many small entries) is replaced by a note.
  */
 
@@ -33,7 +33,7 @@ interface Leaf {
   holder: Record<string, unknown> | unknown[];
   key: string | number;
   bytes: number;
-  /** 0 under `changes`, 2 a `comment`, 1 anything else: the order strings are cut in. */
+  /** 1 a state's `comment` (cut last), 0 or -1 (under `changes`) anything else. */
   rank: number;
 }
 
@@ -45,7 +45,8 @@ function collect(v: unknown, rank: number, holder: Leaf['holder'], key: string |
   if (Array.isArray(v)) v.forEach((x, i) => collect(x, rank, v, i, out));
   else if (typeof v === 'object' && v !== null) {
     const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) collect(o[k], k === 'changes' ? 0 : k === 'comment' && rank === 1 ? 2 : rank, o, k, out);
+    // a state's comment is cut last; strings under `changes` are not a state's comment
+    for (const k of Object.keys(o)) collect(o[k], k === 'changes' ? -1 : k === 'comment' && rank === 0 ? 1 : rank, o, k, out);
   }
 }
 
@@ -86,10 +87,10 @@ export function trimToFit(value: unknown, budget: number, limit = budget): { val
   const box: Record<string, unknown> = { v: JSON.parse(JSON.stringify(value) ?? 'null') as unknown };
   let total = size;
   const leaves: Leaf[] = [];
-  collect(box.v, 1, box, 'v', leaves);
-  for (const rank of [0, 1, 2]) {
-    // the longest strings of a rank are cut to one level, so that each keeps its start
-    const group = leaves.filter((l) => l.rank === rank).sort((a, b) => b.bytes - a.bytes);
+  collect(box.v, 0, box, 'v', leaves);
+  for (const last of [false, true]) {
+    // the longest strings are cut to one level, so that each keeps its start; comments last
+    const group = leaves.filter((l) => (l.rank === 1) === last).sort((a, b) => b.bytes - a.bytes);
     for (let pass = 0; pass < 3 && total > budget && group.length > 0; pass++) {
       const cap = level(
         group.map((l) => l.bytes),

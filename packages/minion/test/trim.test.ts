@@ -58,3 +58,14 @@ t.test('batches hold at most maxBytes of items, each item at least once', async 
   for (const b of batches) t.ok(jsonBytes(b) <= 10_000);
   t.equal(batchByBytes([{ big: 'y'.repeat(20_000) }], 10_000).length, 1);
 });
+
+t.test('an output held twice (changes and new_state) keeps its start in both', async (t) => {
+  const out = 'a'.repeat(2_000_000);
+  const running = { 'cmd_|-x_|-x_|-run': { result: true, comment: 'ran', changes: { stdout: out }, new_state: { stdout: out } } };
+  const { value } = trimToFit(running, LIMIT);
+  const st = (value as typeof running)['cmd_|-x_|-x_|-run'];
+  t.ok(jsonBytes(value) <= LIMIT);
+  t.match(st.changes.stdout, /^a{1000,}\n\.\.\. \[\d+ bytes trimmed/);
+  t.match(st.new_state.stdout, /^a{1000,}\n\.\.\. \[\d+ bytes trimmed/);
+  t.equal(st.comment, 'ran');
+});
