@@ -6,6 +6,7 @@ import t, { type Test } from 'tap';
 import { Cluster } from './helpers/cluster.js';
 import { writeTree } from './helpers/fleet-tree.js';
 import type { BrineProcess } from './helpers/proc.js';
+import { authSig, keyPair, RawClient } from './helpers/raw-client.js';
 
 /**
  * Large results and large compiles (issue 20, item 4). A 5 MB `cmd.run` output is trimmed to
@@ -20,8 +21,7 @@ const BIG = 30_000;
 writeTree(states, {
   'top.sls': "base:\n  '*':\n    - fine\n",
   'fine.sls': 'fine:\n  test.succeed_without_changes\n',
-  'loud.sls':
-    "before:\n  test.succeed_without_changes\n\nloud:\n  cmd.run:\n    - name: head -c 5000000 /dev/zero | tr '\\0' a\n\nafter:\n  test.nop\n",
+  'loud.sls': "before:\n  test.succeed_without_changes\n\nloud:\n  cmd.run:\n    - name: head -c 5000000 /dev/zero | tr '\\0' a\n\nafter:\n  test.nop\n",
   'many.sls': Array.from({ length: BIG }, (_, i) => `s${i}:\n  ${i % 2 ? 'test.nop' : 'test.succeed_without_changes'}\n`).join(''),
 });
 
@@ -58,7 +58,7 @@ t.test('a 5 MB cmd.run output is trimmed with a marker and stored, without a rec
   t.ok(ret, 'the return is stored');
   t.equal(ret?.retcode, 0);
   const running = ret?.return as Record<string, { result: boolean; comment: string; changes: { stdout?: string } }>;
-  const loud = running?.['cmd_|-loud_|-head -c 5000000 /dev/zero | tr \'\\0\' a_|-run'];
+  const loud = running?.["cmd_|-loud_|-head -c 5000000 /dev/zero | tr '\\0' a_|-run"];
   t.equal(loud?.result, true, 'the result is kept');
   t.match(loud?.comment, /Command ".*" run/, 'the comment is kept');
   t.ok((loud?.changes.stdout?.length ?? Infinity) < 1_100_000, 'the output is cut');
@@ -144,4 +144,24 @@ t.test('spool items the master refuses are quarantined; an oversized one is trim
   const r = await cluster.run('big1', 'test.ping', [], { timeout: 30 });
   t.equal(r.returns.big1?.return, true, 'the minion still works');
   await otherStillApplies(t);
+});
+
+t.test('the master refuses an oversized result naming its job, and keeps the connection', async (t) => {
+  const kp = keyPair();
+  const c = new RawClient(cluster.port);
+  t.teardown(() => c.ws.terminate());
+  await c.open();
+  c.send({ v: 1, type: 'hello', minion: 'raw1', pub: kp.pub, version: 'x' });
+  const ch = await c.next('challenge');
+  c.send({ v: 1, type: 'auth', sig: authSig(kp.priv, 'raw1', ch.nonce as string, c.binding()) });
+  const welcome = await c.next('welcome');
+  t.equal(welcome.max_frame_bytes, 1024 * 1024, 'the welcome tells the frame limit');
+  const jid = '20250101000000000042';
+  const now = new Date().toISOString();
+  c.send({ v: 1, type: 'ret', jid, fun: 'cmd.run', success: true, retcode: 0, return: 'd'.repeat(2_000_000), started: now, finished: now });
+  const err = await c.next('error');
+  t.match(err, { code: 'BRINE_ERR_PROTO_FRAME_TOO_LARGE', jid, refused: 'ret', limit: 1024 * 1024 }, 'the refusal names the job');
+  c.send({ v: 1, type: 'ping', id: 'p1' });
+  t.match(await c.next('pong'), { id: 'p1' }, 'the session goes on');
+  t.notOk(c.closed);
 });

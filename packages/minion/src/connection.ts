@@ -244,8 +244,7 @@ export class MasterConnection extends EventEmitter {
     const req = this.requests.get(msg.ref);
     if (!req) return;
     const pieces = (req.pieces ??= []);
-    const fail = (detail: string) =>
-      this.settle(msg.ref)?.reject(minionErrors.make('BRINE_ERR_MINION_ANSWER_PARTS', { op: req.op, detail }));
+    const fail = (detail: string) => this.settle(msg.ref)?.reject(minionErrors.make('BRINE_ERR_MINION_ANSWER_PARTS', { op: req.op, detail }));
     if (msg.part !== pieces.length || typeof msg.data !== 'string' || msg.parts! < 1) {
       return fail(`part ${String(msg.part)} of ${String(msg.parts)} after ${pieces.length}`);
     }

@@ -78,7 +78,10 @@ export class SpoolSender {
     }
     const frame = Math.min(this.deps.limits().frame, msg.limit ?? Infinity);
     const budget = Math.max(1024, Math.floor((frame - FRAME_ROOM) / 2 ** n));
-    log.warn({ event: 'result_refused', jid: msg.jid, refused: kind, code: msg.code, refusals: n, budget }, `the master refused the ${kind} of job ${msg.jid}: sending it again trimmed to ${budget} bytes`);
+    log.warn(
+      { event: 'result_refused', jid: msg.jid, refused: kind, code: msg.code, refusals: n, budget },
+      `the master refused the ${kind} of job ${msg.jid}: sending it again trimmed to ${budget} bytes`,
+    );
     if (kind === 'ret') {
       const ret = spool.pendingOf(msg.jid, (jid, why) => this.quarantine(jid, 'ret', `the spooled return is ${why}`));
       if (ret) this.sendReturn(this.fitReturn(ret, budget, true));
@@ -93,7 +96,10 @@ export class SpoolSender {
   private fitReturn(ret: SpooledReturn, budget: number, respool = false): SpooledReturn {
     const { value, dropped } = trimToFit(ret.return, budget, this.deps.limits().event);
     if (dropped === 0) return ret;
-    this.deps.log.warn({ event: 'result_trimmed', jid: ret.jid, dropped, budget }, `the return of job ${ret.jid} is trimmed by ${dropped} bytes to fit ${budget} bytes`);
+    this.deps.log.warn(
+      { event: 'result_trimmed', jid: ret.jid, dropped, budget },
+      `the return of job ${ret.jid} is trimmed by ${dropped} bytes to fit ${budget} bytes`,
+    );
     const fitted = { ...ret, return: value };
     if (respool) this.deps.spool.put(fitted);
     return fitted;

@@ -185,7 +185,8 @@ export class ResultSpool {
     const at = new Date().toISOString();
     const file = path.join(dir, `${jid.replace(/[^0-9A-Za-z_-]/g, '_').slice(0, 64)}-${kind}-${at.replace(/[:.]/g, '')}.json`);
     this.db.transaction(() => {
-      let rows: Array<Row & { run_num?: number }> = kind === 'ret' ? (this.stmts.one.all(jid) as Row[]) : (this.stmts.stateOf.all(jid) as Array<Row & { run_num: number }>);
+      let rows: Array<Row & { run_num?: number }> =
+        kind === 'ret' ? (this.stmts.one.all(jid) as Row[]) : (this.stmts.stateOf.all(jid) as Array<Row & { run_num: number }>);
       if (runNums) rows = rows.filter((r) => runNums.includes(r.run_num!));
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writeFileSync(file, JSON.stringify({ jid, kind, reason, quarantined_at: at, items: rows.map((r) => r.payload) }, null, 1) + '\n', { mode: 0o600 });

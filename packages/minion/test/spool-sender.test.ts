@@ -67,7 +67,11 @@ t.test('an oversized spooled return is trimmed to fit and sent', async (t) => {
 
 t.test('state results go in frames batched by bytes', async (t) => {
   const { sender, frames } = setup(t);
-  const items = Array.from({ length: 400 }, (_, i) => ({ run_num: i, tag: `test_|-s${i}_|-s${i}_|-nop`, ret: { result: true, comment: 'c'.repeat(500), changes: {} } }));
+  const items = Array.from({ length: 400 }, (_, i) => ({
+    run_num: i,
+    tag: `test_|-s${i}_|-s${i}_|-nop`,
+    ret: { result: true, comment: 'c'.repeat(500), changes: {} },
+  }));
   items.push({ run_num: 400, tag: 'cmd_|-x_|-x_|-run', ret: { result: true, comment: 'ran', changes: { stdout: 'o'.repeat(200_000) } } });
   sender.streamStates(JID, 'state.apply', items);
   t.ok(frames.length > 3, `${frames.length} frames`);

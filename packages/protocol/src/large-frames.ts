@@ -16,7 +16,7 @@ export function encodeRes(ref: string, data: unknown, maxBytes: number): string[
   // a UTF-16 unit takes at most 3 bytes once escaped again into the frame ('"' and '\' take 2)
   const step = Math.max(1024, Math.floor((maxBytes - PART_ROOM - Buffer.byteLength(ref)) / 3));
   const pieces: string[] = [];
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let end = Math.min(text.length, at + step);
     // never split a surrogate pair: each piece stays well-formed text
     const last = text.charCodeAt(end - 1);
@@ -39,7 +39,7 @@ export interface ResultFrameHead {
  * them in its refusal, and the minion knows which spooled item to trim or set aside.
  */
 export function peekResultFrame(raw: string | Buffer): ResultFrameHead | undefined {
-  const head = (typeof raw === 'string' ? raw.slice(0, 256) : raw.subarray(0, 256).toString('latin1'));
+  const head = typeof raw === 'string' ? raw.slice(0, 256) : raw.subarray(0, 256).toString('latin1');
   const type = /^\{"v":1,"type":"(ret|state_results)",(?:"id":"[^"]{0,64}",)?"jid":"(\d{20})"/.exec(head);
   return type ? { type: type[1] as ResultFrameHead['type'], jid: type[2]! } : undefined;
 }

@@ -26,10 +26,13 @@ t.test('an answer that fits is one plain res', async (t) => {
 
 t.test('the head of a result frame names its type and jid', async (t) => {
   const jid = '20250101000000000001';
-  t.same(peekResultFrame(Buffer.from(encode({ type: 'ret', jid, fun: 'cmd.run', success: true, retcode: 0, return: 'x'.repeat(10), started: '', finished: '' }))), {
-    type: 'ret',
-    jid,
-  });
+  t.same(
+    peekResultFrame(Buffer.from(encode({ type: 'ret', jid, fun: 'cmd.run', success: true, retcode: 0, return: 'x'.repeat(10), started: '', finished: '' }))),
+    {
+      type: 'ret',
+      jid,
+    },
+  );
   t.same(peekResultFrame(encode({ type: 'state_results', jid, fun: 'state.apply', results: [] })), { type: 'state_results', jid });
   t.equal(peekResultFrame(encode({ type: 'ping' })), undefined);
   t.equal(peekResultFrame('{"v":1,"type":"ret","jid":"nope"}'), undefined);
