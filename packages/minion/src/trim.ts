@@ -37,17 +37,22 @@ interface Leaf {
   rank: number;
 }
 
-function collect(v: unknown, rank: number, holder: Leaf['holder'], key: string | number, out: Leaf[]): void {
-  if (typeof v === 'string') {
-    if (v.length >= MIN_CUT) out.push({ holder, key, bytes: jsonBytes(v), rank });
-    return;
+/** The strings worth cutting in `root` (walked without recursion: results may nest deep). */
+function collect(root: Leaf['holder'], key: string | number): Leaf[] {
+  const out: Leaf[] = [];
+  const stack: Array<[unknown, number, Leaf['holder'], string | number]> = [[(root as Record<string | number, unknown>)[key], 0, root, key]];
+  while (stack.length > 0) {
+    const [v, rank, holder, k] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.length >= MIN_CUT) out.push({ holder, key: k, bytes: jsonBytes(v), rank });
+    } else if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, rank, v, i]));
+    else if (typeof v === 'object' && v !== null) {
+      const o = v as Record<string, unknown>;
+      // a state's comment is cut last; strings under `changes` are not a state's comment
+      for (const c of Object.keys(o)) stack.push([o[c], c === 'changes' ? -1 : c === 'comment' && rank === 0 ? 1 : rank, o, c]);
+    }
   }
-  if (Array.isArray(v)) v.forEach((x, i) => collect(x, rank, v, i, out));
-  else if (typeof v === 'object' && v !== null) {
-    const o = v as Record<string, unknown>;
-    // a state's comment is cut last; strings under `changes` are not a state's comment
-    for (const k of Object.keys(o)) collect(o[k], k === 'changes' ? -1 : k === 'comment' && rank === 0 ? 1 : rank, o, k, out);
-  }
+  return out;
 }
 
 /** The size the largest of `bytes` (sorted, largest first) are cut to, so that `need` bytes go. */
@@ -86,8 +91,7 @@ export function trimToFit(value: unknown, budget: number, limit = budget): { val
   if (size <= budget) return { value, dropped: 0 };
   const box: Record<string, unknown> = { v: JSON.parse(JSON.stringify(value) ?? 'null') as unknown };
   let total = size;
-  const leaves: Leaf[] = [];
-  collect(box.v, 0, box, 'v', leaves);
+  const leaves = collect(box, 'v');
   for (const last of [false, true]) {
     // the longest strings are cut to one level, so that each keeps its start; comments last
     const group = leaves.filter((l) => (l.rank === 1) === last).sort((a, b) => b.bytes - a.bytes);
