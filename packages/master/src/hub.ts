@@ -6,8 +6,10 @@ import { BrineError, toBrineError, type Grains, type Logger } from '@brine/core'
 import {
   authPayload,
   encode,
+  encodeRes,
   EXPORTER_LABEL,
   parseFrame,
+  peekResultFrame,
   protocolErrors,
   type Body,
   type HostCallAnswer,
@@ -214,10 +216,20 @@ export class MinionHub {
     const parsed = parseFrame(raw, session.minion ? this.deps.maxFrameBytes : this.authFrameBytes);
     if (!parsed.ok) {
       this.stats.invalid_frames++;
-      this.deps.log.warn({ peer: session.peer, minion: session.minion, code: parsed.error.code }, parsed.error.message);
-      this.sendError(session, parsed.error.code, parsed.error.message, parsed.ref);
+      const { code, message } = parsed.error;
+      // a refused result names its job, so the minion trims or sets aside that item and goes on
+      const about = session.minion ? peekResultFrame(raw) : undefined;
+      this.deps.log.warn({ peer: session.peer, minion: session.minion, code, jid: about?.jid, refused: about?.type }, message);
+      this.send(session, {
+        type: 'error',
+        code,
+        message,
+        ...(parsed.ref !== undefined ? { ref: parsed.ref } : {}),
+        ...(about ? { jid: about.jid, refused: about.type } : {}),
+        ...(code === 'BRINE_ERR_PROTO_FRAME_TOO_LARGE' ? { limit: this.deps.maxFrameBytes } : {}),
+      });
       // before authentication only small frames are heard: a large one ends the session
-      if (!session.minion && parsed.error.code === 'BRINE_ERR_PROTO_FRAME_TOO_LARGE') session.ws.close(1009, parsed.error.code);
+      if (!session.minion && code === 'BRINE_ERR_PROTO_FRAME_TOO_LARGE') session.ws.close(1009, code);
       return;
     }
     const msg = parsed.msg;
@@ -291,7 +303,9 @@ export class MinionHub {
     const handler = this.requests;
     if (!handler) return this.unexpected(session, msg);
     handler(session, msg).then(
-      (data) => this.send(session, { type: 'res', ref: msg.id, data: data ?? null }),
+      (data) => {
+        for (const frame of encodeRes(msg.id, data ?? null, this.deps.maxFrameBytes)) this.send(session, frame);
+      },
       (err: unknown) => {
         const e = toBrineError(err);
         if (e.code === 'BRINE_ERR_CORE_INTERNAL') this.deps.log.error({ err, minion: session.minion, op: msg.op }, 'request failed');
@@ -374,7 +388,7 @@ export class MinionHub {
     this.sessions.set(minion, session);
     this.stats.authenticated++;
     this.deps.log.info({ minion, peer: session.peer }, 'minion authenticated');
-    this.send(session, { type: 'welcome', minion });
+    this.send(session, { type: 'welcome', minion, max_frame_bytes: this.deps.maxFrameBytes });
     if (this.deps.clusterId) this.remember(this.deps.store.setPresence(minion, this.deps.clusterId, true));
     this.deps.events.fire('brine/presence/change', { new: [minion], lost: [] });
   }

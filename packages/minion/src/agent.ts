@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { collectGrains, createCommandRunner, type CommandRunner, type Logger, type StateRegistry } from '@brine/core';
 import { defaultRegistry } from '@brine/states';
-import type { HostCallItem, HostCallsMsg } from '@brine/protocol';
+import type { ErrorMsg, HostCallItem, HostCallsMsg } from '@brine/protocol';
 import type { MinionConfig } from './config.js';
 import { MasterConnection, type WorkFrame } from './connection.js';
 import { minionErrors } from './errors.js';
@@ -14,6 +14,8 @@ import { ensureIdentity } from './identity.js';
 import { JobRunner } from './job-runner.js';
 import { formatMaster } from './master-list.js';
 import { ResultSpool } from './spool.js';
+import { SpoolSender } from './spool-sender.js';
+import { FRAME_ROOM } from './trim.js';
 import { STATE_FUNCTIONS } from './state-functions.js';
 
 export const MINION_VERSION = '0.1.0';
@@ -43,6 +45,7 @@ export class MinionAgent extends EventEmitter {
   private readonly log: Logger;
   private readonly conn: MasterConnection;
   private readonly jobs: JobRunner;
+  private readonly sender: SpoolSender;
 
   readonly config: MinionConfig;
   constructor(config: MinionConfig, opts: AgentOptions) {
@@ -55,6 +58,14 @@ export class MinionAgent extends EventEmitter {
     this.spool = new ResultSpool(path.join(config.data_dir, 'spool.db'));
     this.grains = opts.grains ? { ...opts.grains, id: config.id } : collectGrains(config.id, config.grains, MINION_VERSION);
     this.conn = new MasterConnection(config, identity, this.log, MINION_VERSION);
+    this.sender = new SpoolSender({
+      spool: this.spool,
+      log: this.log,
+      sendFrame: (text) => this.conn.sendFrame(text),
+      connected: () => this.conn.connected,
+      limits: () => ({ frame: this.conn.frameLimit, event: Math.min(config.max_event_size, this.conn.frameLimit - FRAME_ROOM) }),
+      emit: (event, ...args) => this.emit(event, ...args),
+    });
     this.jobs = new JobRunner({
       config,
       log: this.log,
@@ -64,14 +75,14 @@ export class MinionAgent extends EventEmitter {
       version: MINION_VERSION,
       cmd: opts.cmd ?? createCommandRunner(),
       registry: opts.registry ?? defaultRegistry(),
-      send: (msg) => this.conn.send(msg),
+      sender: this.sender,
       connected: () => this.conn.connected,
       request: (op, args) => this.conn.request(op, args),
       emit: (event, ...args) => this.emit(event, ...args),
     });
     this.recoverInterrupted();
     this.conn.on('welcome', () => this.onWelcome());
-    this.conn.on('master-error', (msg: { code: string; message: string; jid?: string }) => this.onRefusal(msg));
+    this.conn.on('master-error', (msg: ErrorMsg) => this.onRefusal(msg));
     this.conn.on('work', (msg: WorkFrame) => this.onWork(msg));
     for (const event of ['pending', 'rejected', 'denied', 'fatal', 'master-error']) this.conn.on(event, (...args) => this.emit(event, ...args));
   }
@@ -106,17 +117,9 @@ export class MinionAgent extends EventEmitter {
   private onWelcome(): void {
     this.conn.send({ type: 'grains', grains: this.grains, running: this.jobs.runningJids(), spool: this.spool.size() + this.spool.stateSize() });
     // state results first: a job's return is only stored after its states
-    let resentStates = 0;
-    for (const g of this.spool.pendingStates()) {
-      for (let i = 0; i < g.results.length; i += 500) {
-        this.conn.send({ type: 'state_results', jid: g.jid, fun: g.fun, results: g.results.slice(i, i + 500) });
-      }
-      resentStates += g.results.length;
-    }
-    const spooled = this.spool.pending();
-    for (const ret of spooled) this.conn.send({ type: 'ret', ...ret });
+    const resent = this.sender.resendAll();
     const master = formatMaster(this.conn.master);
-    this.log.info({ event: 'minion_ready', master, resent: spooled.length, resent_states: resentStates }, `authenticated with the master ${master}`);
+    this.log.info({ event: 'minion_ready', master, resent: resent.rets, resent_states: resent.states }, `authenticated with the master ${master}`);
     this.emit('ready');
   }
 
@@ -143,8 +146,12 @@ export class MinionAgent extends EventEmitter {
       );
   }
 
-  /** The master refuses results for a job it does not know for this minion: that is final. */
-  private onRefusal(msg: { code: string; message: string; jid?: string }): void {
+  /**
+   * The master refused a result frame (too large, invalid: trimmed and sent again, or set
+   * aside), or refuses results for a job it does not know for this minion: that is final.
+   */
+  private onRefusal(msg: ErrorMsg): void {
+    if (this.sender.onRefusal(msg)) return;
     if (msg.jid === undefined || (msg.code !== 'BRINE_ERR_MASTER_UNKNOWN_JOB' && msg.code !== 'BRINE_ERR_MASTER_NOT_YOUR_JOB')) return;
     const dropped = this.spool.drop(msg.jid);
     if (!dropped.ret && dropped.states === 0) return;

@@ -21,6 +21,8 @@ export interface MinionConfig {
   recon_randomize: boolean;
   max_concurrent_jobs: number;
   max_frame_bytes: number;
+  /** Largest state result or return sent as is (Salt's max_event_size); larger ones are trimmed. */
+  max_event_size: number;
   log_level: string;
   /** `master` parsed: the masters in the order the minion tries them (not an option itself). */
   masters: MasterAddress[];
@@ -42,6 +44,7 @@ export const MINION_DEFAULTS: Omit<MinionOptions, 'id'> & { id: string | null } 
   recon_randomize: true,
   max_concurrent_jobs: 8,
   max_frame_bytes: 1024 * 1024,
+  max_event_size: 1048576,
   log_level: 'info',
 };
 
@@ -59,6 +62,7 @@ const KINDS: Record<keyof MinionOptions, string> = {
   recon_randomize: 'boolean',
   max_concurrent_jobs: 'number',
   max_frame_bytes: 'number',
+  max_event_size: 'number',
   log_level: 'string',
 };
 

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { BrineError, type Logger } from '@brine/core';
-import { authPayload, encode, EXPORTER_LABEL, parseFrame, type Body, type MasterToMinion, type MinionToMaster } from '@brine/protocol';
+import { authPayload, encode, EXPORTER_LABEL, parseFrame, type Body, type MasterToMinion, type MinionToMaster, type ResMsg } from '@brine/protocol';
 import WebSocket from 'ws';
 import type { MinionConfig } from './config.js';
 import { minionErrors } from './errors.js';
@@ -17,6 +17,8 @@ interface PendingRequest {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
+  /** The pieces received so far of an answer sent in parts. */
+  pieces?: string[];
 }
 
 /** Seconds a request to the master may wait (including time spent reconnecting). */
@@ -44,6 +46,8 @@ export class MasterConnection extends EventEmitter {
   private timer?: NodeJS.Timeout;
   private readonly requests = new Map<string, PendingRequest>();
   private reqSeq = 0;
+  /** The largest frame the master connected to hears (from its welcome). */
+  private masterFrameBytes?: number;
 
   private readonly config: MinionConfig;
   private readonly identity: MinionIdentity;
@@ -87,11 +91,21 @@ export class MasterConnection extends EventEmitter {
     });
   }
 
+  /** The largest frame to send: ours, or the master's when it hears less. */
+  get frameLimit(): number {
+    return Math.min(this.config.max_frame_bytes, this.masterFrameBytes ?? Infinity);
+  }
+
   /** Sends a frame when the socket is open; false when it is not. */
   send(msg: Body<MinionToMaster>): boolean {
+    return this.sendFrame(encode(msg));
+  }
+
+  /** Sends an encoded frame when the socket is open; false when it is not. */
+  sendFrame(text: string): boolean {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
-    ws.send(encode(msg));
+    ws.send(text);
     return true;
   }
 
@@ -151,9 +165,13 @@ export class MasterConnection extends EventEmitter {
         case 'welcome':
           this.authed = true;
           this.attempt = 0;
+          this.masterFrameBytes = msg.max_frame_bytes;
           this.emit('welcome');
           // requests asked before the connection dropped are asked again (they are all idempotent)
-          for (const [id, req] of this.requests) this.send({ type: 'req', id, op: req.op, args: req.args });
+          for (const [id, req] of this.requests) {
+            req.pieces = undefined;
+            this.send({ type: 'req', id, op: req.op, args: req.args });
+          }
           return;
         case 'key_state':
           if (msg.state === 'pending') {
@@ -175,7 +193,8 @@ export class MasterConnection extends EventEmitter {
           }
           return;
         case 'res':
-          this.settle(msg.ref)?.resolve(msg.data);
+          if (msg.parts === undefined) this.settle(msg.ref)?.resolve(msg.data);
+          else this.onPart(msg);
           return;
         case 'ping':
           this.send(msg.id === undefined ? { type: 'pong' } : { type: 'pong', id: msg.id });
@@ -218,6 +237,26 @@ export class MasterConnection extends EventEmitter {
       }
       this.schedule(retryAfter);
     });
+  }
+
+  /** A piece of an answer larger than a frame; the last one completes the request. */
+  private onPart(msg: ResMsg): void {
+    const req = this.requests.get(msg.ref);
+    if (!req) return;
+    const pieces = (req.pieces ??= []);
+    const fail = (detail: string) => this.settle(msg.ref)?.reject(minionErrors.make('BRINE_ERR_MINION_ANSWER_PARTS', { op: req.op, detail }));
+    if (msg.part !== pieces.length || typeof msg.data !== 'string' || msg.parts! < 1) {
+      return fail(`part ${String(msg.part)} of ${String(msg.parts)} after ${pieces.length}`);
+    }
+    pieces.push(msg.data);
+    if (pieces.length < msg.parts!) return;
+    let data: unknown;
+    try {
+      data = JSON.parse(pieces.join(''));
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+    this.settle(msg.ref)?.resolve(data);
   }
 
   private settle(ref: string): PendingRequest | undefined {

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { BrineError, toBrineError, type CommandRunner, type Logger, type StateRegistry, type StateResult } from '@brine/core';
-import type { Body, JobMsg, MinionToMaster, StateResultItem } from '@brine/protocol';
+import type { JobMsg, StateResultItem } from '@brine/protocol';
 import type { MinionConfig } from './config.js';
 import { minionErrors } from './errors.js';
 import { bindArgs, type ExecRegistry } from '@brine/exec';
 import type { MinionExecContext, RunningJob } from './exec-function.js';
 import { remoteFileClient } from './remote-file-client.js';
 import type { ResultSpool, SpooledReturn } from './spool.js';
+import type { SpoolSender } from './spool-sender.js';
 import { syncStates } from './sync-states.js';
 
 interface Running extends RunningJob {
@@ -24,8 +25,8 @@ export interface JobRunnerDeps {
   version: string;
   cmd: CommandRunner;
   registry: StateRegistry;
-  /** Sends a frame to the master; false while disconnected. */
-  send(msg: Body<MinionToMaster>): boolean;
+  /** Spools results and returns (trimmed to fit) and sends them to the master. */
+  sender: SpoolSender;
   connected(): boolean;
   /** Asks the master (waits through reconnects). */
   request(op: string, args: Record<string, unknown>): Promise<unknown>;
@@ -163,8 +164,7 @@ export class JobRunner {
     this.flushStates();
     const out: SpooledReturn = { jid: job.jid, fun: job.fun, success, retcode, return: ret, started, finished: new Date().toISOString() };
     if (!this.stopped) {
-      deps.spool.finish(out);
-      const sent = deps.connected() && deps.send({ type: 'ret', ...out });
+      const sent = deps.sender.finish(out);
       deps.log.info({ event: 'job_done', jid: job.jid, fun: job.fun, success, sent }, 'job finished');
       deps.emit('return', out);
     }
@@ -181,14 +181,12 @@ export class JobRunner {
     }
   }
 
-  /** Spools and sends the state results gathered since the last flush (one frame per job). */
+  /** Spools and sends the state results gathered since the last flush (frames batched by bytes). */
   private flushStates(): void {
     this.outboxScheduled = false;
     for (const [jid, box] of this.outbox) {
       this.outbox.delete(jid);
-      if (box.items.length === 0) continue;
-      this.deps.spool.putStates(jid, box.fun, box.items);
-      if (this.deps.connected()) this.deps.send({ type: 'state_results', jid, fun: box.fun, results: box.items });
+      if (box.items.length > 0) this.deps.sender.streamStates(jid, box.fun, box.items);
     }
   }
 

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { RetMsg, StateResultItem } from '@brine/protocol';
 import { minionErrors } from './errors.js';
@@ -33,7 +35,9 @@ export class ResultSpool {
     CREATE TABLE IF NOT EXISTS states (
       jid TEXT NOT NULL, run_num INTEGER NOT NULL, fun TEXT NOT NULL, payload TEXT NOT NULL,
       PRIMARY KEY (jid, run_num)
-    );`);
+    );
+    CREATE TABLE IF NOT EXISTS refusals (jid TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (jid, kind));
+    DELETE FROM refusals WHERE jid NOT IN (SELECT jid FROM spool UNION SELECT jid FROM states);`);
     // a process crash keeps what WAL committed; only an OS crash could lose the last results
     this.db.pragma('synchronous = NORMAL');
     this.stmts = this.prepare();
@@ -44,13 +48,17 @@ export class ResultSpool {
     return {
       put: this.db.prepare('INSERT OR REPLACE INTO spool (jid, payload, created_at) VALUES (?, ?, ?)'),
       del: this.db.prepare('DELETE FROM spool WHERE jid = ?'),
-      all: this.db.prepare('SELECT payload FROM spool ORDER BY jid'),
+      all: this.db.prepare('SELECT jid, payload FROM spool ORDER BY jid'),
+      one: this.db.prepare('SELECT jid, payload FROM spool WHERE jid = ?'),
       count: this.db.prepare('SELECT count(*) AS n FROM spool'),
       seen: this.db.prepare('INSERT OR IGNORE INTO seen (jid, at) VALUES (?, ?)'),
       pruneSeen: this.db.prepare('DELETE FROM seen WHERE at < ?'),
       statePut: this.db.prepare('INSERT OR REPLACE INTO states (jid, run_num, fun, payload) VALUES (?, ?, ?, ?)'),
       stateDel: this.db.prepare('DELETE FROM states WHERE jid = ? AND run_num = ?'),
-      stateAll: this.db.prepare('SELECT jid, fun, payload FROM states ORDER BY jid, run_num'),
+      stateAll: this.db.prepare('SELECT jid, run_num, fun, payload FROM states ORDER BY jid, run_num'),
+      stateOf: this.db.prepare('SELECT jid, run_num, fun, payload FROM states WHERE jid = ? ORDER BY run_num'),
+      refuse: this.db.prepare('INSERT INTO refusals (jid, kind, n) VALUES (?, ?, 1) ON CONFLICT (jid, kind) DO UPDATE SET n = n + 1 RETURNING n'),
+      refusalDel: this.db.prepare('DELETE FROM refusals WHERE jid = ? AND kind = ?'),
       stateCount: this.db.prepare('SELECT count(*) AS n FROM states'),
       stateDrop: this.db.prepare('DELETE FROM states WHERE jid = ?'),
       activePut: this.db.prepare('INSERT OR REPLACE INTO active (jid, fun, started) VALUES (?, ?, ?)'),
@@ -107,11 +115,20 @@ export class ResultSpool {
   }
 
   ack(jid: string): void {
-    this.stmts.del.run(jid);
+    this.db.transaction(() => {
+      this.stmts.del.run(jid);
+      this.stmts.refusalDel.run(jid, 'ret');
+    })();
   }
 
-  pending(): SpooledReturn[] {
-    return (this.stmts.all.all() as Array<{ payload: string }>).map((r) => JSON.parse(r.payload) as SpooledReturn);
+  /** Spooled returns; a row that does not parse as one goes to `bad` instead (to be quarantined). */
+  pending(bad?: (jid: string, why: string) => void): SpooledReturn[] {
+    return parseRows(this.stmts.all.all() as Row[], bad) as SpooledReturn[];
+  }
+
+  /** The spooled return of one job. */
+  pendingOf(jid: string, bad?: (jid: string, why: string) => void): SpooledReturn | undefined {
+    return parseRows(this.stmts.one.all(jid) as Row[], bad)[0] as SpooledReturn | undefined;
   }
 
   size(): number {
@@ -136,15 +153,48 @@ export class ResultSpool {
     })();
   }
 
-  /** Unacknowledged state results, grouped by job. */
-  pendingStates(): Array<{ jid: string; fun: string; results: StateResultItem[] }> {
+  /**
+   * Unacknowledged state results, grouped by job (of one job with `jid`); a row that does not
+   * parse as one goes to `bad` instead, with its run number.
+   */
+  pendingStates(bad?: (jid: string, why: string, runNum: number) => void, jid?: string): Array<{ jid: string; fun: string; results: StateResultItem[] }> {
     const out = new Map<string, { jid: string; fun: string; results: StateResultItem[] }>();
-    for (const r of this.stmts.stateAll.all() as Array<{ jid: string; fun: string; payload: string }>) {
+    const rows = (jid === undefined ? this.stmts.stateAll.all() : this.stmts.stateOf.all(jid)) as Array<Row & { run_num: number; fun: string }>;
+    for (const r of rows) {
+      const item = parseRows([r], bad ? (j, why) => bad(j, why, r.run_num) : undefined, isStateItem)[0] as StateResultItem | undefined;
+      if (!item) continue;
       let g = out.get(r.jid);
       if (!g) out.set(r.jid, (g = { jid: r.jid, fun: r.fun, results: [] }));
-      g.results.push(JSON.parse(r.payload) as StateResultItem);
+      g.results.push(item);
     }
     return [...out.values()];
+  }
+
+  /** Counts one more refusal of a job's `ret` or `state_results` by the master; returns the count. */
+  refused(jid: string, kind: 'ret' | 'state_results'): number {
+    return (this.stmts.refuse.get(jid, kind) as { n: number }).n;
+  }
+
+  /**
+   * Moves a job's spooled return (`ret`), or its state results (all, or those of `runNums`),
+   * out of the spool into a file of `spool-quarantine/` beside spool.db, with the reason: what
+   * the master refuses for good is never sent again, and nothing is lost. Returns the file.
+   */
+  quarantine(jid: string, kind: 'ret' | 'state_results', reason: string, runNums?: number[]): string {
+    const dir = path.join(path.dirname(this.file), 'spool-quarantine');
+    const at = new Date().toISOString();
+    const file = path.join(dir, `${jid.replace(/[^0-9A-Za-z_-]/g, '_').slice(0, 64)}-${kind}-${at.replace(/[:.]/g, '')}.json`);
+    this.db.transaction(() => {
+      let rows: Array<Row & { run_num?: number }> =
+        kind === 'ret' ? (this.stmts.one.all(jid) as Row[]) : (this.stmts.stateOf.all(jid) as Array<Row & { run_num: number }>);
+      if (runNums) rows = rows.filter((r) => runNums.includes(r.run_num!));
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(file, JSON.stringify({ jid, kind, reason, quarantined_at: at, items: rows.map((r) => r.payload) }, null, 1) + '\n', { mode: 0o600 });
+      if (kind === 'ret') this.stmts.del.run(jid);
+      else for (const r of rows) this.stmts.stateDel.run(jid, r.run_num);
+      this.stmts.refusalDel.run(jid, kind);
+    })();
+    return file;
   }
 
   stateSize(): number {
@@ -154,6 +204,35 @@ export class ResultSpool {
   close(): void {
     this.db.close();
   }
+}
+
+interface Row {
+  jid: string;
+  payload: string;
+}
+
+const isReturn = (v: Record<string, unknown>): boolean => typeof v.fun === 'string';
+const isStateItem = (v: Record<string, unknown>): boolean => typeof v.tag === 'string' && typeof v.ret === 'object' && v.ret !== null;
+
+/** Spooled payloads parsed; one that is not JSON, not an object or not of its job is reported. */
+function parseRows(rows: Row[], bad?: (jid: string, why: string) => void, shape = isReturn): unknown[] {
+  const out: unknown[] = [];
+  for (const r of rows) {
+    let v: unknown;
+    try {
+      v = JSON.parse(r.payload);
+    } catch (err) {
+      bad?.(r.jid, `not JSON: ${(err as Error).message}`);
+      continue;
+    }
+    const o = v as Record<string, unknown>;
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || !shape(o) || (shape === isReturn && o.jid !== r.jid)) {
+      bad?.(r.jid, 'not a spooled result of this job');
+      continue;
+    }
+    out.push(v);
+  }
+  return out;
 }
 
 function spoolError(file: string, err: unknown): Error {

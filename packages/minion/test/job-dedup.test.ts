@@ -8,6 +8,7 @@ import { defaultRegistry } from '@brine/states';
 import { loadMinionConfig } from '../src/config.js';
 import { JobRunner } from '../src/job-runner.js';
 import { ResultSpool } from '../src/spool.js';
+import { SpoolSender } from '../src/spool-sender.js';
 
 /**
  * A job delivered twice (a master resending after a reconnect) runs once: the second delivery
@@ -31,11 +32,19 @@ t.test('the same jid twice runs once', async (t) => {
     version: 'test',
     cmd: createCommandRunner(),
     registry: defaultRegistry(),
-    send: (msg) => {
-      sent.push(msg as { type: string; jid?: string });
-      if ((msg as { type: string }).type === 'ret') lastReturn((msg as { jid: string }).jid);
-      return true;
-    },
+    sender: new SpoolSender({
+      spool,
+      log: createLogger({ level: 'silent' }),
+      sendFrame: (text) => {
+        const msg = JSON.parse(text) as { type: string; jid?: string };
+        sent.push(msg);
+        if (msg.type === 'ret') lastReturn(msg.jid!);
+        return true;
+      },
+      connected: () => true,
+      limits: () => ({ frame: 1024 * 1024, event: 1024 * 1024 - 4096 }),
+      emit: () => undefined,
+    }),
     connected: () => true,
     request: () => Promise.reject(new Error('no master here')),
     emit: () => undefined,

@@ -112,7 +112,11 @@ export interface HostCallsMsg extends Base {
 export interface ResMsg extends Base {
   type: 'res';
   ref: string;
+  /** The answer; in an answer sent in parts, this part's piece of the answer's JSON text. */
   data: unknown;
+  /** An answer larger than a frame comes in `parts` frames, `part` counting from 0 (large-frames.ts). */
+  part?: number;
+  parts?: number;
 }
 
 /** The master stored these state results of `jid` (by run number). */
@@ -141,6 +145,8 @@ export interface KeyStateMsg extends Base {
 export interface WelcomeMsg extends Base {
   type: 'welcome';
   minion: string;
+  /** The largest frame the master hears: the minion trims and batches what it sends to fit. */
+  max_frame_bytes?: number;
 }
 
 export interface JobMsg extends Base {
@@ -170,6 +176,13 @@ export interface ErrorMsg extends Base {
    * does not know that job for this minion), so the minion drops what it spooled for it.
    */
   jid?: string;
+  /**
+   * The master refused a `ret` or `state_results` frame of `jid` (too large, or invalid): the
+   * minion trims it to `limit` bytes and sends it again, or quarantines it after repeated refusals.
+   */
+  refused?: 'ret' | 'state_results';
+  /** The frame limit a refused frame was over. */
+  limit?: number;
 }
 
 export interface PingMsg extends Base {

@@ -25,7 +25,7 @@ export interface FleetReport {
   jid: string;
   returns: Record<string, FleetReturn>;
   missing: Array<{ minion: string; reason: string }>;
-  /** Stored state results; used for minions that did not return. */
+  /** Stored state results; used for minions that did not return or whose return was trimmed. */
   states: FleetStateRow[];
 }
 
@@ -58,6 +58,14 @@ function fromRows(rows: FleetStateRow[]): RunningDict {
     out[r.tag] = s as unknown as StateResult;
   }
   return out;
+}
+
+/** The note of a return the minion trimmed as a whole (`{__trimmed__: note}`), if it is one. */
+function trimmedNote(v: unknown): string | undefined {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const keys = Object.keys(v);
+  const note = (v as Record<string, unknown>).__trimmed__;
+  return keys.length === 1 && typeof note === 'string' ? note : undefined;
 }
 
 /** Salt's line for a targeted minion without a return (`reason` as the job store gives it). */
@@ -109,7 +117,13 @@ export function formatFleet(report: FleetReport, opts: FleetOptions = {}): strin
     }
     if (ret.success) counts.ok++;
     else counts.failed++;
-    if (isRunning(ret.return)) {
+    const rows = trimmedNote(ret.return) !== undefined ? report.states.filter((s) => s.minion === id) : [];
+    if (rows.length) {
+      // a return too large for a frame was trimmed by the minion: its state results were stored one by one
+      const running = fromRows(rows);
+      if (tally(id, running)) counts.changed++;
+      blocks.push(`${formatHighstate(running, { minion: id, ...hs })}\n    ${trimmedNote(ret.return)}`);
+    } else if (isRunning(ret.return)) {
       if (tally(id, ret.return)) counts.changed++;
       blocks.push(formatHighstate(ret.return, { minion: id, ...hs }));
     } else if (Array.isArray(ret.return) && ret.return.every((e) => typeof e === 'string')) {
