@@ -164,7 +164,7 @@ t.test('unless/onlyif lists and booleans, creates list, check_cmd', async (t) =>
   t.equal(byId(out.running, 'cwd').changes.stdout, dir, 'conditions run in the state cwd');
 });
 
-t.test("check_cmd as Salt 3007 runs it: in test mode, after a failure or a skip too; not for a function that checks its own", async (t) => {
+t.test('check_cmd as Salt 3007 runs it: in test mode, after a failure or a skip too; not for a function that checks its own', async (t) => {
   const calls: string[] = [];
   // A function that takes check_cmd itself (as file.managed does): the runtime leaves it alone.
   const own: StateModule = {

@@ -46,7 +46,10 @@ t.test('the temp file has the final mode while checked; tmp_dir elsewhere still 
   const f = join(d, 'etc', 'sudoers');
   const script = join(d, 'check.sh');
   // Accepts only a file of mode 440 in the checks folder that holds "good".
-  await writeFile(script, `case "$1" in ${other}/*) ;; *) echo "not in tmp_dir"; exit 1;; esac\n[ "$(stat -c %a "$1")" = 440 ] || { echo "mode $(stat -c %a "$1")"; exit 1; }\ngrep -qx good "$1"\n`);
+  await writeFile(
+    script,
+    `case "$1" in ${other}/*) ;; *) echo "not in tmp_dir"; exit 1;; esac\n[ "$(stat -c %a "$1")" = 440 ] || { echo "mode $(stat -c %a "$1")"; exit 1; }\ngrep -qx good "$1"\n`,
+  );
   const r = await call('managed', f, { contents: 'good', mode: '0440', tmp_dir: other, check_cmd: `sh ${script}` });
   t.same([r.result, r.comment, r.changes], [true, `File ${f} updated`, { diff: 'New file', mode: '0440' }]);
   t.equal(await readFile(f, 'utf8'), 'good\n');
