@@ -81,8 +81,8 @@ async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: b
     return fail(chunk, `Could not check the conditions of this state: ${err instanceof Error ? err.message : String(err)}`);
   }
   ret ??= await callOnce(env, chunk, test, modWatch);
-  const ownCheck = !modWatch && env.registry.lookup(chunk.state, chunk.fun)?.fn.args.check_cmd !== undefined;
-  if (chunk.check_cmd !== undefined && chunk.check_cmd !== null && !ownCheck) {
+  const ownCheck = () => !modWatch && env.registry.lookup(chunk.state, chunk.fun)?.fn.args.check_cmd !== undefined;
+  if (chunk.check_cmd !== undefined && chunk.check_cmd !== null && !ownCheck()) {
     try {
       ret = await checkCommand(chunk, ret, env.cmd);
     } catch (err) {
