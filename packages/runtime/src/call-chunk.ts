@@ -68,16 +68,21 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
   }
 }
 
-/** One attempt: conditions, the call, check_cmd. */
+/**
+ * One attempt: conditions, the call, check_cmd. Salt 3007 runs a chunk's check_cmd after every
+ * call (test mode, failures and skips included) and lets its verdict replace the result, except
+ * for a function that takes check_cmd itself (file.managed checks its temp file before installing).
+ */
 async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
+  let ret: StateReturn | undefined;
   try {
-    const skipped = await preconditions(chunk, env.cmd, env.exec);
-    if (skipped) return skipped;
+    ret = await preconditions(chunk, env.cmd, env.exec);
   } catch (err) {
     return fail(chunk, `Could not check the conditions of this state: ${err instanceof Error ? err.message : String(err)}`);
   }
-  let ret = await callOnce(env, chunk, test, modWatch);
-  if (!test && chunk.check_cmd !== undefined && chunk.check_cmd !== null && ret.result === true && Object.keys(ret.changes).length > 0) {
+  ret ??= await callOnce(env, chunk, test, modWatch);
+  const ownCheck = () => !modWatch && env.registry.lookup(chunk.state, chunk.fun)?.fn.args.check_cmd !== undefined;
+  if (chunk.check_cmd !== undefined && chunk.check_cmd !== null && !ownCheck()) {
     try {
       ret = await checkCommand(chunk, ret, env.cmd);
     } catch (err) {

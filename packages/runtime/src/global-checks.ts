@@ -4,7 +4,7 @@ import { envDict, type CommandOptions, type CommandRunner, type ExecCaller, type
 /**
  * The global state arguments checked around every state function: `onlyif`, `unless` and
  * `creates` before it (a skip is a success without changes, marked `skip_watch`), `check_cmd`
- * after it, and `retry` around both.
+ * after it (a skip too), and `retry` around both.
  */
 
 function asList(v: unknown): unknown[] {
@@ -160,7 +160,7 @@ export async function preconditions(chunk: LowChunk, cmd: CommandRunner, exec?: 
   return skip(chunk, verdicts.map((v) => v.comment).join('\n'));
 }
 
-/** `check_cmd`: after a state that changed something, commands that must all exit 0. */
+/** `check_cmd`: after the state, commands that must all exit 0; their verdict is the result. */
 export async function checkCommand(chunk: LowChunk, ret: StateReturn, cmd: CommandRunner): Promise<StateReturn> {
   const opts = checkOptions(chunk);
   for (const entry of asList(chunk.check_cmd)) {

@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LowChunk, RunningDict, StateResult } from '@brine/core';
+import type { LowChunk, RunningDict, StateModule, StateResult } from '@brine/core';
 import { runLowState, type RunOptions } from '../src/index.js';
 import { cmdModule, makeRegistry, noFiles, pkgUnavailable, shellRunner, svcModule, testModule } from './helpers/test-registry.js';
 
@@ -162,6 +162,40 @@ t.test('unless/onlyif lists and booleans, creates list, check_cmd', async (t) =>
   t.equal(byId(out.running, 'k1').comment, 'check_cmd determined the state failed');
   t.equal(byId(out.running, 'k2').comment, 'check_cmd determined the state succeeded');
   t.equal(byId(out.running, 'cwd').changes.stdout, dir, 'conditions run in the state cwd');
+});
+
+t.test('check_cmd as Salt 3007 runs it: in test mode, after a failure or a skip too; not for a function that checks its own', async (t) => {
+  const calls: string[] = [];
+  // A function that takes check_cmd itself (as file.managed does): the runtime leaves it alone.
+  const own: StateModule = {
+    name: 'own',
+    available: () => ({ available: true }),
+    functions: {
+      checked: {
+        args: { check_cmd: { type: 'string' } },
+        run: async (a) => ({ name: String(a.name), result: true, changes: { checked: String(a.check_cmd) }, comment: 'checked it myself' }),
+      },
+    },
+  };
+  const low = [
+    chunk('cmd', 'run', 'k1', { name: 'echo e', check_cmd: 'false' }),
+    chunk('cmd', 'run', 'k2', { name: 'echo f', check_cmd: 'true' }),
+    chunk('cmd', 'run', 'k3', { name: 'false', check_cmd: 'true' }),
+    chunk('cmd', 'run', 'k4', { name: 'echo g', unless: 'true', check_cmd: 'false' }),
+    chunk('own', 'checked', 'k5', { check_cmd: 'false' }),
+  ];
+  const registry = makeRegistry(testModule, cmdModule, own);
+  for (const test of [true, false]) {
+    const out = await run(low, { registry, cmd: shellRunner(calls), test });
+    const got = (id: string) => [byId(out.running, id).result, byId(out.running, id).comment];
+    t.same(got('k1'), [false, 'check_cmd determined the state failed'], `test=${test}`);
+    t.same(got('k2'), [true, 'check_cmd determined the state succeeded'], `test=${test}`);
+    t.same(got('k3'), [true, 'check_cmd determined the state succeeded'], `test=${test}: a failed command checked as good`);
+    t.same(got('k4'), [false, 'check_cmd determined the state failed'], `test=${test}: after unless skipped the call`);
+    t.equal(byId(out.running, 'k4').skip_watch, true);
+    t.same(got('k5'), [true, 'checked it myself'], `test=${test}: the function's own check_cmd`);
+    t.same(byId(out.running, 'k5').changes, { checked: 'false' });
+  }
 });
 
 t.test('retry: attempts until the wanted result, comments per attempt', async (t) => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -14,7 +15,9 @@ import { ctxFor } from './helpers.js';
  * golden/regenerate.sh) in a fresh temp root: the case's setup.sh makes the fixtures, every
  * chunk runs through Brine in Salt's order, and result, comment and changes must equal Salt's.
  * A case may hold brine-expected.json: the few results where Salt 3007 itself crashes, each with
- * what Brine answers instead and why.
+ * what Brine answers instead and why. In test mode the case's root (its fixtures, and what the
+ * case binds over host paths, such as /etc/ufw) must be byte for byte, mode and owner as it was:
+ * test=True never changes the host.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -33,6 +36,8 @@ export interface GoldenOptions {
   after?: (root: string) => Promise<void> | void;
   /** The host's execution functions (module.run). */
   exec?: ExecCaller;
+  /** Folders of the root the harness itself writes (overlay work dirs), left out of the test-mode check. */
+  scratch?: string[];
 }
 
 interface Expected {
@@ -62,6 +67,38 @@ function comparable(r: { result: unknown; comment: unknown; changes: unknown; wa
   return warnings ? { result: r.result, comment: r.comment, changes, warnings: r.warnings } : { result: r.result, comment: r.comment, changes };
 }
 
+/** Every path under root with its type, mode, owner and a hash of its bytes (or link target). */
+export function rootState(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const n of readdirSync(dir).sort()) {
+      const p = join(dir, n);
+      const st = lstatSync(p);
+      const meta = `${(st.mode & 0o7777).toString(8)} ${st.uid}:${st.gid}`;
+      if (st.isDirectory()) {
+        out[p.slice(root.length)] = `dir ${meta}`;
+        walk(p);
+      } else if (st.isSymbolicLink()) out[p.slice(root.length)] = `link ${readlinkSync(p)}`;
+      else out[p.slice(root.length)] = `${st.isFile() ? createHash('sha256').update(readFileSync(p)).digest('hex') : 'special'} ${meta}`;
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** The paths whose state differs: {path: {before, after}}. */
+function rootChanges(before: Record<string, string>, after: Record<string, string>, scratch: string[] = []): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const p of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (scratch.some((s) => p.startsWith(`${s}/`))) continue;
+    if (before[p] !== after[p]) changed[p] = { before: before[p] ?? null, after: after[p] ?? null };
+  }
+  return changed;
+}
+
+/** The tag under which a test-mode run reports the paths it changed in the case's root. */
+export const TEST_MODE_ROOT_TAG = 'test mode leaves the case root as it was';
+
 /** Runs one case in one mode; returns [tag, got, want] for every chunk. */
 export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts: GoldenOptions) {
   const saltRoot = `/tmp/brine-golden/${basename(dirname(caseDir))}-${basename(caseDir)}`;
@@ -82,6 +119,7 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
     const files = opts.files?.(root) ?? dirFileClient({ base: [join(caseDir, 'tree')] });
     const order = [...low].sort((a, b) => (want[chunkTag(a)]?.__run_num__ ?? 0) - (want[chunkTag(b)]?.__run_num__ ?? 0));
     const running: RunningDict = {};
+    const before = mode === 'test' ? rootState(root) : undefined;
     const out: Array<{ tag: string; got: ReturnType<typeof comparable>; want: ReturnType<typeof comparable>; why?: string }> = [];
     for (const chunk of order) {
       const tag = chunkTag(chunk);
@@ -102,6 +140,10 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
       const w = overrides[tag] ?? want[tag]!;
       const warn = w.warnings !== undefined;
       out.push({ tag, got: comparable(got, chunk.state, warn), want: comparable(w, chunk.state, warn), why: overrides[tag]?.why });
+    }
+    if (before) {
+      const untouched = { result: true, comment: '', changes: {} };
+      out.push({ tag: TEST_MODE_ROOT_TAG, got: { ...untouched, changes: rootChanges(before, rootState(root), opts.scratch) }, want: untouched });
     }
     await opts.after?.(root);
     return out;

@@ -18,7 +18,7 @@ for (const caseDir of goldenCases('debconf')) {
       const registry = () => createRegistry([debconfModule()]);
       const cmd = (root: string) =>
         namespaceRunner(t, ['-m'], `mount -t overlay overlay -o 'lowerdir=/var/cache/debconf,upperdir=${root}/up,workdir=${root}/wk' /var/cache/debconf`);
-      for (const r of await runGoldenCase(caseDir, mode, { registry, cmd })) t.same(r.got, r.want, r.tag);
+      for (const r of await runGoldenCase(caseDir, mode, { registry, cmd, scratch: ['/wk'] })) t.same(r.got, r.want, r.tag);
     });
   }
 }

@@ -44,6 +44,7 @@ for (const caseDir of goldenCases('locale')) {
             ].join(' && '),
           ),
         after,
+        scratch: ['/lw'],
       }))
         t.same(r.got, r.want, r.tag);
     });

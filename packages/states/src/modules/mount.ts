@@ -390,6 +390,8 @@ export function mountModule(options: MountModuleOptions = {}): StateModule {
     async modWatch(a, ctx) {
       const name = String(a.name);
       if (a.sfun !== 'mounted') return { name, changes: {}, result: true, comment: `Watch not supported in ${String(a.sfun)} at this time` };
+      // Salt 3007 remounts here even under test=True; test mode never changes the host.
+      if (ctx.test) return { name, changes: {}, result: null, comment: `${name} would be remounted` };
       const out = await remount(ctx.cmd, name, String(a.device), String(a.fstype ?? ''), strList(a.opts ?? 'defaults'), false, user(a));
       return out === true
         ? { name, changes: {}, result: true, comment: `${name} remounted` }

@@ -10,7 +10,11 @@ import { which } from '@brine/exec';
 
 const ret = (name: string, result: boolean | null, comment: string, changes: Record<string, unknown> = {}): StateReturn => ({ name, result, comment, changes });
 
-/** What the formula's cmd.run gives: stdout and stderr together, the trailing newline gone. */
+/**
+ * What the formula's cmd.run gives: stdout and stderr together, the trailing newline gone. `test`
+ * adds --dry-run, which is safe for rules only (ufw writes nothing for them); enable, disable and
+ * logging write their config files even in a dry run.
+ */
 async function ufw(ctx: StateContext, args: string, test: boolean): Promise<string> {
   const r = await ctx.cmd.run(`ufw ${test ? '--dry-run ' : ''}${args}`);
   return [r.stdout, r.stderr].filter(Boolean).join('').replace(/\n+$/, '');
@@ -116,8 +120,12 @@ export function ufwModule(): StateModule {
         async run(a, ctx) {
           const name = String(a.name);
           if ((await ufw(ctx, 'status', false)).includes('Status: active')) return ret(name, true, 'UFW is already enabled');
-          await ufw(ctx, '--force enable', ctx.test);
-          return ctx.test ? ret(name, null, 'UFW would have been enabled') : ret(name, true, 'UFW is enabled', { enabled: true });
+          // The formula runs `ufw --dry-run --force enable` here, and ufw's dry run still writes
+          // ENABLED=yes to /etc/ufw/ufw.conf (so the firewall comes up at the next boot): test
+          // mode answers without running it.
+          if (ctx.test) return ret(name, null, 'UFW would have been enabled');
+          await ufw(ctx, '--force enable', false);
+          return ret(name, true, 'UFW is enabled', { enabled: true });
         },
       },
       default_incoming: { args: { default: { type: 'string', required: true } }, run: defaultPolicy('incoming') },

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from '../../util/sync-fs.js';
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute } from 'node:path';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { fileDiff } from '../../util/diff.js';
 import { enforceMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
 import { renderTemplate } from '../../util/template.js';
+import { installChecked, checkSpec } from './check-cmd.js';
 import { atomicWrite, defaultFileMode, describe, ensureParent, failed, isText, notAbsolute, pathState, start } from './common.js';
 
 export const managedArgs: Record<string, ArgSpec> = {
@@ -29,6 +30,9 @@ export const managedArgs: Record<string, ArgSpec> = {
   skip_verify: { type: 'boolean' },
   saltenv: { type: 'string' },
   encoding: { type: 'string' },
+  check_cmd: { type: 'string' },
+  tmp_dir: { type: 'string' },
+  tmp_ext: { type: 'string' },
 };
 
 const TEST_COMMENT = (name: string) => `The file ${name} is set to be changed\nNote: No changes made, actual changes may\nbe different due to other states.`;
@@ -148,7 +152,20 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     return ret;
   }
 
-  if (!exists && !(await ensureParent(name, asBool(args.makedirs)))) return failed(ret, 'Parent directory not present');
+  const makedirs = asBool(args.makedirs);
+  if (!exists && !makedirs && !(await lstatOrUndefined(dirname(name)))) return failed(ret, 'Parent directory not present');
+  const wanted = { ...own, user: args.user, group: args.group, mode };
+  const check = checkSpec(args);
+  if (check && (!exists || contentChange || Object.keys(metaChanges(st!, wanted)).length > 0)) {
+    const body = exists ? (contentChange ? want! : old!) : (want ?? Buffer.alloc(0));
+    const done = await installChecked(ctx, check, name, body, exists ? st : undefined, defaultFileMode(), wanted, () => ensureParent(name, makedirs));
+    if (!done.installed) return { ...ret, result: false, comment: done.comment, changes: {}, skip_watch: true, new_state: ret.old_state };
+    const changes: Record<string, unknown> = {};
+    if (!exists) changes[want === undefined ? 'new' : 'diff'] = want === undefined ? `file ${name} created` : 'New file';
+    else if (contentChange) changes.diff = diffOf(old!, want!);
+    return finish(ret, Object.assign(changes, done.meta), !exists && want === undefined, await pathState(name, ctx.cmd, body));
+  }
+  if (!exists) await ensureParent(name, makedirs);
   const changes: Record<string, unknown> = {};
   let body: Buffer | undefined = old;
   if (!exists) {
@@ -164,11 +181,17 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     await atomicWrite(name, want, st, defaultFileMode());
     changes.diff = diffOf(old, want);
   }
-  Object.assign(changes, await enforceMeta(name, st!, { ...own, user: args.user, group: args.group, mode }));
+  Object.assign(changes, await enforceMeta(name, st!, wanted));
+  const changed = Object.keys(changes).length > 0;
+  // Unchanged, the path reads as before (unless old_state described a symlink's target).
+  return finish(ret, changes, !exists && want === undefined, !changed && !followed ? ret.old_state : await pathState(name, ctx.cmd, body));
+}
+
+/** The real run's result: Salt's comment for what changed. */
+function finish(ret: StateReturn, changes: Record<string, unknown>, touched: boolean, newState: unknown): StateReturn {
   ret.changes = changes;
   const changed = Object.keys(changes).length > 0;
-  ret.comment = !exists && want === undefined ? 'Empty file' : changed ? `File ${name} updated` : `File ${name} is in the correct state`;
-  // Unchanged, the path reads as before (unless old_state described a symlink's target).
-  ret.new_state = !changed && !followed ? ret.old_state : await pathState(name, ctx.cmd, body);
+  ret.comment = touched ? 'Empty file' : changed ? `File ${ret.name} updated` : `File ${ret.name} is in the correct state`;
+  ret.new_state = newState;
   return ret;
 }

@@ -162,6 +162,10 @@ export async function serialize(args: Record<string, unknown>, ctx: StateContext
       mode: args.mode,
       makedirs: args.makedirs,
       show_changes: args.show_changes,
+      // Checked on a temp file before it is installed, as file.managed does.
+      check_cmd: args.check_cmd,
+      tmp_dir: args.tmp_dir,
+      tmp_ext: args.tmp_ext,
     },
     ctx,
   );
