@@ -5,7 +5,8 @@ import t, { type Test } from 'tap';
 import { Cluster } from './helpers/cluster.js';
 import { writeTree } from './helpers/fleet-tree.js';
 import { until } from './helpers/proc.js';
-import { authSig, keyPair, RawClient } from './helpers/raw-client.js';
+import { RawClient } from './helpers/raw-client.js';
+import { rawSession } from './helpers/raw-session.js';
 
 /**
  * What one minion can make the master do (issue 20, items 2 and 3): flood the file server, send
@@ -36,16 +37,7 @@ t.teardown(async () => {
 });
 
 /** A raw authenticated session of `minion` (autosigned), to send what a real minion never would. */
-async function authenticated(minion: string): Promise<RawClient> {
-  const kp = keyPair();
-  const c = new RawClient(cluster.port);
-  await c.open();
-  c.send({ v: 1, type: 'hello', minion, pub: kp.pub, version: 'x' });
-  const ch = await c.next('challenge');
-  c.send({ v: 1, type: 'auth', sig: authSig(kp.priv, minion, ch.nonce as string, c.binding()) });
-  await c.next('welcome');
-  return c;
-}
+const authenticated = (minion: string) => rawSession(cluster.port, minion);
 
 /** The victim's highstate completes, managing a file it fetched from the file server. */
 async function victimHighstate(t: Test): Promise<void> {

@@ -3,7 +3,8 @@ import net from 'node:net';
 import t from 'tap';
 import { Cluster } from './helpers/cluster.js';
 import { until } from './helpers/proc.js';
-import { authSig, keyPair, RawClient } from './helpers/raw-client.js';
+import { keyPair, RawClient } from './helpers/raw-client.js';
+import { rawSession } from './helpers/raw-session.js';
 
 type Stats = { unauthenticated: number; auth_timeouts: number; unauth_refused: number; unauth_too_much_data: number; running_refused: number };
 type Keys = { accepted: string[]; pending: string[]; denied: string[]; keys: Array<{ minion: string; state: string; fingerprint: string }> };
@@ -30,13 +31,7 @@ const identities = new Map<string, ReturnType<typeof keyPair>>();
 async function authenticated(cluster: Cluster, minion: string): Promise<RawClient> {
   let kp = identities.get(minion);
   if (!kp) identities.set(minion, (kp = keyPair()));
-  const c = new RawClient(cluster.port);
-  await c.open();
-  c.send({ v: 1, type: 'hello', minion, pub: kp.pub, version: 'x' });
-  const ch = await c.next('challenge');
-  c.send({ v: 1, type: 'auth', sig: authSig(kp.priv, minion, ch.nonce as string, c.binding()) });
-  await c.next('welcome');
-  return c;
+  return rawSession(cluster.port, minion, kp);
 }
 
 t.test('a connection that does not authenticate within auth_timeout is closed', async (t) => {
