@@ -40,3 +40,15 @@ t.test('an answer nested deeper than the master accepts is an error naming the c
   t.match(answers[0], { ok: false, code: 'BRINE_ERR_MINION_HOST_ANSWER_TOO_DEEP', message: /test\.deep.*64/ });
   t.same(answers[1], { ok: true, value: [1] });
 });
+
+t.test('the answers share one frame: each fits alone, together the last one does not', async (t) => {
+  const calls = ['a', 'b', 'c'].map((n) => ({ fun: `file.read`, args: [`/${n}`], kwargs: {} }));
+  const maxBytes = 4096;
+  // each value is about 1,500 bytes: under the 3,072 left beside the envelope, but not three of them
+  const answers = await answerHostCalls(calls, async () => 'x'.repeat(1500), maxBytes);
+  t.same(answers[0], { ok: true, value: 'x'.repeat(1500) });
+  t.same(answers[1], { ok: true, value: 'x'.repeat(1500) });
+  t.match(answers[2], { ok: false, code: 'BRINE_ERR_MINION_HOST_ANSWER_TOO_LARGE', message: /file\.read/ });
+  const frame = JSON.stringify({ v: 1, type: 'host_answers', ref: '0'.repeat(36), answers });
+  t.ok(Buffer.byteLength(frame) <= maxBytes, 'the frame holding them fits');
+});
