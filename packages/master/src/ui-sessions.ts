@@ -18,9 +18,14 @@ const MAX_SESSIONS = 1000;
  */
 export class UiSessions {
   private readonly sessions = new Map<string, UiSession>();
+  /** The clock (tests pass their own, to expire a session without waiting 12 hours). */
+  private readonly now: () => number;
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
 
   create(): { id: string; session: UiSession } {
-    const now = Date.now();
+    const now = this.now();
     for (const [id, s] of this.sessions) if (s.expires < now) this.sessions.delete(id);
     // the oldest go first when many sign in (Map keeps insertion order)
     while (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
@@ -34,7 +39,7 @@ export class UiSessions {
     if (!id) return undefined;
     const s = this.sessions.get(id);
     if (!s) return undefined;
-    if (s.expires < Date.now()) {
+    if (s.expires < this.now()) {
       this.sessions.delete(id);
       return undefined;
     }
