@@ -36,12 +36,15 @@ export class ClusterLink {
   readonly id: string;
   private readonly apiUrl: () => string;
   private readonly log: Logger;
-  constructor(store: StoreBackend, bus: EventBus, id: string, apiUrl: () => string, log: Logger) {
+  /** The fallback poll (tests set it out of reach, to see that NOTIFY alone wakes the follower). */
+  private readonly pollMs: number;
+  constructor(store: StoreBackend, bus: EventBus, id: string, apiUrl: () => string, log: Logger, opts: { pollMs?: number } = {}) {
     this.store = store;
     this.bus = bus;
     this.id = id;
     this.apiUrl = apiUrl;
     this.log = log;
+    this.pollMs = opts.pollMs ?? 1000;
   }
 
   async start(): Promise<void> {
@@ -52,7 +55,7 @@ export class ClusterLink {
       (err) => this.log.warn({ event: 'cluster_listen_failed', err: err.message }, 'cluster: lost the event listener; reconnecting'),
     );
     const beat = setInterval(() => void this.beat(), HEARTBEAT_SECONDS * 1000);
-    const poll = setInterval(() => this.follow(), 1000);
+    const poll = setInterval(() => this.follow(), this.pollMs);
     beat.unref();
     poll.unref();
     this.timers.push(beat, poll);
