@@ -28,8 +28,11 @@ export interface PostgresServer {
   /** Runs SQL through `psql` as the superuser; resolves to its unaligned, tuples-only output. */
   psql(sql: string, database?: string, password?: string): Promise<string>;
   createDatabase(name: string): Promise<void>;
-  /** Stops the server (fast: sessions are cut off) and starts it again on the same port and data. */
-  restart(): Promise<void>;
+  /**
+   * Stops the server (fast: sessions are cut off) and starts it again on the same port and data;
+   * `whileDown` runs between the two (the server is started again even when it throws).
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** The server's own log (for a failing test's diagnostics). */
   log(): string;
   stop(): Promise<void>;
@@ -95,18 +98,20 @@ export async function startPostgres(): Promise<PostgresServer> {
   rmSync(pwfile);
   const port = await freePort();
   const logFile = join(dir, 'server.log');
-  await runAsServerUser(join(bin, 'pg_ctl'), [
-    'start',
-    '-w',
-    '-t',
-    '60',
-    '-D',
-    data,
-    '-l',
-    logFile,
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-  ]);
+  const start = () =>
+    runAsServerUser(join(bin, 'pg_ctl'), [
+      'start',
+      '-w',
+      '-t',
+      '60',
+      '-D',
+      data,
+      '-l',
+      logFile,
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    ]);
+  await start();
   // The test process (root or not) reads the password from here; the server dir stays private.
   const passwordFile = join(mkdtempSync(join(tmpdir(), 'brine-pgpw-')), 'password');
   writeFileSync(passwordFile, password + '\n', { mode: 0o600 });
@@ -132,8 +137,17 @@ export async function startPostgres(): Promise<PostgresServer> {
         return '';
       }
     },
-    restart: async () => {
-      await runAsServerUser(join(bin, 'pg_ctl'), ['restart', '-w', '-m', 'fast', '-D', data, '-l', logFile]);
+    restart: async (whileDown) => {
+      if (!whileDown) {
+        await runAsServerUser(join(bin, 'pg_ctl'), ['restart', '-w', '-m', 'fast', '-D', data, '-l', logFile]);
+        return;
+      }
+      await runAsServerUser(join(bin, 'pg_ctl'), ['stop', '-w', '-m', 'fast', '-D', data]);
+      try {
+        await whileDown();
+      } finally {
+        await start();
+      }
     },
     stop: async () => {
       if (stopped) return;
