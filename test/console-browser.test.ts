@@ -190,9 +190,12 @@ t.test('run a highstate from the console and watch it live; the stored view equa
 t.test('the events page streams the bus live', async (t) => {
   await page.goto(`${cluster.apiUrl}/ui/#/events?tag=brine/job/*`);
   await page.waitForSelector('h1:has-text("Events")');
-  await cluster.run('db1', 'test.ping');
-  await page.waitForSelector('td:has-text("/ret/db1")');
-  t.pass('a job return appeared in the stream');
+  const { jid } = await cluster.run('db1', 'test.ping');
+  const row = page.locator('tbody tr', { has: page.locator('td.mono', { hasText: `brine/job/${jid}/ret/db1` }) });
+  await row.waitFor();
+  t.match(await row.locator('pre').innerText(), /"fun":"test\.ping".*"return":true/, 'the return of this job appeared in the stream, with its data');
+  const tags = await page.locator('tbody tr td:nth-child(2)').allInnerTexts();
+  t.ok(tags.length > 0 && tags.every((tag) => tag.startsWith('brine/job/')), `only tags the filter matches: ${tags.join(', ')}`);
   await shot('events');
 });
 
