@@ -34,12 +34,14 @@ function view(r: StateResult, withComment: boolean) {
   return v;
 }
 
+let cases = 0;
 for (const dir of readdirSync(root)
   .filter((d) => /^p\d\d-/.test(d))
   .sort()) {
   const low = JSON.parse(readFileSync(join(root, dir, 'salt-low.json'), 'utf8')) as unknown;
   if (!Array.isArray(low) || typeof low[0] !== 'object') continue; // compile failures: the compiler's business
   const scratch = `/tmp/brine-conformance/${dir.split('-')[0]}`;
+  cases++;
   for (const [file, test] of [
     ['salt-run.json', false],
     ['salt-run-test.json', true],
@@ -70,3 +72,5 @@ for (const dir of readdirSync(root)
     });
   }
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 21, `at least 21 Salt conformance cases that compile (found ${cases})`);

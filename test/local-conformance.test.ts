@@ -11,9 +11,11 @@ import { brine, REPO } from './support/brine-cli.js';
  */
 const CASES = join(REPO, 'test/fixtures/conformance');
 
+let cases = 0;
 for (const name of readdirSync(CASES).sort()) {
   const dir = join(CASES, name);
   if (!statSync(dir).isDirectory()) continue;
+  cases++;
   t.test(name, async (t) => {
     const salt = JSON.parse(readFileSync(join(dir, 'salt-low.json'), 'utf8')) as unknown[];
     const run = await brine(['local', 'state.show_lowstate', '--file-root', join(dir, 'tree'), '--id', 'anchor', '--out', 'json']);
@@ -31,6 +33,8 @@ for (const name of readdirSync(CASES).sort()) {
     }
   });
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 23, `at least 23 Salt conformance cases (found ${cases})`);
 
 t.test('state.apply through the CLI reads like salt-call (p07-watch)', async (t) => {
   const dir = join(CASES, 'p07-watch');

@@ -164,9 +164,11 @@ const deliberate: Record<string, Check> = {
   'use03-use-circular': refuses('BRINE_ERR_COMPILE_USE_CYCLE'),
 };
 
+let cases = 0;
 for (const name of readdirSync(root)
   .filter((d) => existsSync(join(root, d, 'salt-low.json')))
   .sort()) {
+  cases++;
   const dir = join(root, name);
   const scratch = `/tmp/brine-requisites/${name.split('-')[0]}`;
   const saltLow = JSON.parse(readFileSync(join(dir, 'salt-low.json'), 'utf8')) as unknown[];
@@ -219,3 +221,5 @@ for (const name of readdirSync(root)
     });
   }
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 52, `at least 52 requisite conformance cases (found ${cases})`);

@@ -39,9 +39,11 @@ function check(t: Test, file: string, actual: string): void {
   t.equal(actual, readFileSync(file, 'utf8'), file);
 }
 
+let cases = 0;
 for (const name of readdirSync(GOLDEN).sort()) {
   const dir = join(GOLDEN, name);
   if (!statSync(dir).isDirectory()) continue;
+  cases++;
   t.test(name, async (t) => {
     const spec: CaseSpec = existsSync(join(dir, 'case.json')) ? JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) : {};
     const id = spec.minion?.id ?? 'minion1';
@@ -62,3 +64,5 @@ for (const name of readdirSync(GOLDEN).sort()) {
     }
   });
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 37, `at least 37 golden bindings cases (found ${cases})`);

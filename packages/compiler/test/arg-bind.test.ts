@@ -12,9 +12,11 @@ import { argBind } from '../src/arg-bind.js';
  */
 const GOLDEN = fileURLToPath(new URL('./golden/arg-bind/', import.meta.url));
 
+let cases = 0;
 for (const name of readdirSync(GOLDEN).sort()) {
   const dir = join(GOLDEN, name);
   if (!statSync(dir).isDirectory()) continue;
+  cases++;
   t.test(name, async (t) => {
     const input = JSON.parse(readFileSync(join(dir, 'input.json'), 'utf8')) as HighData;
     const frozen = JSON.stringify(input);
@@ -31,3 +33,5 @@ for (const name of readdirSync(GOLDEN).sort()) {
     t.same(actual, JSON.parse(readFileSync(file, 'utf8')));
   });
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 7, `at least 7 arg_bind golden cases (found ${cases})`);

@@ -31,9 +31,11 @@ function roots(dir: string): Record<string, string[]> {
   return out;
 }
 
+let cases = 0;
 for (const name of readdirSync(GOLDEN).sort()) {
   const dir = join(GOLDEN, name);
   if (!statSync(dir).isDirectory()) continue;
+  cases++;
   t.test(name, async (t) => {
     const spec: CaseSpec = existsSync(join(dir, 'case.json')) ? JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) : {};
     const opts: CompileOptions = {
@@ -69,3 +71,5 @@ for (const name of readdirSync(GOLDEN).sort()) {
     t.same(actual, JSON.parse(readFileSync(file, 'utf8')));
   });
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 23, `at least 23 compile golden cases (found ${cases})`);

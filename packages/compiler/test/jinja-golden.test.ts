@@ -13,9 +13,11 @@ import { renderSls } from '../src/render/index.js';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), 'golden', 'jinja');
 
+let cases = 0;
 for (const name of readdirSync(root).sort()) {
   const dir = join(root, name);
   if (!existsSync(join(dir, 'salt-low.json'))) continue;
+  cases++;
   t.test(name, async (t) => {
     const low = JSON.parse(readFileSync(join(dir, 'salt-low.json'), 'utf8'));
     const compiled = compileHighstate({
@@ -39,6 +41,8 @@ for (const name of readdirSync(root).sort()) {
     t.same(compiled.low, low, 'same low state as Salt');
   });
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 12, `at least 12 Jinja golden cases (found ${cases})`);
 
 /** Optional `brine-error.json`: what Brine's error must say (and where) when Salt refuses. */
 function readWanted(dir: string): Array<{ message: string; line?: number }> {

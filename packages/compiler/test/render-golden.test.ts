@@ -33,7 +33,9 @@ interface Expected {
   diagnostics?: Array<{ code: string; file?: string; line?: number; column?: number; message?: string }>;
 }
 
+let cases = 0;
 for (const name of readdirSync(root).sort()) {
+  cases++;
   t.test(name, async (t) => {
     const dir = join(root, name);
     const ctxFile = join(dir, 'context.json');
@@ -80,3 +82,5 @@ for (const name of readdirSync(root).sort()) {
     }
   });
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 11, `at least 11 render golden cases (found ${cases})`);

@@ -12,9 +12,11 @@ import { compileHighstate, compilePillar, dirTree, renderSls } from '../src/inde
  */
 const GOLDEN = fileURLToPath(new URL('./golden/salt/', import.meta.url));
 
+let cases = 0;
 for (const name of readdirSync(GOLDEN).sort()) {
   const dir = join(GOLDEN, name);
   if (!statSync(dir).isDirectory()) continue;
+  cases++;
   t.test(name, async (t) => {
     const grains = { id: 'anchor', ...(JSON.parse(readFileSync(join(dir, 'grains.json'), 'utf8')) as Record<string, unknown>) };
     const minion = { id: 'anchor', grains };
@@ -44,3 +46,5 @@ for (const name of readdirSync(GOLDEN).sort()) {
     );
   });
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 11, `at least 11 Salt golden cases (found ${cases})`);

@@ -28,9 +28,11 @@ function pick(doc: unknown, path: string): unknown {
   return cur;
 }
 
+let cases = 0;
 for (const name of readdirSync(GOLDEN).sort()) {
   const dir = join(GOLDEN, name);
   if (!statSync(dir).isDirectory()) continue;
+  cases++;
   t.test(name, async (t) => {
     const spec: CaseSpec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8'));
     const res = validateSls(
@@ -68,3 +70,5 @@ for (const name of readdirSync(GOLDEN).sort()) {
     }
   });
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 10, `at least 10 validate golden cases (found ${cases})`);

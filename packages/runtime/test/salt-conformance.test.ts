@@ -20,6 +20,7 @@ function comparable(running: RunningDict) {
   return out;
 }
 
+let cases = 0;
 for (const dir of readdirSync(root)
   .filter((d) => /^p\d\d-/.test(d))
   .sort()) {
@@ -27,6 +28,7 @@ for (const dir of readdirSync(root)
   if (!Array.isArray(low) || typeof low[0] !== 'object') continue;
   const states = new Set((low as LowChunk[]).map((c) => c.state));
   if ([...states].some((s) => s !== 'test' && s !== 'cmd')) continue;
+  cases++;
   for (const [file, test] of [
     ['salt-run.json', false],
     ['salt-run-test.json', true],
@@ -59,3 +61,5 @@ for (const dir of readdirSync(root)
     });
   }
 }
+// an empty or moved fixture folder must fail, not pass with nothing run
+t.ok(cases >= 20, `at least 20 Salt conformance cases of test and cmd states (found ${cases})`);

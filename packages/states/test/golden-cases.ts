@@ -49,11 +49,40 @@ interface Expected {
   why?: string;
 }
 
+/** The cases recorded per module today: a folder emptied or moved must fail its test file, not pass it with nothing run. */
+const MIN_CASES: Record<string, number> = {
+  alternatives: 1,
+  archive: 1,
+  cron: 2,
+  debconf: 1,
+  file: 7,
+  git: 3,
+  group: 1,
+  host: 1,
+  locale: 1,
+  module: 3,
+  mount: 1,
+  mysql: 1,
+  pip: 1,
+  pkgrepo: 1,
+  service: 1,
+  ssh_auth: 1,
+  ssh_known_hosts: 1,
+  sysctl: 1,
+  test: 2,
+  timezone: 2,
+  ufw: 1,
+  user: 2,
+};
+
 export function goldenCases(module: string): string[] {
   const dir = join(goldenRoot, module);
-  return readdirSync(dir)
+  const cases = readdirSync(dir)
     .filter((c) => existsSync(join(dir, c, 'salt-run.json')))
     .map((c) => join(dir, c));
+  const min = MIN_CASES[module] ?? 1;
+  if (cases.length < min) throw new Error(`${dir}: ${cases.length} golden cases, expected at least ${min}`);
+  return cases;
 }
 
 function relocate<T>(value: T, from: string, to: string): T {
