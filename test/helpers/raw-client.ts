@@ -1,24 +1,24 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import WebSocket from 'ws';
-import { until } from './proc.js';
 
 /** A hand-driven minion connection, to send what a real minion never would. */
 export class RawClient {
   ws: WebSocket;
   inbox: Array<Record<string, unknown>> = [];
   closed = false;
-  private wake?: () => void;
+  /** Waiting `next` calls, woken by each frame and by the close. */
+  private readonly wakers = new Set<() => void>();
   /** `localAddress` picks the source address (127.0.0.2 is a second source on Linux loopback). */
   constructor(port: number, localAddress?: string) {
     this.ws = new WebSocket(`wss://127.0.0.1:${port}/ws`, { rejectUnauthorized: false, ...(localAddress ? { localAddress } : {}) });
     this.ws.on('message', (d) => {
       this.inbox.push(JSON.parse(d.toString()) as Record<string, unknown>);
-      this.wake?.();
+      this.wakeAll();
     });
     this.ws.on('close', () => {
       this.closed = true;
-      this.wake?.();
+      this.wakeAll();
     });
   }
   open(): Promise<void> {
@@ -34,18 +34,29 @@ export class RawClient {
   send(obj: unknown): void {
     this.ws.send(typeof obj === 'string' ? obj : JSON.stringify(obj));
   }
-  async next(type?: string): Promise<Record<string, unknown>> {
-    return until(
-      async () => {
-        const i = this.inbox.findIndex((m) => type === undefined || m.type === type);
-        if (i >= 0) return this.inbox.splice(i, 1)[0];
-        if (this.closed) throw new Error(`closed while waiting for ${type}; inbox ${JSON.stringify(this.inbox)}`);
-        await new Promise<void>((r) => (this.wake = r));
-        return undefined;
-      },
-      `frame ${type}`,
-      5000,
-    );
+  private wakeAll(): void {
+    for (const w of [...this.wakers]) w();
+  }
+  /** The first frame of `type` (any type without one), waiting up to `timeoutMs` for it. */
+  async next(type?: string, timeoutMs = 5000): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const i = this.inbox.findIndex((m) => type === undefined || m.type === type);
+      if (i >= 0) return this.inbox.splice(i, 1)[0]!;
+      if (this.closed) throw new Error(`closed while waiting for ${type}; inbox ${JSON.stringify(this.inbox)}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no frame ${type ?? '(any)'} within ${timeoutMs} ms; inbox ${JSON.stringify(this.inbox)}`);
+      // a frame, the close or the deadline, whichever comes first
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          this.wakers.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, left);
+        this.wakers.add(done);
+      });
+    }
   }
 }
 
