@@ -63,7 +63,10 @@ t.test('a PostgreSQL restart mid-job loses nothing and stores nothing twice', as
     first.map((r) => ({ run_num: r.run_num, tag: r.tag, ret: { result: r.result, changes: r.changes, comment: 'resent', name: r.name, __id__: r.id } })),
   );
   t.equal(await count(), N, 'the resent results were not stored again');
-  t.notOk((await again.stateResultsOf(jid, 'm1')).some((r) => r.comment === 'resent'), 'the first copy stays');
+  t.notOk(
+    (await again.stateResultsOf(jid, 'm1')).some((r) => r.comment === 'resent'),
+    'the first copy stays',
+  );
   const dupes = (
     await pg.psql(`SELECT count(*) FROM (SELECT run_num FROM state_results WHERE jid = '${jid}' GROUP BY run_num HAVING count(*) > 1) d`, 'brine')
   ).trim();

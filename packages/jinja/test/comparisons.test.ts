@@ -30,6 +30,6 @@ t.test('== and != beside them, and a chain evaluated link by link', async (t) =>
 });
 
 t.test('comparisons in `if`, as version checks in formulas write them', async (t) => {
-  const tpl = "{% for v in [1, 2, 3] %}{% if v <= 2 %}a{% endif %}{% if v >= 2 %}b{% endif %}{% if v < 2 %}c{% endif %}{% if v > 2 %}d{% endif %}{% endfor %}";
+  const tpl = '{% for v in [1, 2, 3] %}{% if v <= 2 %}a{% endif %}{% if v >= 2 %}b{% endif %}{% if v < 2 %}c{% endif %}{% if v > 2 %}d{% endif %}{% endfor %}';
   t.equal(render(tpl), 'ac' + 'ab' + 'bd');
 });

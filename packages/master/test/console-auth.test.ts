@@ -113,5 +113,6 @@ t.test('a session expires 12 hours after sign-in', async (t) => {
 t.test('the CSRF check compares the whole token', async (t) => {
   const want = 'abcdefgh';
   t.ok(UiSessions.csrfMatches(want, want));
-  for (const given of ['abcdefgX', 'Xbcdefgh', 'abcdefg', 'abcdefghi', '', undefined, ['abcdefgh']]) t.notOk(UiSessions.csrfMatches(given, want), JSON.stringify(given));
+  for (const given of ['abcdefgX', 'Xbcdefgh', 'abcdefg', 'abcdefghi', '', undefined, ['abcdefgh']])
+    t.notOk(UiSessions.csrfMatches(given, want), JSON.stringify(given));
 });

@@ -22,7 +22,11 @@ async function run(low: LowChunk[]): Promise<{ running: RunningDict; retcode: nu
 const resultOf = (running: RunningDict, id: string) => Object.values(running).find((r) => r.__id__ === id)?.result;
 
 t.test('a failure whose onfail_stop: False handlers all succeeded does not fail the run', async (t) => {
-  const out = await run([T('fails', 'fail_without_changes'), handler('h1', 'succeed_without_changes', 'fails'), handler('h2', 'succeed_with_changes', 'fails')]);
+  const out = await run([
+    T('fails', 'fail_without_changes'),
+    handler('h1', 'succeed_without_changes', 'fails'),
+    handler('h2', 'succeed_with_changes', 'fails'),
+  ]);
   t.equal(resultOf(out.running, 'fails'), false);
   t.equal(out.retcode, 0);
 });
