@@ -31,12 +31,12 @@ interface Analysis {
   singleQuoted: boolean;
 }
 
-function isPrintable(ch: string): boolean {
+function isPrintable(ch: string, allowUnicode: boolean): boolean {
   if (ch === '\n' || (ch >= '\x20' && ch <= '\x7e')) return true;
-  return (ch === '\x85' || (ch >= '\xa0' && ch <= '\ud7ff') || (ch >= '\ue000' && ch <= '\ufffd') || ch.length === 2) && ch !== '\ufeff';
+  return allowUnicode && (ch === '\x85' || (ch >= '\xa0' && ch <= '\ud7ff') || (ch >= '\ue000' && ch <= '\ufffd') || ch.length === 2) && ch !== '\ufeff';
 }
 
-function analyze(s: string): Analysis {
+function analyze(s: string, allowUnicode = true): Analysis {
   if (s === '') return { empty: true, multiline: false, flowPlain: false, blockPlain: true, singleQuoted: true };
   let blockInd = false;
   let flowInd = false;
@@ -72,7 +72,7 @@ function analyze(s: string): Analysis {
       if (ch === '#' && precededByWs) flowInd = blockInd = true;
     }
     if (BREAKS.includes(ch)) lineBreaks = true;
-    if (!isPrintable(ch)) special = true;
+    if (!isPrintable(ch, allowUnicode)) special = true;
     if (ch === ' ') {
       if (i === 0) leadingSpace = true;
       if (i === chars.length - 1) trailingSpace = true;
@@ -145,8 +145,11 @@ class Emitter {
   mappingContext = false;
 
   readonly flowStyle: Flow;
-  constructor(flowStyle: Flow) {
+  /** PyYAML's allow_unicode: without it, characters past ASCII are written as escapes. */
+  readonly allowUnicode: boolean;
+  constructor(flowStyle: Flow, allowUnicode = true) {
     this.flowStyle = flowStyle;
+    this.allowUnicode = allowUnicode;
   }
 
   write(data: string): void {
@@ -292,7 +295,7 @@ class Emitter {
       text = isStringLike(v) ? String(v) : String(v);
       implicit = !IMPLICIT.some((re) => re.test(text));
     }
-    const a = analyze(text);
+    const a = analyze(text, this.allowUnicode);
     const split = !this.simpleKey;
     let style: string;
     if (implicit && !(this.simpleKey && (a.empty || a.multiline)) && ((this.flowLevel && a.flowPlain) || (!this.flowLevel && a.blockPlain))) style = '';
@@ -377,7 +380,7 @@ class Emitter {
       if (
         ch === undefined ||
         '"\\\x85\u2028\u2029\ufeff'.includes(ch) ||
-        !((ch >= '\x20' && ch <= '\x7e') || (ch >= '\xa0' && ch <= '\ufffd' && ch !== '\ufeff'))
+        !((ch >= '\x20' && ch <= '\x7e') || (this.allowUnicode && ch >= '\xa0' && ch <= '\ufffd' && ch !== '\ufeff'))
       ) {
         if (start < end) {
           this.write(text.slice(start, end));
@@ -409,9 +412,12 @@ class Emitter {
   }
 }
 
-/** `salt.utils.yaml.safe_dump(v, default_flow_style=flow).strip()` without a trailing `...`. */
-export function pyYamlDump(v: unknown, flow: Flow = true): string {
-  const e = new Emitter(flow);
+/**
+ * `salt.utils.yaml.safe_dump(v, default_flow_style=flow).strip()` without a trailing `...`
+ * (safe_dump allows unicode; `yaml.dump` without allow_unicode escapes it).
+ */
+export function pyYamlDump(v: unknown, flow: Flow = true, allowUnicode = true): string {
+  const e = new Emitter(flow, allowUnicode);
   e.node(v, { root: true });
   return e.out.trim();
 }

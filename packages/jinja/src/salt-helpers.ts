@@ -7,6 +7,7 @@ import { PY_OBJECT, type PyObjectHooks } from './py-object.js';
 import { bindArgs, isDict, splitArgs, str, truthy } from './python.js';
 import { deepCopy, dictUpdate, isMissing, mergeWithStrategy, traverse, traverseRaw } from './traverse.js';
 import { globMatch, keysOf } from '@brine/core';
+import { slsutilDeserialize, slsutilSerialize } from './slsutil-serialize.js';
 
 export type HelperFn = (...args: any[]) => unknown;
 export type HelperTable = Record<string, Record<string, HelperFn>>;
@@ -128,6 +129,8 @@ export function builtinHelpers(d: HelperData): HelperTable {
         const a = bindArgs(raw, ['lst', 'strategy', 'merge_lists'], { strategy: 'smart', merge_lists: false });
         return ((a.lst as unknown[]) ?? []).reduce((acc, x) => mergeWithStrategy(acc, x, str(a.strategy), truthy(a.merge_lists)), {});
       },
+      serialize: slsutilSerialize,
+      deserialize: slsutilDeserialize,
     },
     defaults: {
       merge(...raw: unknown[]) {

@@ -53,8 +53,8 @@ function plainData(v: unknown): unknown {
 }
 
 /** YAML text of a value as Salt's `yaml` filter prints it (PyYAML's layout, see py-yaml-dump.ts). */
-export function toYaml(v: unknown, flow: boolean | null = true): string {
-  return pyYamlDump(plainData(v), flow);
+export function toYaml(v: unknown, flow: boolean | null = true, allowUnicode = true): string {
+  return pyYamlDump(plainData(v), flow, allowUnicode);
 }
 
 /** A YAML double-quoted scalar. */

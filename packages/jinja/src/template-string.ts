@@ -23,6 +23,8 @@ export interface TemplateStringOptions {
   hostAnswers?: HostAnswers;
   /** Further variables (`context`/`defaults` of file.managed). */
   vars?: Record<string, unknown>;
+  /** Whether the `tpl*` path variables are set (default yes; Salt's file templates have none). */
+  pathVars?: boolean;
 }
 
 /** Salt's `tpl*` variables for a template at `path` in its file root (`web/nginx.conf`). */
@@ -44,6 +46,8 @@ export interface SaltVarsInput {
   host?: HostCallRecorder;
   listFiles?: () => string[];
   log?: HelperData['log'];
+  /** Whether the `tpl*` path variables are set (default yes). */
+  pathVars?: boolean;
 }
 
 /**
@@ -64,7 +68,7 @@ export function saltTemplateVars(i: SaltVarsInput): Record<string, unknown> {
   });
   Object.assign(opts, i.opts);
   const helpers = builtinHelpers({ grains, pillar, opts, ...(i.listFiles ? { listFiles: i.listFiles } : {}), ...(i.log ? { log: i.log } : {}) });
-  return { ...templatePathVars(i.path), grains, pillar, opts, salt: saltObject(helpers, i.salt, i.host) };
+  return { ...(i.pathVars === false ? {} : templatePathVars(i.path)), grains, pillar, opts, salt: saltObject(helpers, i.salt, i.host) };
 }
 
 export type TemplateStringResult = ({ ok: true; text: string } | { ok: false; error: TemplateFailure }) & {
@@ -92,6 +96,7 @@ export function renderTemplateString(text: string, options: TemplateStringOption
       opts: options.opts ?? {},
       salt: options.salt,
       ...(host ? { host } : {}),
+      ...(options.pathVars === false ? { pathVars: false } : {}),
     }),
     ...(options.vars ?? {}),
   };

@@ -7,4 +7,6 @@ export const statesErrors = defineErrors({
   BRINE_ERR_STATES_UNKNOWN_ENV: "no file roots for env '{env}'",
   BRINE_ERR_STATES_DUPLICATE_MODULE: "state module '{name}' is registered twice",
   BRINE_ERR_STATES_CUSTOM_MODULE: '{file}: {detail}',
+  BRINE_ERR_STATES_TEMPLATE_FUNCTION: "'{fun}' is not available to templates on this host",
+  BRINE_ERR_STATES_TEMPLATE_ROUNDS: 'template {source} still asks for files or host calls after {rounds} rounds',
 });

@@ -191,3 +191,39 @@ export function canUnshare(): boolean {
     return false;
   }
 }
+
+/** Every path under root: its mode, and its text when a file (salt-tree.json's layout). */
+export function treeSnapshot(root: string): Record<string, { mode: string; type?: string; text?: string }> {
+  const out: Record<string, { mode: string; type?: string; text?: string }> = {};
+  const walk = (dir: string) => {
+    for (const n of readdirSync(dir)) {
+      const p = join(dir, n);
+      const st = lstatSync(p);
+      const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+      if (st.isDirectory()) {
+        out[p.slice(root.length + 1)] = { mode, type: 'dir' };
+        walk(p);
+      } else if (st.isFile()) out[p.slice(root.length + 1)] = { mode, text: readFileSync(p, 'utf8') };
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * A result whose file.recurse sections are compared sorted: Salt walks the files and its clean
+ * list from Python sets, so their order in its test-mode comment and in `removed` varies.
+ */
+export function orderFree(v: { result: unknown; comment: unknown; changes: Record<string, unknown> }) {
+  const comment = String(v.comment);
+  const sections = comment.includes('#### ')
+    ? comment
+        .split(/\n*#### /)
+        .filter(Boolean)
+        .map((s) => (s.startsWith('removed ####') ? ['removed ####', ...s.split('\n').slice(1).sort()].join('\n') : s.trim()))
+        .sort()
+    : comment;
+  const changes = { ...v.changes };
+  if (Array.isArray(changes.removed)) changes.removed = [...(changes.removed as string[])].sort();
+  return { result: v.result, comment: sections, changes };
+}

@@ -6,7 +6,7 @@ import { shellQuote, type ArgSpec, type CommandOptions, type StateContext, type 
 import { envDict, isDict } from '@brine/core';
 import { asString } from '../util/args.js';
 import { getUser } from '../util/accounts.js';
-import { renderTemplate } from '../util/template.js';
+import { renderFileTemplate } from '../util/template.js';
 import { reinterpretStateful } from './cmd-stateful.js';
 
 const COMMON_ARGS: Record<string, ArgSpec> = {
@@ -189,7 +189,8 @@ function script(args: Record<string, unknown>, ctx: StateContext): Promise<State
     }
     let text = body.toString('utf8');
     if (typeof args.template === 'string') {
-      text = renderTemplate(text, args.template, ctx, args.defaults as Record<string, unknown>, args.context as Record<string, unknown>);
+      // Salt's cp.get_template: saltenv, defaults and context only
+      text = await renderFileTemplate(ctx, { engine: args.template, text, source, saltenv, vars: {}, defaults: args.defaults, context: args.context });
     }
     const dir = await mkdtemp(join(tmpdir(), 'brine-script-'));
     const file = join(dir, source.split('/').pop() || 'script');

@@ -3,7 +3,7 @@ import { rawCron } from '@brine/exec';
 import { getGroup, getUser, secondaryGroups } from '../util/accounts.js';
 import { asBool } from '../util/args.js';
 import { fileDiff } from '../util/diff.js';
-import { renderTemplate } from '../util/template.js';
+import { renderFileTemplate } from '../util/template.js';
 
 /**
  * Salt's `cron.file`: a user's whole crontab from a file (salt://, optionally a template). Salt
@@ -29,7 +29,8 @@ export async function cronFile(a: Record<string, unknown>, ctx: StateContext): P
   let text = data.toString('utf8');
   if (typeof a.template === 'string' && a.template) {
     try {
-      text = renderTemplate(text, a.template, ctx, a.defaults as Record<string, unknown> | undefined, a.context as Record<string, unknown> | undefined, name);
+      const vars = { source: name, user: a.user ?? null, group: a.group ?? null, mode: a.mode ?? null, attrs: [] };
+      text = await renderFileTemplate(ctx, { engine: a.template, text, source: name, saltenv: env, vars, defaults: a.defaults, context: a.context });
     } catch (e) {
       return { ...ret, result: false, comment: `Unable to manage file: ${(e as Error).message}` };
     }

@@ -4,7 +4,7 @@ import { chunkTag } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { fileDiff } from '../../util/diff.js';
 import { lstatOrUndefined } from '../../util/fs-meta.js';
-import { renderTemplate } from '../../util/template.js';
+import { renderFileTemplate } from '../../util/template.js';
 import { atomicWrite, defaultFileMode, failed, pathState, start } from './common.js';
 
 export const blockreplaceArgs: Record<string, ArgSpec> = {
@@ -189,7 +189,8 @@ export async function blockreplace(args: Record<string, unknown>, ctx: StateCont
     const body = src.startsWith('salt://') ? await ctx.files.get(src, saltenv) : existsSync(src) ? readFileSync(src) : undefined;
     if (!body) return failed(ret, `Source file '${src}' not found`);
     const template = typeof args.template === 'string' ? args.template : 'jinja';
-    content += renderTemplate(body.toString('utf8'), template, ctx, args.defaults as Record<string, unknown>, args.context as Record<string, unknown>, src);
+    // Salt's cp.get_template: saltenv, defaults and context only
+    content += await renderFileTemplate(ctx, { engine: template, text: body.toString('utf8'), source: src, saltenv, vars: {}, defaults: args.defaults, context: args.context });
   }
   const raw = readFileSync(name, 'utf8');
   ret.old_state = await pathState(name, ctx.cmd);

@@ -5,7 +5,7 @@ import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { fileDiff } from '../../util/diff.js';
 import { enforceMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
-import { renderTemplate } from '../../util/template.js';
+import { renderFileTemplate } from '../../util/template.js';
 import { installChecked, checkSpec } from './check-cmd.js';
 import { atomicWrite, defaultFileMode, describe, ensureParent, failed, isText, notAbsolute, pathState, start } from './common.js';
 
@@ -35,6 +35,45 @@ export const managedArgs: Record<string, ArgSpec> = {
   tmp_ext: { type: 'string' },
 };
 
+/**
+ * Salt's file.managed parameters: its other keyword arguments (none of these, nor `env`) reach
+ * a template as variables.
+ */
+const SALT_MANAGED_PARAMS = new Set(
+  (
+    'name source source_hash source_hash_name keep_source user group mode attrs template makedirs dir_mode context replace defaults backup ' +
+    'show_changes create contents tmp_dir tmp_ext contents_pillar contents_grains contents_newline contents_delimiter encoding encoding_errors ' +
+    'allow_empty follow_symlinks check_cmd skip_verify selinux win_owner win_perms win_deny_perms win_inheritance win_perms_reset verify_ssl ' +
+    'use_etag signature source_hash_sig signed_by_any signed_by_all keyring gnupghome env'
+  ).split(' '),
+);
+
+/** The state's keyword arguments that are not file.managed's own: template variables in Salt. */
+function extraKwargs(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([k]) => !SALT_MANAGED_PARAMS.has(k) && !(k in managedArgs)));
+}
+
+/** A file template's source, name, user, group, mode and attrs as Salt hands them over. */
+async function renderManagedTemplate(text: string, src: string, saltenv: string, args: Record<string, unknown>, ctx: StateContext): Promise<string> {
+  return renderFileTemplate(ctx, {
+    engine: String(args.template),
+    text,
+    source: src,
+    saltenv,
+    vars: {
+      source: src,
+      name: args.name,
+      user: args.user ?? null,
+      group: args.group ?? null,
+      mode: normaliseMode(args.mode) ?? null,
+      attrs: args.attrs ?? null,
+      ...extraKwargs(args),
+    },
+    defaults: args.defaults,
+    context: args.context,
+  });
+}
+
 const TEST_COMMENT = (name: string) => `The file ${name} is set to be changed\nNote: No changes made, actual changes may\nbe different due to other states.`;
 
 /** Where the new contents come from: `contents`, or the first `source` found. */
@@ -45,10 +84,16 @@ async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): P
     if (args.source) return { error: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'" };
     let text = Array.isArray(args.contents) ? args.contents.map(String).join('\n') : String(args.contents);
     if (args.contents_newline !== false && !text.endsWith('\n')) text += '\n';
+    // Salt's apply_template_on_contents: the contents are the template, with defaults and context only
+    if (typeof args.template === 'string' && args.template) {
+      text = await renderFileTemplate(ctx, { engine: args.template, text, source: 'contents', saltenv, vars: {}, defaults: args.defaults, context: args.context });
+    }
     body = Buffer.from(text);
   } else if (args.source) {
     const sources = Array.isArray(args.source) ? args.source.map(String) : [String(args.source)];
+    let found = sources[0]!;
     for (const src of sources) {
+      found = src;
       if (src.startsWith('salt://')) body = await ctx.files.get(src, saltenv);
       else if (src.startsWith('file://') || isAbsolute(src)) {
         const p = src.startsWith('file://') ? src.slice('file://'.length) : src;
@@ -69,19 +114,9 @@ async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): P
       const got = createHash(algo).update(body).digest('hex');
       if (got !== hex) return { error: `Specified ${algo} checksum for ${String(args.source)} (${hex}) does not match actual checksum (${got})` };
     }
+    if (typeof args.template === 'string' && args.template) body = Buffer.from(await renderManagedTemplate(body.toString('utf8'), found, saltenv, args, ctx));
   } else {
     return undefined;
-  }
-  if (typeof args.template === 'string' && args.template) {
-    const text = renderTemplate(
-      body.toString('utf8'),
-      args.template,
-      ctx,
-      args.defaults as Record<string, unknown>,
-      args.context as Record<string, unknown>,
-      String(args.source),
-    );
-    body = Buffer.from(text);
   }
   return body;
 }

@@ -33,6 +33,14 @@ export const recurseArgs: Record<string, ArgSpec> = {
   mode: { type: 'any' },
 };
 
+/** Salt's file.recurse parameters Brine does not take; with recurseArgs, `mode` and `makedirs`, not passed on to each file. */
+const NOT_PASSED = new Set(['name', 'makedirs', 'win_owner', 'win_perms', 'win_deny_perms', 'win_inheritance']);
+
+/** The state's other keyword arguments: Salt passes them to file.managed for each file (template variables). */
+function passKwargs(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([k]) => !NOT_PASSED.has(k) && !(k in recurseArgs)));
+}
+
 /** Python's fnmatch.fnmatch on POSIX: `*` crosses `/`, whole-string match. */
 function fnmatch(name: string, pat: string): boolean {
   let re = '';
@@ -150,7 +158,7 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
     const dest = join(name, rel);
     keep.add(dest);
     if (!dirs.includes(dirname(dest))) dirs.push(dirname(dest));
-    files.push([dest, `salt://${fn}`]);
+    files.push([dest, `salt://${fn}?saltenv=${senv}`]);
   }
   const sub = (extra: Record<string, unknown>) => ({ ...ctx, low: { ...ctx.low, ...extra } });
   for (const dir of dirs) {
@@ -180,6 +188,7 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
     const existed = existsSync(dest);
     const r = await managed(
       {
+        ...passKwargs(args),
         name: dest,
         source: src,
         saltenv: senv,
