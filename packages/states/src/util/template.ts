@@ -74,8 +74,9 @@ async function fetchText(ctx: StateContext, path: string, saltenv: string): Prom
  */
 export async function renderFileTemplate(ctx: StateContext, t: FileTemplate): Promise<string> {
   if (t.engine !== 'jinja') throw new Error(`template engine '${t.engine}' is not supported (only jinja)`);
-  const { grains, pillar, opts } = (ctx.templateContext ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  const vars = templateVars(t);
+  const { grains, pillar, opts, ...rest } = (ctx.templateContext ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  // the rest of the run's context (Brine's template `params`) is seen as in SLS files, under Salt's
+  const vars = { ...rest, ...templateVars(t) };
   const name = t.source.replace(/^salt:\/\//, '').replace(/\?.*$/, '');
   const files = new Map<string, string | null>();
   let wanted = new Set<string>();
