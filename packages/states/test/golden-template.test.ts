@@ -31,7 +31,8 @@ for (const caseDir of goldenCases('template')) {
           ? (root: string) => t.same(treeSnapshot(root), JSON.parse(JSON.stringify(want).split(saltRoot).join(root)), 'files written as Salt wrote them')
           : undefined;
       const templateContext = { grains, pillar, opts: { id: 'anchor' } };
-      for (const r of await runGoldenCase(caseDir, mode, { registry: () => registry, exec, templateContext, after })) t.same(orderFree(r.got), orderFree(r.want), r.tag);
+      for (const r of await runGoldenCase(caseDir, mode, { registry: () => registry, exec, templateContext, after }))
+        t.same(orderFree(r.got), orderFree(r.want), r.tag);
     });
   }
 }

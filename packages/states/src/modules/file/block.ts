@@ -190,7 +190,15 @@ export async function blockreplace(args: Record<string, unknown>, ctx: StateCont
     if (!body) return failed(ret, `Source file '${src}' not found`);
     const template = typeof args.template === 'string' ? args.template : 'jinja';
     // Salt's cp.get_template: saltenv, defaults and context only
-    content += await renderFileTemplate(ctx, { engine: template, text: body.toString('utf8'), source: src, saltenv, vars: {}, defaults: args.defaults, context: args.context });
+    content += await renderFileTemplate(ctx, {
+      engine: template,
+      text: body.toString('utf8'),
+      source: src,
+      saltenv,
+      vars: {},
+      defaults: args.defaults,
+      context: args.context,
+    });
   }
   const raw = readFileSync(name, 'utf8');
   ret.old_state = await pathState(name, ctx.cmd);

@@ -86,7 +86,15 @@ async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): P
     if (args.contents_newline !== false && !text.endsWith('\n')) text += '\n';
     // Salt's apply_template_on_contents: the contents are the template, with defaults and context only
     if (typeof args.template === 'string' && args.template) {
-      text = await renderFileTemplate(ctx, { engine: args.template, text, source: 'contents', saltenv, vars: {}, defaults: args.defaults, context: args.context });
+      text = await renderFileTemplate(ctx, {
+        engine: args.template,
+        text,
+        source: 'contents',
+        saltenv,
+        vars: {},
+        defaults: args.defaults,
+        context: args.context,
+      });
     }
     body = Buffer.from(text);
   } else if (args.source) {
