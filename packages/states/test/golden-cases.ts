@@ -69,6 +69,7 @@ const MIN_CASES: Record<string, number> = {
   ssh_auth: 1,
   ssh_known_hosts: 1,
   sysctl: 1,
+  template: 1,
   test: 2,
   timezone: 2,
   ufw: 1,
