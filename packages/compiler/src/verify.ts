@@ -129,6 +129,7 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
   const pos = new Map<LowChunk, number>();
   chunks.forEach((c, i) => pos.set(c, i));
   const edges: number[][] = chunks.map(() => []);
+  const slsEdges: number[][] = chunks.map(() => []);
   const prereqEdges: number[][] = chunks.map(() => []);
   chunks.forEach((c, i) => {
     for (const { key, target } of chunkRequisites(c)) {
@@ -147,23 +148,27 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
         continue;
       }
       for (const t of found) {
-        if (ORDERING.has(key)) edges[i]!.push(pos.get(t)!);
+        if (ORDERING.has(key)) (target.kind === 'sls' ? slsEdges : edges)[i]!.push(pos.get(t)!);
         else if (key === 'prereq') prereqEdges[i]!.push(pos.get(t)!);
       }
     }
   });
-  for (const [graph, label] of [
-    [edges, 'requires'],
-    [prereqEdges, 'is a prereq of'],
-  ] as const) {
-    for (const cycle of findCycles(graph)) {
-      const names = cycle.map((i) => `${chunks[i]!.__sls__}.${chunks[i]!.__id__}`);
-      const first = chunks[cycle[0]!]!;
-      diagnostics.push(
-        compilerErrors.diag('BRINE_ERR_COMPILE_CYCLE', { cycle: [...names, names[0]].join(` ${label} `) }, at(origins, first.__id__, `${first.state}/require`)),
-      );
-    }
-  }
+  const cycleDiag = (cycle: number[], label: string, code: 'BRINE_ERR_COMPILE_CYCLE' | 'BRINE_ERR_COMPILE_SLS_CYCLE', severity: 'error' | 'warning') => {
+    const names = cycle.map((i) => `${chunks[i]!.__sls__}.${chunks[i]!.__id__}`);
+    const first = chunks[cycle[0]!]!;
+    diagnostics.push(
+      compilerErrors.diag(code, { cycle: [...names, names[0]].join(` ${label} `) }, at(origins, first.__id__, `${first.state}/require`), severity),
+    );
+  };
+  const strict = findCycles(edges);
+  for (const cycle of strict) cycleDiag(cycle, 'requires', 'BRINE_ERR_COMPILE_CYCLE', 'error');
+  for (const cycle of findCycles(prereqEdges)) cycleDiag(cycle, 'is a prereq of', 'BRINE_ERR_COMPILE_CYCLE', 'error');
+  // Salt finds no loop through `sls:` when it compiles (a state of an included file that
+  // requires the SLS including it is common in formulas): each state on it fails at run time
+  // with "Recursive requisite found" and the rest of the run goes on. Brine says where.
+  const inStrict = new Set(strict.flat());
+  const all = edges.map((out, i) => [...out, ...slsEdges[i]!]);
+  for (const cycle of findCycles(all)) if (!cycle.some((i) => inStrict.has(i))) cycleDiag(cycle, 'requires', 'BRINE_ERR_COMPILE_SLS_CYCLE', 'warning');
   return { value: chunks, diagnostics };
 }
 

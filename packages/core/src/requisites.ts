@@ -51,6 +51,10 @@ export class ChunkIndex {
       add(this.byStateName, `${c.state}\0${c.name}`, c);
       add(this.byId, c.__id__, c);
       add(this.bySls, c.__sls__, c);
+      // As Salt, `sls: X` also names the states of the files X includes (directly or not).
+      for (const from of c.__sls_included_from__ ?? []) {
+        if (from !== c.__sls__ && this.bySls.get(from)?.at(-1) !== c) add(this.bySls, from, c);
+      }
     }
   }
 
@@ -77,8 +81,9 @@ export class ChunkIndex {
     const { kind, value } = target;
     if (kind === 'sls') {
       if (!isGlob(value)) return this.bySls.get(value) ?? [];
+      // Salt globs `__sls__` but looks the value up as it is in `__sls_included_from__`.
       const re = globToRegExp(value);
-      return this.chunks.filter((c) => re.test(c.__sls__));
+      return this.chunks.filter((c) => re.test(c.__sls__) || (c.__sls_included_from__?.includes(value) ?? false));
     }
     if (kind === 'id' || kind === '*') {
       if (!isGlob(value)) return this.byId.get(value) ?? [];

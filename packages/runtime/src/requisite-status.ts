@@ -30,6 +30,7 @@ export interface RequisiteLookup {
 }
 
 const NO_TARGETS: RequisiteTarget[] = [];
+const SELF_SKIPPED: ReadonlySet<EvalKind> = new Set(['prereq', 'prerequired', 'listen', 'arg_bind']);
 
 /** Finds the chunks each requisite of a chunk names. In a prereq dry run `prerequired` is ignored. */
 export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boolean): RequisiteLookup {
@@ -55,7 +56,9 @@ export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boo
       else lost.set(kind, [shown]);
       continue;
     }
-    reqs.push({ kind, ref, chunks: chunks.filter((c) => c !== chunk) });
+    // A state that names itself (`sls:` of its own file, or of one including it) is, as in Salt,
+    // a recursive requisite; only a prereq or listen on itself is left out.
+    reqs.push({ kind, ref, chunks: SELF_SKIPPED.has(kind) ? chunks.filter((c) => c !== chunk) : chunks });
   }
   return { reqs, lost, listenLost: listenLost ?? NO_TARGETS };
 }

@@ -1,0 +1,6 @@
+include:
+  - app.sub
+top_state:
+  test.succeed_without_changes:
+    - require:
+      - sls: app.sub

@@ -1,0 +1,6 @@
+include:
+  - app
+outside:
+  test.succeed_without_changes:
+    - require:
+      - sls: app

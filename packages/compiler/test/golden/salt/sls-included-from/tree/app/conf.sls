@@ -1,0 +1,6 @@
+include:
+  - app.files
+conf_own:
+  test.succeed_without_changes:
+    - require:
+      - sls: app

@@ -1,0 +1,4 @@
+common_one:
+  test.succeed_with_changes:
+    - watch:
+      - sls: web

@@ -1,0 +1,4 @@
+include:
+  - web.site
+web_own:
+  test.succeed_without_changes

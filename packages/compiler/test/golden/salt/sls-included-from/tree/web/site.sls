@@ -1,0 +1,4 @@
+include:
+  - common
+site_changed:
+  test.succeed_with_changes
