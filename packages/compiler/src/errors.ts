@@ -49,6 +49,7 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_HOST_ROUNDS: '{call}: the templates still make new host calls after {rounds} rounds of asking the minion (each answer led to another call)',
   BRINE_ERR_COMPILE_PILLAR_MISSING: "pillar SLS '{sls}' in environment '{env}' is not available in the pillar roots{from}",
   BRINE_ERR_COMPILE_RENDERER: "{file}: renderer '{renderer}' is not supported (Brine renders jinja, yaml and json)",
+  BRINE_ERR_COMPILE_UNKNOWN_ARG: "ID '{id}': {fun} takes no argument '{key}': {what}",
   BRINE_ERR_COMPILE_SLS_CYCLE:
     "requisite cycle through an 'sls:' requisite: {cycle}; as in Salt, the run goes on and a state on it fails with 'Recursive requisite found'",
 });

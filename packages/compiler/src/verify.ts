@@ -12,7 +12,14 @@ export interface StateSchema {
   /** Whether the state module exists; the compiler cannot see the registry, so it is injected. */
   hasModule(state: string): boolean;
   hasFunction(state: string, fun: string): boolean;
+  /** How `state.fun` takes a keyword it does not declare: 'ignored', 'refused', or undefined (it declares it, or takes any). */
+  unknownArg?(state: string, fun: string, key: string): 'ignored' | 'refused' | undefined;
 }
+
+const UNKNOWN_ARG_WHAT = {
+  ignored: 'Salt ignores it (a state with a template passes it to the template)',
+  refused: 'Salt stops the whole run on it; Brine fails this state',
+} as const;
 
 const at = (origins: Record<string, IdOrigin> | undefined, id: string, path?: string) => locate(origins, id, path, true);
 
@@ -112,6 +119,8 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
           // Only long keys sharing a prefix: short real arguments (`user`) must not trip this.
           const suggestion = key.length >= 6 ? REQUISITES_BY_PREFIX.get(key.slice(0, 3))?.find((req) => near(key, req)) : undefined;
           if (suggestion) err('BRINE_ERR_COMPILE_SUSPICIOUS_ARG', { id, key, suggestion }, id, path, 'warning');
+          const how = !suggestion && funcs.length === 1 && key !== 'name' ? schema?.unknownArg?.(state, funcs[0]!, key) : undefined;
+          if (how) err('BRINE_ERR_COMPILE_UNKNOWN_ARG', { id, key, fun: `${state}.${funcs[0]}`, what: UNKNOWN_ARG_WHAT[how] }, id, path, 'warning');
         }
       });
     }

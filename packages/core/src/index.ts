@@ -20,3 +20,4 @@ export * from './env-dict.js';
 export * from './error-lines.js';
 export * from './key-order.js';
 export * from './path-lookup.js';
+export * from './salt-signatures.js';

@@ -1,6 +1,7 @@
 import { REQUISITE_KEYS } from './tag.js';
 import type { LowChunk } from './types.js';
-import type { ArgSpec, ArgType, StateFunction } from './state-module.js';
+import type { ArgSpec, ArgType, StateFunction, StateRegistry } from './state-module.js';
+import { invalidKeywordsMessage, saltRefusesUnknownArgs } from './salt-signatures.js';
 
 /**
  * Keys of a low chunk that belong to the state system rather than to the state function: the
@@ -87,8 +88,11 @@ function expected(spec: ArgSpec): string {
 /**
  * The arguments a state function gets out of a chunk: `name`, its declared arguments
  * (type-checked, defaults filled unless `fillDefaults` is false) and, when the function takes
- * them, extra keys. Global state arguments are left to the runtime. When the chunk does not fit
- * the function the answer is the reason, worded for the state's comment.
+ * them, extra keys. Global state arguments are left to the runtime. A key the function does not
+ * declare is ignored, as Salt's `**kwargs` ignores it (it stays in the chunk, `ctx.low`, where a
+ * file template reads it: `stateExtraArgs`), except where Salt's function has no `**kwargs`
+ * (`strictArgs`, or Salt's signature). When the chunk does not fit the function the answer is
+ * the reason, worded for the state's comment.
  */
 export function bindStateArgs(
   fullName: string,
@@ -97,6 +101,7 @@ export function bindStateArgs(
   fillDefaults = true,
 ): { args: Record<string, unknown> } | { error: string } {
   const args: Record<string, unknown> = { name: chunk.name };
+  const refused: string[] = [];
   for (const [key, value] of Object.entries(chunk)) {
     if (key === 'name') continue;
     const spec = fn.args[key];
@@ -111,17 +116,38 @@ export function bindStateArgs(
       // handled by the runtime around the function, never passed to it
     } else if (fn.extraArgs) {
       args[key] = value;
-    } else {
-      const known = Object.keys(fn.args).sort();
-      return {
-        error: `Unknown argument '${key}' for state ${fullName}` + (known.length ? ` (it takes: name, ${known.join(', ')})` : ' (it takes only name)'),
-      };
+    } else if (fn.strictArgs || saltRefusesUnknownArgs(fullName)) {
+      refused.push(key);
     }
   }
+  if (refused.length > 0) return { error: invalidKeywordsMessage(fullName, refused) };
   for (const [key, spec] of Object.entries(fn.args)) {
     if (key in args) continue;
     if (spec.required) return { error: `Missing required argument '${key}' for state ${fullName}` };
     if (fillDefaults && spec.default !== undefined) args[key] = structuredClone(spec.default);
   }
   return { args };
+}
+
+/** The chunk's keyword arguments the function does not declare (Salt's `**kwargs`: a template's extra context). */
+export function stateExtraArgs(fn: StateFunction, chunk: LowChunk): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(chunk)) {
+    if (key !== 'name' && !fn.args[key] && !isGlobalStateArg(key)) out[key] = value;
+  }
+  return out;
+}
+
+/** Whether a function takes a keyword it does not declare (for the compiler's warning). */
+export function takesUnknownArgs(fullName: string, fn: StateFunction): 'passed' | 'ignored' | 'refused' {
+  if (fn.extraArgs) return 'passed';
+  return fn.strictArgs || saltRefusesUnknownArgs(fullName) ? 'refused' : 'ignored';
+}
+
+/** How the registry's `state.fun` takes `key` when it does not declare it (undefined: it does, or it takes anything). */
+export function unknownArgOf(registry: StateRegistry, state: string, fun: string, key: string): 'ignored' | 'refused' | undefined {
+  const found = registry.lookup(state, fun);
+  if (!found || found.fn.args[key] || isGlobalStateArg(key)) return undefined;
+  const how = takesUnknownArgs(`${state}.${fun}`, found.fn);
+  return how === 'passed' ? undefined : how;
 }

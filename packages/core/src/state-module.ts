@@ -104,9 +104,13 @@ export interface ArgSpec {
 }
 
 export interface StateFunction {
-  /** Arguments the function takes besides `name`; unknown ones are refused unless `extraArgs`. */
+  /**
+   * Arguments the function takes besides `name`. Unknown ones are passed with `extraArgs`,
+   * refused with `strictArgs` (Salt's function has no `**kwargs`), else ignored as Salt does.
+   */
   args: Record<string, ArgSpec>;
   extraArgs?: boolean;
+  strictArgs?: boolean;
   run(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn>;
 }
 

@@ -1,4 +1,5 @@
 import type { StateSchema } from '@brine/compiler';
+import { unknownArgOf } from '@brine/core';
 import { customModuleName, defaultRegistry } from '@brine/states';
 import type { TreeSnapshot } from './file-roots.js';
 
@@ -21,5 +22,6 @@ export function treeSchema(snap: TreeSnapshot): StateSchema {
   return {
     hasModule: (state) => custom.has(state) || shipped.module(state) !== undefined,
     hasFunction: (state, fun) => custom.has(state) || shipped.lookup(state, fun) !== undefined,
+    unknownArg: (state, fun, key) => (custom.has(state) ? undefined : unknownArgOf(shipped, state, fun, key)),
   };
 }

@@ -9,7 +9,7 @@ import {
   type CompileOptions,
   type StateSchema,
 } from '@brine/compiler';
-import { hasErrors, type StateRegistry } from '@brine/core';
+import { hasErrors, unknownArgOf, type StateRegistry } from '@brine/core';
 import { localHost } from './host-calls.js';
 import { slsNames } from '@brine/runtime';
 import type { LocalOptions } from './options.js';
@@ -19,6 +19,7 @@ export function registrySchema(registry: StateRegistry): StateSchema {
   return {
     hasModule: (state) => registry.module(state) !== undefined,
     hasFunction: (state, fun) => registry.lookup(state, fun) !== undefined,
+    unknownArg: (state, fun, key) => unknownArgOf(registry, state, fun, key),
   };
 }
 

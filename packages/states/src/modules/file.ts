@@ -3,6 +3,8 @@ import { absent } from './file/absent.js';
 import { append, appendArgs } from './file/append.js';
 import { directory, directoryArgs } from './file/directory.js';
 import { managed, managedArgs } from './file/managed.js';
+import { contentsDataArgs, withContentsData } from './file/contents-data.js';
+import { prepend, prependArgs } from './file/prepend.js';
 import { replace, replaceArgs } from './file/replace.js';
 import { symlink, symlinkArgs } from './file/symlink.js';
 import { accumulated, accumulatedArgs, blockreplace, blockreplaceArgs } from './file/block.js';
@@ -19,10 +21,11 @@ export function fileModule(): StateModule {
     name: 'file',
     available: () => ({ available: true }),
     functions: {
-      managed: { args: managedArgs, extraArgs: true, run: managed },
+      managed: { args: { ...managedArgs, ...contentsDataArgs }, extraArgs: true, run: (a, ctx) => withContentsData(a, ctx, managed) },
       directory: { args: directoryArgs, run: directory },
       absent: { args: {}, run: absent },
       append: { args: appendArgs, run: append },
+      prepend: { args: prependArgs, run: prepend },
       symlink: { args: symlinkArgs, run: symlink },
       replace: { args: replaceArgs, run: replace },
       recurse: { args: recurseArgs, extraArgs: true, run: recurse },

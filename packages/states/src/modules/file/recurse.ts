@@ -25,7 +25,7 @@ export const recurseArgs: Record<string, ArgSpec> = {
   include_empty: { type: 'boolean' },
   backup: { type: 'string' },
   include_pat: { type: ['string', 'list'] },
-  exclude_pat: { type: 'string' },
+  exclude_pat: { type: ['string', 'list'] },
   maxdepth: { type: 'number' },
   keep_symlinks: { type: 'boolean' },
   force_symlinks: { type: 'boolean' },
@@ -63,10 +63,12 @@ function fnmatch(name: string, pat: string): boolean {
 }
 
 /** salt.utils.stringutils.check_include_exclude: globs, or regexes written E@... */
-export function includeExclude(path: string, include?: string | string[], exclude?: string): boolean {
+export function includeExclude(path: string, include?: string | string[], exclude?: string | string[]): boolean {
   const check = (p: string) => (p.startsWith('E@') ? new RegExp(p.slice(2)).test(path) : fnmatch(path, p));
-  const inc = include === undefined || include === '' ? undefined : (Array.isArray(include) ? include : [include]).some(check);
-  const exc = exclude ? !check(exclude) : undefined;
+  const given = (pat?: string | string[]) =>
+    pat === undefined || pat === '' || (Array.isArray(pat) && pat.length === 0) ? undefined : [pat].flat().map(String);
+  const inc = given(include)?.some(check);
+  const exc = given(exclude) ? !given(exclude)!.some(check) : undefined;
   if (inc !== undefined && exc !== undefined) return inc && exc;
   return inc ?? exc ?? true;
 }
@@ -147,7 +149,7 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
   const clean = asBool(args.clean);
   const maxdepth = typeof args.maxdepth === 'number' ? args.maxdepth : undefined;
   const include = args.include_pat as string | string[] | undefined;
-  const exclude = args.exclude_pat as string | undefined;
+  const exclude = args.exclude_pat as string | string[] | undefined;
   const keep = new Set<string>();
   const dirs: string[] = [];
   const files: Array<[string, string]> = [];
