@@ -141,7 +141,18 @@ const kLoop = loop([
   ['kA', 'One or more requisite failed: requisite.kB, requisite.kC'],
 ]);
 
+const unknownFun = (): Array<[string, boolean | null, string]> => [
+  [
+    'test_|-nofun_|-nofun_|-does_not_exist',
+    false,
+    "State 'test.does_not_exist' was not found in SLS 'requisite'\nReason: 'test.does_not_exist' is not available.\n",
+  ],
+  ['nosuchmod_|-nomod_|-nomod_|-thing', false, "State 'nosuchmod.thing' was not found in SLS 'requisite'\nReason: 'nosuchmod.thing' is not available.\n"],
+  ['test_|-after_nofun_|-after_nofun_|-succeed_without_changes', false, 'One or more requisite failed: requisite.nofun'],
+];
+
 const deliberate: Record<string, Check> = {
+  'fun01-unknown-function': runs({ apply: unknownFun(), test: unknownFun() }),
   'mix04-prereq-require-graph': runs({ apply: ran(['gD', 'gC', 'gB', 'gE', 'gA'], 'apply'), test: ran(['gD', 'gC', 'gB', 'gE', 'gA'], 'test') }),
   'mix05-require-in-against-prereq': runs({ apply: hLoop, test: hLoop }),
   'mix06-prereq-require-triangle': runs({ apply: kLoop, test: kLoop }),

@@ -40,8 +40,11 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
   const full = `${chunk.state}.${modWatch ? 'mod_watch' : fun}`;
   const notFound = `State '${full}' was not found in SLS '${chunk.__sls__}'`;
   try {
+    // Salt's words, newline included, for a module or function it does not have (the compile
+    // has already warned about it with file and line).
+    const unknown = `${notFound}\nReason: '${full}' is not available.\n`;
     const module = env.registry.module(chunk.state);
-    if (!module) return fail(chunk, `${notFound}\nReason: '${chunk.state}' is not a known state module`);
+    if (!module) return fail(chunk, unknown);
     const avail = await moduleAvailability(module, env.availability);
     if (!avail.available) {
       return fail(chunk, `${notFound}\nReason: '${chunk.state}' is not available on this host: ${avail.reason ?? 'no reason given'}`);
@@ -59,7 +62,7 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
       args.sfun = fun;
       return normalise(chunk, await module.modWatch(args, env.context(chunk, test)), full);
     }
-    if (!found) return fail(chunk, `${notFound}\nReason: '${full}' is not available.`);
+    if (!found) return fail(chunk, unknown);
     const bound = bindStateArgs(full, found.fn, chunk);
     if ('error' in bound) return fail(chunk, bound.error);
     return normalise(chunk, await found.fn.run(bound.args, env.context(chunk, test)), full);

@@ -253,7 +253,7 @@ t.test('a throwing function, an unknown function, an unavailable module, bad arg
     T('fine'),
   ]);
   t.equal(byId(out.running, 'boom').comment, 'An exception occurred in this state: kaboom');
-  t.equal(byId(out.running, 'nofun').comment, "State 'test.does_not_exist' was not found in SLS 'main'\nReason: 'test.does_not_exist' is not available.");
+  t.equal(byId(out.running, 'nofun').comment, "State 'test.does_not_exist' was not found in SLS 'main'\nReason: 'test.does_not_exist' is not available.\n");
   t.match(byId(out.running, 'vim').comment, /not available on this host: dpkg not found/);
   t.equal(byId(out.running, 'badarg').result, true, 'an unknown keyword is ignored, as by Salt **kwargs');
   t.match(byId(out.running, 'typed').comment, /must be a string, not a number/);
