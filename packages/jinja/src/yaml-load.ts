@@ -23,6 +23,7 @@ import {
 import { rememberKeyOrder } from '@brine/core';
 import type { IdPositions, PositionMap } from './positions.js';
 import { reindentFlow } from './yaml-flow.js';
+import { pyAnchorNames } from './yaml-anchors.js';
 import { fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
 
 type TagDef = { tag: string; format?: string; test?: RegExp; default?: boolean | 'key'; resolve?: unknown };
@@ -88,7 +89,8 @@ function errorText(text: string, code: string, message: string, offset: number):
 }
 
 /** Parses one YAML document; the first error is reported with its 1-based line and column. */
-export function loadYaml(text: string, options: { fast?: boolean } = {}): YamlResult {
+export function loadYaml(source: string, options: { fast?: boolean } = {}): YamlResult {
+  const text = pyAnchorNames(source);
   const quick = options.fast === false ? undefined : fastYaml(text);
   const lineCounter = new LineCounter();
   if (quick) return { value: quick.value, lineCounter, fast: quick.positions };

@@ -21,6 +21,12 @@ const accepted: Array<[string, unknown]> = [
     { a: 644, b: '0o644', c: 90, d: 31, e: '1e3', f: '1.5e3', g: 'y', h: null, i: '2024-01-01', k: 5, l: 12, m: 1000, n: '08' },
   ],
   ['x: [yes, No, ON, off, True, n]\n', { x: [true, false, true, false, true, 'n'] }],
+  // PyYAML ends an anchor name at ':': an anchored None key (Brine's None key is ''), not an
+  // anchor named 'colorcolumn:'; block and quoted scalars keep their text.
+  ['settings:\n  &colorcolumn: 80\n  number: 1\n', { settings: { '': 80, number: 1 } }],
+  ['a:\n  &colorcolumn: 80\n', { a: { '': 80 } }],
+  ['a:\n  - &x: 1\n', { a: [{ '': 1 }] }],
+  ['a: |\n  &keep: me\nb: "&no: x"\n', { a: '&keep: me\n', b: '&no: x' }],
 ];
 
 for (const [text, want] of accepted) {
