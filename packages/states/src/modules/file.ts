@@ -5,6 +5,7 @@ import { directory, directoryArgs } from './file/directory.js';
 import { managed, managedArgs } from './file/managed.js';
 import { contentsDataArgs, withContentsData } from './file/contents-data.js';
 import { prepend, prependArgs } from './file/prepend.js';
+import { withExpandedName } from './file/expand-user.js';
 import { replace, replaceArgs } from './file/replace.js';
 import { symlink, symlinkArgs } from './file/symlink.js';
 import { accumulated, accumulatedArgs, blockreplace, blockreplaceArgs } from './file/block.js';
@@ -17,7 +18,7 @@ import { copy, copyArgs, exists, missing, renameArgs, renameState, touch, touchA
 
 /** Salt's `file` states: files, directories, symlinks and edits in place. */
 export function fileModule(): StateModule {
-  return {
+  const mod: StateModule = {
     name: 'file',
     available: () => ({ available: true }),
     functions: {
@@ -45,4 +46,6 @@ export function fileModule(): StateModule {
     // A watched file state has nothing to restart: it just runs again (Salt's file.mod_watch
     // is only for file.serialize-like accumulators).
   };
+  for (const [k, f] of Object.entries(mod.functions)) mod.functions[k] = withExpandedName(f);
+  return mod;
 }
