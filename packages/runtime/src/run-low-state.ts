@@ -314,11 +314,19 @@ class Runner {
       if (!dryRun && tag in this.running) return; // ran as a requisite of its own requisite chain
       const status = requisiteStatus(reqs, (kind, c) => this.resultOf(kind, c, dryRun));
       switch (status.status) {
-        case 'fail':
+        case 'fail': {
+          // A prereq target whose own dry run failed made its prereq fail: as Salt, it reports
+          // that failure of its own, not the prereq it took down with it.
+          const own = dryRun ? undefined : this.pre.get(tag);
+          if (own?.result === false && onlyPrerequired(reqs, status.failed)) {
+            const timing = own.start_time === undefined ? undefined : { startTime: own.start_time, duration: own.duration ?? 0 };
+            return this.record(chunk, false, own, undefined, timing);
+          }
           // A prereq target whose real requisites failed will not run at all: that is its
           // result, not a prediction, so it is recorded now (and the prereq sees it).
           if (status.failed.every((c) => this.running[this.tagOf(c)]?.result === false)) return this.final(chunk, dryRun, failedComment(status.failed));
           return this.outcome(chunk, dryRun, false, failedComment(status.failed));
+        }
         case 'pre':
           return this.notRun(chunk, dryRun, 'No changes detected');
         case 'onfail':
@@ -481,4 +489,12 @@ export async function runLowState(lowstate: LowChunk[], options: RunOptions): Pr
   const outcome: RunOutcome = { running: runner.running, retcode: failed ? 2 : 0 };
   if (runner.stopped) outcome.stopped = runner.stopped;
   return outcome;
+}
+
+/** Whether every failed requisite is one the chunk has only as a prereq target (`prerequired`). */
+function onlyPrerequired(reqs: ResolvedRequisite[], failed: LowChunk[]): boolean {
+  const pre = new Set<LowChunk>();
+  const other = new Set<LowChunk>();
+  for (const r of reqs) for (const c of r.chunks) (r.kind === 'prerequired' ? pre : other).add(c);
+  return failed.every((c) => pre.has(c) && !other.has(c));
 }
