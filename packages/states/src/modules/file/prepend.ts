@@ -3,7 +3,7 @@ import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { fileDiff, linesWithEnds } from '../../util/diff.js';
 import { lstatOrUndefined } from '../../util/fs-meta.js';
 import { mkdir, readFile, writeFile } from '../../util/sync-fs.js';
-import { renderTemplate } from '../../util/template.js';
+import { renderFileTemplate } from '../../util/template.js';
 import { failed, splitLines } from './common.js';
 
 export const prependArgs: Record<string, ArgSpec> = {
@@ -41,11 +41,12 @@ async function texts(args: Record<string, unknown>, ctx: StateContext): Promise<
   }
   const out: string[] = [];
   for (const src of sources) {
-    const body = await ctx.files.get(src, ctx.low.__env__ ?? 'base');
+    const saltenv = ctx.low.__env__ ?? 'base';
+    const body = await ctx.files.get(src, saltenv);
     if (!body) return { error: `File ${src} not found` };
-    const raw = body.toString('utf8');
-    const tpl = typeof args.template === 'string' ? args.template : '';
-    out.push(tpl ? renderTemplate(raw, tpl, ctx, args.defaults as Record<string, unknown>, args.context as Record<string, unknown>, src) : raw);
+    const text = body.toString('utf8');
+    const engine = typeof args.template === 'string' ? args.template : '';
+    out.push(engine ? await renderFileTemplate(ctx, { engine, text, source: src, saltenv, vars: {}, defaults: args.defaults, context: args.context }) : text);
   }
   return out;
 }
