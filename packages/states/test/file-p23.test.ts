@@ -55,7 +55,7 @@ for (const [mode, file] of [
       t.same(
         again.map((r) => r.comment),
         [
-          `Directory ${root} is in the correct state`,
+          `The directory ${root} is in the correct state`,
           `Symlink ${root}/motd.link is present and owned by ${owner}`,
           `File ${root}/never-existed is not present`,
         ],

@@ -1,9 +1,11 @@
-import { mkdir, readdir, rm, stat } from '../../util/sync-fs.js';
-import { dirname, join } from 'node:path';
+import { stat } from '../../util/sync-fs.js';
+import { dirname } from 'node:path';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
-import { asBool, asList } from '../../util/args.js';
+import { asBool } from '../../util/args.js';
 import { enforceMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
 import { describe, failed, notAbsolute, pathState, start } from './common.js';
+import { cleanDir, keepFiles, predictClean } from './dir-clean.js';
+import { makeDirs } from './new-file.js';
 
 export const directoryArgs: Record<string, ArgSpec> = {
   user: { type: ['string', 'number'] },
@@ -18,25 +20,6 @@ export const directoryArgs: Record<string, ArgSpec> = {
   force: { type: 'boolean' },
   recurse: { type: 'list' },
 };
-
-/** Entries under `dir` that `clean` would remove (everything not kept), deepest last. */
-async function cleanList(dir: string, keep: Set<string>): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    const kept = [...keep].some((k) => k === p || k.startsWith(`${p}/`));
-    if (!kept) out.push(p);
-    else if (entry.isDirectory()) out.push(...(await cleanList(p, keep)));
-  }
-  return out;
-}
-
-/** Paths other file states in this run manage under the directory (Salt keeps required ones). */
-function keptPaths(ctx: StateContext, name: string): Set<string> {
-  const keep = new Set<string>();
-  for (const c of ctx.lowstate) if (c.state === 'file' && c.name.startsWith(`${name}/`)) keep.add(c.name);
-  return keep;
-}
 
 /** file.directory: the directory exists with this owner and mode. */
 export async function directory(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
@@ -59,54 +42,52 @@ export async function directory(args: Record<string, unknown>, ctx: StateContext
   }
   if (st && !st.isDirectory()) return failed(ret, `Specified location ${name} exists and is a file`);
   ret.old_state = st ? await describe(name, st, ctx.cmd) : null;
-  const clean = asBool(args.clean) && st ? await cleanList(name, keptPaths(ctx, name)) : [];
+  const clean = asBool(args.clean);
+  const keep = clean && st ? keepFiles(name, ctx) : undefined;
+  const excludePat = typeof args.exclude_pat === 'string' ? args.exclude_pat : undefined;
   const want = { ...own, user: args.user, group: args.group, mode };
 
+  // What Salt's _check_directory predicts; the real run reports it as well.
+  const predicted: Record<string, Record<string, string>> = {};
+  if (st) {
+    const meta = metaChanges(st, want);
+    if (Object.keys(meta).length) predicted[name] = meta;
+    for (const p of keep ? predictClean(name, keep, excludePat) : []) predicted[p] = { removed: 'Removed due to clean' };
+  } else predicted[name] = { directory: 'new' };
+  if (!Object.keys(predicted).length) {
+    ret.comment = `The directory ${name} is in the correct state`;
+    ret.new_state = ret.old_state;
+    return ret;
+  }
   if (ctx.test) {
-    const changes: Record<string, Record<string, string>> = {};
-    if (!st) changes[name] = { directory: 'new' };
-    else {
-      const meta = metaChanges(st, want);
-      if (Object.keys(meta).length) changes[name] = meta;
-    }
-    for (const p of clean) changes[p] = { removed: 'Removed due to clean' };
-    ret.changes = changes;
-    if (Object.keys(changes).length) {
-      ret.result = null;
-      ret.comment =
-        'The following files will be changed:\n' +
-        Object.entries(changes)
-          .map(([p, ch]) =>
-            Object.entries(ch)
-              .map(([k, v]) => `${p}: ${k} - ${v}\n`)
-              .join(''),
-          )
-          .join('');
-    } else {
-      ret.comment = `The directory ${name} is in the correct state`;
-      ret.new_state = ret.old_state;
-    }
+    ret.changes = predicted;
+    ret.result = null;
+    ret.comment =
+      'The following files will be changed:\n' +
+      Object.entries(predicted)
+        .map(([p, ch]) =>
+          Object.entries(ch)
+            .map(([k, v]) => `${p}: ${k} - ${v}\n`)
+            .join(''),
+        )
+        .join('');
     return ret;
   }
 
-  const changes: Record<string, unknown> = {};
-  let created = false;
   if (!st) {
     const parent = await lstatOrUndefined(dirname(name));
     if (!parent && !asBool(args.makedirs)) return failed(ret, `No directory to create ${name} in`);
-    await mkdir(name, { recursive: true });
-    changes[name] = { directory: 'new' };
-    created = true;
-    st = await lstatOrUndefined(name);
+    // Salt makes it (and the missing parents) with the mode in one go: only {directory: new}.
+    await makeDirs(name, { mode, uid: own.uid, gid: own.gid });
+    ret.changes = predicted;
+    ret.new_state = await pathState(name, ctx.cmd);
+    return ret;
   }
-  Object.assign(changes, await enforceMeta(name, st!, want));
-  if (clean.length) {
-    for (const p of clean) await rm(p, { recursive: true, force: true });
-    changes.removed = asList(clean);
-  }
+  const changes: Record<string, unknown> = { ...predicted, ...(await enforceMeta(name, st, want)) };
+  const removed = keep ? cleanDir(name, keep, excludePat) : [];
+  if (removed.length) changes.removed = removed;
   ret.changes = changes;
-  if (created) ret.comment = '';
-  else ret.comment = Object.keys(changes).length ? `Directory ${name} updated` : `Directory ${name} is in the correct state`;
+  ret.comment = removed.length ? `Files cleaned from directory ${name}` : `Directory ${name} updated`;
   ret.new_state = await pathState(name, ctx.cmd);
   return ret;
 }

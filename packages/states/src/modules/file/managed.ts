@@ -7,7 +7,8 @@ import { fileDiff } from '../../util/diff.js';
 import { enforceMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
 import { renderFileTemplate } from '../../util/template.js';
 import { installChecked, checkSpec } from './check-cmd.js';
-import { atomicWrite, defaultFileMode, describe, ensureParent, failed, isText, notAbsolute, pathState, start } from './common.js';
+import { atomicWrite, defaultFileMode, describe, failed, isText, notAbsolute, pathState, start } from './common.js';
+import { finalFileMode, initialFileMode, makeParent } from './new-file.js';
 
 export const managedArgs: Record<string, ArgSpec> = {
   source: { type: ['string', 'list'] },
@@ -197,24 +198,27 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
 
   const makedirs = asBool(args.makedirs);
   if (!exists && !makedirs && !(await lstatOrUndefined(dirname(name)))) return failed(ret, 'Parent directory not present');
-  const wanted = { ...own, user: args.user, group: args.group, mode };
+  // A new file ends with the given mode, else the umask's, and starts from Salt's temp file mode.
+  const wanted = { ...own, user: args.user, group: args.group, mode: exists ? mode : finalFileMode(mode) };
+  const initial = initialFileMode(args, mode);
+  const mkParent = () => makeParent(name, args.dir_mode, mode, own);
   const check = checkSpec(args);
   if (check && (!exists || contentChange || Object.keys(metaChanges(st!, wanted)).length > 0)) {
     const body = exists ? (contentChange ? want! : old!) : (want ?? Buffer.alloc(0));
-    const done = await installChecked(ctx, check, name, body, exists ? st : undefined, defaultFileMode(), wanted, () => ensureParent(name, makedirs));
+    const done = await installChecked(ctx, check, name, body, exists ? st : undefined, initial, wanted, mkParent);
     if (!done.installed) return { ...ret, result: false, comment: done.comment, changes: {}, skip_watch: true, new_state: ret.old_state };
     const changes: Record<string, unknown> = {};
     if (!exists) changes[want === undefined ? 'new' : 'diff'] = want === undefined ? `file ${name} created` : 'New file';
     else if (contentChange) changes.diff = diffOf(old!, want!);
     return finish(ret, Object.assign(changes, done.meta), !exists && want === undefined, await pathState(name, ctx.cmd, body));
   }
-  if (!exists) await ensureParent(name, makedirs);
+  if (!exists) await mkParent();
   const changes: Record<string, unknown> = {};
   let body: Buffer | undefined = old;
   if (!exists) {
     const fresh = want ?? Buffer.alloc(0);
     body = fresh;
-    await atomicWrite(name, fresh, undefined, defaultFileMode());
+    await atomicWrite(name, fresh, undefined, initial);
     // Neither contents nor source: Salt touches the file and says so in its own words.
     if (want === undefined) changes.new = `file ${name} created`;
     else changes.diff = 'New file';

@@ -4,7 +4,7 @@ import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
 import { mkdir, rm, chmod, chown } from '../../util/sync-fs.js';
-import { defaultFileMode, failed, start } from './common.js';
+import { failed, start } from './common.js';
 import { directory } from './directory.js';
 import { managed } from './managed.js';
 
@@ -187,7 +187,6 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
       await rm(dest, { recursive: true, force: true });
       merge(dest, { name, changes: { diff: 'Replaced directory with a new file' }, result: true, comment: '' });
     }
-    const existed = existsSync(dest);
     const r = await managed(
       {
         ...passKwargs(args),
@@ -205,10 +204,6 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
       },
       sub({ name: dest }),
     );
-    // A new file from a source gets its mode set after the copy, and Salt reports it.
-    if (!ctx.test && !existed && r.result === true && r.changes.mode === undefined) {
-      r.changes.mode = (fileMode ?? `0${defaultFileMode().toString(8)}`).padStart(4, '0');
-    }
     merge(dest, r);
   }
   if (clean) {
