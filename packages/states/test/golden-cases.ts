@@ -38,6 +38,8 @@ export interface GoldenOptions {
   exec?: ExecCaller;
   /** Folders of the root the harness itself writes (overlay work dirs), left out of the test-mode check. */
   scratch?: string[];
+  /** More [recorded, here] text replacements in the chunks and results (a test server's address). */
+  rewrite?: Array<[string, string]>;
 }
 
 interface Expected {
@@ -138,11 +140,13 @@ export async function runGoldenCase(caseDir: string, mode: 'run' | 'test', opts:
   try {
     await mkdir(root);
     if (existsSync(join(caseDir, 'setup.sh'))) execFileSync('bash', [join(caseDir, 'setup.sh'), root], { stdio: 'pipe' });
-    const low = relocate(JSON.parse(readFileSync(join(caseDir, 'salt-low.json'), 'utf8')) as LowChunk[], saltRoot, root);
-    const want = relocate(JSON.parse(readFileSync(join(caseDir, file), 'utf8')) as Record<string, Expected>, saltRoot, root);
+    const moves: Array<[string, string]> = [[saltRoot, root], ...(opts.rewrite ?? [])];
+    const move = <T>(v: T): T => moves.reduce((acc, [from, to]) => relocate(acc, from, to), v);
+    const low = move(JSON.parse(readFileSync(join(caseDir, 'salt-low.json'), 'utf8')) as LowChunk[]);
+    const want = move(JSON.parse(readFileSync(join(caseDir, file), 'utf8')) as Record<string, Expected>);
     const overridesFile = join(caseDir, 'brine-expected.json');
     const overrides = existsSync(overridesFile)
-      ? relocate((JSON.parse(readFileSync(overridesFile, 'utf8')) as Record<string, Record<string, Expected>>)[file] ?? {}, saltRoot, root)
+      ? move((JSON.parse(readFileSync(overridesFile, 'utf8')) as Record<string, Record<string, Expected>>)[file] ?? {})
       : {};
     const registry = opts.registry(root);
     const cmd = opts.cmd?.(root);

@@ -1,4 +1,6 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { createRegistry, fileModule } from '../src/index.js';
@@ -46,16 +48,38 @@ function orderFree(v: { result: unknown; comment: unknown; changes: Record<strin
   return { result: v.result, comment: sections, changes };
 }
 
+/**
+ * A case with a www/ folder fetches http:// sources: Salt's were served on 127.0.0.1:18841 by the
+ * case's setup.sh, here a server on a free port serves the same files (404 in Python's words).
+ */
+async function serveWww(t: Test, caseDir: string): Promise<Array<[string, string]>> {
+  const www = join(caseDir, 'www');
+  if (!existsSync(www)) return [];
+  const server = createServer((req, res) => {
+    const p = join(www, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+    if (!p.startsWith(`${www}/`) || !existsSync(p)) {
+      res.writeHead(404, 'File not found').end();
+      return;
+    }
+    res.writeHead(200).end(readFileSync(p));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  t.teardown(() => new Promise<void>((ok) => server.close(() => ok())));
+  return [['127.0.0.1:18841', `127.0.0.1:${(server.address() as AddressInfo).port}`]];
+}
+
 const registry = createRegistry([fileModule()]);
 for (const caseDir of goldenCases('file')) {
   for (const mode of ['run', 'test'] as const) {
     t.test(`file/${basename(caseDir)} ${mode}`, async (t) => {
+      const rewrite = await serveWww(t, caseDir);
       const capture = join(caseDir, 'salt-tree.json');
       const inspect =
         mode === 'run' && existsSync(capture)
           ? (root: string) => t.same(snapshot(root), JSON.parse(readFileSync(capture, 'utf8')), 'files left as Salt left them')
           : undefined;
-      for (const r of await runGoldenCase(caseDir, mode, { registry: () => registry, after: inspect })) t.same(orderFree(r.got), orderFree(r.want), r.tag);
+      for (const r of await runGoldenCase(caseDir, mode, { registry: () => registry, after: inspect, rewrite }))
+        t.same(orderFree(r.got), orderFree(r.want), r.tag);
     });
   }
 }

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { readFile, stat } from '../../util/sync-fs.js';
-import { dirname, isAbsolute } from 'node:path';
+import { dirname } from 'node:path';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { fileDiff } from '../../util/diff.js';
@@ -9,10 +8,14 @@ import { renderFileTemplate } from '../../util/template.js';
 import { installChecked, checkSpec } from './check-cmd.js';
 import { atomicWrite, defaultFileMode, describe, failed, isText, notAbsolute, pathState, start } from './common.js';
 import { finalFileMode, initialFileMode, makeParent } from './new-file.js';
+import { sourceBytes } from './managed-source.js';
+import { keptAsIs } from './kept-as-is.js';
+import { remoteAlreadyThere, remoteMismatch } from './remote-source.js';
 
 export const managedArgs: Record<string, ArgSpec> = {
   source: { type: ['string', 'list'] },
   source_hash: { type: 'string' },
+  source_hash_name: { type: 'string' },
   contents: { type: ['string', 'list', 'number', 'boolean'] },
   contents_newline: { type: 'boolean' },
   template: { type: 'string' },
@@ -99,31 +102,10 @@ async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): P
     }
     body = Buffer.from(text);
   } else if (args.source) {
-    const sources = Array.isArray(args.source) ? args.source.map(String) : [String(args.source)];
-    let found = sources[0]!;
-    for (const src of sources) {
-      found = src;
-      if (src.startsWith('salt://')) body = await ctx.files.get(src, saltenv);
-      else if (src.startsWith('file://') || isAbsolute(src)) {
-        const p = src.startsWith('file://') ? src.slice('file://'.length) : src;
-        body = await readFile(p).catch(() => undefined);
-      } else return { error: `Source ${src} is not a salt:// URL or a local absolute path` };
-      if (body) break;
-    }
-    if (!body) {
-      return {
-        error: sources.length === 1 ? `Source file ${sources[0]} not found in saltenv '${saltenv}'` : `none of the specified sources were found`,
-      };
-    }
-    if (typeof args.source_hash === 'string' && args.source_hash) {
-      const spec = args.source_hash.includes('=') ? args.source_hash.split('=', 2) : [null, args.source_hash];
-      const hex = String(spec[1]).toLowerCase();
-      const algo = spec[0] ?? ({ 32: 'md5', 40: 'sha1', 64: 'sha256', 128: 'sha512' } as Record<number, string>)[hex.length];
-      if (!algo) return { error: `Invalid source_hash ${args.source_hash}` };
-      const got = createHash(algo).update(body).digest('hex');
-      if (got !== hex) return { error: `Specified ${algo} checksum for ${String(args.source)} (${hex}) does not match actual checksum (${got})` };
-    }
-    if (typeof args.template === 'string' && args.template) body = Buffer.from(await renderManagedTemplate(body.toString('utf8'), found, saltenv, args, ctx));
+    const got = await sourceBytes(Array.isArray(args.source) ? args.source.map(String) : [String(args.source)], args, saltenv, ctx);
+    if ('error' in got) return got;
+    body = got.body;
+    if (typeof args.template === 'string' && args.template) body = Buffer.from(await renderManagedTemplate(body.toString('utf8'), got.source, saltenv, args, ctx));
   } else {
     return undefined;
   }
@@ -144,6 +126,10 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   }
   const own = await resolveOwnership(args.user, args.group, ctx.cmd);
   if (own.error) return failed(ret, own.error);
+  if (args.replace === false || (await remoteAlreadyThere(args, name))) {
+    const kept = await keptAsIs(ret, name, { ...own, user: args.user, group: args.group, mode }, ctx.test);
+    if (kept) return kept;
+  }
   let want: Buffer | undefined;
   try {
     const d = await desiredBytes(args, ctx);
@@ -196,6 +182,8 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     return ret;
   }
 
+  const mismatch = remoteMismatch(want, name, exists);
+  if (mismatch) return failed(ret, mismatch);
   const makedirs = asBool(args.makedirs);
   if (!exists && !makedirs && !(await lstatOrUndefined(dirname(name)))) return failed(ret, 'Parent directory not present');
   // A new file ends with the given mode, else the umask's, and starts from Salt's temp file mode.
