@@ -7,6 +7,7 @@ import { mineFunctions } from './mine.js';
 import { networkFunctions } from './network.js';
 import { pillarFunctions } from './pillar.js';
 import { pkgFunctions } from './pkg.js';
+import { pkgRefreshFunctions } from './pkg-refresh.js';
 import { serviceFunctions } from './service.js';
 import { statusFunctions } from './status.js';
 import { sysFunctions } from './sys.js';
@@ -28,6 +29,7 @@ export const EXEC_MODULES: ExecFunction<any>[][] = [
   networkFunctions,
   pillarFunctions,
   pkgFunctions,
+  pkgRefreshFunctions,
   serviceFunctions,
   statusFunctions,
   sysFunctions,
