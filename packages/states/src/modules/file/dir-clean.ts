@@ -100,7 +100,7 @@ export function keepFiles(name: string, ctx: StateContext): Set<string> {
 }
 
 /** What test mode (and the real run's first report) says clean removes: exact keeps, files before folders per level. */
-export function predictClean(name: string, keep: Set<string>, excludePat: string | undefined): string[] {
+export function predictClean(name: string, keep: Set<string>, excludePat: string | string[] | undefined): string[] {
   const out: string[] = [];
   for (const level of walk(name)) {
     for (const n of [...level.files, ...level.dirs]) {
@@ -112,7 +112,7 @@ export function predictClean(name: string, keep: Set<string>, excludePat: string
 }
 
 /** Salt's _clean_dir: removes what is neither kept nor a parent of a kept path; returns what it removed. */
-export function cleanDir(name: string, keep: Set<string>, excludePat: string | undefined): string[] {
+export function cleanDir(name: string, keep: Set<string>, excludePat: string | string[] | undefined): string[] {
   const realKeep = new Set<string>([name]);
   for (const k of keep) {
     if (!k.startsWith('/')) continue;

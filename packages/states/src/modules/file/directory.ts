@@ -44,7 +44,7 @@ export async function directory(args: Record<string, unknown>, ctx: StateContext
   ret.old_state = st ? await describe(name, st, ctx.cmd) : null;
   const clean = asBool(args.clean);
   const keep = clean && st ? keepFiles(name, ctx) : undefined;
-  const excludePat = typeof args.exclude_pat === 'string' ? args.exclude_pat : undefined;
+  const excludePat = typeof args.exclude_pat === 'string' || Array.isArray(args.exclude_pat) ? (args.exclude_pat as string | string[]) : undefined;
   const want = { ...own, user: args.user, group: args.group, mode };
 
   // What Salt's _check_directory predicts; the real run reports it as well.

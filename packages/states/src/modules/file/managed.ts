@@ -105,7 +105,8 @@ async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): P
     const got = await sourceBytes(Array.isArray(args.source) ? args.source.map(String) : [String(args.source)], args, saltenv, ctx);
     if ('error' in got) return got;
     body = got.body;
-    if (typeof args.template === 'string' && args.template) body = Buffer.from(await renderManagedTemplate(body.toString('utf8'), got.source, saltenv, args, ctx));
+    if (typeof args.template === 'string' && args.template)
+      body = Buffer.from(await renderManagedTemplate(body.toString('utf8'), got.source, saltenv, args, ctx));
   } else {
     return undefined;
   }

@@ -43,3 +43,10 @@ clean-mode:
     - name: /tmp/brine-golden/file-dir_clean/moded
     - mode: '0700'
     - clean: True
+clean-exclude-list:
+  file.directory:
+    - name: /tmp/brine-golden/file-dir_clean/listex
+    - clean: True
+    - exclude_pat:
+      - '*.log'
+      - 'E@\.tmp$'
