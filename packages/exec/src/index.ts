@@ -11,6 +11,7 @@ export { which, shlexSplit, defaultShell, runCmd } from './modules/cmd.js';
 export * from './host/apt.js';
 export * from './host/accounts.js';
 export * from './host/systemd.js';
+export * from './host/sysv.js';
 export * from './host/timezone.js';
 export * from './host/locale.js';
 export * from './host/known-hosts.js';

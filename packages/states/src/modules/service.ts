@@ -1,136 +1,168 @@
-import { existsSync } from 'node:fs';
 import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArgSpec, Availability, StateContext, StateModule, StateReturn } from '@brine/core';
-import { systemctl as runSystemctl, unitStatus } from '@brine/exec';
 import { asBool } from '../util/args.js';
-import { which } from '../util/which.js';
+import { serviceBackend, serviceHostSupport, type BackendOptions, type ServiceBackend } from './service-backend.js';
 
 const args: Record<string, ArgSpec> = {
   enable: { type: 'boolean' },
   reload: { type: 'boolean' },
   full_restart: { type: 'boolean' },
+  force: { type: 'boolean' },
   init_delay: { type: 'number' },
   timeout: { type: 'number' },
   unmask: { type: 'boolean' },
   no_block: { type: 'boolean' },
 };
 
-interface Status {
-  loaded: boolean;
-  active: boolean;
-  enabled: boolean;
-}
+const OFFLINE = 'Running in OFFLINE mode. Nothing to do';
+const notAvailable = (name: string) => `The named service ${name} is not available`;
+const notPresent = (name: string, verb: string) => `Service ${name} not present; if created in this state run, it would have been ${verb}`;
 
-async function status(ctx: StateContext, name: string): Promise<Status> {
-  return unitStatus(ctx.cmd, name);
-}
+/** What `started` says at the end of Salt's enable/disable comments: running, desired state, dead. */
+type Started = boolean | null;
+const tail = (started: Started, running: string, desired: string, dead: string) => (started === true ? running : started === null ? desired : dead);
 
-function resource(name: string, s: Status): Record<string, unknown> {
-  return { name, running: s.active, enabled: s.enabled };
-}
-
-async function systemctl(ctx: StateContext, verb: string, name: string, noBlock = false): Promise<{ ok: boolean; err: string }> {
-  return runSystemctl(ctx.cmd, verb, name, noBlock);
-}
-
-/** Enables or disables when asked; returns the comment part and whether it failed. */
-async function applyEnable(ctx: StateContext, name: string, enable: boolean | undefined, st: Status, ret: StateReturn, suffix: string): Promise<string> {
-  if (enable === undefined) return '';
-  if (enable === st.enabled) return `\nService ${name} is already ${enable ? 'enabled' : 'disabled'}, and ${suffix}`;
-  if (ctx.test) {
-    ret.result = ret.result === false ? false : null;
-    ret.changes[name] = true;
-    return `\nService ${name} set to be ${enable ? 'enabled' : 'disabled'}`;
+/** Salt's _enable: the fields it sets on the state's return (result, comment, sometimes changes). */
+async function enableService(b: ServiceBackend, name: string, started: Started, test: boolean, result: boolean | null = true): Promise<Partial<StateReturn>> {
+  if (!(await b.available(name))) return { result: false, comment: notAvailable(name) };
+  if (await b.enabled(name)) {
+    const comment = `Service ${name} is already enabled, and ${tail(started, 'is running', 'is in the desired state', 'is dead')}`;
+    return started === null ? { result, comment, changes: {} } : { result, comment };
   }
-  const r = await systemctl(ctx, enable ? 'enable' : 'disable', name);
-  if (!r.ok) {
-    ret.result = false;
-    return `\nFailed when setting service ${name} to ${enable ? 'start' : 'not start'} at boot: ${r.err}`;
+  if (test) return { result: null, comment: `Service ${name} set to be enabled` };
+  const r = await b.enable(name);
+  if (r.ok) {
+    const changes = (await b.enabled(name)) ? { [name]: true } : {};
+    return { result, changes, comment: `Service ${name} has been enabled, and ${tail(started, 'is running', 'is in the desired state', 'is dead')}` };
   }
-  ret.changes[name] = true;
-  return `\nService ${name} has been ${enable ? 'enabled' : 'disabled'}, and ${suffix}`;
+  const why = tail(started, ', but the service is running', ', but the service was already running', ', and the service is dead');
+  return {
+    result: false,
+    comment: `Failed when setting service ${name} to start at boot${why}${r.err ? `. Additional information follows:\n\n${r.err}` : ''}`,
+  };
 }
 
-function notAvailable(name: string): StateReturn {
-  return { name, changes: {}, result: false, comment: `The named service ${name} is not available` };
-}
-
-async function running(a: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
-  const name = String(a.name);
-  const st = await status(ctx, name);
-  if (!st.loaded) return notAvailable(name);
-  const ret: StateReturn = { name, changes: {}, result: true, comment: '', old_state: resource(name, st) };
-  const enable = a.enable === undefined || a.enable === null ? undefined : asBool(a.enable);
-  let comment: string;
-  if (st.active) comment = `The service ${name} is already running`;
-  else if (ctx.test) {
-    ret.result = null;
-    ret.changes[name] = true;
-    comment = `Service ${name} is set to start`;
-  } else {
-    const r = await systemctl(ctx, 'start', name, asBool(a.no_block));
-    const after = await status(ctx, name);
-    if (!r.ok || !after.active) {
-      ret.result = false;
-      comment = `Service ${name} failed to start${r.err ? `: ${r.err}` : ''}`;
-    } else {
-      ret.changes[name] = true;
-      comment = `Started service ${name}`;
-    }
+/** Salt's _disable (a service that is not there counts as disabled). */
+async function disableService(b: ServiceBackend, name: string, started: Started, test: boolean, result: boolean | null = true): Promise<Partial<StateReturn>> {
+  if (!(await b.available(name))) return { result: true, comment: notAvailable(name) };
+  if (await b.disabled(name)) {
+    const comment = `Service ${name} is already disabled, and ${tail(started, 'is running', 'is in the desired state', 'is dead')}`;
+    return started === null ? { result, comment, changes: {} } : { result, comment };
   }
-  comment += await applyEnable(ctx, name, enable, st, ret, 'is running');
-  ret.comment = comment;
-  if (!ctx.test) ret.new_state = resource(name, await status(ctx, name));
-  return ret;
-}
-
-async function dead(a: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
-  const name = String(a.name);
-  const st = await status(ctx, name);
-  if (!st.loaded) return { name, changes: {}, result: true, comment: `The named service ${name} is not available` };
-  const ret: StateReturn = { name, changes: {}, result: true, comment: '', old_state: resource(name, st) };
-  const enable = a.enable === undefined || a.enable === null ? undefined : asBool(a.enable);
-  let comment: string;
-  if (!st.active) comment = `The service ${name} is already dead`;
-  else if (ctx.test) {
-    ret.result = null;
-    ret.changes[name] = true;
-    comment = `Service ${name} is set to be killed`;
-  } else {
-    const r = await systemctl(ctx, 'stop', name, asBool(a.no_block));
-    if (!r.ok) {
-      ret.result = false;
-      comment = `Service ${name} failed to die${r.err ? `: ${r.err}` : ''}`;
-    } else {
-      ret.changes[name] = true;
-      comment = `Service ${name} was killed`;
-    }
+  if (test) return { result: null, comment: `Service ${name} set to be disabled` };
+  if (await b.disable(name)) {
+    const changes = (await b.disabled(name)) ? { [name]: true } : {};
+    return { result, changes, comment: `Service ${name} has been disabled, and ${tail(started, 'is running', 'is in the desired state', 'is dead')}` };
   }
-  comment += await applyEnable(ctx, name, enable, st, ret, 'is dead');
-  ret.comment = comment;
-  if (!ctx.test) ret.new_state = resource(name, await status(ctx, name));
-  return ret;
+  const why = tail(started, ', and is running', ', but the service was already running', ', and the service is dead');
+  return { result: false, comment: `Failed when setting service ${name} to not start at boot${why}` };
 }
 
-function enableFn(enable: boolean) {
+function enableArg(a: Record<string, unknown>): boolean | undefined {
+  return a.enable === undefined || a.enable === null ? undefined : asBool(a.enable);
+}
+
+/** Sets or clears start at boot as `enable` asks, merging Salt's way (the later fields win). */
+async function toggle(b: ServiceBackend, ret: StateReturn, name: string, enable: boolean | undefined, started: Started, test: boolean, result?: boolean) {
+  if (enable === true) Object.assign(ret, await enableService(b, name, started, test, result));
+  else if (enable === false) Object.assign(ret, await disableService(b, name, started, test, result));
+}
+
+/** service.running and service.dead: one flow, as in Salt, with the words and direction swapped. */
+function runningOrDead(wantRunning: boolean, options: BackendOptions) {
   return async (a: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> => {
     const name = String(a.name);
-    const st = await status(ctx, name);
-    if (!st.loaded) return notAvailable(name);
-    const ret: StateReturn = { name, changes: {}, result: true, comment: '', old_state: resource(name, st) };
-    ret.comment = (await applyEnable(ctx, name, enable, st, ret, 'is in the desired state')).slice(1);
-    if (!ctx.test) ret.new_state = resource(name, await status(ctx, name));
+    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    const b = serviceBackend(options, ctx.cmd);
+    if (b.offline) return { ...ret, comment: OFFLINE };
+    if (!(await b.available(name))) {
+      if (ctx.test) return { ...ret, result: null, comment: notPresent(name, wantRunning ? 'started' : 'stopped') };
+      return { ...ret, result: !wantRunning, comment: notAvailable(name) };
+    }
+    const enable = enableArg(a);
+    const before = await b.status(name);
+    const beforeEnabled = await b.enabled(name);
+    ret.old_state = { name, running: before, enabled: beforeEnabled };
+    if (before === wantRunning) {
+      ret.comment = wantRunning ? `The service ${name} is already running` : `The service ${name} is already dead`;
+      if ((enable === true && !beforeEnabled) || (enable === false && beforeEnabled)) await toggle(b, ret, name, enable, null, ctx.test);
+      return ret;
+    }
+    if (ctx.test) return { ...ret, result: null, comment: wantRunning ? `Service ${name} is set to start` : `Service ${name} is set to be killed` };
+    const r = await b.act(name, wantRunning ? 'start' : 'stop', asBool(a.no_block));
+    if (!r.ok) {
+      ret.result = false;
+      // systemd's start raises with systemctl's message (Salt stops there); a failed stop is only False
+      if (wantRunning && r.err) return { ...ret, comment: r.err };
+      ret.comment = wantRunning ? `Service ${name} failed to start` : `Service ${name} failed to die`;
+      await toggle(b, ret, name, enable, !wantRunning, false, false);
+      return ret;
+    }
+    const after = await b.status(name);
+    const afterEnabled = await b.enabled(name);
+    if (beforeEnabled !== afterEnabled || before !== after) ret.changes[name] = after;
+    const reached = after === wantRunning;
+    ret.result = reached;
+    ret.comment = wantRunning
+      ? after
+        ? `Started service ${name}`
+        : `Service ${name} failed to start`
+      : after
+        ? `Service ${name} failed to die`
+        : `Service ${name} was killed`;
+    await toggle(b, ret, name, enable, after, false, reached);
+    ret.new_state = { name, running: after, enabled: await b.enabled(name) };
     return ret;
   };
 }
 
-export interface ServiceModuleOptions {
-  /** Whether systemd is the running init; default: /run/systemd/system exists. */
-  systemdRunning?: () => boolean;
-  /** Another root for unit masks (systemctl --root), as Salt's `root` argument. */
-  root?: string;
+function enabledOrDisabled(enable: boolean, options: BackendOptions) {
+  return async (a: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> => {
+    const name = String(a.name);
+    const b = serviceBackend(options, ctx.cmd);
+    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    await toggle(b, ret, name, enable, null, ctx.test);
+    if (enable && ctx.test && ret.comment === notAvailable(name)) return { ...ret, result: null, comment: notPresent(name, 'enabled') };
+    return ret;
+  };
 }
+
+const PAST: Record<string, string> = { stop: 'stopped', start: 'started', restart: 'restarted', reload: 'reloaded', 'force-reload': 'forcefully reloaded' };
+
+/** Salt's service.mod_watch: restart (or reload, or start) a running service, stop a dead one. */
+function modWatch(options: BackendOptions) {
+  return async (a: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> => {
+    const name = String(a.name);
+    const sfun = String(a.sfun);
+    const b = serviceBackend(options, ctx.cmd);
+    const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
+    let verb: string;
+    if (sfun === 'dead') {
+      if (!(await b.status(name))) return { ...ret, comment: 'Service is already stopped' };
+      verb = 'stop';
+    } else if (sfun === 'running') {
+      if (!(await b.status(name))) verb = 'start';
+      else if (asBool(a.reload)) verb = asBool(a.force) ? 'force-reload' : 'reload';
+      else verb = 'restart';
+    } else {
+      return { ...ret, result: false, comment: `Unable to trigger watch for service.${sfun}` };
+    }
+    const past = PAST[verb]!;
+    if (ctx.test) return { ...ret, result: null, comment: `Service is set to be ${past}` };
+    if (verb === 'start') await b.act(name, 'stop');
+    const r = await b.act(name, verb, asBool(a.no_block));
+    if (!r.ok && r.err && verb !== 'stop') return { ...ret, result: false, comment: r.err };
+    return {
+      ...ret,
+      changes: { [name]: r.ok },
+      result: r.ok,
+      comment: r.ok ? `Service ${past}` : `Failed to ${verb === 'force-reload' ? 'forcefully reload' : verb} the service`,
+    };
+  };
+}
+
+export type ServiceModuleOptions = BackendOptions;
 
 const UNIT_TYPES = ['service', 'socket', 'device', 'mount', 'automount', 'swap', 'target', 'path', 'timer'];
 const unitName = (name: string) => (UNIT_TYPES.some((t) => name.endsWith(t)) ? name : `${name}.service`);
@@ -164,65 +196,22 @@ function maskFn(mask: boolean, root: string | undefined) {
 
 const maskArgs: Record<string, ArgSpec> = { runtime: { type: 'boolean' } };
 
-/** Salt's `service` states on systemd hosts (systemctl). */
+/**
+ * Salt's `service` states: over systemctl where systemd is PID 1, else over Debian's SysV init
+ * (debian_service), with systemd's offline mode where systemctl is installed but not running.
+ */
 export function serviceModule(options: ServiceModuleOptions = {}): StateModule {
-  const running_ = options.systemdRunning ?? (() => existsSync('/run/systemd/system'));
   return {
     name: 'service',
-    available(): Availability {
-      if (!which('systemctl')) return { available: false, reason: 'systemctl not found' };
-      if (!running_()) return { available: false, reason: 'systemd is not running (no /run/systemd/system)' };
-      return { available: true };
-    },
+    available: (): Availability => serviceHostSupport(options),
     functions: {
-      running: { args, run: running },
-      dead: { args, run: dead },
-      enabled: { args, run: enableFn(true) },
-      disabled: { args, run: enableFn(false) },
+      running: { args, run: runningOrDead(true, options) },
+      dead: { args, run: runningOrDead(false, options) },
+      enabled: { args, run: enabledOrDisabled(true, options) },
+      disabled: { args, run: enabledOrDisabled(false, options) },
       masked: { args: maskArgs, run: maskFn(true, options.root) },
       unmasked: { args: maskArgs, run: maskFn(false, options.root) },
     },
-    async modWatch(a, ctx) {
-      const name = String(a.name);
-      const sfun = String(a.sfun);
-      const ret: StateReturn = { name, changes: {}, result: true, comment: '' };
-      let verb: string;
-      let done: string;
-      if (sfun === 'dead') {
-        const st = await status(ctx, name);
-        if (!st.active) {
-          ret.comment = 'Service is already stopped';
-          return ret;
-        }
-        verb = 'stop';
-        done = 'stopped';
-      } else if (sfun === 'running') {
-        const st = await status(ctx, name);
-        if (!st.loaded) return notAvailable(name);
-        if (!st.active) {
-          verb = 'start';
-          done = 'started';
-        } else if (asBool(a.reload)) {
-          verb = 'reload';
-          done = 'reloaded';
-        } else {
-          verb = 'restart';
-          done = 'restarted';
-        }
-      } else {
-        return { name, changes: {}, result: false, comment: `Unable to trigger watch for service.${sfun}` };
-      }
-      if (ctx.test) {
-        ret.result = null;
-        ret.comment = `Service is set to be ${done}`;
-        return ret;
-      }
-      const r = await systemctl(ctx, verb, name);
-      ret.changes[name] = r.ok;
-      ret.result = r.ok;
-      ret.comment = r.ok ? `Service ${done}` : `Failed to ${verb} the service${r.err ? `: ${r.err}` : ''}`;
-      ret.new_state = resource(name, await status(ctx, name));
-      return ret;
-    },
+    modWatch: modWatch(options),
   };
 }
