@@ -1,6 +1,6 @@
 import type { ArgSpec, StateContext, StateModule, StateReturn } from '@brine/core';
 import { isDict } from '@brine/core';
-import { APT_ENV, APT_OPTS, candidate, diffVersions, dpkgKnown, dpkgVersions } from '@brine/exec';
+import { APT_ENV, APT_OPTS, candidate, candidates, diffVersions, dpkgKnown, dpkgVersions } from '@brine/exec';
 import { asBool } from '../util/args.js';
 import { needPrograms } from '../util/which.js';
 
@@ -38,6 +38,27 @@ function targets(args: Record<string, unknown>): Target[] {
     .map((name) => ({ name, version }));
 }
 
+/**
+ * What Salt 3007's test mode predicts a target installs (states/pkg.py _get_installable_versions):
+ * apt's candidate for a package without a version; for a pinned one, the first version
+ * `apt-cache show name=version` knows; 'installed' where apt knows none. The old version is
+ * always '' there. Unlike Salt, the package lists are not refreshed first: test mode changes
+ * nothing on the host.
+ */
+async function predictedVersions(ctx: StateContext, pending: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const latest = pending.filter((s) => !s.includes('='));
+  const found = latest.length ? await candidates(ctx.cmd, latest) : new Map<string, string>();
+  for (const n of latest) out.set(n, found.get(n) || 'installed');
+  for (const spec of pending.filter((s) => s.includes('='))) {
+    const [n, v] = [spec.slice(0, spec.indexOf('=')), spec.slice(spec.indexOf('=') + 1)];
+    const r = await ctx.cmd.run(['apt-cache', 'show', /^[<>=]/.test(v) ? `${n}${v}` : spec]);
+    const m = r.retcode === 0 ? /^Version:\s*(\S+)/m.exec(r.stdout) : null;
+    out.set(n, m ? m[1]! : 'installed');
+  }
+  return out;
+}
+
 function stateOf(names: string[], versions: Map<string, string>): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   for (const n of names) out[n] = versions.get(n) ?? null;
@@ -56,6 +77,8 @@ async function install(
   want: Target[],
   pending: string[],
   verbs: { done: string; would: string; fail: string; ok: string },
+  /** pkg.latest's prediction names the installed version as old (pkg.installed's says ''). */
+  oldInTest = false,
 ): Promise<StateReturn> {
   const name = String(args.name);
   const names = want.map((t) => t.name);
@@ -69,9 +92,10 @@ async function install(
   if (ctx.test) {
     ret.result = null;
     ret.comment = `The following packages would be ${verbs.would}: ${pending.map((s) => s.split('=')[0]).join(', ')}`;
+    const versions = await predictedVersions(ctx, pending);
     for (const spec of pending) {
-      const [n, v] = spec.split('=');
-      ret.changes[n] = { old: before.get(n) ?? '', new: v ?? 'latest' };
+      const n = spec.split('=')[0]!;
+      ret.changes[n] = { new: versions.get(n) ?? 'installed', old: oldInTest ? (before.get(n) ?? '') : '' };
     }
     return ret;
   }
@@ -129,12 +153,19 @@ async function latest(args: Record<string, unknown>, ctx: StateContext): Promise
   if (missing.length) {
     return { name: String(args.name), changes: {}, result: false, comment: `No information found for '${missing.join("', '")}'.` };
   }
-  const ret = await install({ ...args, refresh: false }, ctx, want, pending, {
-    done: 'installed/upgraded',
-    would: 'installed/upgraded',
-    fail: 'install/upgrade',
-    ok: want.length === 1 ? `Package ${want[0].name} is already up-to-date` : 'All packages are up-to-date',
-  });
+  const ret = await install(
+    { ...args, refresh: false },
+    ctx,
+    want,
+    pending,
+    {
+      done: 'installed/upgraded',
+      would: 'installed/upgraded',
+      fail: 'install/upgrade',
+      ok: want.length === 1 ? `Package ${want[0].name} is already up-to-date` : 'All packages are up-to-date',
+    },
+    true,
+  );
   return ret;
 }
 
