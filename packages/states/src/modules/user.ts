@@ -118,7 +118,6 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
   let password = typeof args.password === 'string' && args.password !== '' ? args.password : undefined;
   if (password !== undefined && asBool(args.hash_password)) password = await hashed(ctx.cmd, name, password);
   const gid = await gidOf(args.gid, ctx);
-  if (gid === 'missing') return { ...ret, result: false, comment: `The following group(s) are not present: ${String(args.gid)}` };
   const groups = asList(args.groups);
   const optional = [];
   for (const g of asList(args.optional_groups)) if (await getGroup(g, ctx.cmd)) optional.push(g);
@@ -128,11 +127,14 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
   const wantGroups = [...new Set([...groups, ...optional])];
   const user = await getUser(name, ctx.cmd);
   ret.old_state = userState(user);
+  // Salt looks `gid` up only for an account that exists: a new one is predicted in test mode (the
+  // group may come from this run) and left to useradd otherwise
+  if (gid === 'missing' && user) return { ...ret, result: false, comment: `The following group(s) are not present: ${String(args.gid)}` };
 
   if (!user) {
     const argv = ['useradd'];
     if (args.uid !== undefined) argv.push('-u', String(args.uid));
-    if (gid !== undefined) argv.push('-g', String(gid));
+    if (gid !== undefined) argv.push('-g', gid === 'missing' ? String(args.gid) : String(gid));
     else if (args.usergroup === false) argv.push('-N');
     if (wantGroups.length) argv.push('-G', wantGroups.join(','));
     if (typeof args.home === 'string') argv.push('-d', args.home);
@@ -150,7 +152,7 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     }
     const r = await ctx.cmd.run(argv);
     forgetAccounts();
-    if (r.retcode !== 0) return { ...ret, result: false, comment: `Failed to create new user ${name}: ${r.stderr || r.stdout}` };
+    if (r.retcode !== 0) return { ...ret, result: false, comment: `Failed to create new user ${name}` };
     const made = await getUser(name, ctx.cmd);
     ret.new_state = userState(made);
     ret.changes = made ? userInfo(made) : { name };
