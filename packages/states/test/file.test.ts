@@ -76,7 +76,7 @@ t.test('file.managed: salt:// source with jinja, makedirs, failures', async (t) 
   const hash = await call('managed', join(d, 'h'), { source: 'salt://tpl/motd', source_hash: 'sha256=00' }, { files });
   t.equal(hash.result, true, 'Salt checks source_hash only for remote sources (golden file/source_http)');
   const noUser = await call('managed', join(d, 'u'), { contents: 'x', user: 'no-such-user-brine' });
-  t.same([noUser.result, noUser.comment], [false, 'User no-such-user-brine is not available']);
+  t.same([noUser.result, noUser.comment], [false, 'User no-such-user-brine is not available ']);
 });
 
 t.test('file.managed: user and group (root only)', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async (t) => {

@@ -30,21 +30,31 @@ export interface Ownership {
   error?: string;
 }
 
-/** Resolves user/group names (or ids) to ids; Salt's "User x is not available" when unknown. */
-export async function resolveOwnership(user: unknown, group: unknown, cmd: CommandRunner): Promise<Ownership> {
+/** The id test mode gives an owner that does not exist yet: no path has it, so a change shows. */
+export const OWNER_TO_BE_CREATED = -1;
+
+/**
+ * Resolves user/group names (or ids) to ids. Unknown ones are Salt's error ("User x is not
+ * available " and "Group y is not available", run together as Salt writes them), except in test
+ * mode: there Salt only warns, since an earlier state of the run may create the account, and
+ * predicts the change (OWNER_TO_BE_CREATED).
+ */
+export async function resolveOwnership(user: unknown, group: unknown, cmd: CommandRunner, test = false): Promise<Ownership> {
   const out: Ownership = {};
-  const errs: string[] = [];
+  let err = '';
   if (user !== undefined && user !== null && user !== '') {
     const u = await getUser(String(user), cmd);
     if (u) out.uid = u.uid;
-    else errs.push(`User ${String(user)} is not available`);
+    else if (test) out.uid = OWNER_TO_BE_CREATED;
+    else err += `User ${String(user)} is not available `;
   }
   if (group !== undefined && group !== null && group !== '') {
     const g = await getGroup(String(group), cmd);
     if (g) out.gid = g.gid;
-    else errs.push(`Group ${String(group)} is not available`);
+    else if (test) out.gid = OWNER_TO_BE_CREATED;
+    else err += `Group ${String(group)} is not available`;
   }
-  if (errs.length) out.error = errs.join(' ');
+  if (err) out.error = err;
   return out;
 }
 
