@@ -59,6 +59,14 @@ async function predictedVersions(ctx: StateContext, pending: string[]): Promise<
   return out;
 }
 
+/** Salt reads `version: latest` as apt's candidate (none known: no version at all). */
+async function resolveLatest(ctx: StateContext, want: Target[]): Promise<Target[]> {
+  const latest = want.filter((t) => t.version === 'latest').map((t) => t.name);
+  if (!latest.length) return want;
+  const found = await candidates(ctx.cmd, latest);
+  return want.map((t) => (t.version === 'latest' ? { name: t.name, version: found.get(t.name) || undefined } : t));
+}
+
 function stateOf(names: string[], versions: Map<string, string>): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   for (const n of names) out[n] = versions.get(n) ?? null;
@@ -119,7 +127,7 @@ async function install(
 }
 
 async function installed(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
-  const want = targets(args);
+  const want = await resolveLatest(ctx, targets(args));
   const have = await dpkgVersions(
     ctx.cmd,
     want.map((t) => t.name),

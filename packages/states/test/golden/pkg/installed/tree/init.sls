@@ -31,3 +31,7 @@ pinned-pkgs:
     - pkgs:
       - brine-demo-b: 1.4-1
       - brine-demo-a
+version-latest:
+  pkg.installed:
+    - name: brine-demo-installed
+    - version: latest
