@@ -33,7 +33,7 @@ export async function directory(args: Record<string, unknown>, ctx: StateContext
   } catch (e) {
     return failed(ret, (e as Error).message);
   }
-  const own = await resolveOwnership(args.user, args.group, ctx.cmd);
+  const own = await resolveOwnership(args.user, args.group, ctx.cmd, ctx.test);
   if (own.error) return failed(ret, own.error);
   let st = await lstatOrUndefined(name);
   if (st?.isSymbolicLink()) {

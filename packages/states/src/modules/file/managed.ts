@@ -125,7 +125,7 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   } catch (e) {
     return failed(ret, (e as Error).message);
   }
-  const own = await resolveOwnership(args.user, args.group, ctx.cmd);
+  const own = await resolveOwnership(args.user, args.group, ctx.cmd, ctx.test);
   if (own.error) return failed(ret, own.error);
   if (args.replace === false || (await remoteAlreadyThere(args, name))) {
     const kept = await keptAsIs(ret, name, { ...own, user: args.user, group: args.group, mode }, ctx.test);

@@ -102,7 +102,7 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
   } catch (e) {
     return failed(ret, (e as Error).message);
   }
-  const own = await resolveOwnership(args.user, args.group, ctx.cmd);
+  const own = await resolveOwnership(args.user, args.group, ctx.cmd, ctx.test);
   if (own.error) return failed(ret, own.error);
   if (!name.startsWith('/')) return failed(ret, `Specified file ${name} is not an absolute path`);
   const sources = (Array.isArray(args.source) ? args.source.map(String) : [String(args.source)]).map((s) => s.replace(/\/+$/, ''));

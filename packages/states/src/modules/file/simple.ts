@@ -122,7 +122,7 @@ export async function copy(args: Record<string, unknown>, ctx: StateContext): Pr
   } catch (e) {
     return failed(ret, (e as Error).message);
   }
-  const own = preserve ? {} : await resolveOwnership(args.user, args.group, ctx.cmd);
+  const own = preserve ? {} : await resolveOwnership(args.user, args.group, ctx.cmd, ctx.test);
   if ('error' in own && own.error) return failed(ret, own.error);
   if (asBool(args.subdir) && existsSync(name) && statSync(name).isDirectory()) {
     name = join(name, basename(source));

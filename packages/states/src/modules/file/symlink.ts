@@ -22,7 +22,7 @@ export async function symlink(args: Record<string, unknown>, ctx: StateContext):
   const ret = start(name);
   const bad = notAbsolute(name);
   if (bad) return failed(ret, bad);
-  const own = await resolveOwnership(args.user, args.group, ctx.cmd);
+  const own = await resolveOwnership(args.user, args.group, ctx.cmd, ctx.test);
   if (own.error) return failed(ret, own.error);
   const parent = dirname(name);
   const parentSt = await lstatOrUndefined(parent);
