@@ -122,13 +122,29 @@ t.test("a master with Salt's log_level: warning and Salt options it does not kno
   const file = path.join(dir, 'master.yaml');
   writeFileSync(
     file,
-    stringify({ interface: '127.0.0.1', port, api_port: apiPort, data_dir: path.join(dir, 'data'), log_level: 'warning', worker_threads: 5, ret_port: 4506, keysize: 2048 }),
+    stringify({
+      interface: '127.0.0.1',
+      port,
+      api_port: apiPort,
+      data_dir: path.join(dir, 'data'),
+      log_level: 'warning',
+      worker_threads: 5,
+      ret_port: 4506,
+      keysize: 2048,
+    }),
   );
   const m = new BrineProcess('salt-master', ['master', '--config', file]);
   t.teardown(() => m.kill());
   const line = await m.waitFor((l) => l.event === 'config_unknown_options', 'config_unknown_options', 10_000);
   t.match(line.msg, /worker_threads, ret_port, keysize/);
-  await until(async () => ((await fetch(`http://127.0.0.1:${apiPort}/v1/minions`).catch(() => undefined))?.status === 401 ? true : undefined), 'the API', 20_000);
+  await until(
+    async () => ((await fetch(`http://127.0.0.1:${apiPort}/v1/minions`).catch(() => undefined))?.status === 401 ? true : undefined),
+    'the API',
+    20_000,
+  );
   t.ok(m.running);
-  t.notOk(m.lines.some((l) => l.level === 30), 'nothing at info level');
+  t.notOk(
+    m.lines.some((l) => l.level === 30),
+    'nothing at info level',
+  );
 });

@@ -16,7 +16,11 @@ const hasDpkg = spawnSync('dpkg-deb', ['--version']).status === 0;
 t.before(() => {
   if (existsSync(deb)) return;
   const building = `${out}.${process.pid}`;
-  const r = spawnSync('npm', ['run', 'release'], { cwd: REPO, env: { ...process.env, BRINE_RELEASE_OUT: building, BRINE_RELEASE_ARCHES: 'x64' }, encoding: 'utf8' });
+  const r = spawnSync('npm', ['run', 'release'], {
+    cwd: REPO,
+    env: { ...process.env, BRINE_RELEASE_OUT: building, BRINE_RELEASE_ARCHES: 'x64' },
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`npm run release failed:\n${r.stdout}\n${r.stderr}`);
   rmSync(out, { recursive: true, force: true });
   renameSync(building, out);
@@ -26,7 +30,8 @@ t.before(() => {
 function pathWithoutNode(dir: string): string {
   const bin = path.join(dir, 'tools');
   mkdirSync(bin);
-  for (const tool of ['sh', 'readlink', 'dirname']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), path.join(bin, tool));
+  for (const tool of ['sh', 'readlink', 'dirname'])
+    symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), path.join(bin, tool));
   return bin;
 }
 
@@ -50,7 +55,10 @@ t.test('the tarball runs from anywhere with its own Node', async (t) => {
   // built code and production dependencies only
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n');
   const lib = `brine-${version}-linux-x64/lib/`;
-  t.notOk(files.some((f) => f.startsWith(`${lib}packages/`) && !f.includes('/node_modules/') && (f.endsWith('.ts') || f.includes('/src/') || f.includes('/test/'))), 'no sources or tests');
+  t.notOk(
+    files.some((f) => f.startsWith(`${lib}packages/`) && !f.includes('/node_modules/') && (f.endsWith('.ts') || f.includes('/src/') || f.includes('/test/'))),
+    'no sources or tests',
+  );
   for (const dev of ['typescript', 'tap', 'eslint', 'prettier', 'playwright-core']) t.notOk(files.includes(`${lib}node_modules/${dev}/`), `no ${dev}`);
   t.ok(files.includes(`${lib}node_modules/better-sqlite3/prebuilds/linux-x64.node`));
   t.notOk(files.includes(`${lib}node_modules/better-sqlite3/prebuilds/win32-x64.node`), 'other platforms left out');
@@ -75,45 +83,56 @@ t.test('the Debian package holds the command, configs, units and scripts', { ski
     t.ok(contents.includes(f), f);
   }
   const unit = readFileSync(path.join(REPO, 'packaging/systemd/brine-master.service'), 'utf8');
-  for (const line of ['User=brine', 'ProtectSystem=strict', 'ReadWritePaths=/var/lib/brine/master', 'NoNewPrivileges=yes', 'PrivateTmp=yes', 'ProtectHome=yes']) {
+  for (const line of [
+    'User=brine',
+    'ProtectSystem=strict',
+    'ReadWritePaths=/var/lib/brine/master',
+    'NoNewPrivileges=yes',
+    'PrivateTmp=yes',
+    'ProtectHome=yes',
+  ]) {
     t.match(unit, line);
   }
   t.notMatch(readFileSync(path.join(REPO, 'packaging/systemd/brine-minion.service'), 'utf8'), /^User=/m, 'the minion runs as root');
 });
 
-t.test('the Debian package installs into a throwaway root and purges', { skip: !hasDpkg ? 'no dpkg' : process.getuid?.() !== 0 ? 'not root' : false }, async (t) => {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'brine-dpkg-root-'));
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  mkdirSync(path.join(root, 'var/lib/dpkg/info'), { recursive: true });
-  mkdirSync(path.join(root, 'var/lib/dpkg/updates'));
-  mkdirSync(path.join(root, 'etc'));
-  for (const f of ['var/lib/dpkg/status', 'var/lib/dpkg/available']) writeFileSync(path.join(root, f), '');
-  writeFileSync(path.join(root, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\n');
-  writeFileSync(path.join(root, 'etc/group'), 'root:x:0:\n');
-  // maintainer scripts run outside a chroot with $DPKG_ROOT: this machine's own root is never touched
-  const dpkg = (...args: string[]) =>
-    spawnSync('dpkg', [`--root=${root}`, '--force-script-chrootless', '--force-not-root', '--log=/dev/null', ...args], { encoding: 'utf8' });
-  const hostPasswd = readFileSync('/etc/passwd', 'utf8');
-  const inst = dpkg('-i', deb);
-  t.equal(inst.status, 0, inst.stderr);
-  t.match(inst.stdout, /nothing started/);
-  t.equal(readFileSync('/etc/passwd', 'utf8'), hostPasswd, "the host's users are untouched");
-  const user = /^brine:[^:]*:(\d+):(\d+):/m.exec(readFileSync(path.join(root, 'etc/passwd'), 'utf8'));
-  t.ok(user, 'the brine user is made in the root');
-  const masterDir = statSync(path.join(root, 'var/lib/brine/master'));
-  t.equal(masterDir.uid, Number(user?.[1]), "the master's data belongs to brine");
-  t.equal(masterDir.mode & 0o777, 0o700);
-  const PATH = pathWithoutNode(root);
-  const v = runIn(root, path.join(root, 'usr/bin/brine'), ['--version'], PATH);
-  t.equal(v.status, 0, v.stderr);
-  t.match(v.stdout, /^brine /);
-  const ping = runIn(root, path.join(root, 'usr/bin/brine'), ['local', 'test.ping', '--id', 'deb'], PATH);
-  t.match(ping.stdout, /^local:\n\s+True/, ping.stderr);
-  const again = dpkg('-i', deb);
-  t.equal(again.status, 0, `installing again works: ${again.stderr}`);
-  const purge = dpkg('--purge', 'brine');
-  t.equal(purge.status, 0, purge.stderr);
-  t.notOk(existsSync(path.join(root, 'usr/lib/brine')));
-  t.notOk(existsSync(path.join(root, 'var/lib/brine')), 'purge removes the data');
-  t.notOk(existsSync(path.join(root, 'etc/brine/master.yaml')), 'purge removes the conffiles');
-});
+t.test(
+  'the Debian package installs into a throwaway root and purges',
+  { skip: !hasDpkg ? 'no dpkg' : process.getuid?.() !== 0 ? 'not root' : false },
+  async (t) => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'brine-dpkg-root-'));
+    t.teardown(() => rmSync(root, { recursive: true, force: true }));
+    mkdirSync(path.join(root, 'var/lib/dpkg/info'), { recursive: true });
+    mkdirSync(path.join(root, 'var/lib/dpkg/updates'));
+    mkdirSync(path.join(root, 'etc'));
+    for (const f of ['var/lib/dpkg/status', 'var/lib/dpkg/available']) writeFileSync(path.join(root, f), '');
+    writeFileSync(path.join(root, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\n');
+    writeFileSync(path.join(root, 'etc/group'), 'root:x:0:\n');
+    // maintainer scripts run outside a chroot with $DPKG_ROOT: this machine's own root is never touched
+    const dpkg = (...args: string[]) =>
+      spawnSync('dpkg', [`--root=${root}`, '--force-script-chrootless', '--force-not-root', '--log=/dev/null', ...args], { encoding: 'utf8' });
+    const hostPasswd = readFileSync('/etc/passwd', 'utf8');
+    const inst = dpkg('-i', deb);
+    t.equal(inst.status, 0, inst.stderr);
+    t.match(inst.stdout, /nothing started/);
+    t.equal(readFileSync('/etc/passwd', 'utf8'), hostPasswd, "the host's users are untouched");
+    const user = /^brine:[^:]*:(\d+):(\d+):/m.exec(readFileSync(path.join(root, 'etc/passwd'), 'utf8'));
+    t.ok(user, 'the brine user is made in the root');
+    const masterDir = statSync(path.join(root, 'var/lib/brine/master'));
+    t.equal(masterDir.uid, Number(user?.[1]), "the master's data belongs to brine");
+    t.equal(masterDir.mode & 0o777, 0o700);
+    const PATH = pathWithoutNode(root);
+    const v = runIn(root, path.join(root, 'usr/bin/brine'), ['--version'], PATH);
+    t.equal(v.status, 0, v.stderr);
+    t.match(v.stdout, /^brine /);
+    const ping = runIn(root, path.join(root, 'usr/bin/brine'), ['local', 'test.ping', '--id', 'deb'], PATH);
+    t.match(ping.stdout, /^local:\n\s+True/, ping.stderr);
+    const again = dpkg('-i', deb);
+    t.equal(again.status, 0, `installing again works: ${again.stderr}`);
+    const purge = dpkg('--purge', 'brine');
+    t.equal(purge.status, 0, purge.stderr);
+    t.notOk(existsSync(path.join(root, 'usr/lib/brine')));
+    t.notOk(existsSync(path.join(root, 'var/lib/brine')), 'purge removes the data');
+    t.notOk(existsSync(path.join(root, 'etc/brine/master.yaml')), 'purge removes the conffiles');
+  },
+);

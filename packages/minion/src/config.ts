@@ -134,7 +134,10 @@ export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions
   }
   // Salt's default name, kept for Salt users: said at start, since the name may resolve to anyone
   if (overrides.master === undefined && cfg.masters.length === 1 && cfg.masters[0]!.host === 'salt') {
-    warn('master_default_name', `connecting to the master named 'salt' (Salt's default, used when the config ${file ?? '-'} sets no \`master:\`): make sure that name resolves to your master, or set master: and master_finger:`);
+    warn(
+      'master_default_name',
+      `connecting to the master named 'salt' (Salt's default, used when the config ${file ?? '-'} sets no \`master:\`): make sure that name resolves to your master, or set master: and master_finger:`,
+    );
   }
   const base = file ? path.dirname(path.resolve(file)) : process.cwd();
   cfg.data_dir = path.resolve(base, cfg.data_dir);

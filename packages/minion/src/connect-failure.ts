@@ -31,7 +31,10 @@ export function explainConnectFailure(err: Error | undefined, master: MasterAddr
   const status = /Unexpected server response: (\d+)/.exec(message)?.[1];
   if (status) return { reason: `an HTTPS server answered ${status} instead of the minion channel`, hint: apiPort };
   if (code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || /timed out/i.test(message)) {
-    return { reason: `no answer (${code || message})`, hint: `A firewall may drop the packets, or ${master.host} is not the master's address; check that port ${master.port} is open` };
+    return {
+      reason: `no answer (${code || message})`,
+      hint: `A firewall may drop the packets, or ${master.host} is not the master's address; check that port ${master.port} is open`,
+    };
   }
   if (code === 'ECONNRESET') {
     return {

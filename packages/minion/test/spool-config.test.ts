@@ -29,7 +29,10 @@ t.test('config: defaults, host:port shorthand, unknown options warned about at o
   const warned: string[] = [];
   loadMinionConfig(undefined, { id: 'x', master: 'm', nope: 1, recon_dfault: 2 } as never, (_e, msg) => warned.push(msg));
   t.match(warned, [/ignoring options Brine does not know: nope, recon_dfault \(did you mean recon_default\?\)/]);
-  t.throws(() => loadMinionConfig(undefined, { id: 'x', master: 'm', disable_modules: ['cmd'] } as never), { code: 'BRINE_ERR_MINION_CONFIG', message: /disable_modules/ });
+  t.throws(() => loadMinionConfig(undefined, { id: 'x', master: 'm', disable_modules: ['cmd'] } as never), {
+    code: 'BRINE_ERR_MINION_CONFIG',
+    message: /disable_modules/,
+  });
 });
 
 t.test('acknowledged state results leave the spool; the others stay for the next send', async (t) => {
