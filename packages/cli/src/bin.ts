@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './node-check.js';
 import module from 'node:module';
 import { userCacheDir } from '@brine/core/cache-dir';
 
@@ -7,6 +8,14 @@ import { userCacheDir } from '@brine/core/cache-dir';
 const cacheDir = process.env.BRINE_COMPILE_CACHE === 'off' ? null : userCacheDir('v8');
 if (cacheDir) module.enableCompileCache?.(cacheDir);
 const { main } = await import('./main.js');
+
+// `brine jobs list | head`: the reader left; the command's output is not wanted any more
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
 
 const code = await main(process.argv.slice(2), {
   stdout: (t) => process.stdout.write(t),

@@ -17,6 +17,8 @@ export interface LoadOptionsSpec<T> {
   /** How to describe a kind in an error, where its name is not enough. */
   kindText?: Record<string, string>;
   fail: (file: string, detail: string) => Error;
+  /** Options not known, all at once; they are left out. Without it they fail, all named in one error. */
+  unknown?: (keys: string[]) => void;
 }
 
 export function optionKindOk(kind: string, v: unknown, extraKind?: LoadOptionsSpec<unknown>['extraKind']): boolean {
@@ -59,9 +61,12 @@ export function loadOptions<T>(spec: LoadOptionsSpec<T>): Record<string, unknown
     }
   }
   const merged: Record<string, unknown> = { ...spec.defaults, ...fromFile, ...(spec.overrides ?? {}) };
+  const unknown = Object.keys(merged).filter((k) => !Object.hasOwn(spec.kinds, k));
+  if (unknown.length > 0 && !spec.unknown) throw spec.fail(where, `unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}`);
+  for (const k of unknown) delete merged[k];
+  if (unknown.length > 0) spec.unknown?.(unknown);
   for (const [key, value] of Object.entries(merged)) {
-    const kind = spec.kinds[key];
-    if (!kind) throw spec.fail(where, `unknown option '${key}'`);
+    const kind = spec.kinds[key]!;
     if (!optionKindOk(kind, value, spec.extraKind)) {
       const text = spec.kindText?.[kind.replace('?', '')] ?? kind.replace('?', ' or null');
       throw spec.fail(where, `option '${key}' must be ${text}`);

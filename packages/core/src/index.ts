@@ -13,6 +13,7 @@ export * from './requisites.js';
 export * from './state-args.js';
 export * from './arg-bind-ref.js';
 export * from './config-options.js';
+export * from './salt-habits.js';
 export * from './glob.js';
 export * from './data.js';
 export * from './state-call.js';

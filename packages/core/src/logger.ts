@@ -1,5 +1,6 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
+import { loggerLevel } from './salt-habits.js';
 
 export type { Logger };
 
@@ -21,7 +22,8 @@ export function createLogger(options: BrineLoggerOptions = {}): Logger {
   const { format: asked, ...rest } = options;
   const format = asked && asked !== 'auto' ? asked : ((process.env.BRINE_LOG_FORMAT as LogFormat | undefined) ?? 'auto');
   const usePretty = format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true);
-  const opts = { level: process.env.BRINE_LOG_LEVEL ?? 'info', base: { app: 'brine' }, ...rest };
+  const opts: LoggerOptions = { level: loggerLevel(process.env.BRINE_LOG_LEVEL ?? '') ?? 'info', base: { app: 'brine' }, ...rest };
+  if (typeof opts.level === 'string') opts.level = loggerLevel(opts.level) ?? opts.level;
   if (!usePretty) return pino(opts, pino.destination(2));
   const stream = pretty({
     destination: 2,

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { loadOptions } from '@brine/core';
+import { LOG_LEVEL_NAMES, loadOptions, loggerLevel, unknownOptions } from '@brine/core';
 import type { CategorySpec } from '@brine/bindings';
 import { masterErrors } from './errors.js';
 import { refuseStorePassword } from './store-location.js';
@@ -199,6 +199,19 @@ const KIND_TEXT: Record<string, string> = {
   categories: 'a list of category names or {name, from} / {name, value} entries',
 };
 
+/** Salt master options whose silent absence would leave the master less guarded than its operator believes. */
+const REFUSED_SALT_OPTIONS: Record<string, string> = {
+  user: 'the master would run as the user starting it, not this one',
+  publisher_acl: 'every holder of the API token may run everything',
+  publisher_acl_blacklist: 'every holder of the API token may run everything',
+  client_acl: 'every holder of the API token may run everything',
+  client_acl_blacklist: 'every holder of the API token may run everything',
+  external_auth: 'every holder of the API token may run everything',
+  token_expire: 'the API token does not expire',
+  sign_pub_messages: 'published jobs would not be signed as configured',
+  master_sign_pubkey: "the master's public key would not be signed as configured",
+};
+
 /** The master's own option kinds, beside the common ones core checks. */
 function masterKind(kind: string, v: unknown): boolean | undefined {
   switch (kind) {
@@ -245,7 +258,8 @@ export function parseNetworks(cidrs: string[], file = '-'): BlockList {
  * Builds the master config from defaults and an optional YAML file. Relative paths are taken
  * from the config file's folder, so a checkout-local config works from any cwd.
  */
-export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig> = {}): MasterConfig {
+export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig> = {}, warn: (event: string, msg: string) => void = () => {}): MasterConfig {
+  const fail = (f: string, detail: string) => masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: f, detail });
   const base = file ? path.dirname(path.resolve(file)) : process.cwd();
   const merged = loadOptions({
     ...(file ? { file } : {}),
@@ -254,9 +268,17 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
     kinds: KINDS,
     extraKind: masterKind,
     kindText: KIND_TEXT,
-    fail: (f, detail) => masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: f, detail }),
+    fail,
+    unknown: (keys) => {
+      const r = unknownOptions(keys, Object.keys(KINDS), REFUSED_SALT_OPTIONS, file ?? '-');
+      if (r.refuse) throw fail(file ?? '-', r.refuse);
+      warn('config_unknown_options', r.warn);
+    },
   });
   const cfg = merged as unknown as MasterConfig;
+  const level = loggerLevel(cfg.log_level);
+  if (!level) throw fail(file ?? '-', `log_level '${cfg.log_level}' is not a log level (one of ${LOG_LEVEL_NAMES.join(', ')})`);
+  cfg.log_level = level;
   parseNetworks(cfg.autosign_networks, file);
   const abs = (p: string) => path.resolve(base, p);
   cfg.data_dir = abs(cfg.data_dir);

@@ -1,7 +1,7 @@
 import { checkJsonBounds, isValidMinionId, MAX_DATA_DEPTH, MAX_GRAINS_BYTES } from '@brine/protocol';
 import os from 'node:os';
 import path from 'node:path';
-import { loadOptions } from '@brine/core';
+import { LOG_LEVEL_NAMES, loadOptions, loggerLevel, unknownOptions } from '@brine/core';
 import { minionErrors } from './errors.js';
 import { parseMasters, type MasterAddress } from './master-list.js';
 
@@ -66,6 +66,21 @@ const KINDS: Record<keyof MinionOptions, string> = {
   log_level: 'string',
 };
 
+/** Salt minion options whose silent absence would leave the host less guarded than its operator believes. */
+const REFUSED_SALT_OPTIONS: Record<string, string> = {
+  user: 'the minion would run as the user starting it, not this one',
+  sudo_user: 'functions would run as the minion user, not through sudo',
+  disable_modules: 'the modules named would stay callable',
+  whitelist_modules: 'every module would stay callable',
+  cmd_blacklist_glob: 'the commands named would stay runnable',
+  cmd_whitelist_glob: 'every command would stay runnable',
+  verify_master_pubkey_sign: "the master's key signature would not be checked (Brine pins master_finger instead)",
+  always_verify_signature: "the master's key signature would not be checked (Brine pins master_finger instead)",
+};
+
+/** A warning the config asks to log once the logger exists (it takes its level from the config). */
+export type ConfigWarn = (event: string, msg: string) => void;
+
 /** Room the collected grains take beside the custom ones, within the master's limit. */
 const COLLECTED_GRAINS_BYTES = 32 * 1024;
 
@@ -81,7 +96,8 @@ function checkGrains(grains: Record<string, unknown>, file: string): void {
 }
 
 /** Defaults, then the YAML file, then overrides; relative paths are from the file's folder. */
-export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions> = {}): MinionConfig {
+export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions> = {}, warn: ConfigWarn = () => {}): MinionConfig {
+  const fail = (f: string, detail: string) => minionErrors.make('BRINE_ERR_MINION_CONFIG', { file: f, detail });
   const merged = loadOptions({
     ...(file ? { file } : {}),
     defaults: MINION_DEFAULTS,
@@ -90,9 +106,17 @@ export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions
     // each entry is checked by parseMasters, which names the bad one
     extraKind: (kind, v) => (kind === 'masters' ? typeof v === 'string' || Array.isArray(v) : undefined),
     kindText: { masters: "a master ('host' or 'host:port') or a list of them" },
-    fail: (f, detail) => minionErrors.make('BRINE_ERR_MINION_CONFIG', { file: f, detail }),
+    fail,
+    unknown: (keys) => {
+      const r = unknownOptions(keys, Object.keys(KINDS), REFUSED_SALT_OPTIONS, file ?? '-');
+      if (r.refuse) throw fail(file ?? '-', r.refuse);
+      warn('config_unknown_options', r.warn);
+    },
   });
   const cfg = merged as unknown as MinionConfig;
+  const level = loggerLevel(cfg.log_level);
+  if (!level) throw fail(file ?? '-', `log_level '${cfg.log_level}' is not a log level (one of ${LOG_LEVEL_NAMES.join(', ')})`);
+  cfg.log_level = level;
   if (!cfg.id) cfg.id = os.hostname();
   // the master refuses other ids at hello: say so now, naming the file, instead of retrying for ever
   if (!isValidMinionId(cfg.id)) {
@@ -107,6 +131,13 @@ export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions
   if (typeof cfg.master === 'string') {
     cfg.master = cfg.masters[0]!.host;
     cfg.master_port = cfg.masters[0]!.port;
+  }
+  // Salt's default name, kept for Salt users: said at start, since the name may resolve to anyone
+  if (overrides.master === undefined && cfg.masters.length === 1 && cfg.masters[0]!.host === 'salt') {
+    warn(
+      'master_default_name',
+      `connecting to the master named 'salt' (Salt's default, used when the config ${file ?? '-'} sets no \`master:\`): make sure that name resolves to your master, or set master: and master_finger:`,
+    );
   }
   const base = file ? path.dirname(path.resolve(file)) : process.cwd();
   cfg.data_dir = path.resolve(base, cfg.data_dir);

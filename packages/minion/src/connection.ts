@@ -7,6 +7,7 @@ import { BrineError, type Logger } from '@brine/core';
 import { authPayload, encode, EXPORTER_LABEL, parseFrame, type Body, type MasterToMinion, type MinionToMaster, type ResMsg } from '@brine/protocol';
 import WebSocket from 'ws';
 import type { MinionConfig } from './config.js';
+import { explainConnectFailure } from './connect-failure.js';
 import { minionErrors } from './errors.js';
 import type { MinionIdentity } from './identity.js';
 import { formatMaster, type MasterAddress } from './master-list.js';
@@ -140,6 +141,9 @@ export class MasterConnection extends EventEmitter {
     this.ws = ws;
     let retryAfter: number | undefined;
     let binding = '';
+    /** What ended a try that never reached the master (the socket's error), for the warning. */
+    let failure: Error | undefined;
+    let answered = false;
     ws.on('open', () => {
       const socket = (ws as unknown as { _socket: TLSSocket })._socket;
       if (!this.checkFingerprint(socket.getPeerCertificate().fingerprint256)) {
@@ -156,6 +160,7 @@ export class MasterConnection extends EventEmitter {
         return;
       }
       const msg = r.msg as MasterToMinion;
+      answered = true;
       switch (msg.type) {
         case 'challenge': {
           const sig = sign(null, authPayload(this.config.id, msg.nonce, binding), this.identity.privateKey);
@@ -219,9 +224,13 @@ export class MasterConnection extends EventEmitter {
           return;
       }
     });
-    ws.on('error', (err) => this.log.debug({ err: err.message }, 'connection error'));
+    ws.on('error', (err) => {
+      failure = err;
+      this.log.debug({ err: err.message }, 'connection error');
+    });
     ws.on('close', () => {
-      const was = formatMaster(this.master);
+      const tried = this.master;
+      const was = formatMaster(tried);
       // a stop (SIGTERM) closes the channel on purpose: that is not a lost master
       if (this.authed && this.stopped) this.log.info({ event: 'disconnected', master: was }, 'disconnected from the master (stopping)');
       else if (this.authed) this.log.warn({ event: 'disconnected', master: was }, `lost the master ${was}`);
@@ -235,7 +244,15 @@ export class MasterConnection extends EventEmitter {
         if (lost)
           this.log.warn({ event: 'master_failover', from: was, to: formatMaster(this.master) }, `moving to the next master ${formatMaster(this.master)}`);
       }
-      this.schedule(retryAfter);
+      const delay = this.schedule(retryAfter);
+      // a try that never heard the master: say why at warning level, once a try (the backoff spaces them)
+      if (!lost && !answered && !this.stopped) {
+        const { reason, hint } = explainConnectFailure(failure, tried);
+        this.log.warn(
+          { event: 'master_unreachable', master: was, reason, retry_in: Math.round(delay / 100) / 10 },
+          `cannot reach the master at ${was}: ${reason}. ${hint}. Retrying in ${(delay / 1000).toFixed(1)} s`,
+        );
+      }
     });
   }
 
@@ -268,8 +285,8 @@ export class MasterConnection extends EventEmitter {
   }
 
   /** Exponential backoff with full jitter, so minions do not all come back at once. */
-  private schedule(fixed?: number): void {
-    if (this.stopped) return;
+  private schedule(fixed?: number): number {
+    if (this.stopped) return 0;
     let delay: number;
     if (fixed !== undefined) {
       delay = fixed * 1000 * (this.config.recon_randomize ? 0.75 + Math.random() * 0.5 : 1);
@@ -279,6 +296,7 @@ export class MasterConnection extends EventEmitter {
       delay = cap * 1000 * (this.config.recon_randomize ? 0.5 + Math.random() * 0.5 : 1);
     }
     this.timer = setTimeout(() => this.connect(), delay);
+    return delay;
   }
 
   private checkFingerprint(got: string): boolean {

@@ -22,11 +22,17 @@ t.test('the spool keeps returns until acknowledged and remembers seen jobs', asy
   s.close();
 });
 
-t.test('config: defaults, host:port shorthand, unknown options refused', async (t) => {
+t.test('config: defaults, host:port shorthand, unknown options warned about at once, unsafe ones refused', async (t) => {
   const c = loadMinionConfig(undefined, { id: 'x', master: 'salt.example:4606' });
   t.equal(c.master, 'salt.example');
   t.equal(c.master_port, 4606);
-  t.throws(() => loadMinionConfig(undefined, { nope: 1 } as never), { code: 'BRINE_ERR_MINION_CONFIG' });
+  const warned: string[] = [];
+  loadMinionConfig(undefined, { id: 'x', master: 'm', nope: 1, recon_dfault: 2 } as never, (_e, msg) => warned.push(msg));
+  t.match(warned, [/ignoring options Brine does not know: nope, recon_dfault \(did you mean recon_default\?\)/]);
+  t.throws(() => loadMinionConfig(undefined, { id: 'x', master: 'm', disable_modules: ['cmd'] } as never), {
+    code: 'BRINE_ERR_MINION_CONFIG',
+    message: /disable_modules/,
+  });
 });
 
 t.test('acknowledged state results leave the spool; the others stay for the next send', async (t) => {

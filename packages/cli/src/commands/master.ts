@@ -24,11 +24,17 @@ export const masterCommand: Command = {
     const { DEFAULT_MASTER_CONFIG } = await import('@brine/master/client');
     // found the way every other verb finds the master: flag, environment, default path
     const file = values.config || io.env.BRINE_MASTER_CONFIG || (existsSync(DEFAULT_MASTER_CONFIG) ? DEFAULT_MASTER_CONFIG : undefined);
-    const config = loadMasterConfig(file, {
-      ...(values['log-level'] ? { log_level: values['log-level'] } : {}),
-      ...(values['new-store'] ? { new_store: true } : {}),
-    });
+    const warnings: Array<[string, string]> = [];
+    const config = loadMasterConfig(
+      file,
+      {
+        ...(values['log-level'] ? { log_level: values['log-level'] } : {}),
+        ...(values['new-store'] ? { new_store: true } : {}),
+      },
+      (event, msg) => warnings.push([event, msg]),
+    );
     const log = createLogger({ level: config.log_level, base: { app: 'brine', role: 'master' }, format: logFormat(values['log-format'], this.usage) });
+    for (const [event, msg] of warnings) log.warn({ event }, msg);
     const master = await startMaster(config, log);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger, toBrineError } from '@brine/core';
 import { MasterClient, resolveApi } from '@brine/master/client';
 import type { Command } from '../command.js';
+import { cliErrors } from '../errors.js';
 import { outputOption, renderData } from '../output/outputters.js';
 import { logFormat } from '../log-format.js';
 
@@ -27,8 +29,11 @@ export const minionCommand: Command = {
     if (values.master) overrides.master = values.master.includes(',') ? values.master.split(',') : values.master;
     if (values['log-level']) overrides.log_level = values['log-level'];
     const { loadMinionConfig, MinionAgent } = await import('@brine/minion');
-    const config = loadMinionConfig(values.config ?? io.env.BRINE_MINION_CONFIG, overrides);
+    const file = minionConfigFile(values.config, io.env, values.master !== undefined);
+    const warnings: Array<[string, string]> = [];
+    const config = loadMinionConfig(file, overrides, (event, msg) => warnings.push([event, msg]));
     const log = createLogger({ level: config.log_level, base: { app: 'brine', role: 'minion' }, format: logFormat(values['log-format'], this.usage) });
+    for (const [event, msg] of warnings) log.warn({ event }, msg);
     const agent = new MinionAgent(config, { log });
     const code = await new Promise<number>((resolve) => {
       agent.once('fatal', (err: unknown) => {
@@ -45,6 +50,20 @@ export const minionCommand: Command = {
     return code;
   },
 };
+
+export const DEFAULT_MINION_CONFIG = '/etc/brine/minion.yaml';
+
+/**
+ * The minion's config: flag, environment, /etc/brine/minion.yaml. Without any, Salt's minion
+ * would dial `salt` and trust whoever answers first; a Brine minion runs jobs as root and pins
+ * the first master it reaches, so it refuses instead, saying where it looked (unless `--master`
+ * names the master on the command line).
+ */
+function minionConfigFile(flag: string | undefined, env: NodeJS.ProcessEnv, masterGiven: boolean): string | undefined {
+  const file = flag || env.BRINE_MINION_CONFIG || (existsSync(DEFAULT_MINION_CONFIG) ? DEFAULT_MINION_CONFIG : undefined);
+  if (file || masterGiven) return file;
+  throw cliErrors.make('BRINE_ERR_CLI_NO_CONFIG', { role: 'minion', env: '$BRINE_MINION_CONFIG', path: DEFAULT_MINION_CONFIG });
+}
 
 interface MinionInfo {
   id: string;
