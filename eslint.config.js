@@ -1,6 +1,9 @@
 // The linter of `npm test` (npm run lint): typescript-eslint's recommended rules over the
-// sources, tests, benches and scripts. Switched off: what the codebase does on purpose (non-null
-// assertions after checks, `any` in the nunjucks glue, unused arguments named for documentation).
+// sources, tests, benches and scripts, plus rules that read the types (a promise nobody awaits,
+// a promise where a callback's result is ignored) over the TypeScript of packages/*/src and the
+// tests, checked against the packages' tsconfigs (run after `tsc -b`: packages see each other
+// through dist). Switched off: what the codebase does on purpose (non-null assertions after
+// checks, `any` in the Jinja dialect, unused arguments named for documentation).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -34,7 +37,6 @@ export default tseslint.config(
       },
     },
     rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       'no-control-regex': 'off',
@@ -44,6 +46,32 @@ export default tseslint.config(
       'no-cond-assign': ['error', 'except-parens'],
       'prefer-const': ['error', { destructuring: 'all' }],
     },
+  },
+  {
+    files: ['packages/*/src/**/*.ts', 'packages/*/test/**/*.ts', 'test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
+    // the tests are in no package's tsconfig (tsc -b builds sources only): one program for all
+    files: ['packages/*/test/**/*.ts', 'test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: './tsconfig.tests.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // tap queues a subtest and reports its failure itself: `t.test(...)` unawaited is the idiom
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { ignoreVoid: false, allowForKnownSafePromises: [{ from: 'package', name: 'PromiseWithSubtest', package: '@tapjs/core' }] },
+      ],
+    },
+  },
+  {
+    // the Jinja dialect passes untyped template values through nunjucks
+    files: ['packages/jinja/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // the web console runs in the browser

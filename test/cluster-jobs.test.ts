@@ -152,16 +152,18 @@ t.test('--batch runs a sliding window over the targeted minions', async (t) => {
 t.test('the event bus streams job events in order, after they are stored', async (t) => {
   const seen: string[] = [];
   const ac = new AbortController();
-  const opened = new Promise<void>((resolve) => {
-    void cluster.client.events(
-      'brine/job/*',
-      (ev) => {
-        seen.push(ev.tag);
-        if (seen.length === 3) ac.abort();
-      },
-      ac.signal,
-      resolve,
-    );
+  const opened = new Promise<void>((resolve, reject) => {
+    cluster.client
+      .events(
+        'brine/job/*',
+        (ev) => {
+          seen.push(ev.tag);
+          if (seen.length === 3) ac.abort();
+        },
+        ac.signal,
+        resolve,
+      )
+      .catch(reject);
   });
   await opened;
   const r = await cluster.brine(['run', '-L', 'web1,web2', 'test.ping', '--async']);

@@ -62,7 +62,9 @@ t.before(async () => {
     ],
   });
   page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  page.on('dialog', (d) => void d.accept());
+  page.on('dialog', (d) => {
+    d.accept().catch((err: unknown) => t.fail(`the console's dialog was not accepted: ${String(err)}`));
+  });
 });
 t.teardown(async () => {
   await browser?.close();

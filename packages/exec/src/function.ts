@@ -68,7 +68,7 @@ export function typeOf(v: unknown): ParamType {
  * or a wrong type is a BRINE_ERR_EXEC_BAD_ARGS error. Keywords starting with `__` are Salt's
  * private ones (`__pub_jid`, ...) and are dropped.
  */
-export function bindArgs(fn: ExecFunction<any>, arg: unknown[], kwarg: Record<string, unknown>): Record<string, unknown> {
+export function bindArgs(fn: ExecFunction, arg: unknown[], kwarg: Record<string, unknown>): Record<string, unknown> {
   const bad = (detail: string) => execErrors.make('BRINE_ERR_EXEC_BAD_ARGS', { fun: fn.name, detail });
   if (arg.length > fn.params.length && !fn.varArgs) {
     // Python's TypeError text, which Salt shows (module.run prints it alone)

@@ -4,20 +4,20 @@ import type { ExecFunction } from './function.js';
 
 /** The one table of execution functions; every caller (minion, brine local, checks, module.run) goes through it. */
 export class ExecRegistry {
-  private readonly fns = new Map<string, ExecFunction<any>>();
+  private readonly fns = new Map<string, ExecFunction>();
 
   /** Adds functions; a name given again replaces the earlier one (a caller's own version wins). */
-  register(...fns: ExecFunction<any>[]): this {
+  register(...fns: ExecFunction[]): this {
     for (const f of fns) this.fns.set(f.name, f);
     return this;
   }
 
-  lookup(name: string): ExecFunction<any> | undefined {
+  lookup(name: string): ExecFunction | undefined {
     return this.fns.get(name);
   }
 
   /** Like lookup, but an unknown name is Salt's "'x.y' is not available." */
-  get(name: string): ExecFunction<any> {
+  get(name: string): ExecFunction {
     const f = this.fns.get(name);
     if (!f) throw execErrors.make('BRINE_ERR_EXEC_UNKNOWN_FUNCTION', { fun: name });
     return f;

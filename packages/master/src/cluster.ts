@@ -54,6 +54,7 @@ export class ClusterLink {
       () => this.follow(),
       (err) => this.log.warn({ event: 'cluster_listen_failed', err: err.message }, 'cluster: lost the event listener; reconnecting'),
     );
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- beat() logs its own failures
     const beat = setInterval(() => void this.beat(), HEARTBEAT_SECONDS * 1000);
     const poll = setInterval(() => this.follow(), this.pollMs);
     beat.unref();

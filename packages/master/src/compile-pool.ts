@@ -285,7 +285,7 @@ export class CompilePool {
         clearTimeout(s.running?.timer);
         s.running?.reject(err);
         s.running = undefined;
-        if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
+        if (s.child.exitCode !== null || s.child.signalCode !== null) return Promise.resolve();
         return new Promise<void>((resolve) => {
           s.child.once('close', () => resolve());
           this.hold(s, true);

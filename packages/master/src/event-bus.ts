@@ -17,27 +17,36 @@ type Listener = (ev: BusEvent) => void;
  */
 export class EventBus {
   private listeners = new Set<{ pattern: string; fn: Listener }>();
-  counts = { fired: 0 };
+  counts = { fired: 0, lost: 0 };
 
   private readonly store: StoreBackend;
-  constructor(store: StoreBackend) {
+  private readonly onLost: (tag: string, err: Error) => void;
+  /** `onLost` hears of an event the store refused (the master logs it); it reaches no subscriber. */
+  constructor(store: StoreBackend, onLost: (tag: string, err: Error) => void = () => undefined) {
     this.store = store;
+    this.onLost = onLost;
   }
 
   fire(tag: string, data: unknown): void {
     const ev: BusEvent = { tag, data, stamp: new Date().toISOString() };
     this.counts.fired++;
-    void this.store.insertEvent(tag, data).then(() => {
-      for (const l of this.listeners) {
-        if (l.pattern === '*' || globMatch(tag, l.pattern)) {
-          try {
-            l.fn(ev);
-          } catch {
-            // a broken subscriber must not stop the others
+    this.store.insertEvent(tag, data).then(
+      () => {
+        for (const l of this.listeners) {
+          if (l.pattern === '*' || globMatch(tag, l.pattern)) {
+            try {
+              l.fn(ev);
+            } catch {
+              // a broken subscriber must not stop the others
+            }
           }
         }
-      }
-    });
+      },
+      (err: unknown) => {
+        this.counts.lost++;
+        this.onLost(tag, err instanceof Error ? err : new Error(String(err)));
+      },
+    );
   }
 
   /**

@@ -118,7 +118,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   store.origin = clusterId ?? null;
   const pruned = await store.prune(config.keep_jobs_seconds);
   if (pruned.jobs || pruned.events) log.info(pruned, 'pruned old jobs and events');
-  const events = new EventBus(store);
+  const events = new EventBus(store, (tag, err) => log.error({ event: 'event_lost', tag }, `event not stored: ${err.message}`));
   const keys = new KeyManager(store, events, {
     autoAccept: config.auto_accept,
     autosign: config.autosign,

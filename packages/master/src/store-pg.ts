@@ -239,6 +239,7 @@ export class PgStore implements StoreBackend {
       this.queue.push({ sql: pgSql(sql), params, done: resolve, ...(merge ? { merge } : {}) });
       if (!this.scheduled) {
         this.scheduled = true;
+        // eslint-disable-next-line @typescript-eslint/no-floating-promises -- flush() retries a failed batch and reports it through onWriteError
         setImmediate(() => void this.flush());
       }
     });

@@ -401,7 +401,9 @@ export class MasterStore {
 
   insertEvent(tag: string, data: unknown, after?: () => void): void {
     const now = new Date().toISOString();
-    this.enqueue(() => this.stmts.eventInsert.run(tag, JSON.stringify(data ?? null), now, this.origin), after);
+    // serialised here: data that cannot be must fail this call, not every later write batch
+    const json = JSON.stringify(data ?? null);
+    this.enqueue(() => this.stmts.eventInsert.run(tag, json, now, this.origin), after);
   }
 
   // ---- retention ---------------------------------------------------------------------

@@ -177,7 +177,7 @@ export class MinionAgent extends EventEmitter {
         this.emit('acked', msg.jid);
         return;
       case 'host_calls':
-        void this.onHostCalls(msg);
+        this.onHostCalls(msg).catch((err: unknown) => this.log.error({ event: 'host_calls_failed', jid: msg.jid, err }, 'host calls not answered'));
         return;
     }
   }

@@ -124,7 +124,12 @@ export class JobRunner {
   private pump(): void {
     while (this.queue.length > 0 && this.running.size < Math.max(1, this.deps.config.max_concurrent_jobs)) {
       const job = this.queue.shift()!;
-      void this.execute(job);
+      this.execute(job).catch((err: unknown) => {
+        // the spool could not record the job (a full disk, ...): it is dropped, the queue goes on
+        this.running.delete(job.jid);
+        this.deps.log.error({ event: 'job_failed', jid: job.jid, err }, 'job not run to the end');
+        this.pump();
+      });
     }
   }
 

@@ -5,7 +5,7 @@ export type { IdPositions, PositionMap };
 import type { StateTree } from '../state-tree.js';
 
 /** What the template sees besides `grains`, `pillar`, ... : Salt's `salt` helper object. */
-export type SaltHelpers = Record<string, Record<string, (...args: any[]) => unknown>>;
+export type SaltHelpers = Record<string, Record<string, (...args: never[]) => unknown>>;
 
 export interface RenderContext {
   grains: Grains;

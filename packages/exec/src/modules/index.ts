@@ -20,7 +20,7 @@ import { timezoneFunctions } from './timezone.js';
 import { userFunctions } from './user.js';
 
 /** Every shipped execution module: one file under modules/ and one line here per Salt module. */
-export const EXEC_MODULES: ExecFunction<any>[][] = [
+export const EXEC_MODULES: ExecFunction[][] = [
   cmdFunctions,
   configFunctions,
   fileFunctions,

@@ -7,8 +7,9 @@ import type * as fsp from 'node:fs/promises';
  * pool: for 1,000 small files that waiting was most of the run. The calls and their errors are
  * the same; only the waiting goes.
  */
-function wrap<F extends (...args: any[]) => Promise<any>>(sync: (...args: any[]) => any): F {
-  return (async (...args: any[]) => sync(...args)) as unknown as F;
+function wrap<F>(sync: (...args: never[]) => unknown): F {
+  const call = sync as (...args: unknown[]) => unknown;
+  return (async (...args: unknown[]) => call(...args)) as F;
 }
 
 export const readFile = wrap<typeof fsp.readFile>(fs.readFileSync);
