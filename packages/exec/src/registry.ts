@@ -1,9 +1,9 @@
 import { globMatch } from '@brine/core';
 import { execErrors } from './errors.js';
-import type { ExecFunction } from './function.js';
+import type { ExecFunction, ExecTable } from './function-types.js';
 
 /** The one table of execution functions; every caller (minion, brine local, checks, module.run) goes through it. */
-export class ExecRegistry {
+export class ExecRegistry implements ExecTable {
   private readonly fns = new Map<string, ExecFunction>();
 
   /** Adds functions; a name given again replaces the earlier one (a caller's own version wins). */

@@ -1,6 +1,6 @@
 import type { HostAnswersMsg, HostCallAnswer, HostCallItem } from '@brine/protocol';
 import { masterErrors } from './errors.js';
-import type { Session } from './hub.js';
+import type { Session } from './session.js';
 
 interface Pending {
   session: Session;

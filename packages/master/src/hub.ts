@@ -1,4 +1,4 @@
-import { randomBytes, verify, type KeyObject } from 'node:crypto';
+import { randomBytes, verify } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
@@ -26,26 +26,10 @@ import { HostAsks } from './host-asks.js';
 import type { EventBus } from './event-bus.js';
 import type { KeyManager } from './keys.js';
 import type { StoreBackend } from './store-backend.js';
+import type { Session } from './session.js';
 import { peerKey, UnauthGuard, type UnauthLimits } from './unauth-guard.js';
 
-/** One minion connection; `minion` is set once its key signature checked out. */
-export interface Session {
-  ws: WebSocket;
-  peer: string;
-  /** The peer's IP address (autosign_networks). */
-  address: string;
-  binding: string;
-  claimed?: string;
-  key?: KeyObject;
-  nonce?: string;
-  minion?: string;
-  /** Jobs sent to (or reported running by) this minion that have not returned. */
-  running: Set<string>;
-  grains: Record<string, unknown>;
-  started: boolean;
-  /** The spool backlog the minion reported as it connected (metrics). */
-  spool?: number;
-}
+export type { Session };
 
 export interface HubStats {
   connections: number;

@@ -1,4 +1,12 @@
-import type { JobQuery } from './store.js';
+/** The filters of `brine jobs` (GET /jobs). */
+export interface JobQuery {
+  fun?: string;
+  target?: string;
+  minion?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+}
 
 /** The jobs query of `brine jobs`, for both backends: (sql with ? placeholders, params). */
 export function jobsQuery(q: JobQuery): [string, unknown[]] {

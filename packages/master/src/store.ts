@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { KeyState, RetMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
-import { jobsQuery } from './store-queries.js';
+import { jobsQuery, type JobQuery } from './store-queries.js';
 
 export interface KeyRow {
   minion: string;
@@ -39,14 +39,7 @@ export interface JobRow {
 /** A minion's return as stored: what it sent, who sent it and when it was committed. */
 export type ReturnRow = Omit<RetMsg, 'v' | 'id' | 'type'> & { minion: string; stored_at: string };
 
-export interface JobQuery {
-  fun?: string;
-  target?: string;
-  minion?: string;
-  since?: string;
-  until?: string;
-  limit?: number;
-}
+export type { JobQuery };
 
 export type Raw = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import type { ExecContext, ExecRegistry } from '@brine/exec';
-import type { LocalResult } from './functions.js';
+import type { LocalResult } from './result.js';
 import type { LocalOptions } from './options.js';
 
 /** The execution functions of `brine local`, loaded on first use (most runs are state runs). */

@@ -2,19 +2,9 @@ import { errorLines, globMatch, type Diagnostic, type StateRegistry } from '@bri
 import { cliErrors } from '../errors.js';
 import { compileFor, pillarFailure, slsArgs, topFor } from './compile.js';
 import type { LocalOptions } from './options.js';
+import type { LocalResult } from './result.js';
 
-export interface LocalResult {
-  /** What `--out json` prints under the minion id. */
-  value: unknown;
-  retcode: number;
-  diagnostics: Diagnostic[];
-  /** A running dict (state runs) prints with the highstate outputter by default. */
-  isRun?: boolean;
-  /** The value is the list of compile errors. */
-  compileFailed?: boolean;
-  /** An execution function's value: printed with salt-call's default, the nested outputter. */
-  isExec?: boolean;
-}
+export type { LocalResult };
 
 export type LocalFunction = (opts: LocalOptions, registry: StateRegistry) => Promise<LocalResult>;
 

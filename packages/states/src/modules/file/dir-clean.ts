@@ -1,7 +1,7 @@
 import { opendirSync, rmSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { LowChunk, StateContext } from '@brine/core';
-import { includeExclude } from './recurse.js';
+import { includeExclude } from './include-exclude.js';
 
 /**
  * file.directory's `clean` as Salt 3007 does it (states/file.py _gen_keep_files, _check_directory,
