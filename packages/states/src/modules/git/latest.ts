@@ -149,6 +149,165 @@ async function upstreamAction(repo: Repo, w: Want, baseBranch: string | null, de
   return { upstream, action: '', would: '', opts: null as string[] | null };
 }
 
+/** Whether the remote's revision is in the local repository already (no fetch needed); a string is the failure (a moved tag). */
+async function remoteRevPresent(
+  repo: Repo,
+  w: Want,
+  r: Remote,
+  baseRev: string | null,
+  remotes: Record<string, string>,
+  localTags: Set<string>,
+): Promise<boolean | string> {
+  if (r.type === 'sha1' && baseRev !== null && r.rev !== null && baseRev.startsWith(r.rev)) return true;
+  if (r.rev === null || (await repo.revParse(`${r.rev}^{commit}`)) === undefined) return false;
+  if (r.type === 'branch') return w.remote in remotes && (await repo.revParse(String(r.upstream))) === r.rev;
+  if (r.type !== 'tag') return true;
+  if (!localTags.has(w.rev)) return false;
+  const tagSha = (await repo.revParse(`${w.rev}^{commit}`)) ?? null;
+  if (tagSha === r.rev) return true;
+  if (w.forceReset) return false;
+  return `'${w.rev}' is a tag, but the remote SHA1 for this tag (${short(r.rev)}) doesn't match the local SHA1 (${short(tagSha)}). Set 'force_reset' to True to force this update.`;
+}
+
+/** What update() found, for the test-mode report. */
+interface Found {
+  localRev: string | null;
+  localBranches: string[];
+  branchChange: boolean;
+  revsMatch: boolean;
+  hasRemoteRev: boolean;
+  fastForward: boolean | null;
+  mergeAction: string;
+  wouldTrack: string;
+}
+
+/** A test run's answer: what the update would do, changing nothing. */
+function wouldUpdate(ret: Ret, w: Want, r: Remote, f: Found): Ret {
+  const actions: string[] = [];
+  if (!f.hasRemoteRev) actions.push(`Remote '${w.remote}' would be fetched`);
+  if (!f.revsMatch && (w.updateHead || f.branchChange)) ret.changes.revision = { old: f.localRev, new: r.rev };
+  if (f.branchChange) {
+    if (!f.localBranches.includes(w.branch!)) {
+      actions.push(`New branch '${w.branch}' would be checked out, with ${r.loc} as a starting point`);
+      if (r.upstream) actions.push(`Tracking branch would be set to ${r.upstream}`);
+    } else actions.push(`Branch '${w.branch}' would be checked out and ${f.mergeAction} to ${short(r.rev)}`);
+  } else if (!f.revsMatch) {
+    if (!w.updateHead)
+      actions.push(`Local HEAD (${(f.localRev ?? '').slice(0, 7)}) does not match ${r.loc} but update_head=False, HEAD would not be updated locally`);
+    else if (f.fastForward === true) actions.push(`Repository would be fast-forwarded from ${short(f.localRev)} to ${short(r.rev)}`);
+    else actions.push(`Repository would be ${w.forceReset && f.hasRemoteRev ? 'hard-reset' : 'updated'} from ${short(f.localRev)} to ${short(r.rev)}`);
+  }
+  if (f.wouldTrack) actions.push(f.wouldTrack);
+  if (Object.keys(ret.changes).length) return neutral(ret, joinComments(actions));
+  if (!f.revsMatch && !w.updateHead && actions.length) {
+    ret.comment = joinComments(actions);
+    return ret;
+  }
+  return upToDate(ret, w.target, true, actions);
+}
+
+/** Notes the remote's new tags and drops those it deleted (sync_tags); true when the tag sets differ (a fetch is due). */
+async function compareTags(repo: Repo, w: Want, ret: Ret, comments: string[], localTags: Set<string>): Promise<boolean> {
+  const remoteTags = await repo.remoteTags(w.remote);
+  if ([...remoteTags].sort().join('\n') === [...localTags].sort().join('\n')) return false;
+  const newTags = [...remoteTags].filter((t) => !localTags.has(t));
+  const deleted = [...localTags].filter((t) => !remoteTags.has(t));
+  if (newTags.length) ret.changes.new_tags = newTags;
+  if (w.syncTags && deleted.length) {
+    const removed: string[] = [];
+    for (const tag of deleted) if ((await repo.tryGit(['tag', '-d', tag])) !== undefined) removed.push(tag);
+    if (removed.length) {
+      ret.changes.deleted_tags = removed;
+      comments.push(`The following tags were removed from the local checkout: ${removed.join(', ')}`);
+    }
+  }
+  return true;
+}
+
+/** Resets, fast-forwards and re-tracks the checked-out branch, then the submodules; a string is the failure. */
+async function moveHead(
+  repo: Repo,
+  w: Want,
+  r: Remote,
+  ret: Ret,
+  comments: string[],
+  m: { fastForward: boolean | null; localChanges: boolean; baseRev: string | null; upstreamOpts: string[] | null; upstreamAction: string },
+): Promise<string | undefined> {
+  const rev = r.rev!;
+  if (m.fastForward === false) {
+    await repo.git(['reset', '--hard', rev]);
+    ret.changes['forced update'] = true;
+    if (m.localChanges) comments.push('Uncommitted changes were discarded');
+    comments.push(`Repository was hard-reset to ${r.loc}`);
+  } else if (m.fastForward === true && m.localChanges && w.forceReset !== false) {
+    await repo.git(['checkout', '--', '.']);
+    comments.push('Uncommitted changes were discarded');
+  }
+  if (m.upstreamOpts !== null) {
+    await repo.git(['branch', ...m.upstreamOpts]);
+    comments.push(m.upstreamAction);
+  }
+  if (m.fastForward === true && !revsEqual(m.baseRev, rev, r.type)) {
+    if (r.upstream || w.rev === 'HEAD') {
+      if (!(await repo.symbolicHead())) return 'Unable to fast-forward, HEAD is detached';
+      await repo.git(['merge', '--ff-only', rev]);
+      comments.push(`Repository was fast-forwarded to ${r.loc}`);
+    } else {
+      await repo.git(['reset', '--hard', w.rev === 'HEAD' ? rev : w.rev]);
+      comments.push(`Repository was reset to ${w.rev} (fast-forward)`);
+    }
+  }
+  if (w.submodules) {
+    try {
+      await repo.git(['submodule', 'update', '--init', '--recursive']);
+    } catch (e) {
+      if (!(e instanceof GitError)) throw e;
+      return `Failed to update submodules: ${e.message}`;
+    }
+  }
+  return undefined;
+}
+
+/** A test run's answer when the remote's URL is not the one asked for. */
+function wouldChangeRemote(ret: Ret, w: Want, r: Remote, fetchUrl: string | null, f: Omit<Found, 'localBranches' | 'branchChange' | 'wouldTrack'>): Ret {
+  const actions = [`Remote '${w.remote}' would be changed from ${fetchUrl} to ${w.name}`];
+  if (!f.hasRemoteRev) actions.push('Remote would be fetched');
+  if (!f.revsMatch && w.updateHead) {
+    ret.changes.revision = { old: f.localRev, new: r.rev };
+    if (f.fastForward === false) ret.changes['forced update'] = true;
+    actions.push(`Repository would be ${f.mergeAction} to ${short(r.rev)}`);
+  }
+  if (Object.keys(ret.changes).length) return neutral(ret, joinComments(actions));
+  if (!f.revsMatch && !w.updateHead) {
+    ret.comment = joinComments(actions);
+    return ret;
+  }
+  return upToDate(ret, w.target, true, actions);
+}
+
+/** Points the remote at the URL asked for (Salt removes and re-adds it). */
+async function setRemote(repo: Repo, w: Want, ret: Ret, comments: string[], fetchUrl: string | null): Promise<void> {
+  if (fetchUrl !== null) await repo.git(['remote', 'rm', w.remote]);
+  await repo.git(['remote', 'add', w.remote, w.name]);
+  if (fetchUrl === null) {
+    comments.push(`Remote '${w.remote}' set to ${w.name}`);
+    ret.changes.new = `${w.name} => ${w.remote}`;
+  } else comments.push(`Remote '${w.remote}' changed from ${fetchUrl} to ${w.name}`);
+}
+
+/** Fetches the remote; a string is the failure Salt reports. */
+async function fetchRemote(repo: Repo, w: Want, comments: string[]): Promise<string | undefined> {
+  let fetched: boolean;
+  try {
+    fetched = await repo.fetch(w.remote, w.refspecs, w.forceFetch);
+  } catch (e) {
+    if (!(e instanceof GitError)) throw e;
+    return `Fetch failed. Set 'force_fetch' to True to force the fetch if the failure was due to not being able to fast-forward. Output of the fetch command follows:\n\n${e.message}`;
+  }
+  if (fetched) comments.push(`${w.name} was fetched, resulting in updated refs`);
+  return undefined;
+}
+
 async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpts): Promise<Ret> {
   const repo = new Repo(ctx, w.target, g);
   const comments: string[] = [];
@@ -181,24 +340,9 @@ async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpt
       }
     } else return upToDate(ret, w.target, ctx.test, comments, localChanges);
   }
-  let hasRemoteRev = false;
-  if (r.type === 'sha1' && baseRev !== null && r.rev !== null && baseRev.startsWith(r.rev)) hasRemoteRev = true;
-  else if (r.rev !== null && (await repo.revParse(`${r.rev}^{commit}`)) !== undefined) {
-    if (r.type === 'branch') {
-      if (w.remote in remotes && (await repo.revParse(String(r.upstream))) === r.rev) hasRemoteRev = true;
-    } else if (r.type === 'tag') {
-      if (localTags.has(w.rev)) {
-        const tagSha = (await repo.revParse(`${w.rev}^{commit}`)) ?? null;
-        if (tagSha === r.rev) hasRemoteRev = true;
-        else if (!w.forceReset) {
-          return fail(
-            ret,
-            `'${w.rev}' is a tag, but the remote SHA1 for this tag (${short(r.rev)}) doesn't match the local SHA1 (${short(tagSha)}). Set 'force_reset' to True to force this update.`,
-          );
-        }
-      }
-    } else hasRemoteRev = true;
-  }
+  const present = await remoteRevPresent(repo, w, r, baseRev, remotes, localTags);
+  if (typeof present === 'string') return fail(ret, present);
+  let hasRemoteRev = present;
   let fastForward: boolean | null = localChanges && w.forceReset !== 'remote-changes' ? false : null;
   const headNotUpdated = () =>
     `${w.rev === 'HEAD' ? capital(r.loc ?? '') : r.loc} is already present and local HEAD (${(localRev ?? '').slice(0, 7)}) does not match, but update_head=False. HEAD has not been updated locally.`;
@@ -217,52 +361,12 @@ async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpt
   const up = await upstreamAction(repo, w, baseBranch, r.upstream, localBranches);
   const fetchUrl = remotes[w.remote] ?? null;
   if (r.rev !== null && w.name !== fetchUrl) {
-    if (ctx.test) {
-      const actions = [`Remote '${w.remote}' would be changed from ${fetchUrl} to ${w.name}`];
-      if (!hasRemoteRev) actions.push('Remote would be fetched');
-      if (!revsMatch && w.updateHead) {
-        ret.changes.revision = { old: localRev, new: r.rev };
-        if (fastForward === false) ret.changes['forced update'] = true;
-        actions.push(`Repository would be ${mergeAction} to ${short(r.rev)}`);
-      }
-      if (Object.keys(ret.changes).length) return neutral(ret, joinComments(actions));
-      if (!revsMatch && !w.updateHead) {
-        ret.comment = joinComments(actions);
-        return ret;
-      }
-      return upToDate(ret, w.target, true, actions);
-    }
-    if (fetchUrl !== null) await repo.git(['remote', 'rm', w.remote]);
-    await repo.git(['remote', 'add', w.remote, w.name]);
-    if (fetchUrl === null) {
-      comments.push(`Remote '${w.remote}' set to ${w.name}`);
-      ret.changes.new = `${w.name} => ${w.remote}`;
-    } else comments.push(`Remote '${w.remote}' changed from ${fetchUrl} to ${w.name}`);
+    if (ctx.test) return wouldChangeRemote(ret, w, r, fetchUrl, { localRev, revsMatch, hasRemoteRev, fastForward, mergeAction });
+    await setRemote(repo, w, ret, comments, fetchUrl);
   }
   if (r.rev !== null) {
-    if (ctx.test) {
-      const actions: string[] = [];
-      if (!hasRemoteRev) actions.push(`Remote '${w.remote}' would be fetched`);
-      if (!revsMatch && (w.updateHead || branchChange)) ret.changes.revision = { old: localRev, new: r.rev };
-      if (branchChange) {
-        if (!localBranches.includes(w.branch!)) {
-          actions.push(`New branch '${w.branch}' would be checked out, with ${r.loc} as a starting point`);
-          if (r.upstream) actions.push(`Tracking branch would be set to ${r.upstream}`);
-        } else actions.push(`Branch '${w.branch}' would be checked out and ${mergeAction} to ${short(r.rev)}`);
-      } else if (!revsMatch) {
-        if (!w.updateHead)
-          actions.push(`Local HEAD (${(localRev ?? '').slice(0, 7)}) does not match ${r.loc} but update_head=False, HEAD would not be updated locally`);
-        else if (fastForward === true) actions.push(`Repository would be fast-forwarded from ${short(localRev)} to ${short(r.rev)}`);
-        else actions.push(`Repository would be ${w.forceReset && hasRemoteRev ? 'hard-reset' : 'updated'} from ${short(localRev)} to ${short(r.rev)}`);
-      }
-      if (up.would) actions.push(up.would);
-      if (Object.keys(ret.changes).length) return neutral(ret, joinComments(actions));
-      if (!revsMatch && !w.updateHead && actions.length) {
-        ret.comment = joinComments(actions);
-        return ret;
-      }
-      return upToDate(ret, w.target, true, actions);
-    }
+    if (ctx.test)
+      return wouldUpdate(ret, w, r, { localRev, localBranches, branchChange, revsMatch, hasRemoteRev, fastForward, mergeAction, wouldTrack: up.would });
     if (up.opts !== null && localBranch === null) {
       return fail(
         ret,
@@ -270,34 +374,10 @@ async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpt
         comments,
       );
     }
-    const remoteTags = await repo.remoteTags(w.remote);
-    if ([...remoteTags].sort().join('\n') !== [...localTags].sort().join('\n')) {
-      hasRemoteRev = false;
-      const newTags = [...remoteTags].filter((t) => !localTags.has(t));
-      const deleted = [...localTags].filter((t) => !remoteTags.has(t));
-      if (newTags.length) ret.changes.new_tags = newTags;
-      if (w.syncTags && deleted.length) {
-        const removed: string[] = [];
-        for (const tag of deleted) if ((await repo.tryGit(['tag', '-d', tag])) !== undefined) removed.push(tag);
-        if (removed.length) {
-          ret.changes.deleted_tags = removed;
-          comments.push(`The following tags were removed from the local checkout: ${removed.join(', ')}`);
-        }
-      }
-    }
+    if (await compareTags(repo, w, ret, comments, localTags)) hasRemoteRev = false;
     if (!hasRemoteRev) {
-      let fetched: boolean;
-      try {
-        fetched = await repo.fetch(w.remote, w.refspecs, w.forceFetch);
-      } catch (e) {
-        if (!(e instanceof GitError)) throw e;
-        return fail(
-          ret,
-          `Fetch failed. Set 'force_fetch' to True to force the fetch if the failure was due to not being able to fast-forward. Output of the fetch command follows:\n\n${e.message}`,
-          comments,
-        );
-      }
-      if (fetched) comments.push(`${w.name} was fetched, resulting in updated refs`);
+      const fetchFailed = await fetchRemote(repo, w, comments);
+      if (fetchFailed !== undefined) return fail(ret, fetchFailed, comments);
       if ((await repo.revParse(`${r.rev}^{commit}`)) === undefined) return fail(ret, `Fetch did not successfully retrieve rev '${w.rev}' from ${w.name}`);
       if (!revsMatch && !w.updateHead && (w.branch === undefined || w.branch === localBranch)) {
         ret.comment = headNotUpdated();
@@ -316,37 +396,8 @@ async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpt
       await repo.git(['checkout', ...(w.forceCheckout ? ['--force'] : []), ...(fresh ? ['-b', w.branch!] : []), checkoutRev]);
       comments.push(fresh ? `New branch '${w.branch}' was checked out, with ${r.loc} as a starting point` : `'${checkoutRev}' was checked out`);
     }
-    if (fastForward === false) {
-      await repo.git(['reset', '--hard', r.rev]);
-      ret.changes['forced update'] = true;
-      if (localChanges) comments.push('Uncommitted changes were discarded');
-      comments.push(`Repository was hard-reset to ${r.loc}`);
-    } else if (fastForward === true && localChanges && w.forceReset !== false) {
-      await repo.git(['checkout', '--', '.']);
-      comments.push('Uncommitted changes were discarded');
-    }
-    if (up.opts !== null) {
-      await repo.git(['branch', ...up.opts]);
-      comments.push(up.action);
-    }
-    if (fastForward === true && !revsEqual(baseRev, r.rev, r.type)) {
-      if (r.upstream || w.rev === 'HEAD') {
-        if (!(await repo.symbolicHead())) return fail(ret, 'Unable to fast-forward, HEAD is detached', comments);
-        await repo.git(['merge', '--ff-only', r.rev]);
-        comments.push(`Repository was fast-forwarded to ${r.loc}`);
-      } else {
-        await repo.git(['reset', '--hard', w.rev === 'HEAD' ? r.rev : w.rev]);
-        comments.push(`Repository was reset to ${w.rev} (fast-forward)`);
-      }
-    }
-    if (w.submodules) {
-      try {
-        await repo.git(['submodule', 'update', '--init', '--recursive']);
-      } catch (e) {
-        if (!(e instanceof GitError)) throw e;
-        return fail(ret, `Failed to update submodules: ${e.message}`, comments);
-      }
-    }
+    const failed = await moveHead(repo, w, r, ret, comments, { fastForward, localChanges, baseRev, upstreamOpts: up.opts, upstreamAction: up.action });
+    if (failed !== undefined) return fail(ret, failed, comments);
   }
   const newRev = await repo.revision();
   if (!revsEqual(newRev, r.rev, r.type)) return fail(ret, 'Failed to update repository', comments);
