@@ -7,9 +7,16 @@
 /** The unit tests that exercise each mutated source file. */
 export const testsOf = {
   'packages/master/src/keys.ts': ['packages/master/test/key-manager.test.ts'],
-  'packages/master/src/new-key-limiter.ts': ['packages/master/test/new-key-limiter.test.ts', 'packages/master/test/key-manager.test.ts'],
-  'packages/master/src/guess-limiter.ts': ['packages/master/test/guess-limiter.test.ts'],
-  'packages/master/src/ui-sessions.ts': ['packages/master/test/console-auth.test.ts'],
+  'packages/master/src/new-key-limiter.ts': [
+    'packages/master/test/new-key-limiter.test.ts',
+    'packages/master/test/new-key-limiter-edges.test.ts',
+    'packages/master/test/key-manager.test.ts',
+  ],
+  'packages/master/src/guess-limiter.ts': ['packages/master/test/guess-limiter.test.ts', 'packages/master/test/guess-limiter-edges.test.ts'],
+  'packages/master/src/ui-sessions.ts': ['packages/master/test/ui-sessions.test.ts', 'packages/master/test/console-auth.test.ts'],
+  // API auth: the bearer and console-session check of every request, and signing in and out
+  'packages/master/src/api.ts:106-131': ['packages/master/test/console-auth.test.ts'],
+  'packages/master/src/routes/ui.ts:38-73': ['packages/master/test/console-auth.test.ts'],
   'packages/master/src/cluster.ts': ['packages/master/test/cluster-link.test.ts'],
   'packages/master/src/compile-pool.ts': ['packages/master/test/compile-pool.test.ts'],
   'packages/minion/src/spool.ts': [

@@ -9,7 +9,9 @@ const asked = process.argv.slice(2).map((f) => f.replace(/^\.\//, ''));
 const mutate = asked.length ? asked : Object.keys(testsOf);
 const testFiles = new Set();
 for (const file of mutate) {
-  const listed = Object.entries(testsOf).filter(([pattern]) => pattern === file || matchesGlob(file, pattern));
+  // a file may name a line range (Stryker's `file:from-to`)
+  const name = file.replace(/:\d+(?::\d+)?-\d+(?::\d+)?$/, '');
+  const listed = Object.entries(testsOf).filter(([pattern]) => pattern.replace(/:[\d:-]+$/, '') === name || matchesGlob(name, pattern));
   if (!listed.length) {
     console.error(`mutate: no tests are listed for ${file} in stryker.config.mjs (testsOf)`);
     process.exit(2);
