@@ -20,6 +20,7 @@ export const testsOf = {
   'packages/master/src/cluster.ts': ['packages/master/test/cluster-link.test.ts'],
   'packages/master/src/compile-pool.ts': ['packages/master/test/compile-pool.test.ts'],
   'packages/minion/src/spool.ts': [
+    'packages/minion/test/spool-store.test.ts',
     'packages/minion/test/spool-config.test.ts',
     'packages/minion/test/spool-errors.test.ts',
     'packages/minion/test/spool-sender.test.ts',
