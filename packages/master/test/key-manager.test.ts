@@ -243,3 +243,35 @@ t.test('two pending keys of one id: accepting both takes only the first', async 
   t.equal(changed.length, 1);
   t.same((await store.keysOf('x')).map((r) => r.state).sort(), ['accepted', 'pending']);
 });
+
+t.test('a hello queued behind a failing one of its id is still decided', async (t) => {
+  const { keys } = manager(t);
+  const [bad, good] = await Promise.allSettled([keys.admit('q', 'not a key'), keys.admit('q', pub())]);
+  t.equal(bad.status, 'rejected');
+  t.same(good, { status: 'fulfilled', value: { state: 'pending' } });
+});
+
+t.test('with only a denied row left, a new key is the first again', async (t) => {
+  const { keys } = manager(t);
+  await keys.admit('m', pub());
+  await keys.admit('m', pub());
+  await keys.change('m', ['pending'], 'deleted');
+  t.same(await keys.admit('m', pub()), { state: 'pending' }, 'a denied row does not keep out a third key');
+});
+
+t.test('a key accepted by policy comes back with the key itself', async (t) => {
+  const { keys } = manager(t, { autoAccept: true });
+  const k = pub();
+  const a = await keys.admit('auto', k);
+  t.equal(a.state, 'accepted');
+  t.equal('key' in a && a.key.export({ type: 'spki', format: 'pem' }).toString(), k);
+});
+
+t.test('re-accepting an accepted key is a change of its own', async (t) => {
+  const { keys } = manager(t, { autoAccept: true });
+  await keys.admit('r', pub());
+  t.same(
+    (await keys.change('r', ['accepted', 'pending'], 'accepted')).map((c) => [c.minion, c.from, c.to]),
+    [['r', 'accepted', 'accepted']],
+  );
+});
