@@ -1,10 +1,10 @@
 import t, { type Test } from 'tap';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createRegistry, fileModule } from '../src/index.js';
-import { goldenCases, runGoldenCase } from './golden-cases.js';
+import { goldenCases, orderFree, runGoldenCase, treeSnapshot } from './golden-cases.js';
 
 /**
  * The file states of issue 10 (recurse, serialize, line, comment, uncomment, blockreplace,
@@ -15,38 +15,6 @@ import { goldenCases, runGoldenCase } from './golden-cases.js';
  * sorted. Where Salt's apply left files behind (salt-tree.json), Brine's apply must leave the
  * same paths with the same modes and text.
  */
-
-/** Every path under root: its mode, and its text when a file (salt-tree.json's layout). */
-function snapshot(root: string): Record<string, { mode: string; type?: string; text?: string }> {
-  const out: Record<string, { mode: string; type?: string; text?: string }> = {};
-  const walk = (dir: string) => {
-    for (const n of readdirSync(dir)) {
-      const p = join(dir, n);
-      const st = lstatSync(p);
-      const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
-      if (st.isDirectory()) {
-        out[relative(root, p)] = { mode, type: 'dir' };
-        walk(p);
-      } else if (st.isFile()) out[relative(root, p)] = { mode, text: readFileSync(p, 'utf8') };
-    }
-  };
-  walk(root);
-  return out;
-}
-
-function orderFree(v: { result: unknown; comment: unknown; changes: Record<string, unknown> }) {
-  const comment = String(v.comment);
-  const sections = comment.includes('#### ')
-    ? comment
-        .split(/\n*#### /)
-        .filter(Boolean)
-        .map((s) => (s.startsWith('removed ####') ? ['removed ####', ...s.split('\n').slice(1).sort()].join('\n') : s.trim()))
-        .sort()
-    : comment;
-  const changes = { ...v.changes };
-  if (Array.isArray(changes.removed)) changes.removed = [...(changes.removed as string[])].sort();
-  return { result: v.result, comment: sections, changes };
-}
 
 /**
  * A case with a www/ folder fetches http:// sources: Salt's were served on 127.0.0.1:18841 by the
@@ -76,7 +44,7 @@ for (const caseDir of goldenCases('file')) {
       const capture = join(caseDir, 'salt-tree.json');
       const inspect =
         mode === 'run' && existsSync(capture)
-          ? (root: string) => t.same(snapshot(root), JSON.parse(readFileSync(capture, 'utf8')), 'files left as Salt left them')
+          ? (root: string) => t.same(treeSnapshot(root), JSON.parse(readFileSync(capture, 'utf8')), 'files left as Salt left them')
           : undefined;
       for (const r of await runGoldenCase(caseDir, mode, { registry: () => registry, after: inspect, rewrite }))
         t.same(orderFree(r.got), orderFree(r.want), r.tag);
