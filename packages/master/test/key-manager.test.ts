@@ -18,8 +18,8 @@ const pub = () => generateKeyPairSync('ed25519').publicKey.export({ type: 'spki'
 function manager(t: Test, opts: Partial<KeyManagerOptions> = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-keys-'));
   const store = SqliteBackend.open(path.join(dir, 'm.db'));
-  t.teardown(() => {
-    store.close();
+  t.teardown(async () => {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
   const bus = new EventBus(store);
