@@ -247,7 +247,6 @@ function same(t: Test, master: Record<string, Running>, local: Record<string, Ru
 t.test('test=True over the whole tree: the master path and brine local agree state by state', async (t) => {
   const master = await viaMaster('state.apply', [], true);
   const local = await viaLocal('state.apply', [], true);
-  if (process.env.PARITY_DUMP) writeFileSync(process.env.PARITY_DUMP, JSON.stringify({ master, local }, null, 1));
   same(t, master, local);
   const p1 = comparable(master.p1!);
   t.ok(p1.length === 14, `a formula-sized run (${p1.length} states)`);
