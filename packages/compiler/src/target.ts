@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { BrineError, type Diagnostic, type Grains, type Pillar } from '@brine/core';
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { compilerErrors } from './errors.js';
 import { globMatch } from './glob.js';
 
@@ -39,6 +40,13 @@ function bad(target: string, type: string, detail: string): BrineError {
   return compilerErrors.make('BRINE_ERR_COMPILE_BAD_TARGET', { target, type, detail });
 }
 
+/** RE2, loaded on the first pcre target: most processes (`brine local`, a glob top) never need it. */
+let re2: typeof RE2JS | undefined;
+function engine(): typeof RE2JS {
+  re2 ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  return re2;
+}
+
 /** Compiled target patterns; a handful in use, so a full cache is simply emptied. */
 const reCache = new Map<string, RE2JS>();
 const RE_CACHE_MAX = 512;
@@ -53,7 +61,7 @@ function pyMatch(pattern: string, value: string, target: string, type: string): 
   let re = reCache.get(pattern);
   if (!re) {
     try {
-      re = RE2JS.compile(`^(?:${pattern})`);
+      re = engine().compile(`^(?:${pattern})`);
     } catch (e) {
       throw bad(target, type, `${regexProblem(pattern)}: ${(e as Error).message.replace(/^error parsing regexp: /, '')}`);
     }
