@@ -545,9 +545,19 @@ async function latest(a: Record<string, unknown>, ctx: StateContext): Promise<St
     // command runs (so before switching to `user`, who need not exist)
     const missing = identity.filter((i) => !existsSync(i));
     if (identity.length && missing.length === identity.length) {
-      return fail(ret, `Failed to check remote refs: Unable to authenticate using identity file:\n\nThe following identity file(s) were not found: ${missing.join(', ')}`);
+      return fail(
+        ret,
+        `Failed to check remote refs: Unable to authenticate using identity file:\n\nThe following identity file(s) were not found: ${missing.join(', ')}`,
+      );
     }
-    return await latestWith(ctx, ret, w, a, target, identity.filter((i) => !missing.includes(i)));
+    return await latestWith(
+      ctx,
+      ret,
+      w,
+      a,
+      target,
+      identity.filter((i) => !missing.includes(i)),
+    );
   } finally {
     if (keyDir) await rm(keyDir, { recursive: true, force: true });
   }
