@@ -107,7 +107,7 @@ export async function callChunk(env: CallEnv, chunk: LowChunk, test: boolean, mo
     const note =
       `The state would be retried every ${policy.interval} seconds (with a splay of up to ${policy.splay} seconds) ` +
       `a maximum of ${policy.attempts} times or until a result of ${u} is returned`;
-    return { ...ret, comment: ret.comment ? `${ret.comment}  ${note}` : note };
+    return { ...ret, comment: `${ret.comment ? String(ret.comment) : ''}  ${note}` };
   }
   const lines: string[] = [];
   for (let n = 1; n < policy.attempts && ret.result !== policy.until; n++) {
@@ -117,5 +117,5 @@ export async function callChunk(env: CallEnv, chunk: LowChunk, test: boolean, mo
     ret = await attempt(env, chunk, test, modWatch);
   }
   if (lines.length === 0) return ret;
-  return { ...ret, comment: [...lines, ret.comment].filter((l) => l !== '').join('\n') };
+  return { ...ret, comment: [...lines, ret.comment ? String(ret.comment) : ''].join('\n') };
 }

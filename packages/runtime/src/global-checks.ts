@@ -181,17 +181,21 @@ export interface RetryPolicy {
   splay: number;
 }
 
-/** `retry: True` or `retry: {attempts, until, interval, splay}` with Salt's defaults. */
+/**
+ * `retry` as Salt validates it: `True` (or any value that is neither a dict nor a bool) gives the
+ * defaults, `False` zero attempts; in a dict each key keeps Salt's default unless it has Salt's
+ * type (until a bool; attempts, interval and splay integers, 0 and below too).
+ */
 export function retryPolicy(v: unknown): RetryPolicy | undefined {
-  if (v === undefined || v === null || v === false) return undefined;
+  if (v === undefined) return undefined;
   const p: RetryPolicy = { attempts: 2, until: true, interval: 30, splay: 0 };
-  if (v === true) return p;
-  if (typeof v !== 'object' || Array.isArray(v)) return undefined;
+  if (v === false) return { ...p, attempts: 0 };
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return p;
   const o = v as Record<string, unknown>;
-  if (typeof o.attempts === 'number' && o.attempts >= 1) p.attempts = Math.floor(o.attempts);
-  if (typeof o.until === 'boolean' || o.until === null) p.until = o.until as boolean | null;
-  if (typeof o.interval === 'number' && o.interval >= 0) p.interval = o.interval;
-  if (typeof o.splay === 'number' && o.splay >= 0) p.splay = o.splay;
+  if (Number.isInteger(o.attempts)) p.attempts = o.attempts as number;
+  if (typeof o.until === 'boolean') p.until = o.until;
+  if (Number.isInteger(o.interval)) p.interval = o.interval as number;
+  if (Number.isInteger(o.splay)) p.splay = o.splay as number;
   return p;
 }
 

@@ -12,7 +12,8 @@ import { ctxFor } from './helpers.js';
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../../../test/fixtures/conformance');
-const CONDITIONS = ['unless', 'onlyif', 'creates', 'onchanges', 'onchanges_any', 'onfail', 'onfail_any', 'prereq'];
+// retry too: its comments are the runtime's
+const CONDITIONS = ['unless', 'onlyif', 'creates', 'onchanges', 'onchanges_any', 'onfail', 'onfail_any', 'prereq', 'retry'];
 const registry = defaultRegistry();
 let cases = 0;
 
