@@ -38,13 +38,24 @@ function invalidFormat(sourceHash: string): SourceError {
   );
 }
 
+/** Socket and resolver failures by Node's code, in the words Python's socket errors print on glibc. */
+const PY_SOCKET_ERRORS: Record<string, string> = {
+  ENOTFOUND: '[Errno -2] Name or service not known',
+  EAI_AGAIN: '[Errno -3] Temporary failure in name resolution',
+  ECONNREFUSED: '[Errno 111] Connection refused',
+  ECONNRESET: '[Errno 104] Connection reset by peer',
+  EHOSTUNREACH: '[Errno 113] No route to host',
+  ENETUNREACH: '[Errno 101] Network is unreachable',
+};
+
 /** GETs a URL; a failure reads as Salt's fileclient words it. */
 export async function download(url: string): Promise<Buffer> {
   let res: Response;
   try {
     res = await fetch(url, { redirect: 'follow' });
   } catch (e) {
-    const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message;
+    const c = (e as { cause?: { message?: string; code?: string } }).cause;
+    const cause = (c?.code ? PY_SOCKET_ERRORS[c.code] : undefined) ?? c?.message ?? (e as Error).message;
     throw new Error(`Error: ${cause} reading ${new URL(url).pathname}`);
   }
   if (!res.ok) throw new Error(`Error: HTTP ${res.status}: ${res.statusText} reading ${new URL(url).pathname}`);
