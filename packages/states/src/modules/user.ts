@@ -28,7 +28,46 @@ const presentArgs: Record<string, ArgSpec> = {
   hash_password: { type: 'boolean' },
   enforce_password: { type: 'boolean' },
   empty_password: { type: 'boolean' },
+  date: { type: ['number', 'string'] },
+  mindays: { type: ['number', 'string'] },
+  maxdays: { type: ['number', 'string'] },
+  inactdays: { type: ['number', 'string'] },
+  warndays: { type: ['number', 'string'] },
+  expire: { type: ['number', 'string'] },
 };
+
+/** The password-ageing arguments: their /etc/shadow field and chage flag, in Salt's order. */
+const AGEING = [
+  ['date', 'lstchg', '-d', 'last change date'],
+  ['mindays', 'min', '-m', 'minimum days'],
+  ['maxdays', 'max', '-M', 'maximum days'],
+  ['inactdays', 'inact', '-I', 'inactive days'],
+  ['warndays', 'warn', '-W', 'warn days'],
+  ['expire', 'expire', '-E', 'expire days'],
+] as const;
+
+/** A numeric shadow field as Python's spwd reads it: an empty one is -1. */
+const shadowNum = (v: string | undefined) => (v ? Number(v) : -1);
+
+/**
+ * The ageing arguments that differ from SHADOW: as Salt, date and the day counts when given
+ * (0 too), expire only when truthy. A new account (no SHADOW) gets those that are truthy, date when given.
+ */
+function ageingDiff(args: Record<string, unknown>, shadow: Record<string, string> | undefined): [string, number, string][] {
+  const out: [string, number, string][] = [];
+  for (const [arg, field, flag] of AGEING) {
+    const v = args[arg];
+    if (v === undefined || v === null || ((arg === 'expire' || !shadow) && arg !== 'date' && !Number(v))) continue;
+    if (!shadow || shadowNum(shadow[field]) !== Number(v)) out.push([arg, Number(v), flag]);
+  }
+  return out;
+}
+
+async function setAgeing(cmd: CommandRunner, name: string, ages: [string, number, string][]): Promise<string | undefined> {
+  if (!ages.length) return undefined;
+  const r = await cmd.run(['chage', ...ages.flatMap(([, v, flag]) => [flag, String(v)]), name]);
+  return r.retcode === 0 ? undefined : r.stderr || r.stdout;
+}
 
 const REDACTED = 'XXX-REDACTED-XXX';
 const SHADOW_KEYS = ['name', 'passwd', 'lstchg', 'min', 'max', 'warn', 'inact', 'expire'] as const;
@@ -171,6 +210,14 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
       if ((await shadowInfo(ctx.cmd, name))?.passwd !== '') return { ...ret, result: false, comment: `User ${name} created but failed to empty password` };
       ret.changes.password = '';
     }
+    const ages = ageingDiff(args, undefined);
+    await setAgeing(ctx.cmd, name, ages);
+    const after = await shadowInfo(ctx.cmd, name);
+    for (const [arg, v] of ages) {
+      const [, field, , words] = AGEING.find((a) => a[0] === arg)!;
+      if (shadowNum(after?.[field]) !== v) return { ...ret, result: false, comment: `User ${name} created but failed to set ${words} to ${v}` };
+      ret.changes[arg] = v;
+    }
     return ret;
   }
 
@@ -219,6 +266,8 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     if ((shadow.passwd === '!' || asBool(args.enforce_password, true)) && shadow.passwd !== password) diff.passwd = password;
   }
   if (shadow && emptyPassword && shadow.passwd !== '') diff.empty_password = true;
+  const ages = shadow ? ageingDiff(args, shadow) : [];
+  for (const [arg, v] of ages) diff[arg] = v;
   const have = gecosOf(user);
   const want = { ...have };
   for (const k of GECOS) {
@@ -264,6 +313,9 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     if (failed !== undefined) return { ...ret, result: false, comment: `These values could not be changed: passwd: ${failed}` };
   }
   if (diff.empty_password) await deletePassword(ctx.cmd, name);
+  const agingFailed = await setAgeing(ctx.cmd, name, ages);
+  if (agingFailed !== undefined)
+    return { ...ret, result: false, comment: `These values could not be changed: ${ages.map((a) => a[0]).join(', ')}: ${agingFailed}` };
   if (mod.length) {
     const r = await ctx.cmd.run(['usermod', ...mod, name]);
     forgetAccounts();
@@ -275,9 +327,12 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
   }
   const updated = await getUser(name, ctx.cmd);
   // as Salt: what usermod changed, then every shadow field that differs now (the hash redacted)
-  ret.changes = Object.fromEntries(Object.entries(diff).filter(([k]) => !['passwd', 'empty_password', 'homeDoesNotExist'].includes(k)));
+  const shown = ['passwd', 'empty_password', 'homeDoesNotExist', ...AGEING.map((a) => a[0])];
+  ret.changes = Object.fromEntries(Object.entries(diff).filter(([k]) => !shown.includes(k)));
   const after = await shadowInfo(ctx.cmd, name);
-  for (const k of SHADOW_KEYS) if (shadow && after && shadow[k] !== after[k]) ret.changes[k] = k === 'passwd' ? REDACTED : after[k];
+  for (const k of SHADOW_KEYS) {
+    if (shadow && after && shadow[k] !== after[k]) ret.changes[k] = k === 'passwd' ? REDACTED : k === 'name' ? after[k] : shadowNum(after[k]);
+  }
   // as Salt: the groups a change leaves, the primary one included
   if (diff.groups !== undefined && updated) ret.changes.groups = allGroups(updated);
   ret.comment = Object.keys(ret.changes).length ? `Updated user ${name}` : `User ${name} is present and up to date`;
