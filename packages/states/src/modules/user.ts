@@ -212,7 +212,7 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     }
     const ages = ageingDiff(args, undefined);
     await setAgeing(ctx.cmd, name, ages);
-    const after = await shadowInfo(ctx.cmd, name);
+    const after = ages.length ? await shadowInfo(ctx.cmd, name) : undefined;
     for (const [arg, v] of ages) {
       const [, field, , words] = AGEING.find((a) => a[0] === arg)!;
       if (shadowNum(after?.[field]) !== v) return { ...ret, result: false, comment: `User ${name} created but failed to set ${words} to ${v}` };
