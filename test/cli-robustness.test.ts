@@ -3,9 +3,19 @@ import { existsSync } from 'node:fs';
 import t from 'tap';
 import { BIN } from './helpers/proc.js';
 
+/**
+ * A command line that runs without the test runner's NODE_OPTIONS: under Node 22 they carry flags
+ * (type stripping) that an older Node refuses before it reads a line, and tap's process tracking
+ * puts them back into any environment a test passes to spawn; `env -u` drops them at exec.
+ */
+function plainNode(node: string, args: string[]): [string, string[]] {
+  return ['env', ['-u', 'NODE_OPTIONS', node, ...args]];
+}
+
 function run(node: string, args: string[], closeStdout: boolean): Promise<{ code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(node, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BRINE_MINION_CONFIG: '' } });
+    const [cmd, argv] = plainNode(node, [BIN, ...args]);
+    const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BRINE_MINION_CONFIG: '' } });
     // the reader goes away before the command writes: `brine ... | head` once head has its lines
     if (closeStdout) child.stdout.destroy();
     else child.stdout.resume();
@@ -24,7 +34,7 @@ t.test('a closed stdout pipe ends the command quietly', async (t) => {
 const OLD_NODE = ['/usr/bin/node', '/usr/local/bin/node'].find((n) => existsSync(n));
 t.test('an older Node is refused before anything native loads', { skip: OLD_NODE ? false : 'no second Node on this host' }, async (t) => {
   const version = await new Promise<string>((resolve) => {
-    const c = spawn(OLD_NODE!, ['-p', 'process.versions.node']);
+    const c = spawn(...plainNode(OLD_NODE!, ['-p', 'process.versions.node']));
     let out = '';
     c.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     c.on('close', () => resolve(out.trim()));
