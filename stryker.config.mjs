@@ -27,7 +27,11 @@ export const testsOf = {
     'packages/minion/test/spool-sender.test.ts',
     'packages/minion/test/job-dedup.test.ts',
   ],
-  'packages/minion/src/spool-sender.ts': ['packages/minion/test/spool-sender.test.ts', 'packages/minion/test/job-dedup.test.ts'],
+  'packages/minion/src/spool-sender.ts': [
+    'packages/minion/test/spool-sender.test.ts',
+    'packages/minion/test/spool-sender-paths.test.ts',
+    'packages/minion/test/job-dedup.test.ts',
+  ],
   'packages/runtime/src/*.ts': [
     'packages/runtime/test/run-low-state.test.ts',
     'packages/runtime/test/onfail-stop.test.ts',
