@@ -332,5 +332,18 @@ t.test('onRefusal: a garbled state row is quarantined by run number', async (t) 
   );
   const q = quarantined();
   t.equal(q[0]!.kind, 'state_results');
+  t.equal(q[0]!.items.length, 1, 'the garbled row goes to quarantine');
   t.match(q[0]!.reason, /^spooled state result 0 is /);
+  t.equal(spool.stateSize(), 1, 'and out of the spool');
+});
+
+t.test('resendAll: a garbled return is quarantined with its reason', async (t) => {
+  const { sender, spool, frames, quarantined } = setup(t);
+  spool.put(ret());
+  (spool as unknown as { db: { prepare(s: string): { run(...a: unknown[]): void } } }).db
+    .prepare('UPDATE spool SET payload = ? WHERE jid = ?')
+    .run('{"jid":', JID);
+  t.same(sender.resendAll(), { states: 0, rets: 0 });
+  t.equal(frames.length, 0);
+  t.match(quarantined()[0]!.reason, /^the spooled return is /);
 });
