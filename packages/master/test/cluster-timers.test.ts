@@ -2,9 +2,10 @@
 // (NOTIFY, the poll, the heartbeat timer), when a paging follow stops, what it logs on failure,
 // and that close() clears its timers and waits for a follow under way. The timers are recorded by
 // wrapping setInterval, and fired by hand: no waiting on the clock.
+import { hostname } from 'node:os';
 import t, { type Test } from 'tap';
 import type { Logger } from '@brine/core';
-import { ClusterLink, FRESH_SECONDS, HEARTBEAT_SECONDS } from '../src/cluster.js';
+import { ClusterLink, defaultClusterId, FRESH_SECONDS, HEARTBEAT_SECONDS } from '../src/cluster.js';
 import { EventBus, type BusEvent } from '../src/event-bus.js';
 import type { StoreBackend, StoredEvent } from '../src/store-backend.js';
 
@@ -222,4 +223,45 @@ t.test('close() waits for a follow under way, and a failing presence clear does 
 t.test('the freshness window is three heartbeats', async (t) => {
   t.equal(HEARTBEAT_SECONDS, 2);
   t.equal(FRESH_SECONDS, 6);
+});
+
+t.test('a master is host/pid in the cluster', async (t) => {
+  t.equal(defaultClusterId(), `${hostname()}/${process.pid}`);
+});
+
+t.test('close() of a link never started does not throw', async (t) => {
+  const mem = new MemoryStore();
+  const store = mem.store();
+  const link = new ClusterLink(store, new EventBus(store), 'me', () => 'http://me', {} as Logger);
+  await link.close();
+  t.equal(mem.cleared, 1);
+});
+
+t.test('gaps filled or given up on are forgotten (a long-running master does not grow)', async (t) => {
+  let clock = 1_000_000;
+  const realNow = Date.now;
+  Date.now = () => clock;
+  t.teardown(() => {
+    Date.now = realNow;
+  });
+  const { mem, link } = await follower(t);
+  const gapsOf = () => (link as unknown as { gapSince: Map<number, number> }).gapSince.size;
+  const late = mem.insert('late', 'other', false);
+  mem.insert('x', 'other');
+  link.follow();
+  await settle();
+  t.equal(gapsOf(), 1, 'one gap waited for');
+  late.visible = true;
+  link.follow();
+  await settle();
+  t.equal(gapsOf(), 0, 'filled: forgotten');
+  mem.insert('lost', 'other', false);
+  mem.insert('y', 'other');
+  link.follow();
+  await settle();
+  t.equal(gapsOf(), 1);
+  clock += 10_000;
+  link.follow();
+  await settle();
+  t.equal(gapsOf(), 0, 'given up on: forgotten');
 });
