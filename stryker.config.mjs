@@ -13,7 +13,11 @@ export const testsOf = {
     'packages/master/test/key-manager.test.ts',
   ],
   'packages/master/src/guess-limiter.ts': ['packages/master/test/guess-limiter.test.ts', 'packages/master/test/guess-limiter-edges.test.ts'],
-  'packages/master/src/ui-sessions.ts': ['packages/master/test/ui-sessions.test.ts', 'packages/master/test/console-auth.test.ts'],
+  'packages/master/src/ui-sessions.ts': [
+    'packages/master/test/ui-sessions.test.ts',
+    'packages/master/test/ui-sessions-edges.test.ts',
+    'packages/master/test/console-auth.test.ts',
+  ],
   // API auth: the bearer and console-session check of every request, and signing in and out
   'packages/master/src/api.ts:106-131': ['packages/master/test/console-auth.test.ts'],
   'packages/master/src/routes/ui.ts:38-73': ['packages/master/test/console-auth.test.ts'],

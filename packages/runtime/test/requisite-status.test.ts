@@ -194,3 +194,46 @@ t.test('lookupRequisites: prerequired is ignored in a prereq dry run; a prereq o
     ['require', 'prereq'],
   );
 });
+
+t.test('onfail_any: runs when any target failed, not when all succeeded', async (t) => {
+  t.same(verdict(['onfail_any', ok()]), { status: 'onfail' });
+  t.same(verdict(['onfail_any', failed('a'), failed('b')]), { status: 'met' }, 'failed targets are no failure of the state');
+});
+
+t.test('lookupRequisites: a single reference (not a list) counts', async (t) => {
+  const a = chunk('a');
+  const me = chunk('me', { require: { test: 'a' } });
+  t.same(
+    lookupRequisites(new ChunkIndex([a, me]), me, false).reqs.map((r) => [r.kind, r.chunks.map((c) => c.__id__)]),
+    [['require', ['a']]],
+  );
+});
+
+t.test('lookupRequisites: arg_bind names a state by id and resource', async (t) => {
+  const b = chunk('b', { name: 'the-name' });
+  const b2 = chunk('b2', { name: 'the-name' });
+  const me = chunk('me', { arg_bind: [{ test: 'b[the-name]' }, { test: 'me' }] });
+  const look = lookupRequisites(new ChunkIndex([b, b2, me]), me, false);
+  t.same(
+    look.reqs.map((r) => [r.kind, r.chunks.map((c) => c.__id__)]),
+    [
+      ['arg_bind', ['b']],
+      ['arg_bind', []],
+    ],
+    'an arg_bind on itself is left out',
+  );
+  t.same([...look.lost], []);
+});
+
+t.test('lookupRequisites: listen and prerequired on itself are left out, require keeps it', async (t) => {
+  const a = chunk('a');
+  const me = chunk('me', { listen: [{ sls: 'main' }], prerequired: [{ sls: 'main' }], require: [{ sls: 'main' }] });
+  t.same(
+    lookupRequisites(new ChunkIndex([a, me]), me, false).reqs.map((r) => [r.kind, r.chunks.map((c) => c.__id__)]),
+    [
+      ['require', ['a', 'me']],
+      ['prerequired', ['a']],
+      ['listen', ['a']],
+    ],
+  );
+});
