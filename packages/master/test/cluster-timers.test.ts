@@ -107,7 +107,12 @@ async function follower(t: Test, pollMs?: number) {
   const got: BusEvent[] = [];
   bus.subscribe('*', (e) => got.push(e));
   const warns: Array<{ fields: Record<string, unknown>; msg: string }> = [];
-  const log = { warn: (fields: Record<string, unknown>, msg: string) => warns.push({ fields, msg }), info: () => undefined, debug: () => undefined, error: () => undefined } as unknown as Logger;
+  const log = {
+    warn: (fields: Record<string, unknown>, msg: string) => warns.push({ fields, msg }),
+    info: () => undefined,
+    debug: () => undefined,
+    error: () => undefined,
+  } as unknown as Logger;
   const before = timers.length;
   const link = new ClusterLink(store, bus, 'me', () => 'http://me', log, pollMs === undefined ? {} : { pollMs });
   await link.start();

@@ -135,7 +135,11 @@ t.test('streamStates: only the oversized items are trimmed, and the log names th
   t.match(JSON.stringify(sent[0]!.ret), /trimmed/);
   t.equal(lines.length, 1);
   t.match(lines[0]!.fields, { event: 'result_trimmed', jid: JID, budget: FRAME - ROOM });
-  t.same(lines[0]!.fields.run_nums, Array.from({ length: 20 }, (_, i) => i), 'the first 20 run numbers');
+  t.same(
+    lines[0]!.fields.run_nums,
+    Array.from({ length: 20 }, (_, i) => i),
+    'the first 20 run numbers',
+  );
   t.equal(lines[0]!.msg, `25 state result(s) of job ${JID} trimmed to fit ${FRAME - ROOM} bytes`);
   const pending = spool.pendingStates()[0]!.results;
   t.match(JSON.stringify(pending[0]!.ret), /trimmed/, 'the spool holds the trimmed item');
@@ -150,7 +154,10 @@ t.test('resendAll: counts what it sent, refits to the limit and re-spools only t
   t.same(sender.resendAll(), { states: 3, rets: 2 });
   const types = frames.map((f) => f.type);
   t.same(types.slice(-2), ['ret', 'ret'], 'returns last');
-  t.ok(types.slice(0, -2).every((x) => x === 'state_results'), 'state results first');
+  t.ok(
+    types.slice(0, -2).every((x) => x === 'state_results'),
+    'state results first',
+  );
   const [g1] = spool.pendingStates(undefined, JID);
   t.same(g1!.results[0], item(0, 10), 'the small item is kept as it was');
   t.match(JSON.stringify(g1!.results[1]!.ret), /trimmed/, 'the large one is re-spooled trimmed');
@@ -284,7 +291,10 @@ t.test('onRefusal of state results: only that job, trimmed, batched within the b
   spool.putStates(other, 'state.apply', [item(0, 10)]);
   t.equal(sender.onRefusal({ code: 'C', message: 'm', jid: JID, refused: 'state_results', limit: 64 * 1024 }), true);
   const budget = Math.floor((64 * 1024 - ROOM) / 2);
-  t.ok(frames.every((f) => f.jid === JID), 'the other job is not resent');
+  t.ok(
+    frames.every((f) => f.jid === JID),
+    'the other job is not resent',
+  );
   t.same(
     frames.flatMap((f) => (f.results as StateResultItem[]).map((r) => r.run_num)),
     [0, 1, 2],

@@ -37,7 +37,10 @@ const wouldChange = () => [chunk('would'), res(null)] as [LowChunk, StateResult]
 const notRun = () => [chunk('skipped'), res(true, {}, { __state_ran__: false } as Partial<StateResult>)] as [LowChunk, StateResult];
 
 t.test('no requisites, or targets without results: met', async (t) => {
-  t.same(requisiteStatus([], () => undefined), { status: 'met' });
+  t.same(
+    requisiteStatus([], () => undefined),
+    { status: 'met' },
+  );
   t.same(verdict(['require', [chunk('x'), undefined]]), { status: 'met' });
 });
 
@@ -163,10 +166,13 @@ t.test('lookupRequisites: targets found, lost ones listed by kind, listen lost o
       ['watch', ['b']],
     ],
   );
-  t.same([...look.lost], [
-    ['require', ['test: nope', 'id: gone']],
-    ['watch', ['cmd: lost']],
-  ]);
+  t.same(
+    [...look.lost],
+    [
+      ['require', ['test: nope', 'id: gone']],
+      ['watch', ['cmd: lost']],
+    ],
+  );
   t.same(look.listenLost, [{ kind: 'cmd', value: 'away' }], 'a bare id that names nothing is skipped quietly');
 });
 
