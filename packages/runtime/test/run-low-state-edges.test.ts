@@ -127,3 +127,16 @@ t.test('failhard in test mode does not stop the run', async (t) => {
   t.equal(out.stopped, undefined);
   t.ok(byId(out.running, 'after'));
 });
+
+t.test('onfail_stop False handles only the failure its handler names, by module and id', async (t) => {
+  const handler = (onfail: unknown[]) => T('h', 'nop', { onfail, onfail_stop: false });
+  t.equal((await run([T('a', 'fail_without_changes'), handler([{ test: 'a' }])])).retcode, 0, 'handled');
+  t.equal((await run([T('a', 'fail_without_changes'), T('b', 'fail_without_changes'), handler([{ test: 'a' }])])).retcode, 2, 'b is not handled');
+  t.equal((await run([T('a', 'fail_without_changes'), handler([{ id: 'a' }])])).retcode, 2, 'only a module: id reference counts');
+  t.equal((await run([T('a', 'fail_without_changes'), T('h', 'nop', { onfail: [{ test: 'a' }] })])).retcode, 2, 'without onfail_stop False');
+  t.equal(
+    (await run([T('a', 'fail_without_changes'), T('h', 'fail_without_changes', { onfail: [{ test: 'a' }], onfail_stop: false })])).retcode,
+    2,
+    'a failed handler',
+  );
+});
