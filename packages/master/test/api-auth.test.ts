@@ -76,6 +76,7 @@ t.test('wrong bearer tokens are held off per source, the right one included, and
   const held = await get('/v1/keys', { authorization: `Bearer ${master.token}` }, ip);
   t.equal(held.statusCode, 429, 'held off: the right token is not even checked');
   t.equal(code(held), 'BRINE_ERR_MASTER_AUTH_BACKOFF');
+  t.match((held.json() as { message: string }).message, new RegExp(`${ip.replace(/\./g, '\\.')}.*\\d+`), 'the message names the source and the wait');
   t.match(held.headers['retry-after'], /^\d+$/);
   t.ok(Number(held.headers['retry-after']) >= 1);
   t.equal((await get('/v1/keys', { authorization: `Bearer ${master.token}` }, '127.0.0.4')).statusCode, 200, 'another source is not held off');
@@ -83,6 +84,7 @@ t.test('wrong bearer tokens are held off per source, the right one included, and
   t.equal(signIn.statusCode, 429, 'signing in from the held-off source is held off too');
   t.match(signIn.headers['retry-after'], /^\d+$/);
   t.equal(code(signIn), 'BRINE_ERR_MASTER_AUTH_BACKOFF');
+  t.match((signIn.json() as { message: string }).message, new RegExp(`${ip.replace(/\./g, '\\.')}.*\\d+`));
 });
 
 t.test('wrong sign-ins count toward the back-off; a right one starts over', async (t) => {
@@ -124,5 +126,19 @@ t.test('a console session reads with GET and HEAD without the CSRF header; /ui/s
     out.cookies.find((k) => k.name === SESSION_COOKIE),
     { value: '', path: '/' },
     'the cookie is cleared',
+  );
+});
+
+t.test('sign-in takes a token string of at most 1024 characters; the console routes stay out of the API description', async (t) => {
+  const login = (payload: unknown) =>
+    master.api.inject({ method: 'POST', url: '/ui/login', payload: payload as Record<string, unknown>, remoteAddress: '127.0.0.7' });
+  t.equal((await login({})).statusCode, 400, 'no token');
+  t.equal((await login({ token: { a: 1 } })).statusCode, 400, 'not a string');
+  t.equal((await login({ token: 'x'.repeat(1025) })).statusCode, 400, 'too long');
+  const paths = Object.keys(((await get('/v1/openapi.json')).json() as { paths: Record<string, unknown> }).paths);
+  t.ok(paths.length > 0);
+  t.same(
+    paths.filter((p) => p.startsWith('/ui')),
+    [],
   );
 });
