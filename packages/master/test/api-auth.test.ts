@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
-import { createLogger } from '@brine/core';
-import { loadMasterConfig } from '../src/config.js';
-import { startMaster, type Master } from '../src/master.js';
+import type { Master } from '../src/master.js';
+import { inProcessMaster } from './helpers/in-process-master.js';
 import { CSRF_HEADER, SESSION_COOKIE } from '../src/ui-sessions.js';
 
 /**
@@ -13,24 +9,10 @@ import { CSRF_HEADER, SESSION_COOKIE } from '../src/ui-sessions.js';
  * the wrong-token back-off for bearer and sign-in alike, reads without CSRF, /metrics when public.
  * Each test guesses from its own address, so the back-off of one does not reach the others.
  */
-const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-api-auth-'));
+const server = inProcessMaster(t, 'api-auth', { metrics_public: true });
 let master: Master;
-t.before(async () => {
-  const config = loadMasterConfig(undefined, {
-    data_dir: path.join(dir, 'master'),
-    interface: '127.0.0.1',
-    port: 0,
-    api_port: 0,
-    compile_workers: 0,
-    metrics_public: true,
-    file_roots: { base: [path.join(dir, 'states')] },
-    pillar_roots: {},
-  });
-  master = await startMaster(config, createLogger({ level: 'silent' }));
-});
-t.teardown(async () => {
-  await master.close();
-  rmSync(dir, { recursive: true, force: true });
+t.before(() => {
+  master = server.get();
 });
 
 const get = (url: string, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>

@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
-import { createLogger } from '@brine/core';
-import { loadMasterConfig } from '../src/config.js';
-import { startMaster, type Master } from '../src/master.js';
+import type { Master } from '../src/master.js';
+import { inProcessMaster } from './helpers/in-process-master.js';
 import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from '../src/ui-sessions.js';
 
 /**
@@ -12,23 +8,10 @@ import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from '../src/ui-sessions.js';
  * process on a temp dir): a session cookie alone reads; anything that changes state needs the
  * session's CSRF token too; sign-out ends the session on the master, not only in the browser.
  */
-const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-console-auth-'));
+const server = inProcessMaster(t, 'console-auth');
 let master: Master;
-t.before(async () => {
-  const config = loadMasterConfig(undefined, {
-    data_dir: path.join(dir, 'master'),
-    interface: '127.0.0.1',
-    port: 0,
-    api_port: 0,
-    compile_workers: 0,
-    file_roots: { base: [path.join(dir, 'states')] },
-    pillar_roots: {},
-  });
-  master = await startMaster(config, createLogger({ level: 'silent' }));
-});
-t.teardown(async () => {
-  await master.close();
-  rmSync(dir, { recursive: true, force: true });
+t.before(() => {
+  master = server.get();
 });
 
 async function signIn(): Promise<{ cookie: string; csrf: string }> {
