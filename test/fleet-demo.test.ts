@@ -18,7 +18,7 @@ t.test('brine demo: a master and three minions apply the example tree, then ever
 
 t.test('brine demo gives up with a clear error instead of hanging, and cleans up', async (t) => {
   const r = await brine(['demo', '--timeout', '0.001'], { NO_COLOR: '1' });
-  t.equal(r.code, 1);
+  t.equal(r.code, 1, r.stderr + r.stdout);
   t.match(r.stderr, /BRINE_ERR_CLI_DEMO: the demo stopped: minions .*db1.* did not connect within 0\.001 s/);
   const dir = /data in (\S+)/.exec(r.stdout)?.[1];
   t.notOk(existsSync(dir!), 'the temp folder is gone');

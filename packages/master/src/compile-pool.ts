@@ -113,12 +113,17 @@ export class CompilePool {
 
   /** A worker holds the process open only while it starts or runs a task (an idle pool never keeps it alive). */
   private hold(slot: Slot, on: boolean): void {
+    // the stderr pipe too: a worker's 'close' waits for it, and an unreferenced pipe let the
+    // process exit while close() still waited for a killed worker
+    const stderr = slot.child.stderr as unknown as { ref?: () => void; unref?: () => void } | null;
     if (on) {
       slot.child.ref();
       slot.child.channel?.ref();
+      stderr?.ref?.();
     } else {
       slot.child.unref();
       slot.child.channel?.unref();
+      stderr?.unref?.();
     }
   }
 

@@ -103,22 +103,22 @@ export const demoCommand: Command = {
         `minions ${MINIONS.map(([id]) => id)
           .filter((id) => !master.hub.sessions.get(id)?.started)
           .join(', ')} did not connect within ${limit} s (run with BRINE_LOG_LEVEL=debug to see why)`;
-      const failed = new Promise<never>((_, reject) => agents.forEach((a) => a.once('fatal', (err: unknown) => reject(err))));
-      await within(
-        Promise.race([
-          failed,
-          (async () => {
-            await Promise.all(agents.map((a) => new Promise<void>((resolve) => (a.once('ready', () => resolve()), a.start()))));
-            // the grains follow the welcome; targeting needs them
-            await new Promise<void>((resolve) => {
-              const check = () => (MINIONS.every(([id]) => master.hub.sessions.get(id)?.started) ? resolve() : setTimeout(check, 10));
-              check();
-            });
-          })(),
-        ]),
-        limit,
-        pending,
-      );
+      // every minion has started once its grains are in (targeting needs them): an event, not a poll,
+      // so nothing is left running when the limit passes first
+      let offStart = (): void => {};
+      const started = new Promise<void>((resolve, reject) => {
+        agents.forEach((a) => a.once('fatal', (err: unknown) => reject(err)));
+        const check = () => {
+          if (MINIONS.every(([id]) => master.hub.sessions.get(id)?.started)) resolve();
+        };
+        offStart = master.events.subscribe('brine/minion/*/start', check);
+        agents.forEach((a) => a.start());
+      });
+      try {
+        await within(started, limit, pending);
+      } finally {
+        offStart();
+      }
       io.stdout(`Minions ${MINIONS.map(([id]) => id).join(', ')} connected; keys accepted for this demo only.\n`);
       io.stdout(`Applying the example tree (${path.relative(io.cwd, example) || example}): brine run '*' state.apply\n\n`);
       const off = master.events.subscribe('brine/job/*/prog/*', (ev) => {
