@@ -3,13 +3,15 @@
 // Scenarios: N test states in requisite chains (N = 1,000 / 10,000 / 50,000 by default), and
 // 1,000 file.managed states writing into a temp dir. Prints one JSON line per scenario.
 // Usage: node bench/apply.mjs [counts=1000,10000,50000] [files=1000]
+// BRINE_BIN=path/to/bin.js compares another build; cpu_s (user + system) moves less than wall_s
+// on a machine that is doing other work.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'packages/cli/dist/bin.js');
+const BIN = process.env.BRINE_BIN ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'packages/cli/dist/bin.js');
 const counts = (process.argv[2] ?? '1000,10000,50000').split(',').map(Number);
 const fileStates = Number(process.argv[3] ?? 1000);
 const PER_FILE = 100;
@@ -27,15 +29,20 @@ function tree(root, states, body) {
 
 function applyOnce(root, requisites) {
   // GNU time reports the whole process's peak RSS (KiB) and wall time.
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, BIN, 'local', 'state.apply', '--file-root', root, '--id', 'bench', '--out', 'json'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  const [wall, rssKb] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+  const r = spawnSync(
+    '/usr/bin/time',
+    ['-f', '%e %M %U %S', process.execPath, BIN, 'local', 'state.apply', '--file-root', root, '--id', 'bench', '--out', 'json'],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    },
+  );
+  const [wall, rssKb, user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   const running = JSON.parse(r.stdout).local;
   const results = Object.values(running);
   return {
     wall_s: wall,
+    cpu_s: +(user + sys).toFixed(2),
     peak_rss_mb: +(rssKb / 1024).toFixed(1),
     states: results.length,
     requisites,

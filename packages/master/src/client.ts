@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type https from 'node:https';
 import { userInfo } from 'node:os';
-import { rootCertificates } from 'node:tls';
 import { BrineError, type Diagnostic } from '@brine/core';
 import { loadMasterConfig } from './config.js';
 import { masterErrors } from './errors.js';
@@ -64,8 +63,11 @@ export function resolveApi(configFile: string | undefined, env: NodeJS.ProcessEn
   return { url: url.replace(/\/$/, ''), token, ...(ca ? { ca } : {}) };
 }
 
-/** One request to the API over http or https (with the target's CA beside the system ones). */
-function send(
+/**
+ * One request to the API over http or https (with the target's CA beside the system ones). The
+ * http stack is loaded here, not at import: `brine local` imports this module and never sends.
+ */
+async function send(
   target: ApiTarget,
   method: string,
   route: string,
@@ -75,14 +77,15 @@ function send(
 ): Promise<http.IncomingMessage> {
   const u = new URL(target.url + route);
   const secure = u.protocol === 'https:';
+  const [client, tls] = secure ? await Promise.all([import('node:https'), import('node:tls')]) : [await import('node:http'), undefined];
   const opts: https.RequestOptions = {
     method,
     headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
     ...(signal ? { signal } : {}),
-    ...(secure && target.ca ? { ca: [...rootCertificates, target.ca] } : {}),
+    ...(tls && target.ca ? { ca: [...tls.rootCertificates, target.ca] } : {}),
   };
   return new Promise((resolve, reject) => {
-    const req = (secure ? https : http).request(u, opts, resolve);
+    const req = client.request(u, opts, resolve);
     req.on('error', reject);
     req.end(body);
   });
