@@ -148,3 +148,44 @@ t.test("a master with Salt's log_level: warning and Salt options it does not kno
     'nothing at info level',
   );
 });
+
+/** A second master that accepts no key by itself: the key states an operator has to act on. */
+const manual = new Cluster({ autosign: false });
+t.before(() => manual.start());
+t.teardown(() => manual.close());
+
+/** A line a minion logs at warning level or above (40 and up). */
+const warned = (event: string) => (l: LogLine) => l.event === event && (l.level as number) >= 40;
+
+t.test('a minion pinned to another master fingerprint says so, naming both fingerprints', async (t) => {
+  const wrong = Array.from({ length: 32 }, () => 'AB').join(':');
+  const m = cluster.startMinion('wrong-finger', { master_finger: wrong, log_level: 'info' });
+  const line = await m.waitFor(warned('master_finger_mismatch'), 'master_finger_mismatch', 10_000);
+  t.match(line.msg, `127.0.0.1:${cluster.port}`);
+  t.match(line.msg, wrong);
+  t.match(line.msg, cluster.fingerprint);
+  t.match(line.msg, /update master_finger/);
+  await m.kill();
+});
+
+t.test('a minion whose key waits for acceptance warns, with the command that accepts it and its fingerprint', async (t) => {
+  const m = manual.startMinion('wait-accept', { log_level: 'warning' });
+  const line = await m.waitFor(warned('key_pending'), 'key_pending at warning level', 10_000);
+  t.match(line.msg, `127.0.0.1:${manual.port}`);
+  t.match(line.msg, /pending/);
+  t.match(line.msg, 'brine key accept wait-accept');
+  t.match(line.msg, line.fingerprint as string);
+  await m.kill();
+});
+
+t.test('a minion whose key was rejected says so, with what to do on the master', async (t) => {
+  const m = manual.startMinion('turned-down', { log_level: 'warning' });
+  await m.waitFor(warned('key_pending'), 'key_pending', 10_000);
+  const r = await manual.brine(['key', 'reject', 'turned-down', '--yes']);
+  t.equal(r.code, 0, r.stderr);
+  const line = await m.waitFor(warned('key_rejected'), 'key_rejected', 10_000);
+  t.match(line.msg, `127.0.0.1:${manual.port}`);
+  t.match(line.msg, /rejected/);
+  t.match(line.msg, 'brine key delete turned-down');
+  await m.kill();
+});

@@ -179,23 +179,8 @@ export class MasterConnection extends EventEmitter {
           }
           return;
         case 'key_state':
-          if (msg.state === 'pending') {
-            retryAfter = this.config.acceptance_wait_time;
-            // the fingerprint is what the operator compares with `brine key finger` before accepting
-            const fingerprint = this.identity.fingerprint;
-            this.log.info(
-              { event: 'key_pending', retry_after: retryAfter, fingerprint },
-              `key is pending acceptance on the master (fingerprint ${fingerprint})`,
-            );
-            this.emit('pending');
-          } else {
-            retryAfter = Math.max(this.config.acceptance_wait_time, 1);
-            this.log.error(
-              { event: `key_${msg.state}`, retry_after: retryAfter, fingerprint: this.identity.fingerprint },
-              `the master has ${msg.state} this minion's key`,
-            );
-            this.emit(msg.state);
-          }
+          retryAfter = msg.state === 'pending' ? this.config.acceptance_wait_time : Math.max(this.config.acceptance_wait_time, 1);
+          this.onKeyState(msg.state, retryAfter);
           return;
         case 'res':
           if (msg.parts === undefined) this.settle(msg.ref)?.resolve(msg.data);
@@ -254,6 +239,27 @@ export class MasterConnection extends EventEmitter {
         );
       }
     });
+  }
+
+  /**
+   * The master holds this minion's key but does not accept it: said at warning level (Salt logs
+   * it as an error) with the master's address, the fingerprint the operator compares with
+   * `brine key finger`, and the command that changes it.
+   */
+  private onKeyState(state: 'pending' | 'rejected' | 'denied', retryAfter: number): void {
+    const { id } = this.config;
+    const fingerprint = this.identity.fingerprint;
+    const master = formatMaster(this.master);
+    const hint = {
+      pending: `accept it on the master with \`brine key accept ${id}\` after comparing the fingerprint with \`brine key finger ${id}\``,
+      rejected: `the master refuses it until its operator deletes it (\`brine key delete ${id}\`, then this minion enrolls again) or accepts it (\`brine key accept ${id} --include-rejected\`)`,
+      denied: `the master holds another key for the id ${id}: if this host is really ${id}, delete the old key on the master (\`brine key delete ${id}\`), else give this minion another id`,
+    }[state];
+    const text = `the master ${master} has ${state === 'pending' ? "this minion's key pending acceptance" : `${state} this minion's key`} (fingerprint ${fingerprint}): ${hint}. Retrying in ${retryAfter} s`;
+    const fields = { event: `key_${state}`, master, retry_after: retryAfter, fingerprint };
+    if (state === 'pending') this.log.warn(fields, text);
+    else this.log.error(fields, text);
+    this.emit(state);
   }
 
   /** A piece of an answer larger than a frame; the last one completes the request. */
