@@ -56,6 +56,8 @@ export interface HubHandlers {
 export class MinionHub {
   readonly wss: WebSocketServer;
   readonly sessions = new Map<string, Session>();
+  /** Authenticated `brine call` sessions: beside the daemons' sessions, not in `sessions`. */
+  readonly calls = new Set<Session>();
   readonly stats: HubStats = { connections: 0, authenticated: 0, invalid_frames: 0, auth_failures: 0, frames_in: 0, running_refused: 0 };
   readonly guard: UnauthGuard;
   private heartbeat?: NodeJS.Timeout;
@@ -183,6 +185,7 @@ export class MinionHub {
   private drop(session: Session): void {
     this.stats.connections--;
     this.hostAsks.drop(session);
+    if (this.calls.delete(session)) return;
     const id = session.minion;
     if (id && this.sessions.get(id) === session) {
       this.sessions.delete(id);
@@ -236,6 +239,7 @@ export class MinionHub {
   private dispatch(session: Session, msg: Message): void {
     switch (msg.type) {
       case 'hello':
+        session.call = msg.call === true;
         return void this.onHello(session, msg.minion, msg.pub).catch((err: unknown) => {
           this.storeFailed(err);
           session.ws.close(1011, 'master store unavailable');
@@ -245,6 +249,8 @@ export class MinionHub {
       case 'grains': {
         // the authenticated id wins over whatever the minion reports as its id grain
         session.grains = { ...msg.grains, id: session.minion };
+        // a call's grains are for its own compiles: the daemon's stay what targeting and the store see
+        if (session.call) return;
         session.spool = msg.spool ?? 0;
         // a minion may only claim jobs that targeted it (the protocol bounds the list and its jids)
         const minion = session.minion!;
@@ -360,6 +366,7 @@ export class MinionHub {
       session.ws.close(1008, e.code);
       return;
     }
+    if (session.call) return this.welcomeCall(session, minion);
     const previous = this.sessions.get(minion);
     if (previous && previous !== session) {
       // the newest authenticated connection wins; the old one is stale (network change, restart)
@@ -378,12 +385,26 @@ export class MinionHub {
   }
 
   /**
+   * A `brine call` of an accepted minion: answered for that identity like its daemon, but held
+   * beside the daemon's session (which stays connected and keeps getting the jobs), so a call
+   * run while the daemon is up replaces nothing and fires no presence change.
+   */
+  private welcomeCall(session: Session, minion: string): void {
+    session.minion = minion;
+    this.guard.authenticated(session.peer);
+    this.calls.add(session);
+    this.deps.log.info({ minion, peer: session.peer, call: true }, 'minion authenticated for brine call');
+    this.send(session, { type: 'welcome', minion, max_frame_bytes: this.deps.maxFrameBytes });
+  }
+
+  /**
    * Asks a minion's host the calls its templates made (one round trip); rejects with a coded
    * error when the minion is not connected, refuses or does not answer in time.
    */
   askHost(minion: string | Session, calls: HostCallItem[], jid?: string): Promise<HostCallAnswer[]> {
     const session = typeof minion === 'string' ? this.sessions.get(minion) : minion;
-    if (!session || session.minion === undefined || this.sessions.get(session.minion) !== session) {
+    const live = session?.minion !== undefined && (this.sessions.get(session.minion) === session || this.calls.has(session));
+    if (!session || !live) {
       const id = typeof minion === 'string' ? minion : (minion.minion ?? minion.claimed ?? '');
       return Promise.reject(masterErrors.make('BRINE_ERR_MASTER_HOST_GONE', { minion: id }));
     }
@@ -400,6 +421,7 @@ export class MinionHub {
   /** Closes the session of a minion whose key was rejected or deleted. */
   disconnect(minion: string): void {
     this.sessions.get(minion)?.ws.close(1008, 'key no longer accepted');
+    for (const s of this.calls) if (s.minion === minion) s.ws.close(1008, 'key no longer accepted');
   }
 
   close(): void {

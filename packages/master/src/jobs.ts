@@ -231,6 +231,33 @@ export class JobManager {
     return { jid, minions, not_connected: [...live.notConnected] };
   }
 
+  /**
+   * A job a minion runs on its own host (`brine call`, Salt's salt-call): stored with that minion
+   * as its only expected one, so its state results and return are taken and kept like any job's
+   * and `brine jobs show` finds it. Nothing is sent: the caller runs it.
+   */
+  async recordCall(minion: string, fun: string, arg: unknown[], kwarg: Record<string, unknown>): Promise<string> {
+    const jid = this.jids.next();
+    const job: JobRow = {
+      jid,
+      fun,
+      arg,
+      kwarg,
+      target: minion,
+      tgt_type: 'glob',
+      user: 'brine call',
+      batch: null,
+      created_at: new Date().toISOString(),
+      expected: [minion],
+      ...(this.deps.cluster && this.deps.treeHash ? { tree_hash: await this.deps.treeHash(jid) } : {}),
+    };
+    await this.deps.store.insertJob(job);
+    if (isHighstateJob(fun, arg, kwarg)) await this.deps.store.markHighstate(jid);
+    this.deps.events.fire(`brine/job/${jid}/new`, { jid, fun, arg, kwarg, tgt: minion, tgt_type: 'glob', minions: [minion], user: job.user });
+    this.deps.log.info({ jid, fun, minion }, 'brine call job recorded');
+    return jid;
+  }
+
   /** Sends the job to queued minions while the window has room. */
   private fill(live: LiveJob): void {
     const sent: string[] = [];
@@ -318,8 +345,8 @@ export class JobManager {
       started: ret.started,
       finished: ret.finished,
     });
-    // the minion may have reconnected since: the ack goes to its current session
-    const current = this.deps.hub.sessions.get(minion);
+    // the minion may have reconnected since: the ack goes to its current session (a call's to itself)
+    const current = session.call ? session : this.deps.hub.sessions.get(minion);
     if (current) this.deps.hub.send(current, { type: 'ack', jid: ret.jid });
     if (!inserted) return;
     this.deps.events.fire(`brine/job/${ret.jid}/ret/${minion}`, {
@@ -343,7 +370,7 @@ export class JobManager {
     if (await this.rejectForeign(session, msg)) return;
     const nums = msg.results.map((r) => r.run_num);
     await this.deps.store.insertStateResults(msg.jid, minion, msg.results);
-    const current = this.deps.hub.sessions.get(minion);
+    const current = session.call ? session : this.deps.hub.sessions.get(minion);
     if (current) this.deps.hub.send(current, { type: 'state_ack', jid: msg.jid, nums });
     this.deps.events.fire(`brine/job/${msg.jid}/prog/${minion}`, {
       jid: msg.jid,

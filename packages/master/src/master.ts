@@ -183,6 +183,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     files,
     hub,
     isExpected: (jid, minion) => store.isExpected(jid, minion),
+    recordCall: (minion, fun, arg, kwarg) => jobs.recordCall(minion, fun, arg, kwarg),
     ...(checkTree ? { checkTree } : {}),
     onCompile: (s) => metrics.compileSeconds.observe(s),
   });

@@ -28,6 +28,8 @@ export interface RequestDeps {
   isExpected: (jid: string, minion: string) => Promise<boolean>;
   /** In a cluster: refuses a job published with another tree than this master serves. */
   checkTree?: (jid: string) => Promise<void>;
+  /** Records a job a `brine call` session runs on its own host; gives its jid. */
+  recordCall?: (minion: string, fun: string, arg: unknown[], kwarg: Record<string, unknown>) => Promise<string>;
   /** Told how long each compile took, in seconds (metrics). */
   onCompile?: (seconds: number) => void;
 }
@@ -53,7 +55,7 @@ export function requestHandler(deps: RequestDeps) {
   };
 }
 
-function answerer({ states, files, hub, isExpected, checkTree, onCompile }: RequestDeps) {
+function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCompile }: RequestDeps) {
   /**
    * The request's jid when the minion is part of that job, else undefined: a job's snapshot,
    * host answers and tree check are keyed by its jid, and a made-up one must not pin any.
@@ -112,6 +114,18 @@ function answerer({ states, files, hub, isExpected, checkTree, onCompile }: Requ
         const prefix = str(a.prefix, 'prefix', msg.op)!;
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true) ?? 'base';
         return files.list(id, prefix, saltenv, await ownJid(session, msg.op, a.jid));
+      }
+      case 'job.new': {
+        // only a call runs a job nobody published; the daemon's session is sent its jobs
+        if (!session.call || !recordCall) throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
+        const fun = str(a.fun, 'fun', msg.op)!;
+        if (!Array.isArray(a.arg) || !isDict(a.kwarg)) {
+          throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `${msg.op}: 'arg' must be a list and 'kwarg' a dictionary` });
+        }
+        const jid = await recordCall(id, fun, a.arg, a.kwarg);
+        // the call's file and compile requests name this jid: they read the job's snapshot
+        session.running.add(jid);
+        return { jid };
       }
       default:
         throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });

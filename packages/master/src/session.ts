@@ -16,6 +16,8 @@ export interface Session {
   running: Set<string>;
   grains: Record<string, unknown>;
   started: boolean;
+  /** A `brine call` session: beside the minion's daemon session, never replacing it; sent no jobs. */
+  call?: boolean;
   /** The spool backlog the minion reported as it connected (metrics). */
   spool?: number;
 }

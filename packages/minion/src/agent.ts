@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { collectGrains, createCommandRunner, type CommandRunner, type Logger, type StateRegistry } from '@brine/core';
 import { defaultRegistry } from '@brine/states';
-import type { ErrorMsg, HostCallItem, HostCallsMsg } from '@brine/protocol';
+import { PROTOCOL_VERSION, type ErrorMsg, type HostCallItem, type HostCallsMsg, type JobMsg } from '@brine/protocol';
 import type { MinionConfig } from './config.js';
 import { MasterConnection, type WorkFrame } from './connection.js';
 import { minionErrors } from './errors.js';
@@ -27,6 +27,11 @@ export interface AgentOptions {
   cmd?: CommandRunner;
   /** State modules (defaults to every module of @brine/states). */
   registry?: StateRegistry;
+  /**
+   * For `brine call`: a session beside the daemon's (see MasterConnection), a spool in memory
+   * (the daemon's spool.db is its own), and no recovery of the daemon's interrupted jobs.
+   */
+  call?: boolean;
 }
 
 /**
@@ -55,9 +60,9 @@ export class MinionAgent extends EventEmitter {
     this.log = opts.log.child({ minion: config.id });
     mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
     const identity = ensureIdentity(config.pki_dir);
-    this.spool = new ResultSpool(path.join(config.data_dir, 'spool.db'));
+    this.spool = new ResultSpool(opts.call ? ':memory:' : path.join(config.data_dir, 'spool.db'));
     this.grains = opts.grains ? { ...opts.grains, id: config.id } : collectGrains(config.id, config.grains, MINION_VERSION);
-    this.conn = new MasterConnection(config, identity, this.log, MINION_VERSION);
+    this.conn = new MasterConnection(config, identity, this.log, MINION_VERSION, opts.call === true);
     this.sender = new SpoolSender({
       spool: this.spool,
       log: this.log,
@@ -80,7 +85,7 @@ export class MinionAgent extends EventEmitter {
       request: (op, args) => this.conn.request(op, args),
       emit: (event, ...args) => this.emit(event, ...args),
     });
-    this.recoverInterrupted();
+    if (!opts.call) this.recoverInterrupted();
     this.conn.on('welcome', () => this.onWelcome());
     this.conn.on('master-error', (msg: ErrorMsg) => this.onRefusal(msg));
     this.conn.on('work', (msg: WorkFrame) => this.onWork(msg));
@@ -104,6 +109,11 @@ export class MinionAgent extends EventEmitter {
   /** Asks the master; waits through reconnects (the request is sent again after a welcome). */
   request(op: string, args: Record<string, unknown>): Promise<unknown> {
     return this.conn.request(op, args);
+  }
+
+  /** Runs a job as if the master had sent it (`brine call`: a job it recorded with `job.new`). */
+  runJob(job: Omit<JobMsg, 'v' | 'type'>): void {
+    this.jobs.onJob({ v: PROTOCOL_VERSION, type: 'job', ...job });
   }
 
   spooled(): number {

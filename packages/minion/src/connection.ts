@@ -54,12 +54,20 @@ export class MasterConnection extends EventEmitter {
   private readonly identity: MinionIdentity;
   private readonly log: Logger;
   private readonly version: string;
-  constructor(config: MinionConfig, identity: MinionIdentity, log: Logger, version: string) {
+  /**
+   * A `brine call`: one try of each listed master and no reconnect; whatever ends the session
+   * early (unreachable, key not accepted, lost) is a 'fatal' error naming the cause.
+   */
+  private readonly call: boolean;
+  /** Call mode: the key state the master answered with, said when the try ends. */
+  private keyRefusal?: string;
+  constructor(config: MinionConfig, identity: MinionIdentity, log: Logger, version: string, call = false) {
     super();
     this.config = config;
     this.identity = identity;
     this.log = log;
     this.version = version;
+    this.call = call;
   }
 
   get connected(): boolean {
@@ -151,7 +159,7 @@ export class MasterConnection extends EventEmitter {
         return;
       }
       binding = socket.exportKeyingMaterial(32, EXPORTER_LABEL, Buffer.alloc(0)).toString('base64');
-      this.send({ type: 'hello', minion: this.config.id, pub: this.identity.publicPem, version: this.version });
+      this.send({ type: 'hello', minion: this.config.id, pub: this.identity.publicPem, version: this.version, ...(this.call ? { call: true } : {}) });
     });
     ws.on('message', (data) => {
       const r = parseFrame(data.toString(), this.config.max_frame_bytes * 4);
@@ -223,6 +231,7 @@ export class MasterConnection extends EventEmitter {
       this.authed = false;
       if (this.ws === ws) this.ws = undefined;
       if (this.stopped) return;
+      if (this.call) return this.callEnded(tried, lost, answered ? undefined : failure);
       // whatever ended this try (lost, unreachable, key not accepted there), the next goes to the next master
       if (this.config.masters.length > 1) {
         this.current = (this.current + 1) % this.config.masters.length;
@@ -255,11 +264,42 @@ export class MasterConnection extends EventEmitter {
       rejected: `the master refuses it until its operator deletes it (\`brine key delete ${id}\`, then this minion enrolls again) or accepts it (\`brine key accept ${id} --include-rejected\`)`,
       denied: `the master holds another key for the id ${id}: if this host is really ${id}, delete the old key on the master (\`brine key delete ${id}\`), else give this minion another id`,
     }[state];
-    const text = `the master ${master} has ${state === 'pending' ? "this minion's key pending acceptance" : `${state} this minion's key`} (fingerprint ${fingerprint}): ${hint}. Retrying in ${retryAfter} s`;
+    const said = `the master ${master} has ${state === 'pending' ? "this minion's key pending acceptance" : `${state} this minion's key`} (fingerprint ${fingerprint}): ${hint}`;
+    // a call says it once, as its error, when the master closes
+    if (this.call) {
+      this.keyRefusal = said;
+      return;
+    }
+    const text = `${said}. Retrying in ${retryAfter} s`;
     const fields = { event: `key_${state}`, master, retry_after: retryAfter, fingerprint };
     if (state === 'pending') this.log.warn(fields, text);
     else this.log.error(fields, text);
     this.emit(state);
+  }
+
+  /**
+   * Call mode: a try ended. Before the welcome the next listed master is tried (each once); then,
+   * or once the session was lost, the call fails with the cause, failing what waits on the master.
+   */
+  private callEnded(tried: MasterAddress, lost: boolean, failure: Error | undefined): void {
+    const master = formatMaster(tried);
+    let e: BrineError;
+    if (lost) e = minionErrors.make('BRINE_ERR_MINION_CALL_LOST', { master });
+    else if (this.keyRefusal) e = minionErrors.make('BRINE_ERR_MINION_CALL_KEY', { detail: this.keyRefusal });
+    else {
+      const { reason, hint } = explainConnectFailure(failure, tried);
+      e = minionErrors.make('BRINE_ERR_MINION_CALL_UNREACHABLE', { master, reason, hint });
+      if (this.attempt + 1 < this.config.masters.length) {
+        this.attempt++;
+        this.log.warn({ event: 'master_unreachable', master, reason }, e.message);
+        this.current = (this.current + 1) % this.config.masters.length;
+        this.connect();
+        return;
+      }
+    }
+    this.stopped = true;
+    for (const id of [...this.requests.keys()]) this.settle(id)?.reject(e);
+    this.emit('fatal', e);
   }
 
   /** A piece of an answer larger than a frame; the last one completes the request. */

@@ -15,5 +15,8 @@ export const minionErrors = defineErrors({
   BRINE_ERR_MINION_HOST_ANSWER_TOO_DEEP: 'the answer of {fun} is nested more than {limit} levels deep (at {at}): the master refuses such data',
   BRINE_ERR_MINION_HOST_ANSWER_TOO_LARGE: 'the answer of {fun} is {size} bytes, more than the {limit} bytes left in the frame to the master (max_frame_bytes)',
   BRINE_ERR_MINION_SPOOL_QUARANTINED: 'the {what} of job {jid} moved out of spool.db to {file}: {reason}; it is not sent again',
+  BRINE_ERR_MINION_CALL_UNREACHABLE: 'cannot reach the master at {master}: {reason}. {hint}',
+  BRINE_ERR_MINION_CALL_KEY: '{detail}',
+  BRINE_ERR_MINION_CALL_LOST: 'lost the master {master} before the call finished; nothing more is stored',
   BRINE_ERR_MINION_ANSWER_PARTS: "the master's answer to '{op}' came in parts out of order or did not parse: {detail}",
 });

@@ -11,3 +11,4 @@ export * from './host-calls.js';
 export * from './state-functions.js';
 export * from './remote-file-client.js';
 export * from './master-list.js';
+export * from './call.js';

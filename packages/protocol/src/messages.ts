@@ -21,6 +21,11 @@ export interface HelloMsg extends Base {
   minion: string;
   pub: string;
   version: string;
+  /**
+   * A `brine call` on the minion's host: authenticated as the minion like its daemon, but beside
+   * the daemon's session rather than in its place; it is sent no jobs and records its own (`job.new`).
+   */
+  call?: boolean;
 }
 
 /** Proof of key possession: Ed25519 signature over the challenge bound to this TLS session. */

@@ -13,7 +13,7 @@ const opt = (kind: FieldKind) => ({ kind, optional: true });
 
 /** Fields of every message type beyond the envelope. */
 const SPECS: Record<MessageType, Spec> = {
-  hello: { minion: req('minion_id'), pub: req('nonempty'), version: req('string') },
+  hello: { minion: req('minion_id'), pub: req('nonempty'), version: req('string'), call: opt('boolean') },
   auth: { sig: req('nonempty') },
   grains: { grains: req('grains'), running: req('jid[]'), spool: opt('integer') },
   ret: {

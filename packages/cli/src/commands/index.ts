@@ -10,6 +10,7 @@ import { demoCommand } from './demo.js';
 import { validateCommand } from './validate.js';
 import { pillarCommand } from './pillar.js';
 import { storeCommand } from './store.js';
+import { callCommand } from './call.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
 export const commands: Command[] = [
@@ -25,4 +26,5 @@ export const commands: Command[] = [
   validateCommand,
   pillarCommand,
   storeCommand,
+  callCommand,
 ];

@@ -59,7 +59,7 @@ export const DEFAULT_MINION_CONFIG = '/etc/brine/minion.yaml';
  * the first master it reaches, so it refuses instead, saying where it looked (unless `--master`
  * names the master on the command line).
  */
-function minionConfigFile(flag: string | undefined, env: NodeJS.ProcessEnv, masterGiven: boolean): string | undefined {
+export function minionConfigFile(flag: string | undefined, env: NodeJS.ProcessEnv, masterGiven: boolean): string | undefined {
   const file = flag || env.BRINE_MINION_CONFIG || (existsSync(DEFAULT_MINION_CONFIG) ? DEFAULT_MINION_CONFIG : undefined);
   if (file || masterGiven) return file;
   throw cliErrors.make('BRINE_ERR_CLI_NO_CONFIG', { role: 'minion', env: '$BRINE_MINION_CONFIG', path: DEFAULT_MINION_CONFIG });
