@@ -12,3 +12,4 @@ export * from './state-functions.js';
 export * from './remote-file-client.js';
 export * from './master-list.js';
 export * from './call.js';
+export * from './check.js';

@@ -2,16 +2,17 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createLogger, toBrineError } from '@brine/core';
 import { MasterClient, resolveApi } from '@brine/master/client';
-import type { Command } from '../command.js';
+import type { Command, CommandIO } from '../command.js';
 import { cliErrors } from '../errors.js';
 import { outputOption, renderData } from '../output/outputters.js';
 import { logFormat } from '../log-format.js';
+import { printCheckStep } from '../output/check-steps.js';
 
 /** `brine minion`: runs the minion agent in the foreground until SIGTERM/SIGINT. */
 export const minionCommand: Command = {
   name: 'minion',
   summary: 'run the minion agent',
-  usage: 'brine minion [--config FILE] [--id ID] [--master HOST[:PORT][,HOST[:PORT]...]] [--log-level LEVEL] [--log-format auto|json|pretty]',
+  usage: 'brine minion [--check] [--config FILE] [--id ID] [--master HOST[:PORT][,HOST[:PORT]...]] [--log-level LEVEL] [--log-format auto|json|pretty]',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
@@ -21,6 +22,7 @@ export const minionCommand: Command = {
         master: { type: 'string' },
         'log-level': { type: 'string', short: 'l' },
         'log-format': { type: 'string' },
+        check: { type: 'boolean' },
       },
     });
     const overrides: Record<string, unknown> = {};
@@ -28,7 +30,8 @@ export const minionCommand: Command = {
     // several masters (failover) as a comma-separated list, like `master:` as a list in the config
     if (values.master) overrides.master = values.master.includes(',') ? values.master.split(',') : values.master;
     if (values['log-level']) overrides.log_level = values['log-level'];
-    const { loadMinionConfig, MinionAgent } = await import('@brine/minion');
+    const { checkMinion, loadMinionConfig, MinionAgent } = await import('@brine/minion');
+    if (values.check) return checkMinionCommand(io, values.config, values.master !== undefined, overrides, checkMinion);
     const file = minionConfigFile(values.config, io.env, values.master !== undefined);
     const warnings: Array<[string, string]> = [];
     const config = loadMinionConfig(file, overrides, (event, msg) => warnings.push([event, msg]));
@@ -50,6 +53,24 @@ export const minionCommand: Command = {
     return code;
   },
 };
+
+/** `brine minion --check`: each step printed as it ends; exit 1 at the first failure (no config file is the first). */
+async function checkMinionCommand(
+  io: CommandIO,
+  flag: string | undefined,
+  masterGiven: boolean,
+  overrides: Record<string, unknown>,
+  check: typeof import('@brine/minion').checkMinion,
+): Promise<number> {
+  let file: string | undefined;
+  try {
+    file = minionConfigFile(flag, io.env, masterGiven);
+  } catch (err) {
+    printCheckStep(io, { step: 'config', status: 'FAIL', detail: (err as Error).message });
+    return 1;
+  }
+  return (await check(file, overrides, (s) => printCheckStep(io, s))) ? 0 : 1;
+}
 
 export const DEFAULT_MINION_CONFIG = '/etc/brine/minion.yaml';
 
