@@ -23,3 +23,4 @@ export { SqliteBackend } from './store-sqlite.js';
 export { openStore, type StoreSpec } from './store-url.js';
 export { migrateSqliteToPostgres } from './store-migrate.js';
 export { readStorePassword, redactStoreUrl, refuseStorePassword } from './store-location.js';
+export * from './doctor.js';

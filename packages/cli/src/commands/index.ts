@@ -11,6 +11,7 @@ import { validateCommand } from './validate.js';
 import { pillarCommand } from './pillar.js';
 import { storeCommand } from './store.js';
 import { callCommand } from './call.js';
+import { doctorCommand } from './doctor.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
 export const commands: Command[] = [
@@ -27,4 +28,5 @@ export const commands: Command[] = [
   pillarCommand,
   storeCommand,
   callCommand,
+  doctorCommand,
 ];
