@@ -10,6 +10,8 @@ import { demoCommand } from './demo.js';
 import { validateCommand } from './validate.js';
 import { pillarCommand } from './pillar.js';
 import { storeCommand } from './store.js';
+import { bootstrapCommand } from './bootstrap.js';
+import { minionKeyCommand } from './minion-key.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
 export const commands: Command[] = [
@@ -25,4 +27,6 @@ export const commands: Command[] = [
   validateCommand,
   pillarCommand,
   storeCommand,
+  bootstrapCommand,
+  minionKeyCommand,
 ];
