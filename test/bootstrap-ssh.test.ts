@@ -60,7 +60,7 @@ t.test('bootstrap over ssh: installed, key accepted, fingerprint pinned, highsta
     t.ok(existsSync(path.join(hosts, id, 'data/pki/minion.pem')), `${id}'s key was made on the target`);
     t.equal(readFileSync(path.join(hosts, id, '.brine-release'), 'utf8').trim().length, 64);
   }
-  t.match(readFileSync(path.join(hosts, 'alpha/release/package.json'), 'utf8'), `"version": "${version}"`);
+  t.match(readFileSync(path.join(hosts, 'alpha/release/lib/package.json'), 'utf8'), `"version": "${version}"`);
 
   // a highstate through the master reaches both
   await cluster.waitMinionsKnown(['alpha', 'beta']);
