@@ -19,6 +19,8 @@ import { freePort, Sshd, sshdUnavailable, stopByPidFile } from './helpers/sshd.j
 //  - the `brine master` block runs in the background until the master says it is ready.
 const unavailable = sshdUnavailable();
 t.plan(1);
+// the release build (shared with release.test.ts, under a lock) may come first
+t.setTimeout(300_000);
 t.test("the README's 'Install on a fleet' runs as written", { skip: unavailable ?? false }, async (t) => {
   const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
   const section = /\n## Install on a fleet\n([\s\S]*?)\n## /.exec(readme)?.[1];

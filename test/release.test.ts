@@ -11,6 +11,8 @@ let version = '';
 let tarball = '';
 let deb = '';
 
+// the build may be another test file's, waited for under its lock
+t.setTimeout(300_000);
 t.before(() => {
   ({ version, tarball, deb } = releaseArtifacts());
 });
