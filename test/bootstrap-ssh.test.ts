@@ -21,7 +21,10 @@ t.test('bootstrap over ssh: installed, key accepted, fingerprint pinned, highsta
   mkdirSync(tree);
   mkdirSync(out);
   writeFileSync(path.join(tree, 'top.sls'), "base:\n  '*':\n    - hello\n");
-  writeFileSync(path.join(tree, 'hello.sls'), `hello:\n  file.managed:\n    - name: ${out}/{{ grains['id'] }}.txt\n    - contents: hello from {{ grains['id'] }}\n`);
+  writeFileSync(
+    path.join(tree, 'hello.sls'),
+    `hello:\n  file.managed:\n    - name: ${out}/{{ grains['id'] }}.txt\n    - contents: hello from {{ grains['id'] }}\n`,
+  );
   cluster.setMasterOptions({ file_roots: { base: [tree] } });
   const sshd = new Sshd(path.join(cluster.dir, 'sshd'));
   const hosts = path.join(cluster.dir, 'hosts');
@@ -36,8 +39,9 @@ t.test('bootstrap over ssh: installed, key accepted, fingerprint pinned, highsta
 
   const events: BusEvent[] = [];
   const stopEvents = new AbortController();
-  const listening = new Promise<void>((resolve) => void cluster.client.events('brine/*', (e) => events.push(e), stopEvents.signal, resolve));
-  await listening;
+  await new Promise<void>((resolve, reject) => {
+    cluster.client.events('brine/*', (e) => events.push(e), stopEvents.signal, resolve).catch(reject);
+  });
   t.teardown(() => stopEvents.abort());
 
   const target = `root@127.0.0.1:${sshd.port}`;

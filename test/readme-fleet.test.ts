@@ -32,11 +32,12 @@ t.test("the README's 'Install on a fleet' runs as written", { skip: unavailable 
   const { tarball, version } = releaseArtifacts();
   const T = mkdtempSync(path.join(os.tmpdir(), 'brine-readme-fleet-'));
   const sshd = new Sshd(path.join(T, 'sshd'));
-  let master: ReturnType<typeof spawn> | undefined;
+  const daemons: { master?: ReturnType<typeof spawn> } = {};
   t.teardown(async () => {
     for (const id of ['web1', 'web2']) stopByPidFile(path.join(T, 'hosts', id, 'var/minion.pid'));
+    const master = daemons.master;
     if (master && master.exitCode === null) {
-      const gone = new Promise((r) => master!.once('exit', r));
+      const gone = new Promise((r) => master.once('exit', r));
       master.kill('SIGTERM');
       await gone;
     }
@@ -77,14 +78,16 @@ t.test("the README's 'Install on a fleet' runs as written", { skip: unavailable 
   t.equal(a.status, 0, a.stderr);
   t.equal(spawnSync(`${T}/bin/brine`, ['--version'], { encoding: 'utf8' }).stdout.split(' ')[1], version);
 
-  master = spawn('sh', ['-c', `exec ${blocks[1]!.trim()} --log-format json`], { cwd: T, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // its log is JSON lines when stderr is not a terminal: wait for the one that says it is ready
+  const master = spawn('sh', ['-c', `exec ${blocks[1]!.trim()}`], { cwd: T, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  daemons.master = master;
   await new Promise<void>((resolve, reject) => {
     let log = '';
-    master!.stderr!.setEncoding('utf8').on('data', (c: string) => {
+    master.stderr!.setEncoding('utf8').on('data', (c: string) => {
       log += c;
       if (log.includes('"master_ready"')) resolve();
     });
-    master!.once('exit', (code) => reject(new Error(`the master exited (${code}):\n${log}`)));
+    master.once('exit', (code) => reject(new Error(`the master exited (${code}):\n${log}`)));
   });
 
   const lines = fleet.split('\n').filter((l) => l.trim());
@@ -93,7 +96,10 @@ t.test("the README's 'Install on a fleet' runs as written", { skip: unavailable 
   t.equal(scan!.status, 0, scan!.stderr);
   t.match(readFileSync(path.join(T, 'known_hosts'), 'utf8'), `[127.0.0.1]:${sshd.port} ssh-ed25519`);
   t.equal(boot!.status, 0, `${boot!.stdout}\n${boot!.stderr}`);
-  t.match(boot!.stdout, /web1: installed brine .*connected as web1\nweb2: installed brine .*connected as web2\n|web2: installed brine .*\nweb1: installed brine .*\n/);
+  t.match(
+    boot!.stdout,
+    /web1: installed brine .*connected as web1\nweb2: installed brine .*connected as web2\n|web2: installed brine .*\nweb1: installed brine .*\n/,
+  );
   t.equal(apply!.status, 0, `${apply!.stdout}\n${apply!.stderr}`);
   t.match(apply!.stdout, /^web1:$/m);
   t.match(apply!.stdout, /^web2:$/m);

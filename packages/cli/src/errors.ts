@@ -15,5 +15,5 @@ export const cliErrors = defineErrors({
   BRINE_ERR_CLI_BOOTSTRAP_ARCH: '{host}: the target is {machine} and no --tarball is for linux-{arch} (given: {given})',
   BRINE_ERR_CLI_BOOTSTRAP_MASTER_ADDRESS:
     "{host}: the master's minion channel listens on all interfaces ({interface}) and the target did not say which address it was reached from: give the address minions should dial with --master HOST",
-  BRINE_ERR_CLI_BOOTSTRAP_NOT_CONNECTED: "{host}: minion {id} was {action} but did not connect to the master within {seconds} s; its last log lines: {log}",
+  BRINE_ERR_CLI_BOOTSTRAP_NOT_CONNECTED: '{host}: minion {id} was {action} but did not connect to the master within {seconds} s; its last log lines: {log}',
 });

@@ -44,7 +44,9 @@ export function ssh(host: HostSpec, passThrough: string[], command: string, stdi
     child.stderr.setEncoding('utf8').on('data', (c: string) => {
       if (stderr.length < MAX_OUTPUT) stderr += c;
     });
-    child.once('error', (err) => reject(cliErrors.make('BRINE_ERR_CLI_BOOTSTRAP_SSH', { host: host.spec, step: 'start', detail: `cannot run ssh: ${err.message}` })));
+    child.once('error', (err) =>
+      reject(cliErrors.make('BRINE_ERR_CLI_BOOTSTRAP_SSH', { host: host.spec, step: 'start', detail: `cannot run ssh: ${err.message}` })),
+    );
     // a remote side that stops reading (a failed tar) must not fail the write with an unhandled EPIPE
     child.stdin.on('error', () => {});
     if (typeof stdin === 'string') child.stdin.end(stdin);
@@ -56,7 +58,6 @@ export function ssh(host: HostSpec, passThrough: string[], command: string, stdi
 
 /** Printable text of what a target said, for an error message: no control characters, bounded. */
 export function shown(text: string, max = 600): string {
-  // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]/g, '?').trim();
   return clean.length > max ? `${clean.slice(0, max)}...` : clean;
 }
