@@ -177,3 +177,25 @@ t.test('a minion pinned to another fingerprint refuses the master loudly', async
   t.equal(again.exitCode, 1);
   t.match(again.stderrText, /recorded on first contact/);
 });
+
+t.test('a preseeded key is accepted at once; the same key again changes nothing; another is refused', async (t) => {
+  const kp = keyPair();
+  const first = await cluster.client.post<{ changed: boolean; fingerprint: string }>('/v1/keys/preseed', { minion: 'seeded', pub: kp.pub });
+  t.equal(first.changed, true);
+  const again = await cluster.client.post<{ changed: boolean; fingerprint: string }>('/v1/keys/preseed', { minion: 'seeded', pub: kp.pub });
+  t.same(again, { minion: 'seeded', fingerprint: first.fingerprint, changed: false });
+  await t.rejects(cluster.client.post('/v1/keys/preseed', { minion: 'seeded', pub: keyPair().pub }), { code: 'BRINE_ERR_MASTER_KEY_CONFLICT' });
+  await t.rejects(cluster.client.post('/v1/keys/preseed', { minion: 'bad/id', pub: kp.pub }), { code: 'BRINE_ERR_MASTER_BAD_REQUEST' });
+  await t.rejects(cluster.client.post('/v1/keys/preseed', { minion: 'other', pub: 'ssh-ed25519 AAAA' }), { code: 'BRINE_ERR_MASTER_BAD_KEY' });
+  const keys = await cluster.client.get<{ accepted: string[]; pending: string[] }>('/v1/keys');
+  t.ok(keys.accepted.includes('seeded'));
+  t.notOk(keys.pending.includes('seeded'));
+  // the seeded key authenticates on its first hello: no pending step
+  const c = new RawClient(cluster.port);
+  await c.open();
+  c.send({ v: 1, type: 'hello', minion: 'seeded', pub: kp.pub, version: 'x' });
+  const ch = await c.next('challenge');
+  c.send({ v: 1, type: 'auth', sig: authSig(kp.priv, 'seeded', ch.nonce as string, c.binding()) });
+  t.match(await c.next('welcome'), { minion: 'seeded' });
+  c.ws.close();
+});

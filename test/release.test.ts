@@ -1,29 +1,20 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { REPO } from './helpers/proc.js';
+import { releaseArtifacts } from './helpers/release.js';
 
-// `npm run release` once per commit (x64 only), kept in the temp dir for the next run of this test
-const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
-const out = path.join(os.tmpdir(), `brine-release-${commit.slice(0, 12)}`);
-const version = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
-const tarball = path.join(out, `brine-${version}-linux-x64.tar.gz`);
-const deb = path.join(out, `brine_${version}_amd64.deb`);
 const hasDpkg = spawnSync('dpkg-deb', ['--version']).status === 0;
+let version = '';
+let tarball = '';
+let deb = '';
 
+// the build may be another test file's, waited for under its lock
+t.setTimeout(300_000);
 t.before(() => {
-  if (existsSync(deb)) return;
-  const building = `${out}.${process.pid}`;
-  const r = spawnSync('npm', ['run', 'release'], {
-    cwd: REPO,
-    env: { ...process.env, BRINE_RELEASE_OUT: building, BRINE_RELEASE_ARCHES: 'x64' },
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`npm run release failed:\n${r.stdout}\n${r.stderr}`);
-  rmSync(out, { recursive: true, force: true });
-  renameSync(building, out);
+  ({ version, tarball, deb } = releaseArtifacts());
 });
 
 /** A PATH with the few tools bin/brine uses and no node. */

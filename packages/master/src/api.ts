@@ -35,6 +35,7 @@ export interface ApiDeps {
   events: EventBus;
   log: Logger;
   fingerprint: string;
+  minionChannel: { interface: string; port: number };
   defaultTimeout: number;
   states: StateService;
   files: FileServer;

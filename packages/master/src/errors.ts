@@ -57,6 +57,8 @@ export const masterErrors = defineErrors({
     'api_host {host} is not a loopback address and the operator API has no TLS: the API token and console sessions would cross the network in clear. Set api_tls_cert and api_tls_key (a certificate and key in PEM), or set api_insecure_http: true to serve plain HTTP anyway (behind a TLS proxy on a trusted network)',
   BRINE_ERR_MASTER_COMPILE_TRANSFER:
     'minion {minion}: the {what} could not pass between the master and its compile worker: {detail}; this compile fails, the worker stays in service',
+  BRINE_ERR_MASTER_KEY_CONFLICT:
+    "minion {minion}: another key is accepted for this id (fingerprint {accepted}); the key offered ({offered}) is not accepted beside it. If the host was reinstalled, 'brine key delete {minion}' first",
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

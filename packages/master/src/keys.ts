@@ -148,6 +148,24 @@ export class KeyManager {
     return { state };
   }
 
+  /**
+   * Accepts a key the operator brought from the host itself (`brine bootstrap` reads it over SSH):
+   * Salt's preseeded key, with no pending step. The same key again changes nothing; a different
+   * key while one is accepted for the id is refused, as a hello with it would be denied.
+   */
+  async preseed(minion: string, pub: string): Promise<{ fingerprint: string; changed: boolean }> {
+    const fingerprint = keyFingerprint(parsePublicKey(minion, pub));
+    const rows = await this.store.keysOf(minion);
+    const other = rows.find((r) => r.state === 'accepted' && r.fingerprint !== fingerprint);
+    if (other) throw masterErrors.make('BRINE_ERR_MASTER_KEY_CONFLICT', { minion, accepted: other.fingerprint, offered: fingerprint });
+    const mine = rows.find((r) => r.fingerprint === fingerprint);
+    if (mine?.state === 'accepted') return { fingerprint, changed: false };
+    if (mine) await this.store.setKeyState(minion, fingerprint, 'accepted');
+    else await this.store.insertKey(minion, pub, fingerprint, 'accepted');
+    this.events.fire('brine/key', { id: minion, act: 'accepted', from: mine?.state ?? 'preseed', fingerprint });
+    return { fingerprint, changed: true };
+  }
+
   list(): Promise<KeyRow[]> {
     return this.store.listKeys();
   }

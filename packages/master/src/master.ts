@@ -209,6 +209,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     events,
     log,
     fingerprint: tls.fingerprint,
+    minionChannel: { interface: config.interface, port },
     defaultTimeout: config.timeout,
     states,
     files,

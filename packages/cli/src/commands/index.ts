@@ -12,6 +12,8 @@ import { pillarCommand } from './pillar.js';
 import { storeCommand } from './store.js';
 import { callCommand } from './call.js';
 import { doctorCommand } from './doctor.js';
+import { bootstrapCommand } from './bootstrap.js';
+import { minionKeyCommand } from './minion-key.js';
 
 /** Every verb of the `brine` command; add a line per verb. */
 export const commands: Command[] = [
@@ -29,4 +31,6 @@ export const commands: Command[] = [
   storeCommand,
   callCommand,
   doctorCommand,
+  bootstrapCommand,
+  minionKeyCommand,
 ];

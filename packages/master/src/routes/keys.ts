@@ -1,4 +1,4 @@
-import type { KeyState } from '@brine/protocol';
+import { isValidMinionId, type KeyState } from '@brine/protocol';
 import type { FastifyInstance } from 'fastify';
 import { masterErrors } from '../errors.js';
 import type { MinionHub } from '../hub.js';
@@ -9,6 +9,8 @@ export interface KeyRouteDeps {
   keys: KeyManager;
   hub: MinionHub;
   fingerprint: string;
+  /** Where minions connect (the channel's interface and bound port), for `brine bootstrap`. */
+  minionChannel: { interface: string; port: number };
 }
 
 const keySelect = {
@@ -50,13 +52,36 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
       schema: {
         summary: 'Fingerprints of the master and of minion keys',
         tags: ['keys'],
-        response: responses(obj({ master: str, keys: { type: 'array', items: keyRow } })),
+        response: responses(obj({ master: str, interface: str, port: { type: 'integer' }, keys: { type: 'array', items: keyRow } })),
       },
     },
     async () => ({
       master: deps.fingerprint,
+      ...deps.minionChannel,
       keys: (await deps.keys.list()).map((k) => ({ minion: k.minion, state: k.state, fingerprint: k.fingerprint })),
     }),
+  );
+
+  app.post(
+    '/v1/keys/preseed',
+    {
+      schema: {
+        summary: "Accept a minion's public key brought from its host (no pending step)",
+        tags: ['keys'],
+        body: {
+          type: 'object',
+          required: ['minion', 'pub'],
+          properties: { minion: str, pub: { type: 'string', maxLength: 4096 } },
+          additionalProperties: false,
+        },
+        response: responses(obj({ minion: str, fingerprint: str, changed: { type: 'boolean' } })),
+      },
+    },
+    async (req) => {
+      const { minion, pub } = req.body as { minion: string; pub: string };
+      if (!isValidMinionId(minion)) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `'${minion}' is not a valid minion id` });
+      return { minion, ...(await deps.keys.preseed(minion, pub)) };
+    },
   );
 
   app.post(
