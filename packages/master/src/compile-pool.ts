@@ -113,8 +113,10 @@ export class CompilePool {
 
   /** A worker holds the process open only while it starts or runs a task (an idle pool never keeps it alive). */
   private hold(slot: Slot, on: boolean): void {
-    // the stderr pipe too: a worker's 'close' waits for it, and an unreferenced pipe let the
-    // process exit while close() still waited for a killed worker
+    // once closing, close() waits for every worker's 'close': a worker's late 'ready' must not
+    // let go of it (the process then exited with close() still pending, exit code 13). The stderr
+    // pipe is held too, as 'close' waits for it.
+    if (!on && this.closed) return;
     const stderr = slot.child.stderr as unknown as { ref?: () => void; unref?: () => void } | null;
     if (on) {
       slot.child.ref();
