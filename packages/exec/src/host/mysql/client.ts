@@ -11,7 +11,9 @@ export { readOptionFile, type MysqlConnectArgs, type OptionLookup } from './conn
  */
 
 /** A statement the server refused, or a connection it did not take. */
-export class MysqlError extends Error {}
+export class MysqlError extends Error {
+  override name = 'MysqlError';
+}
 
 type Row = Record<string, unknown>;
 

@@ -9,7 +9,9 @@ import { SqlTextError, tokenize, TokenCursor } from './sql-tokens.js';
  * (other lines, `GRANT role TO ...` and `GRANT PROXY ON user@host TO ...`, are not about levels).
  */
 
-export class GrantError extends Error {}
+export class GrantError extends Error {
+  override name = 'GrantError';
+}
 
 /** A privilege level; null is the `*` wildcard. A db with table `*` is a pattern (see literalDbPattern). */
 export interface Level {
@@ -41,28 +43,31 @@ function readPrivilege(c: TokenCursor, end: string): { words: string[]; columns:
   return { words, columns };
 }
 
-/** Privileges a state asks for ("select, insert", "ALL", "SELECT (a, b)"); GrantError names one GRANT does not know. */
-export function parseWantedPrivileges(text: string): Privilege[] {
-  const c = new TokenCursor(tokenizeOrFail(text));
-  const out: Privilege[] = [];
-  do {
-    const p = readPrivilege(c, '');
-    if (!p) throw new GrantError(`Invalid grant : '${text}'`);
-    const name = privilegeName(p.words);
-    if (!name) throw new GrantError(`Invalid grant : '${p.words.join(' ')}'`);
-    out.push({ name, columns: p.columns });
-  } while (c.eatMark(','));
-  if (!c.done()) throw new GrantError(`Invalid grant : '${text}'`);
-  return out;
+/** Runs a reader over the text's tokens; text it cannot read is a GrantError naming `what`. */
+function readAll<T>(text: string, what: string, read: (c: TokenCursor) => T): T {
+  try {
+    const c = new TokenCursor(tokenize(text));
+    const out = read(c);
+    if (c.done()) return out;
+  } catch (e) {
+    if (!(e instanceof SqlTextError)) throw e;
+  }
+  throw new GrantError(`Invalid ${what} : '${text}'`);
 }
 
-function tokenizeOrFail(text: string) {
-  try {
-    return tokenize(text);
-  } catch (e) {
-    if (e instanceof SqlTextError) throw new GrantError(`Invalid grant : '${text}'`);
-    throw e;
-  }
+/** Privileges a state asks for ("select, insert", "ALL", "SELECT (a, b)"); GrantError names one GRANT does not know. */
+export function parseWantedPrivileges(text: string): Privilege[] {
+  return readAll(text, 'grant', (c) => {
+    const out: Privilege[] = [];
+    do {
+      const p = readPrivilege(c, '');
+      if (!p) throw new SqlTextError('privilege expected');
+      const name = privilegeName(p.words);
+      if (!name) throw new GrantError(`Invalid grant : '${p.words.join(' ')}'`);
+      out.push({ name, columns: p.columns });
+    } while (c.eatMark(','));
+    return out;
+  });
 }
 
 /** `*`, a `quoted` or a bare name. */
@@ -92,16 +97,7 @@ function readLevel(c: TokenCursor): Level {
  * names, taken literally; unescaped, the text is SQL as the state author wrote it.
  */
 export function wantedLevel(database: string, escape: boolean): Level {
-  if (!escape) {
-    const c = new TokenCursor(tokenizeOrFail(database));
-    try {
-      const level = readLevel(c);
-      if (c.done() && !level.objectType) return level;
-    } catch (e) {
-      if (!(e instanceof SqlTextError)) throw e;
-    }
-    throw new GrantError(`Invalid database : '${database}'`);
-  }
+  if (!escape) return readAll(database, 'database', readLevel);
   const dot = database.lastIndexOf('.');
   const db = dot < 0 ? '' : database.slice(0, dot);
   const table = database.slice(dot + 1);

@@ -1,8 +1,8 @@
 import type { MysqlClient, Session } from './client.js';
 import { GrantError, levelSql, parseShownGrant, parseWantedPrivileges, wantedLevel, type Level, type ShownGrant } from './grant-text.js';
-import { holds, privilegeKeys, privilegesSql, type Privilege } from './privileges.js';
+import { holds, privilegeKeys, type Privilege } from './privileges.js';
 import { statement, type Statement } from './sql.js';
-import { accountRow, grantStatement, requireClause, revokeStatement, showGrants } from './statements.js';
+import { accountRow, grantStatement, requireClause, revokeStatements, showGrants } from './statements.js';
 
 export { GrantError } from './grant-text.js';
 
@@ -120,7 +120,7 @@ export async function grantAdd(m: MysqlClient, spec: GrantSpec): Promise<boolean
   const w = wantedOrNull(spec);
   if (!w) return false;
   return m.session(false, async (s) => {
-    await s.run(grantStatement(privilegesSql(w.privileges), w.level, spec.user, spec.host, { require: w.require, grantOption: spec.grantOption }));
+    await s.run(grantStatement(w.privileges, w.level, spec.user, spec.host, { require: w.require, grantOption: spec.grantOption }));
     return holdsAll(s, spec, w);
   });
 }
@@ -131,7 +131,7 @@ export async function grantRevoke(m: MysqlClient, spec: GrantSpec): Promise<bool
   if (!w) return false;
   const privileges = spec.grantOption ? [...w.privileges, { name: 'GRANT OPTION', columns: [] }] : w.privileges;
   return m.session(false, async (s) => {
-    await s.run(revokeStatement(privilegesSql(privileges), w.level, spec.user, spec.host));
+    for (const stmt of revokeStatements(privileges, w.level, spec.user, spec.host)) await s.run(stmt);
     const held = await heldOn(s, spec.user, spec.host, w.level);
     return !wantedKeys(w, spec.grantOption).some((k) => holds(held, k));
   });
@@ -151,7 +151,7 @@ export function revokeGrantsOn(m: MysqlClient, spec: Pick<GrantSpec, 'database' 
     const held = await grantsOn(s, spec.user, spec.host, text);
     const privileges = held.flatMap((g) => g.privileges).filter((p) => p.name !== 'USAGE');
     if (held.some((g) => g.grantOption)) privileges.push({ name: 'GRANT OPTION', columns: [] });
-    if (privileges.length) await s.run(revokeStatement(privilegesSql(privileges), text, spec.user, spec.host));
+    for (const stmt of revokeStatements(privileges, text, spec.user, spec.host)) await s.run(stmt);
     return (await grantsOn(s, spec.user, spec.host, text)).every((g) => g.privileges.every((p) => p.name === 'USAGE'));
   });
 }

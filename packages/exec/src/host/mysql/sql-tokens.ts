@@ -10,7 +10,9 @@ export type Token =
   | { kind: 'string'; text: string } // 'literal' or "literal", unescaped here
   | { kind: 'mark'; text: string }; // ( ) , . @ * =
 
-export class SqlTextError extends Error {}
+export class SqlTextError extends Error {
+  override name = 'SqlTextError';
+}
 
 const MARKS = '(),.@*=';
 const BREAKS = new Set([...MARKS, '`', "'", '"']);

@@ -1,3 +1,4 @@
+import { privilegesSql, type Privilege } from './privileges.js';
 import { account, join, quoteName, statement, type Statement } from './sql.js';
 
 /**
@@ -129,13 +130,19 @@ export function showGrants(user: string, host: string): Statement {
   return join('SHOW GRANTS FOR', account(user, host));
 }
 
-/** A GRANT: privileges and level as SQL text (see grant-text.ts), the account and TLS values bound. */
-export function grantStatement(privileges: string, level: string, user: string, host: string, extra: { require?: Statement; grantOption?: boolean } = {}): Statement {
-  return join(`GRANT ${privileges} ON ${level} TO`, account(user, host), extra.require ?? '', extra.grantOption ? 'WITH GRANT OPTION' : '');
+/** A GRANT on a level (SQL text, see levelSql), the account and TLS values bound. */
+export function grantStatement(privileges: Privilege[], level: string, user: string, host: string, extra: { require?: Statement; grantOption?: boolean } = {}): Statement {
+  return join(`GRANT ${privilegesSql(privileges)} ON ${level} TO`, account(user, host), extra.require ?? '', extra.grantOption ? 'WITH GRANT OPTION' : '');
 }
 
-export function revokeStatement(privileges: string, level: string, user: string, host: string): Statement {
-  return join(`REVOKE ${privileges} ON ${level} FROM`, account(user, host));
+/**
+ * REVOKEs of the privileges: `ALL [PRIVILEGES]` stands alone in a privilege list (the manual's
+ * grammar), so it gets a statement of its own, after one for the rest.
+ */
+export function revokeStatements(privileges: Privilege[], level: string, user: string, host: string): Statement[] {
+  const all = privileges.filter((p) => p.name === 'ALL PRIVILEGES');
+  const rest = privileges.filter((p) => p.name !== 'ALL PRIVILEGES');
+  return [rest, all.slice(0, 1)].filter((list) => list.length).map((list) => join(`REVOKE ${privilegesSql(list)} ON ${level} FROM`, account(user, host)));
 }
 
 /** REQUIRE SSL | X509 | CIPHER ? AND ISSUER ? AND SUBJECT ? (what is empty is left out). */
