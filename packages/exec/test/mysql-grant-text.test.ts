@@ -89,7 +89,11 @@ t.test('parseShownGrant: MySQL 5.7 quoting, MySQL 8 dynamic privileges, routines
   t.equal(levelSql(proc!.level), 'PROCEDURE `db`.`p`');
   const table = parseShownGrant('GRANT SELECT ON `procedure`.`t` TO `u`@`h`');
   t.same(table?.level, { objectType: undefined, db: 'procedure', table: 't' }, 'a quoted db named like an object type is a db');
-  t.equal(parseShownGrant("GRANT SELECT ON `db`.* TO `u`@`h` REQUIRE SUBJECT 'WITH GRANT OPTION'")?.grantOption, false, 'the words inside a literal are not the clause');
+  t.equal(
+    parseShownGrant("GRANT SELECT ON `db`.* TO `u`@`h` REQUIRE SUBJECT 'WITH GRANT OPTION'")?.grantOption,
+    false,
+    'the words inside a literal are not the clause',
+  );
 });
 
 t.test('parseShownGrant: lines not about a level', async (t) => {
@@ -138,6 +142,7 @@ t.test('wantedLevel: escaped parts are literal names, the db of db.* a literal p
   t.equal(levelSql(wantedLevel("we`ird'\n.*", true)), "`we``ird'\n`.*");
   t.equal(levelSql(wantedLevel('my\\_db.*', false)), '`my\\_db`.*', 'unescaped: the pattern as written');
   t.equal(levelSql(wantedLevel('`my_db`.`t`', false)), '`my_db`.`t`');
+  t.equal(levelSql(wantedLevel('function.*', false)), '`function`.*', 'a bare db named like an object type is a db');
   t.throws(() => wantedLevel('db', false), GrantError);
   t.throws(() => wantedLevel('db.* ; DROP', false), GrantError);
 });
@@ -146,10 +151,19 @@ t.test('holds: what a set of held privileges covers', async (t) => {
   const held = new Set(privilegeKeys(parseWantedPrivileges('SELECT, INSERT (a)')));
   const key = (g: string) => privilegeKeys(parseWantedPrivileges(g));
   t.ok(key('select').every((k) => holds(held, k)));
-  t.ok(key('insert (A)').every((k) => holds(held, k)), 'column names ignore case');
+  t.ok(
+    key('insert (A)').every((k) => holds(held, k)),
+    'column names ignore case',
+  );
   t.notOk(key('insert (b)').every((k) => holds(held, k)));
-  t.notOk(key('insert').every((k) => holds(held, k)), 'a column privilege is not the table privilege');
-  t.ok(key('select (x)').every((k) => holds(held, k)), 'the table privilege holds its columns');
+  t.notOk(
+    key('insert').every((k) => holds(held, k)),
+    'a column privilege is not the table privilege',
+  );
+  t.ok(
+    key('select (x)').every((k) => holds(held, k)),
+    'the table privilege holds its columns',
+  );
   t.notOk(key('update').every((k) => holds(held, k)));
 
   const all = new Set(privilegeKeys([{ name: 'ALL PRIVILEGES', columns: [] }]));

@@ -14,6 +14,7 @@ import {
   grantExists,
   grantRevoke,
   MysqlClient,
+  pluginActive,
   revokeGrantsOn,
   userChpass,
   userCreate,
@@ -29,11 +30,9 @@ import {
  */
 
 async function startMariadb(root: string): Promise<() => Promise<void>> {
-  execFileSync(
-    'mariadb-install-db',
-    ['--no-defaults', `--datadir=${root}/data`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'],
-    { stdio: 'ignore' },
-  );
+  execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${root}/data`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'], {
+    stdio: 'ignore',
+  });
   const server = spawn(
     'mariadbd',
     ['--no-defaults', `--datadir=${root}/data`, `--socket=${root}/mysqld.sock`, '--skip-networking', '--user=root', `--pid-file=${root}/mysqld.pid`],
@@ -97,7 +96,7 @@ t.test('a name with _ or % is not a pattern when looked up', async (t) => {
 t.test('accounts with hostile names and passwords', async (t) => {
   const m = client();
   const user = "o'b`r\n%_?\\";
-  const password = "p'a\"s?s\\w%rd";
+  const password = 'p\'a"s?s\\w%rd';
   t.equal(await userCreate(m, user, 'localhost', { password }), true);
   t.equal(await userExists(m, user, 'localhost'), true);
   t.equal(await userExists(m, user, 'localhost', { password }), true);
@@ -116,11 +115,18 @@ t.test('accounts with hostile names and passwords', async (t) => {
   t.equal(await userExists(m, 'hashed', '%', { password: 'other' }), false);
   t.equal(await userCreate(m, 'nopass', 'localhost', { allowPasswordless: true }), true);
   t.equal(await userExists(m, 'nopass', 'localhost', { passwordless: true }), true);
+  t.equal(await pluginActive(m, 'unix_socket'), true);
+  t.equal(await pluginActive(m, 'no_such_plugin'), false);
+  t.equal(await userCreate(m, 'sock', '%', { unixSocket: true }), false, 'socket sign-in is for localhost');
+  t.equal(await userCreate(m, 'sock', 'localhost', { unixSocket: true }), true);
+  t.equal(await userExists(m, 'sock', 'localhost', { passwordless: true, unixSocket: true }), true);
+  t.equal(await userExists(m, 'nopass', 'localhost', { passwordless: true, unixSocket: true }), false);
 
   for (const [u, h] of [
     [user, 'localhost'],
     ['hashed', '%'],
     ['nopass', 'localhost'],
+    ['sock', 'localhost'],
   ] as const) {
     t.equal(await userRemove(m, u, h), true);
     t.equal(await userExists(m, u, h), false);
@@ -145,6 +151,7 @@ t.test('grants on hostile names: added, seen, revoked', async (t) => {
   t.equal(await grantExists(m, on('SELECT,INSERT')), true);
   t.equal(await grantExists(m, on('insert')), true);
   t.equal(await grantExists(m, on('update')), false);
+  t.equal(await grantExists(m, on('select, update')), false, 'all of them, not some');
   t.equal(await grantExists(m, on('select', `${db.replace('_', 'X')}.*`)), false, 'the db name is not a pattern');
   t.equal(await grantAdd(m, on('select (a, `b c`)', `${db}.t?`)), true, 'column privileges on a table');
   t.equal(await grantExists(m, on('select (`b c`)', `${db}.t?`)), true);

@@ -40,7 +40,7 @@ t.test('literalDbPattern: GRANT wildcards and the escape character escaped', asy
   t.equal(literalDbPattern('latin_db'), 'latin\\_db');
   t.equal(literalDbPattern('100%'), '100\\%');
   t.equal(literalDbPattern('a\\b'), 'a\\\\b');
-  t.equal(literalDbPattern('a\\_%`\'\n'), 'a\\\\\\_\\%`\'\n');
+  t.equal(literalDbPattern("a\\_%`'\n"), "a\\\\\\_\\%`'\n");
   t.equal(literalDbPattern('plain'), 'plain');
 });
 
@@ -64,20 +64,32 @@ t.test('database statements', async (t) => {
 
 t.test('a hostile database name stays one quoted name, and the values after it stay in place', async (t) => {
   const hostile = "x` ; DROP DATABASE mysql; -- ?'%_\n#";
-  t.equal(sent(createDatabase(hostile, 'latin1', 'latin1_bin')), "CREATE DATABASE `x`` ; DROP DATABASE mysql; -- ?'%_\n#` CHARACTER SET 'latin1' COLLATE 'latin1_bin'");
+  t.equal(
+    sent(createDatabase(hostile, 'latin1', 'latin1_bin')),
+    "CREATE DATABASE `x`` ; DROP DATABASE mysql; -- ?'%_\n#` CHARACTER SET 'latin1' COLLATE 'latin1_bin'",
+  );
   t.equal(sent(dropDatabase('a?b')), 'DROP DATABASE `a?b`');
   t.equal(sent(alterDatabase('?`?', '?')), "ALTER DATABASE `?``?` CHARACTER SET '?'");
 });
 
 t.test('account statements', async (t) => {
   t.equal(sent(accountRow('app', 'localhost')), "SELECT User, Host FROM mysql.user WHERE User = 'app' AND Host = 'localhost'");
-  t.equal(sent(accountRow('app', '%', { kind: 'no-password', column: 'Password' })), "SELECT User, Host FROM mysql.user WHERE User = 'app' AND Host = '%' AND `Password` = ''");
-  t.equal(sent(accountRow('a', 'h', { kind: 'plugin', plugin: 'unix_socket' })), "SELECT User, Host FROM mysql.user WHERE User = 'a' AND Host = 'h' AND plugin = 'unix_socket'");
+  t.equal(
+    sent(accountRow('app', '%', { kind: 'no-password', column: 'Password' })),
+    "SELECT User, Host FROM mysql.user WHERE User = 'app' AND Host = '%' AND `Password` = ''",
+  );
+  t.equal(
+    sent(accountRow('a', 'h', { kind: 'plugin', plugin: 'unix_socket' })),
+    "SELECT User, Host FROM mysql.user WHERE User = 'a' AND Host = 'h' AND plugin = 'unix_socket'",
+  );
   t.equal(
     sent(accountRow('a', 'h', { kind: 'password', column: 'authentication_string', password: "pa'ss" })),
     "SELECT User, Host FROM mysql.user WHERE User = 'a' AND Host = 'h' AND `authentication_string` = PASSWORD('pa\\'ss')",
   );
-  t.equal(sent(accountRow('a', 'h', { kind: 'hash', column: 'Pass`word', hash: '*AB' })), "SELECT User, Host FROM mysql.user WHERE User = 'a' AND Host = 'h' AND `Pass``word` = '*AB'");
+  t.equal(
+    sent(accountRow('a', 'h', { kind: 'hash', column: 'Pass`word', hash: '*AB' })),
+    "SELECT User, Host FROM mysql.user WHERE User = 'a' AND Host = 'h' AND `Pass``word` = '*AB'",
+  );
 
   t.equal(sent(createUser('app', 'localhost', { password: 'first-secret' }, mariadb)), "CREATE USER 'app'@'localhost' IDENTIFIED BY 'first-secret'");
   t.equal(sent(createUser('h', '%', { hash: '*2470C0' }, mariadb)), "CREATE USER 'h'@'%' IDENTIFIED BY PASSWORD '*2470C0'");
@@ -101,12 +113,19 @@ t.test('password changes, by server', async (t) => {
   t.equal(sent(setPassword('a', 'h', { password: 'p' })), "SET PASSWORD FOR 'a'@'h' = PASSWORD('p')");
   t.equal(sent(setPassword('a', 'h', { hash: '*AB' })), "SET PASSWORD FOR 'a'@'h' = '*AB'");
   t.equal(sent(setPassword('a', 'h', { empty: true })), "SET PASSWORD FOR 'a'@'h' = ''");
-  t.equal(sent(alterUserSecret('a', 'h', { password: 'p' }, 'x` OR 1')), "ALTER USER 'a'@'h' IDENTIFIED VIA `x`` OR 1` USING PASSWORD('p')", 'a plugin name is quoted');
+  t.equal(
+    sent(alterUserSecret('a', 'h', { password: 'p' }, 'x` OR 1')),
+    "ALTER USER 'a'@'h' IDENTIFIED VIA `x`` OR 1` USING PASSWORD('p')",
+    'a plugin name is quoted',
+  );
 });
 
 t.test('hostile account names and passwords are bound values', async (t) => {
   const user = "o'brien`?\n%_\\";
-  t.equal(sent(createUser(user, "h'%", { password: "?'; DROP USER root --" }, mariadb)), "CREATE USER 'o\\'brien`?\\n%_\\\\'@'h\\'%' IDENTIFIED BY '?\\'; DROP USER root --'");
+  t.equal(
+    sent(createUser(user, "h'%", { password: "?'; DROP USER root --" }, mariadb)),
+    "CREATE USER 'o\\'brien`?\\n%_\\\\'@'h\\'%' IDENTIFIED BY '?\\'; DROP USER root --'",
+  );
   t.equal(sent(dropUser('?', '?')), "DROP USER '?'@'?'");
 });
 
@@ -121,10 +140,7 @@ t.test('GRANT and REVOKE', async (t) => {
     sent(grantStatement(privs('SELECT'), '*.*', 'a', 'h', { require: requireClause([{ option: 'SSL' }]), grantOption: true })),
     "GRANT SELECT ON *.* TO 'a'@'h' REQUIRE SSL WITH GRANT OPTION",
   );
-  t.equal(
-    sent(grantStatement([{ name: 'SELECT', columns: ['a', 'b`c'] }], '`d`.`t`', 'a', 'h')),
-    "GRANT SELECT (`a`, `b``c`) ON `d`.`t` TO 'a'@'h'",
-  );
+  t.equal(sent(grantStatement([{ name: 'SELECT', columns: ['a', 'b`c'] }], '`d`.`t`', 'a', 'h')), "GRANT SELECT (`a`, `b``c`) ON `d`.`t` TO 'a'@'h'");
   t.equal(sent(grantStatement(privs('SELECT'), '`a?b`.`t?`', '?', '?')), "GRANT SELECT ON `a?b`.`t?` TO '?'@'?'", 'a ? in a quoted level is not a placeholder');
   t.same(revokeStatements(privs('INSERT'), '`appdb`.*', 'app', 'localhost').map(sent), ["REVOKE INSERT ON `appdb`.* FROM 'app'@'localhost'"]);
   t.same(revokeStatements(privs('SELECT', 'GRANT OPTION'), '`d`.*', 'a', 'h').map(sent), ["REVOKE SELECT, GRANT OPTION ON `d`.* FROM 'a'@'h'"]);
@@ -140,7 +156,13 @@ t.test('REQUIRE options', async (t) => {
   t.equal(sent(requireClause([])), '');
   t.equal(sent(requireClause([{ option: 'X509' }])), 'REQUIRE X509');
   t.equal(
-    sent(requireClause([{ option: 'CIPHER', value: 'EDH-RSA' }, { option: 'ISSUER', value: "/C=SE/O=it's" }, { option: 'SUBJECT', value: '/CN=x' }])),
+    sent(
+      requireClause([
+        { option: 'CIPHER', value: 'EDH-RSA' },
+        { option: 'ISSUER', value: "/C=SE/O=it's" },
+        { option: 'SUBJECT', value: '/CN=x' },
+      ]),
+    ),
     "REQUIRE CIPHER 'EDH-RSA' AND ISSUER '/C=SE/O=it\\'s' AND SUBJECT '/CN=x'",
   );
 });

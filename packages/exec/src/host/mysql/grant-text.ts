@@ -120,19 +120,16 @@ function readAccountPart(c: TokenCursor): string {
 }
 
 function readShownGrant(c: TokenCursor): ShownGrant | null {
-  if (!c.isWord('GRANT')) return null;
-  c.next();
+  if (!c.eatWord('GRANT')) return null;
   const privileges: Privilege[] = [];
   do {
     const p = readPrivilege(c, 'ON');
     if (!p) return null;
     privileges.push({ name: p.words.join(' ').toUpperCase(), columns: p.columns });
   } while (c.eatMark(','));
-  if (!c.isWord('ON')) return null; // GRANT role TO ...
-  c.next();
+  if (!c.eatWord('ON')) return null; // GRANT role TO ...
   const level = readLevel(c);
-  if (!c.isWord('TO')) return null; // GRANT PROXY ON user@host TO ...
-  c.next();
+  if (!c.eatWord('TO')) return null; // GRANT PROXY ON user@host TO ...
   const user = readAccountPart(c);
   if (!c.eatMark('@')) return null;
   const host = readAccountPart(c);

@@ -101,6 +101,12 @@ export class TokenCursor {
     const t = this.peek(ahead);
     return t?.kind === 'mark' && t.text === text;
   }
+  /** Takes the next token if it is that word (any case). */
+  eatWord(text: string): boolean {
+    if (!this.isWord(text)) return false;
+    this.at++;
+    return true;
+  }
   /** Takes the next token if it is that mark. */
   eatMark(text: string): boolean {
     if (!this.isMark(text)) return false;

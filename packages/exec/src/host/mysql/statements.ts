@@ -9,18 +9,12 @@ import { account, join, quoteName, statement, type Statement } from './sql.js';
 // --- databases (CREATE DATABASE, ALTER DATABASE, DROP DATABASE, INFORMATION_SCHEMA.SCHEMATA)
 
 export function schemaDefaults(name: string): Statement {
-  return statement(
-    'SELECT DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',
-    name,
-  );
+  return statement('SELECT DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', name);
 }
 
 /** ` CHARACTER SET ? COLLATE ?` for what is given (the manual allows a quoted charset or collation name). */
 function charsetOptions(characterSet?: string, collate?: string): Statement {
-  return join(
-    characterSet === undefined ? '' : statement('CHARACTER SET ?', characterSet),
-    collate === undefined ? '' : statement('COLLATE ?', collate),
-  );
+  return join(characterSet === undefined ? '' : statement('CHARACTER SET ?', characterSet), collate === undefined ? '' : statement('COLLATE ?', collate));
 }
 
 export function createDatabase(name: string, characterSet?: string, collate?: string): Statement {
@@ -131,7 +125,13 @@ export function showGrants(user: string, host: string): Statement {
 }
 
 /** A GRANT on a level (SQL text, see levelSql), the account and TLS values bound. */
-export function grantStatement(privileges: Privilege[], level: string, user: string, host: string, extra: { require?: Statement; grantOption?: boolean } = {}): Statement {
+export function grantStatement(
+  privileges: Privilege[],
+  level: string,
+  user: string,
+  host: string,
+  extra: { require?: Statement; grantOption?: boolean } = {},
+): Statement {
   return join(`GRANT ${privilegesSql(privileges)} ON ${level} TO`, account(user, host), extra.require ?? '', extra.grantOption ? 'WITH GRANT OPTION' : '');
 }
 

@@ -32,8 +32,7 @@ export interface UserAuth {
 }
 
 const NO_SOCKET_PLUGIN = 'The unix_socket plugin is not enabled.';
-const NO_PASSWORD_FUNCTION =
-  'MySQL Error: checking a password needs PASSWORD(), which MySQL 8 removed (Brine supports MariaDB and MySQL before 8.0 here)';
+const NO_PASSWORD_FUNCTION = 'MySQL Error: checking a password needs PASSWORD(), which MySQL 8 removed (Brine supports MariaDB and MySQL before 8.0 here)';
 
 async function server(s: Session): Promise<Server & { version: string }> {
   const version = await s.version();
@@ -61,9 +60,10 @@ async function accountMatches(s: Session, user: string, host: string, auth: User
   return check !== null && (await s.rows(accountRow(user, host, check))).length === 1;
 }
 
+const isPluginActive = async (s: Session, name: string) => (await s.rows(pluginStatus(name)))[0]?.status === 'ACTIVE';
+
 async function socketPluginActive(s: Session): Promise<boolean> {
-  const row = (await s.rows(pluginStatus('unix_socket')))[0];
-  if (row?.status === 'ACTIVE') return true;
+  if (await isPluginActive(s, 'unix_socket')) return true;
   s.client.error = NO_SOCKET_PLUGIN;
   return false;
 }
@@ -74,7 +74,7 @@ export function userExists(m: MysqlClient, user: string, host = 'localhost', aut
 }
 
 export function pluginActive(m: MysqlClient, name: string): Promise<boolean> {
-  return m.session(false, async (s) => (await s.rows(pluginStatus(name)))[0]?.status === 'ACTIVE');
+  return m.session(false, (s) => isPluginActive(s, name));
 }
 
 /** How a new account signs in; null when the arguments name no way (and passwordless is not allowed). */
@@ -121,7 +121,13 @@ export function userChpass(m: MysqlClient, user: string, host = 'localhost', aut
         return true;
       }
       const secret: NewSecret | null =
-        auth.password != null ? { password: auth.password } : auth.passwordHash != null ? { hash: auth.passwordHash } : auth.allowPasswordless ? { empty: true } : null;
+        auth.password != null
+          ? { password: auth.password }
+          : auth.passwordHash != null
+            ? { hash: auth.passwordHash }
+            : auth.allowPasswordless
+              ? { empty: true }
+              : null;
       if (!secret) return false;
       await s.run(await newSecretStatement(s, user, host, secret, auth.authPlugin));
       return true;
