@@ -94,6 +94,8 @@ t.test('parseShownGrant: MySQL 5.7 quoting, MySQL 8 dynamic privileges, routines
     false,
     'the words inside a literal are not the clause',
   );
+  t.equal(parseShownGrant('GRANT USAGE ON *.* TO `u`@`h` WITH MAX_QUERIES_PER_HOUR 10')?.grantOption, false, 'another WITH clause');
+  t.equal(parseShownGrant('GRANT USAGE ON *.* TO `u`@`h` WITH GRANT OPTION MAX_QUERIES_PER_HOUR 10')?.grantOption, true);
 });
 
 t.test('parseShownGrant: lines not about a level', async (t) => {

@@ -83,7 +83,7 @@ export class MysqlClient {
     return this.session('', (s) => s.version(), ownPassword);
   }
 
-  /** @internal the version, read once per client */
+  /** The version, read once per client (for Session.version). */
   async cachedVersion(read: () => Promise<string>): Promise<string> {
     this.serverVersion ??= await read();
     return this.serverVersion;

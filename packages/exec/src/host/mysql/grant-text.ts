@@ -133,8 +133,7 @@ function readShownGrant(c: TokenCursor): ShownGrant | null {
   const user = readAccountPart(c);
   if (!c.eatMark('@')) return null;
   const host = readAccountPart(c);
-  const rest = c.restWords().join(' ');
-  return { privileges, level, user, host, grantOption: / WITH GRANT OPTION( |$)/.test(` ${rest}`) };
+  return { privileges, level, user, host, grantOption: c.restHasWords('WITH', 'GRANT', 'OPTION') };
 }
 
 /** One line of SHOW GRANTS; null for a line that grants no privileges on a level (a role, PROXY) or cannot be read. */

@@ -113,8 +113,11 @@ export class TokenCursor {
     this.at++;
     return true;
   }
-  /** The rest, as upper-cased words (for trailing clauses such as WITH GRANT OPTION). */
-  restWords(): string[] {
-    return this.tokens.slice(this.at).map((t) => (t.kind === 'word' ? t.text.toUpperCase() : `\0${t.kind}`));
+  /** Whether the tokens left hold these words in a row (a trailing clause such as WITH GRANT OPTION). */
+  restHasWords(...words: string[]): boolean {
+    for (let ahead = 0; this.at + ahead < this.tokens.length; ahead++) {
+      if (words.every((w, k) => this.isWord(w, ahead + k))) return true;
+    }
+    return false;
   }
 }
