@@ -1,109 +1,51 @@
-import { existsSync, readFileSync } from 'node:fs';
 import type mysql from 'mysql2/promise';
+import { resolveConnectArgs, type MysqlConnectArgs, type OptionLookup } from './connection-options.js';
+import { statement, type Statement } from './sql.js';
+
+export { readOptionFile, type MysqlConnectArgs, type OptionLookup } from './connection-options.js';
 
 /**
- * How Salt's mysql module talks to a server: a new connection per call, built from the
- * `connection_*` arguments, falling back to the minion's `mysql.*` options (config.option:
- * opts, then pillar) unless a `connection_default_file` is given. The last error is kept, as
- * Salt keeps `mysql.error` in its context, for the states' comments.
+ * One mysql call's way to the server: each operation opens a connection, runs its statements
+ * in a Session and closes it. A failure is kept in `error`, worded as Salt's mysql module words
+ * it ("MySQL Error <errno>: <message>"), for the states' comments.
  */
 
-export type OptionLookup = (name: string) => Promise<unknown>;
-
-export interface MysqlConnectArgs {
-  host?: string;
-  user?: string;
-  password?: string;
-  port?: number;
-  database?: string;
-  socketPath?: string;
-  charset?: string;
+/** A statement the server refused, or a connection it did not take. */
+export class MysqlError extends Error {
+  override name = 'MysqlError';
 }
 
-/** Salt's OperationalError text: "MySQL Error <errno>: <message>". */
-export class MysqlError extends Error {}
-
-const CONNECTION_KEYS = ['host', 'user', 'pass', 'port', 'db', 'unix_socket', 'default_file', 'default_group', 'charset'] as const;
-
-/** The [client] (or the named group's) settings of a my.cnf style file. */
-function readDefaultFile(file: string, group = 'client'): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!existsSync(file)) return out;
-  let section = '';
-  for (const raw of readFileSync(file, 'utf8').split('\n')) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#') || line.startsWith(';')) continue;
-    const sec = /^\[(.+)\]$/.exec(line);
-    if (sec) {
-      section = sec[1]!.trim();
-      continue;
-    }
-    if (section !== 'client' && section !== group) continue;
-    const i = line.indexOf('=');
-    const key = (i < 0 ? line : line.slice(0, i)).trim().replace(/-/g, '_');
-    out[key] =
-      i < 0
-        ? ''
-        : line
-            .slice(i + 1)
-            .trim()
-            .replace(/^(['"])(.*)\1$/, '$2');
-  }
-  return out;
-}
+type Row = Record<string, unknown>;
 
 /** libmysqlclient's wording for a connection that never reached a server. */
 function connectError(e: NodeJS.ErrnoException & { errno?: number; sqlMessage?: string }, args: MysqlConnectArgs): string {
   if (e.sqlMessage !== undefined && typeof e.errno === 'number') return `MySQL Error ${e.errno}: ${e.sqlMessage}`;
-  if (args.socketPath)
-    return `MySQL Error 2002: Can't connect to local server through socket '${args.socketPath}' (${e.code === 'ENOENT' ? 2 : e.code === 'ECONNREFUSED' ? 111 : 13})`;
+  if (args.socketPath) {
+    const errno = e.code === 'ENOENT' ? 2 : e.code === 'ECONNREFUSED' ? 111 : 13;
+    return `MySQL Error 2002: Can't connect to local server through socket '${args.socketPath}' (${errno})`;
+  }
   return `MySQL Error 2002: Can't connect to server on '${args.host ?? 'localhost'}' (${e.code === 'ECONNREFUSED' ? 111 : 115})`;
 }
 
 export class MysqlClient {
-  /** The last error, as Salt's `mysql.error`. */
+  /** The last failure (Salt's `mysql.error`), read and cleared by the states. */
   error: string | null = null;
-  private versionText?: string;
-  private passwordCol?: string;
-
+  private serverVersion?: string;
   private readonly kwargs: Record<string, unknown>;
   private readonly option: OptionLookup;
+
   constructor(kwargs: Record<string, unknown>, option: OptionLookup = async () => undefined) {
     this.kwargs = kwargs;
     this.option = option;
   }
 
-  /** Salt's _connect arguments: connection_* first, then mysql.* options. */
-  async connectArgs(overridePass?: string): Promise<MysqlConnectArgs> {
-    const useOpts = !Object.hasOwn(this.kwargs, 'connection_default_file');
-    const got: Record<string, unknown> = {};
-    for (const key of CONNECTION_KEYS) {
-      const v = this.kwargs[`connection_${key}`];
-      if (v !== undefined) got[key] = v;
-      else if (useOpts && key !== 'charset') {
-        const o = await this.option(`mysql.${key}`);
-        if (o !== undefined && o !== null) got[key] = o;
-      }
-    }
-    if (overridePass !== undefined) got.pass = overridePass;
-    const file = got.default_file ? readDefaultFile(String(got.default_file), got.default_group ? String(got.default_group) : undefined) : {};
-    const pick = (k: string, f?: string) => (got[k] ? String(got[k]) : f !== undefined && file[f] ? file[f] : undefined);
-    const host = pick('host', 'host');
-    const socketPath = pick('unix_socket', 'socket') ?? (!host || host === 'localhost' ? '/run/mysqld/mysqld.sock' : undefined);
-    const port = pick('port', 'port');
-    return {
-      host: socketPath ? undefined : host,
-      socketPath,
-      user: pick('user', 'user') ?? process.env.USER ?? 'root',
-      password: pick('pass', 'password'),
-      port: port ? Number(port) : undefined,
-      database: pick('db', 'database'),
-    };
+  connectArgs(password?: string): Promise<MysqlConnectArgs> {
+    return resolveConnectArgs(this.kwargs, this.option, password);
   }
 
-  /** A connection, or null with the error kept (Salt's _connect returning None). */
-  async connect(overridePass?: string): Promise<mysql.Connection | null> {
-    const args = await this.connectArgs(overridePass);
+  /** A connection, or null with the failure kept. */
+  async connect(password?: string): Promise<mysql.Connection | null> {
+    const args = await this.connectArgs(password);
     // loaded on first use: mysql2 is ~90 modules, and every `brine local` would pay for them
     const { createConnection } = (await import('mysql2/promise')).default;
     try {
@@ -115,79 +57,100 @@ export class MysqlClient {
   }
 
   /**
-   * Runs one query with Salt's pyformat placeholders (`%(name)s`); rows for a SELECT, the
-   * affected-row count otherwise. Throws MysqlError (Salt's OperationalError) and keeps it.
+   * Runs `work` on a fresh connection and closes it. When the connection is refused and
+   * `ownPassword` is given (an account's own password, which the configured account may be),
+   * it is tried once more with that. `failed` is the answer when either fails.
    */
-  async run(conn: mysql.Connection, qry: string, args: Record<string, unknown> = {}): Promise<{ rows: Record<string, unknown>[]; count: number }> {
-    const values: unknown[] = [];
-    const sql = Object.keys(args).length
-      ? qry.replace(/%\((\w+)\)s|%%/g, (m, name?: string) => {
-          if (m === '%%') return '%';
-          values.push(args[name!]);
-          return '?';
-        })
-      : qry.replace(/%%/g, '%');
-    try {
-      const [result] = await conn.query(sql, values);
-      if (Array.isArray(result)) return { rows: result as Record<string, unknown>[], count: result.length };
-      return { rows: [], count: (result as { affectedRows?: number }).affectedRows ?? 0 };
-    } catch (e) {
-      const err = e as { errno?: number; sqlMessage?: string; message: string };
-      const text = `MySQL Error ${err.errno ?? 0}: ${err.sqlMessage ?? err.message}`;
-      this.error = text;
-      throw new MysqlError(text);
+  async session<T>(failed: T, work: (s: Session) => Promise<T>, ownPassword?: string): Promise<T> {
+    let conn = await this.connect();
+    if (!conn && ownPassword) {
+      this.error = null;
+      conn = await this.connect(ownPassword);
     }
-  }
-
-  /** Connects, runs `fn`, closes; null when the connection failed. */
-  async with<T>(fn: (conn: mysql.Connection) => Promise<T>, overridePass?: string): Promise<T | null> {
-    const conn = await this.connect(overridePass);
-    if (!conn) return null;
+    if (!conn) return failed;
     try {
-      return await fn(conn);
+      return await work(new Session(this, conn));
+    } catch (e) {
+      if (e instanceof MysqlError) return failed;
+      throw e;
     } finally {
       await conn.end().catch(() => undefined);
     }
   }
 
-  /** The server's version string ('' when it cannot be read). */
-  async version(overridePass?: string): Promise<string> {
-    if (this.versionText !== undefined) return this.versionText;
+  /** The server's version text, '' when it cannot be read. */
+  async version(ownPassword?: string): Promise<string> {
+    return this.session('', (s) => s.version(), ownPassword);
+  }
+
+  /** The version, read once per client (for Session.version). */
+  async cachedVersion(read: () => Promise<string>): Promise<string> {
+    this.serverVersion ??= await read();
+    return this.serverVersion;
+  }
+}
+
+/** Statements on one open connection; a refused one throws MysqlError and is kept on the client. */
+export class Session {
+  readonly client: MysqlClient;
+  private readonly conn: mysql.Connection;
+  private passwordColumnName?: string;
+
+  constructor(client: MysqlClient, conn: mysql.Connection) {
+    this.client = client;
+    this.conn = conn;
+  }
+
+  private async query(stmt: Statement): Promise<unknown> {
     try {
-      const v = await this.with(async (c) => String(Object.values((await this.run(c, 'SELECT VERSION()')).rows[0] ?? {})[0] ?? ''), overridePass);
-      if (v === null) return '';
-      this.versionText = v;
-      return v;
+      const [result] = await this.conn.query(stmt.sql, stmt.values);
+      return result;
     } catch (e) {
-      if (e instanceof MysqlError) return '';
-      throw e;
+      const err = e as { errno?: number; sqlMessage?: string; message: string };
+      const text = `MySQL Error ${err.errno ?? 0}: ${err.sqlMessage ?? err.message}`;
+      this.client.error = text;
+      throw new MysqlError(text);
     }
   }
 
-  /** 'Password' where mysql.user has that column (MariaDB, MySQL < 5.7), else authentication_string. */
+  async rows(stmt: Statement): Promise<Row[]> {
+    const result = await this.query(stmt);
+    return Array.isArray(result) ? (result as Row[]) : [];
+  }
+
+  /** Runs a statement that returns no rows. */
+  async run(stmt: Statement): Promise<void> {
+    await this.query(stmt);
+  }
+
+  version(): Promise<string> {
+    return this.client.cachedVersion(async () => String((await this.rows(statement('SELECT VERSION() AS version')))[0]?.version ?? ''));
+  }
+
+  /** Where mysql.user keeps the password hash: `Password` (MariaDB, MySQL before 5.7), else `authentication_string`. */
   async passwordColumn(): Promise<string> {
-    if (this.passwordCol) return this.passwordCol;
-    const n = await this.with(
-      async (c) =>
-        (
-          await this.run(
-            c,
-            'SELECT column_name from information_schema.COLUMNS WHERE table_schema=%(schema)s and table_name=%(table)s and column_name=%(column)s',
-            {
-              schema: 'mysql',
-              table: 'user',
-              column: 'Password',
-            },
-          )
-        ).count,
-    );
-    if (n === null) return 'Password';
-    this.passwordCol = n > 0 ? 'Password' : 'authentication_string';
-    return this.passwordCol;
+    this.passwordColumnName ??= (
+      await this.rows(
+        statement(
+          'SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?',
+          'mysql',
+          'user',
+          'Password',
+        ),
+      )
+    ).length
+      ? 'Password'
+      : 'authentication_string';
+    return this.passwordColumnName;
   }
 }
 
-/** Salt's quote_identifier: backticks doubled; for GRANTs `_` and `%` escaped too. */
-export function quoteIdentifier(id: string, forGrants = false): string {
-  return forGrants ? '`' + id.replace(/`/g, '``').replace(/_/g, '\\_').replace(/%/g, '%%') + '`' : '`' + id.replace(/`/g, '``').replace(/%/g, '%%') + '`';
+/** Whether a version text ("10.11.6-MariaDB-0+deb12u1", "8.0.36") is at least `want` ("10.4"). */
+export function versionAtLeast(version: string, want: string): boolean {
+  const have = version.split(/[.-]/).map((x) => parseInt(x, 10) || 0);
+  const need = want.split('.').map(Number);
+  for (let i = 0; i < need.length; i++) if ((have[i] ?? 0) !== need[i]) return (have[i] ?? 0) > need[i]!;
+  return true;
 }
+
+export const isMariadb = (version: string) => version.includes('MariaDB');

@@ -1,75 +1,54 @@
-import { MysqlError, quoteIdentifier, type MysqlClient } from './client.js';
+import type { MysqlClient, Session } from './client.js';
+import { alterDatabase, createDatabase, dropDatabase, schemaDefaults } from './statements.js';
 
-/** Salt's mysql db_* functions: each returns what Salt's returns and keeps the error on the client. */
-
-async function guarded<T>(fallback: T, fn: () => Promise<T | null>): Promise<T> {
-  try {
-    const v = await fn();
-    return v === null ? fallback : v;
-  } catch (e) {
-    if (e instanceof MysqlError) return fallback;
-    throw e;
-  }
-}
+/** The mysql db_* functions; each answers as Salt's does and keeps a failure on the client. */
 
 export interface DbInfo {
   character_set: string;
   collate: string;
 }
 
-/** {character_set, collate}, {} when absent, [] when the server could not be asked. */
+/** The grant tables' schema is never dropped (the server itself refuses information_schema, and says so). */
+const KEPT = 'mysql';
+
+async function defaultsOf(s: Session, name: string): Promise<DbInfo | null> {
+  const row = (await s.rows(schemaDefaults(name)))[0];
+  if (!row) return null;
+  return { character_set: String(row.DEFAULT_CHARACTER_SET_NAME), collate: String(row.DEFAULT_COLLATION_NAME) };
+}
+
+/** {character_set, collate}; {} when there is no such database, [] when the server could not be asked. */
 export function dbGet(m: MysqlClient, name: string): Promise<Partial<DbInfo> | []> {
-  return guarded<Partial<DbInfo> | []>([], () =>
-    m.with(async (c): Promise<Partial<DbInfo>> => {
-      const { rows } = await m.run(
-        c,
-        'SELECT DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME=%(dbname)s;',
-        { dbname: name },
-      );
-      if (!rows.length) return {};
-      const [cs, coll] = Object.values(rows[0]!);
-      return { character_set: String(cs), collate: String(coll) };
-    }),
-  );
+  return m.session<Partial<DbInfo> | []>([], async (s) => (await defaultsOf(s, name)) ?? {});
 }
 
 export function dbExists(m: MysqlClient, name: string): Promise<boolean> {
-  return guarded(false, () => m.with(async (c) => (await m.run(c, 'SHOW DATABASES LIKE %(dbname)s;', { dbname: name })).count === 1));
+  return m.session(false, async (s) => (await defaultsOf(s, name)) !== null);
 }
 
-export async function dbCreate(m: MysqlClient, name: string, characterSet?: string, collate?: string): Promise<boolean> {
-  if (await dbExists(m, name)) return false;
-  return guarded(false, () =>
-    m.with(async (c) => {
-      let qry = `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(name)}`;
-      const args: Record<string, unknown> = {};
-      if (characterSet !== undefined) {
-        qry += ' CHARACTER SET %(character_set)s';
-        args.character_set = characterSet;
-      }
-      if (collate !== undefined) {
-        qry += ' COLLATE %(collate)s';
-        args.collate = collate;
-      }
-      return (await m.run(c, `${qry};`, args)).count > 0;
-    }),
-  );
+/** True when the database was created (false when it was there already). */
+export function dbCreate(m: MysqlClient, name: string, characterSet?: string, collate?: string): Promise<boolean> {
+  return m.session(false, async (s) => {
+    if (await defaultsOf(s, name)) return false;
+    await s.run(createDatabase(name, characterSet, collate));
+    return true;
+  });
 }
 
-export async function dbRemove(m: MysqlClient, name: string): Promise<boolean> {
-  if (!(await dbExists(m, name))) return false;
-  if (name === 'mysql' || name === 'information_scheme') return false;
-  const dropped = await guarded(false, () => m.with(async (c) => (await m.run(c, `DROP DATABASE ${quoteIdentifier(name)};`), true)));
-  return dropped && !(await dbExists(m, name));
+/** True when the database was there and is gone. */
+export function dbRemove(m: MysqlClient, name: string): Promise<boolean> {
+  return m.session(false, async (s) => {
+    if (name === KEPT || !(await defaultsOf(s, name))) return false;
+    await s.run(dropDatabase(name));
+    return (await defaultsOf(s, name)) === null;
+  });
 }
 
-export async function alterDb(m: MysqlClient, name: string, characterSet?: string, collate?: string): Promise<boolean> {
-  const existing = (await dbGet(m, name)) as Partial<DbInfo>;
-  return guarded(false, () =>
-    m.with(
-      async (c) =>
-        (await m.run(c, `ALTER DATABASE \`${name}\` CHARACTER SET ${characterSet ?? existing.character_set} COLLATE ${collate ?? existing.collate};`)).count >
-        0,
-    ),
-  );
+/** Sets the character set and collation; what is not given stays as it is. */
+export function alterDb(m: MysqlClient, name: string, characterSet?: string, collate?: string): Promise<boolean> {
+  return m.session(false, async (s) => {
+    const now = await defaultsOf(s, name);
+    await s.run(alterDatabase(name, characterSet ?? now?.character_set, collate ?? now?.collate));
+    return true;
+  });
 }

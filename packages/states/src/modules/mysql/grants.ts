@@ -1,5 +1,5 @@
 import type { StateModule, StateReturn } from '@brine/core';
-import { grantAdd, grantExists, grantRevoke, userGrants, quoteIdentifier, type GrantSpec, grantTokensOf } from '@brine/exec';
+import { grantAdd, grantExists, grantRevoke, revokeGrantsOn, type GrantSpec } from '@brine/exec';
 import { CONNECTION_ARGS, mysqlClient, popError } from './connection.js';
 
 /** Salt's `mysql_grants.present` and `absent`. */
@@ -42,15 +42,7 @@ export function mysqlGrantsModule(): StateModule {
           if (await grantExists(m, s)) return ret;
           const err = popError(m);
           if (err !== null) return { ...ret, result: false, comment: err };
-          if (isTrue(a.revoke_first) && !ctx.test) {
-            const i = s.database.lastIndexOf('.');
-            const table = s.database.slice(i + 1);
-            const myDb = quoteIdentifier(s.database.slice(0, Math.max(i, 0)), table === '*');
-            for (const line of (await userGrants(m, s.user, s.host)) || []) {
-              const t = grantTokensOf(line);
-              if (t.database === myDb) await grantRevoke(m, { ...s, grant: t.grant.join(',').replace(/,+$/, '') });
-            }
-          }
+          if (isTrue(a.revoke_first) && !ctx.test) await revokeGrantsOn(m, s);
           if (ctx.test) return { ...ret, result: null, comment: `MySQL grant ${name} is set to be created` };
           if (await grantAdd(m, s))
             return { ...ret, comment: `Grant ${s.grant} on ${s.database} to ${s.user}@${s.host} has been added`, changes: { [name]: 'Present' } };
