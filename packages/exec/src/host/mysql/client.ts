@@ -24,6 +24,9 @@ function connectError(e: NodeJS.ErrnoException & { errno?: number; sqlMessage?: 
     const errno = e.code === 'ENOENT' ? 2 : e.code === 'ECONNREFUSED' ? 111 : 13;
     return `MySQL Error 2002: Can't connect to local server through socket '${args.socketPath}' (${errno})`;
   }
+  // a peer that takes the connection and drops it before the server's greeting
+  if (e.code === 'ECONNRESET' || e.code === 'PROTOCOL_CONNECTION_LOST')
+    return "MySQL Error 2013: Lost connection to server at 'handshake: reading initial communication packet', system error: 104";
   return `MySQL Error 2002: Can't connect to server on '${args.host ?? 'localhost'}' (${e.code === 'ECONNREFUSED' ? 111 : 115})`;
 }
 

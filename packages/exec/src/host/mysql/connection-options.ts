@@ -67,7 +67,10 @@ export async function resolveConnectArgs(kwargs: Record<string, unknown>, option
   const file = given.default_file ? readOptionFile(given.default_file, given.default_group) : {};
   const pick = (name: Setting, fileKey: string) => given[name] ?? (file[fileKey] || undefined);
   const host = pick('host', 'host');
-  const socketPath = pick('unix_socket', 'socket') ?? (!host || host === 'localhost' ? DEFAULT_SOCKET : undefined);
+  // as libmysqlclient: a socket only for no host or `localhost`; another host is dialled over
+  // TCP even when a unix_socket is named too
+  const local = !host || host === 'localhost';
+  const socketPath = local ? (pick('unix_socket', 'socket') ?? DEFAULT_SOCKET) : undefined;
   const port = pick('port', 'port');
   return {
     host: socketPath ? undefined : host,
