@@ -68,6 +68,26 @@ function aptProblem(stderr: string): string {
   return ['Problem encountered installing package(s). Additional info follows:\n\nerrors:', `    - ${first}`, ...rest.map((l) => `      ${l}`)].join('\n');
 }
 
+/** Salt's _get_desired_pkg: the name, with `=version` where one is wanted. */
+const desiredPkg = (t: Target) => (t.version === undefined ? t.name : `${t.name}${/^[<>=]/.test(t.version) ? '' : '='}${t.version}`);
+
+/**
+ * pkg.installed's comment after an install, as Salt words it: the installed targets listed while
+ * that list is under 20 characters (else counted), then the targets that were already there.
+ */
+function installedSummary(want: Target[], pending: string[]): string {
+  const names = new Set(pending.map((s) => s.split('=')[0]));
+  const modified = want.filter((t) => names.has(t.name));
+  const already = want.filter((t) => !names.has(t.name));
+  const count = (n: number) => `${n} targeted package${n > 1 ? 's' : ''} ${n > 1 ? 'were' : 'was'}`;
+  const listed = modified.map(desiredPkg).join(', ');
+  const lines = [listed.length < 20 ? `The following packages were installed/updated: ${listed}` : `${count(modified.length)} installed/updated.`];
+  if (already.length) {
+    lines.push(already.length <= 20 ? `The following packages were already installed: ${already.map(desiredPkg).join(', ')}` : `${count(already.length)} already installed`);
+  }
+  return lines.join('\n');
+}
+
 /** Salt reads `version: latest` as apt's candidate (none known: no version at all). */
 async function resolveLatest(ctx: StateContext, want: Target[]): Promise<Target[]> {
   const latest = want.filter((t) => t.version === 'latest').map((t) => t.name);
@@ -93,7 +113,7 @@ async function install(
   ctx: StateContext,
   want: Target[],
   pending: string[],
-  verbs: { done: string; would: string; fail: string; ok: string; aptProblem?: boolean },
+  verbs: { done: string; would: string; fail: string; ok: string; aptProblem?: boolean; summary?: (pending: string[]) => string },
   /** pkg.latest's prediction names the installed version as old (pkg.installed's says ''). */
   oldInTest = false,
 ): Promise<StateReturn> {
@@ -132,7 +152,7 @@ async function install(
     ret.comment = `The following packages failed to ${verbs.fail}: ${(failed.length ? failed : pending).join(', ')}\n${r.stderr || r.stdout}`.trim();
     return ret;
   }
-  ret.comment = `The following packages were ${verbs.done}: ${pending.map((s) => s.split('=')[0]).join(', ')}`;
+  ret.comment = verbs.summary ? verbs.summary(pending) : `The following packages were ${verbs.done}: ${pending.map((s) => s.split('=')[0]).join(', ')}`;
   return ret;
 }
 
@@ -152,6 +172,7 @@ async function installed(args: Record<string, unknown>, ctx: StateContext): Prom
     // Salt adds this once any target names a version (`latest` resolved to apt's candidate)
     ok: `All specified packages are already installed${want.some((t) => t.version !== undefined) ? ' and are at the desired version' : ''}`,
     aptProblem: true,
+    summary: (p) => installedSummary(want, p),
   });
 }
 

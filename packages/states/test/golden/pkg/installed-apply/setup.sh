@@ -1,7 +1,8 @@
 # A private package world under ROOT, bound over the host's by ns.sh (as ../installed): a dpkg
 # database holding brine-demo-c 1.0-1, and a local file: repository with tiny real packages
 # (no files, built here with dpkg-deb): brine-demo-c 1.0-1, which suggests brine-demo-gone (a
-# name apt knows but cannot install: "no installation candidate"), and brine-demo-a 2.0-1.
+# name apt knows but cannot install: "no installation candidate"), brine-demo-a 2.0-1 and
+# brine-demo-long-package-name 3.0-1.
 root="$1"
 # apt's fetch methods run as the _apt user: the repository must be reachable by it
 chmod 0755 "$(dirname "$root")" "$root"
@@ -18,7 +19,7 @@ Description: brine golden test package
 
 STATUS
 touch "$root/dpkg/available" "$root/dpkg/triggers/Unincorp"
-for pv in brine-demo-a:2.0-1 brine-demo-c:1.0-1; do
+for pv in brine-demo-a:2.0-1 brine-demo-c:1.0-1 brine-demo-long-package-name:3.0-1; do
   p="${pv%%:*}"; v="${pv#*:}"; d="$root/build/${p}_$v"
   mkdir -p "$d/DEBIAN"
   printf 'Package: %s\nVersion: %s\nArchitecture: all\nMaintainer: Brine Tests <tests@example.invalid>\nDescription: brine golden test package\n' "$p" "$v" > "$d/DEBIAN/control"

@@ -21,3 +21,11 @@ no-candidate:
 unknown:
   pkg.installed:
     - name: brine-no-such-package
+one-new-one-there:
+  pkg.installed:
+    - pkgs:
+      - brine-demo-c
+      - brine-demo-a
+long-name:
+  pkg.installed:
+    - name: brine-demo-long-package-name
