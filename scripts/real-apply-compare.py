@@ -19,7 +19,7 @@ sha256, link target; the ignored paths are IGNORE below), dpkg packages, users a
 OUT gets per formula: salt-1.json, salt-2.json, brine-1.json, brine-2.json, compare.json,
 and summary.txt for all formulas. Exit status 0 when every formula agrees.
 """
-import grp, hashlib, json, os, pwd, shutil, stat, subprocess, sys, tempfile, time
+import difflib, grp, hashlib, json, re, os, pwd, shutil, stat, subprocess, sys, tempfile, time
 
 NODE = shutil.which('node') or '/usr/bin/node'
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,6 +33,11 @@ IGNORE = ('/tmp', '/var/tmp', '/var/cache', '/var/log', '/var/lib/apt/lists', '/
           '/usr/lib/python3/dist-packages/__pycache__', '/etc/.pwd.lock', '/proc', '/sys', '/dev',
           '/var/lib/ucf/cache', '/var/lib/ucf/hashfile.', '/var/lib/ucf/registry.')
 IGNORE_PARTS = ('__pycache__',)
+# Files whose bytes differ on every run (a daemon's pid, Berkeley DB pages): type, mode and owner
+# are compared, not content.
+CONTENT_NOISE = ('.pid', '.lock', '/etc/aliases.db', '.tdb')
+# crontab(1) heads a crontab with the file it was read from and the time: compared without it
+CRONTAB_STAMP = re.compile(rb'^# \(.* installed on .*\)\n', re.M)
 
 
 def ignored(p):
@@ -105,8 +110,13 @@ def describe(path, names):
         return f'link -> {os.readlink(path)} {owner}'
     if stat.S_ISDIR(st.st_mode):
         return f'dir {mode} {owner}'
+    if stat.S_ISREG(st.st_mode) and path.endswith(CONTENT_NOISE):
+        return f'file {mode} {owner} (content not compared)'
     if stat.S_ISREG(st.st_mode):
-        h = hashlib.sha256(open(path, 'rb').read()).hexdigest()[:16]
+        data = open(path, 'rb').read()
+        if '/var/spool/cron/crontabs/' in path:
+            data = CRONTAB_STAMP.sub(b'', data)
+        h = hashlib.sha256(data).hexdigest()[:16]
         return f'file {mode} {owner} sha256:{h}'
     return f'special {oct(st.st_mode)} {owner}'
 
@@ -173,6 +183,13 @@ def state_changes(text):
     return d if isinstance(d, dict) else None
 
 
+def no_pid(tag, changes):
+    """A cmd state's changes without the pid (a process id differs on every run)."""
+    if tag.startswith('cmd_|-') and isinstance(changes, dict):
+        return {k: v for k, v in changes.items() if k != 'pid'}
+    return changes
+
+
 def compare_runs(s, b):
     """Per state of Salt's first run: same result, and result+comment+changes identical."""
     same_res = ident = 0
@@ -184,7 +201,7 @@ def compare_runs(s, b):
             continue
         if v.get('result') == w.get('result'):
             same_res += 1
-            if v.get('comment') == w.get('comment') and v.get('changes') == w.get('changes'):
+            if v.get('comment') == w.get('comment') and no_pid(k, v.get('changes')) == no_pid(k, w.get('changes')):
                 ident += 1
                 continue
         diffs.append((k, {'salt': [v.get('result'), str(v.get('comment'))[:300], v.get('changes')],
@@ -234,20 +251,33 @@ def apply_in_overlay(tool, case):
         os.mkdir(os.path.join(base, d))
     cmd = ['unshare', '--mount', '--pid', '--fork', sys.executable, os.path.abspath(__file__), '--inner',
            base, tool, case, json.dumps(tool_cmd(tool, case))]
+    host_pkgs = packages('')  # the host itself (an empty upper): other work may install packages meanwhile
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise SystemExit(f'{tool} overlay failed: {p.stderr[-2000:]}')
     res = json.load(open(os.path.join(base, 'inner.json')))
     mounts, procs = leftovers(base)
     res['leftover_mounts'], res['leftover_processes'] = mounts, procs
+    res['host_packages'] = host_pkgs
     return base, res
 
 
-def end_state(base, paths):
+def end_state(base, paths, host_pkgs):
+    """Files as the overlay showed them, the packages the runs changed (vs the host before), accounts."""
     upper = os.path.join(base, 'upper')
     names = id_names(upper)
     files = {p: describe(view(upper, p), names) for p in sorted(paths)}
-    return {'files': files, 'packages': packages(upper), 'accounts': accounts(upper)}
+    return {'files': files, 'packages': dict_diff(host_pkgs, packages(upper)), 'accounts': accounts(upper)}
+
+
+def file_diffs(bases, differ):
+    """Unified diffs (Salt -> Brine) of the regular files whose content differs."""
+    out = {}
+    for p, (a, b) in differ.items():
+        if a.startswith('file ') and b.startswith('file ') and a.split()[-1] != b.split()[-1]:
+            texts = [read_view(bases[t] + '/upper', p).splitlines(keepends=True) for t in ('salt', 'brine')]
+            out[p] = ''.join(difflib.unified_diff(*texts, 'salt' + p, 'brine' + p))[:20000]
+    return out
 
 
 def one_formula(corpus, name, out, keep):
@@ -261,7 +291,8 @@ def one_formula(corpus, name, out, keep):
                 open(os.path.join(out, name, f'{tool}-{i}.json'), 'w').write(r['stdout'])
                 open(os.path.join(out, name, f'{tool}-{i}.stderr'), 'w').write(r['stderr'])
         paths = upper_paths(bases['salt'] + '/upper') | upper_paths(bases['brine'] + '/upper')
-        ends = {t: end_state(bases[t], paths) for t in bases}
+        ends = {t: end_state(bases[t], paths, res[t]['host_packages']) for t in bases}
+        text_diffs = file_diffs(bases, dict_diff(ends['salt']['files'], ends['brine']['files']))
     finally:
         for t, b in bases.items():
             m, p = leftovers(b)
@@ -275,10 +306,9 @@ def one_formula(corpus, name, out, keep):
         'formula': name, 'states': len(s1 or {}), 'same_result': same_res, 'identical': ident,
         'run1_differences': run_diffs,
         'salt_run1_failed': [k for k, v in (s1 or {}).items() if v.get('result') is False],
-        'files_differ': files, 'files_compared': len(paths),
+        'files_differ': files, 'files_compared': len(paths), 'file_text_diffs': text_diffs,
         'packages_differ': dict_diff(ends['salt']['packages'], ends['brine']['packages']),
-        # an empty upper path reads the host itself
-        'packages_added': sorted(set(ends['salt']['packages']) - set(packages(''))),
+        'packages_changed': {t: ends[t]['packages'] for t in ends},
         'accounts_differ': dict_diff(ends['salt']['accounts'], ends['brine']['accounts']),
         'service_links': {p: [ends['salt']['files'][p], ends['brine']['files'][p]] for p in svc},
         'processes': {t: res[t]['processes'] for t in res},
