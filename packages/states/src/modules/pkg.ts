@@ -83,7 +83,11 @@ function installedSummary(want: Target[], pending: string[]): string {
   const listed = modified.map(desiredPkg).join(', ');
   const lines = [listed.length < 20 ? `The following packages were installed/updated: ${listed}` : `${count(modified.length)} installed/updated.`];
   if (already.length) {
-    lines.push(already.length <= 20 ? `The following packages were already installed: ${already.map(desiredPkg).join(', ')}` : `${count(already.length)} already installed`);
+    lines.push(
+      already.length <= 20
+        ? `The following packages were already installed: ${already.map(desiredPkg).join(', ')}`
+        : `${count(already.length)} already installed`,
+    );
   }
   return lines.join('\n');
 }
