@@ -1,5 +1,5 @@
 import t from 'tap';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createRegistry, localeModule } from '../src/index.js';
 import { canUnshare, goldenCases, runGoldenCase } from './golden-cases.js';
@@ -11,7 +11,7 @@ import { namespaceRunner } from './ns-runner.js';
  * and update-locale ran for real. Brine edits the case's files by path and runs its commands
  * (locale -a, locale-gen, update-locale) in a mount namespace that binds those same files over
  * /etc and overlays /usr/lib/locale: the host's locales are untouched. After the real run, the
- * files and the built locales must be as Salt left them (salt-after.txt).
+ * files, the built locales and file.replace's .bak copies must be as Salt left them (salt-after.txt).
  */
 
 const unshareOk = canUnshare();
@@ -28,6 +28,10 @@ for (const caseDir of goldenCases('locale')) {
           readFileSync(join(root, 'etc/default/locale'), 'utf8'),
           '--\n',
           readdirSync(join(root, 'lu')).sort().join('\n') + '\n',
+          '--\n',
+          ['./default/locale.bak', './locale.gen.bak'].filter((f) => existsSync(join(root, 'etc', f))).join('\n') + '\n',
+          readFileSync(join(root, 'etc/locale.gen.bak'), 'utf8'),
+          readFileSync(join(root, 'etc/default/locale.bak'), 'utf8'),
         ].join('');
         t.equal(text, readFileSync(join(caseDir, 'salt-after.txt'), 'utf8'), 'locale.gen, default/locale and the built locales as Salt left them');
       };

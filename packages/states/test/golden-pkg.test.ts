@@ -11,10 +11,10 @@ import { namespaceRunner } from './ns-runner.js';
  * the host's in a mount namespace (no network), so apt-get and dpkg run for real and the host's
  * packages are untouched. salt-run.json holds Salt's real apply of the same case too; Brine's
  * apply still words several outcomes differently (already-installed lists, downgrades, apt's
- * errors), which is not this case's subject yet.
+ * errors), which is not this case's subject yet; installed-apply is checked in both modes.
  */
 for (const caseDir of goldenCases('pkg')) {
-  for (const mode of ['test'] as const) {
+  for (const mode of basename(caseDir) === 'installed' ? (['test'] as const) : (['run', 'test'] as const)) {
     t.test(`pkg/${basename(caseDir)} ${mode}`, { skip: canUnshare() ? false : 'needs root with unshare/nsenter' }, async (t) => {
       const nsSetup = readFileSync(join(caseDir, 'ns.sh'), 'utf8').trim().split('\n').join(' && ');
       const cmd = (root: string) => namespaceRunner(t, ['-m', '-n'], `set -- ${JSON.stringify(root)}; ${nsSetup}`);

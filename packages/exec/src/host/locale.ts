@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { CommandRunner } from '@brine/core';
 import { which } from '../modules/cmd.js';
 import { replaceText } from './text-replace.js';
@@ -59,6 +59,12 @@ export function normalizeLocale(loc: string): string {
 
 const etcOf = (h: LocaleHost) => h.etc ?? '/etc';
 
+/** Salt edits these files with file.replace, whose default keeps the file as it was in `<file>.bak`. */
+function replaceWithBackup(file: string, after: string): void {
+  if (existsSync(file)) copyFileSync(file, `${file}.bak`);
+  writeFileSync(file, after);
+}
+
 async function output(h: LocaleHost, argv: string[]): Promise<string> {
   const r = await h.cmd.run(argv);
   return [r.stdout, r.stderr].filter(Boolean).join('').replace(/\n+$/, '');
@@ -96,7 +102,7 @@ export async function genLocale(h: LocaleHost, name: string): Promise<boolean> {
   if (existsSync(localeGen)) {
     const before = readFileSync(localeGen, 'utf8');
     const after = replaceText(before, `^\\s*#\\s*${locale}\\s*$`, `${locale}\n`, { appendIfNotFound: true });
-    if (after !== before) writeFileSync(localeGen, after);
+    if (after !== before) replaceWithBackup(localeGen, after);
   }
   let argv: string[];
   if (which('locale-gen')) argv = ['locale-gen', ubuntu ? normalizeLocale(locale) : locale];
@@ -142,6 +148,6 @@ export async function setLocale(h: LocaleHost, locale: string): Promise<boolean>
   const file = `${etcOf(h)}/default/locale`;
   const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const after = replaceText(before, '^LANG=.*', `LANG="${locale}"`, { appendIfNotFound: true });
-  if (after !== before) writeFileSync(file, after);
+  if (after !== before) replaceWithBackup(file, after);
   return true;
 }

@@ -59,6 +59,39 @@ async function predictedVersions(ctx: StateContext, pending: string[]): Promise<
   return out;
 }
 
+/**
+ * Salt's aptpkg.install raises when apt exits non-zero with something on stderr; pkg.installed
+ * then comments the error list as Salt's nested outputter lays it out.
+ */
+function aptProblem(stderr: string): string {
+  const [first, ...rest] = stderr.trimEnd().split('\n');
+  return ['Problem encountered installing package(s). Additional info follows:\n\nerrors:', `    - ${first}`, ...rest.map((l) => `      ${l}`)].join('\n');
+}
+
+/** Salt's _get_desired_pkg: the name, with `=version` where one is wanted. */
+const desiredPkg = (t: Target) => (t.version === undefined ? t.name : `${t.name}${/^[<>=]/.test(t.version) ? '' : '='}${t.version}`);
+
+/**
+ * pkg.installed's comment after an install, as Salt words it: the installed targets listed while
+ * that list is under 20 characters (else counted), then the targets that were already there.
+ */
+function installedSummary(want: Target[], pending: string[]): string {
+  const names = new Set(pending.map((s) => s.split('=')[0]));
+  const modified = want.filter((t) => names.has(t.name));
+  const already = want.filter((t) => !names.has(t.name));
+  const count = (n: number) => `${n} targeted package${n > 1 ? 's' : ''} ${n > 1 ? 'were' : 'was'}`;
+  const listed = modified.map(desiredPkg).join(', ');
+  const lines = [listed.length < 20 ? `The following packages were installed/updated: ${listed}` : `${count(modified.length)} installed/updated.`];
+  if (already.length) {
+    lines.push(
+      already.length <= 20
+        ? `The following packages were already installed: ${already.map(desiredPkg).join(', ')}`
+        : `${count(already.length)} already installed`,
+    );
+  }
+  return lines.join('\n');
+}
+
 /** Salt reads `version: latest` as apt's candidate (none known: no version at all). */
 async function resolveLatest(ctx: StateContext, want: Target[]): Promise<Target[]> {
   const latest = want.filter((t) => t.version === 'latest').map((t) => t.name);
@@ -84,7 +117,7 @@ async function install(
   ctx: StateContext,
   want: Target[],
   pending: string[],
-  verbs: { done: string; would: string; fail: string; ok: string },
+  verbs: { done: string; would: string; fail: string; ok: string; aptProblem?: boolean; summary?: (pending: string[]) => string },
   /** pkg.latest's prediction names the installed version as old (pkg.installed's says ''). */
   oldInTest = false,
 ): Promise<StateReturn> {
@@ -117,12 +150,13 @@ async function install(
   ret.changes = diffVersions(before, after);
   ret.new_state = stateOf(names, after);
   const failed = want.filter((t) => !after.has(t.name) || (t.version !== undefined && after.get(t.name) !== t.version)).map((t) => t.name);
+  if (r.retcode !== 0 && verbs.aptProblem && r.stderr.trim()) return { ...ret, result: false, comment: aptProblem(r.stderr) };
   if (r.retcode !== 0 || failed.length) {
     ret.result = false;
     ret.comment = `The following packages failed to ${verbs.fail}: ${(failed.length ? failed : pending).join(', ')}\n${r.stderr || r.stdout}`.trim();
     return ret;
   }
-  ret.comment = `The following packages were ${verbs.done}: ${pending.map((s) => s.split('=')[0]).join(', ')}`;
+  ret.comment = verbs.summary ? verbs.summary(pending) : `The following packages were ${verbs.done}: ${pending.map((s) => s.split('=')[0]).join(', ')}`;
   return ret;
 }
 
@@ -139,7 +173,10 @@ async function installed(args: Record<string, unknown>, ctx: StateContext): Prom
     done: 'installed/updated',
     would: 'installed/updated',
     fail: 'install/update',
-    ok: 'All specified packages are already installed',
+    // Salt adds this once any target names a version (`latest` resolved to apt's candidate)
+    ok: `All specified packages are already installed${want.some((t) => t.version !== undefined) ? ' and are at the desired version' : ''}`,
+    aptProblem: true,
+    summary: (p) => installedSummary(want, p),
   });
 }
 

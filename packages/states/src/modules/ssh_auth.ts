@@ -160,7 +160,8 @@ async function absent(a: Record<string, unknown>, ctx: StateContext): Promise<St
   if (!user) missingUser(k);
   if (k.source) {
     const keys = await sourceKeys(ctx, k);
-    if (!keys) throw new SshError('Failed to pull key file from salt file server');
+    // as Salt: a source the file server does not have removes nothing, with an empty comment
+    if (!keys) return ret;
     if (keys.size === 0) ret.comment = 'fail';
     else {
       let all = '';

@@ -144,6 +144,20 @@ function allGroups(u: PasswdEntry): string[] {
   return [...set].sort();
 }
 
+/**
+ * Salt's user.add then chgroups: usermod -G only when the new account's groups (its primary one
+ * included) are not already the wanted ones, so a user is not listed in its own primary group.
+ */
+async function addGroups(name: string, want: string[], ctx: StateContext): Promise<void> {
+  if (!want.length) return;
+  forgetAccounts();
+  const u = await getUser(name, ctx.cmd);
+  const have = u ? allGroups(u) : [];
+  if (have.length === new Set(want).size && want.every((g) => have.includes(g))) return;
+  await ctx.cmd.run(['usermod', '-G', want.join(','), name]);
+  forgetAccounts();
+}
+
 async function gidOf(gid: unknown, ctx: StateContext): Promise<number | undefined | 'missing'> {
   if (gid === undefined || gid === null || gid === '') return undefined;
   const g = await getGroup(String(gid), ctx.cmd);
@@ -175,7 +189,6 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     if (args.uid !== undefined) argv.push('-u', String(args.uid));
     if (gid !== undefined) argv.push('-g', gid === 'missing' ? String(args.gid) : String(gid));
     else if (args.usergroup === false) argv.push('-N');
-    if (wantGroups.length) argv.push('-G', wantGroups.join(','));
     if (typeof args.home === 'string') argv.push('-d', args.home);
     argv.push(asBool(args.createhome, true) && !asBool(args.system) ? '-m' : '-M');
     if (typeof args.shell === 'string') argv.push('-s', args.shell);
@@ -192,6 +205,7 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     const r = await ctx.cmd.run(argv);
     forgetAccounts();
     if (r.retcode !== 0) return { ...ret, result: false, comment: `Failed to create new user ${name}` };
+    await addGroups(name, wantGroups, ctx);
     const made = await getUser(name, ctx.cmd);
     ret.new_state = userState(made);
     ret.changes = made ? userInfo(made) : { name };

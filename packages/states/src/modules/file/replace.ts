@@ -1,3 +1,4 @@
+import { copyFileSync } from 'node:fs';
 import { readFile } from '../../util/sync-fs.js';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { replaceText } from '@brine/exec';
@@ -66,6 +67,9 @@ export async function replace(args: Record<string, unknown>, ctx: StateContext):
     return ret;
   }
   const written = Buffer.from(after);
+  // Salt keeps the file as it was beside it unless `backup` is False or empty
+  const backup = args.backup ?? '.bak';
+  if (backup !== false && backup !== '') copyFileSync(name, `${name}${String(backup)}`);
   await atomicWrite(name, written, st, defaultFileMode());
   ret.comment = 'Changes were made';
   ret.new_state = await pathState(name, ctx.cmd, written);
