@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { sortEnvs, type StateTree } from './state-tree.js';
+import { servedTreeName } from '@brine/core';
 
 /**
  * A state tree on disk: `{env: [root dirs]}` like Salt's file_roots; the first root holding a
@@ -21,7 +22,7 @@ export function dirTree(roots: Record<string, string[]>): StateTree {
           return;
         }
         for (const name of entries) {
-          if (name.startsWith('.')) continue;
+          if (!servedTreeName(name)) continue;
           const full = join(dir, name);
           let st;
           try {

@@ -22,3 +22,4 @@ export * from './error-lines.js';
 export * from './key-order.js';
 export * from './path-lookup.js';
 export * from './salt-signatures.js';
+export * from './tree-names.js';

@@ -3,6 +3,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dire
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { sortEnvs, type StateTree } from '@brine/compiler';
+import { servedTreeName } from '@brine/core';
 
 /** One file of a tree snapshot: where it is on disk and the sha256 of its bytes. */
 export interface RootFile {
@@ -184,7 +185,7 @@ export class FileRoots {
   private async walkDirAsync(env: string, rootReal: string, dir: string, map: Map<string, RootFile>, data: Map<string, Buffer>): Promise<void> {
     let entries: Dirent[];
     try {
-      entries = (await readdir(dir, { withFileTypes: true })).filter((d) => !d.name.startsWith('.')).sort(byName);
+      entries = (await readdir(dir, { withFileTypes: true })).filter((d) => servedTreeName(d.name)).sort(byName);
     } catch {
       return;
     }
@@ -257,7 +258,7 @@ export class FileRoots {
             return;
           }
           for (const name of entries) {
-            if (name.startsWith('.')) continue;
+            if (!servedTreeName(name)) continue;
             const full = path.join(dir, name);
             let st;
             try {

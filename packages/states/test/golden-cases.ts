@@ -57,7 +57,7 @@ const MIN_CASES: Record<string, number> = {
   archive: 1,
   cron: 2,
   debconf: 1,
-  file: 7,
+  file: 8,
   git: 3,
   group: 1,
   host: 1,

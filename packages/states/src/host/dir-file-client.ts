@@ -1,6 +1,6 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { FileClient } from '@brine/core';
+import { servedTreeName, type FileClient } from '@brine/core';
 import { statesErrors } from '../errors.js';
 
 /** Splits `salt://path/to/file?saltenv=x` into the relative path and the env it names, if any. */
@@ -74,7 +74,7 @@ export function dirFileClient(roots: Record<string, string[]>): FileClient {
         } catch {
           continue;
         }
-        // Like the master's file server: dot files left out, symlinks out of the root skipped.
+        // Like the master's file server: dot files served, VCS folders and symlinks out of the root skipped.
         const walk = async (abs: string, rel: string): Promise<void> => {
           let names: string[];
           try {
@@ -83,7 +83,7 @@ export function dirFileClient(roots: Record<string, string[]>): FileClient {
             return;
           }
           for (const n of names) {
-            if (n.startsWith('.')) continue;
+            if (!servedTreeName(n)) continue;
             const full = join(abs, n);
             let real: string;
             try {
