@@ -127,3 +127,32 @@ t.test(
     t.notOk(existsSync(path.join(root, 'etc/brine/master.yaml')), 'purge removes the conffiles');
   },
 );
+
+/**
+ * The release image (packaging/docker/Dockerfile) as far as this machine can take it: there is no
+ * Docker engine here, so its ADD (a local tar.gz is unpacked) and RUN are carried out under a temp
+ * root with the image's absolute paths moved into it, and the image's entry point runs.
+ */
+t.test('the release Dockerfile unpacks the tarball and its entry point runs', async (t) => {
+  const file = readFileSync(path.join(REPO, 'packaging/docker/Dockerfile'), 'utf8');
+  const lines = file.replace(/\\\n\s*/g, ' ').split('\n');
+  t.match(file, /^FROM debian:bookworm-slim$/m, 'a plain Debian base: the tarball carries its Node');
+  t.ok(lines.includes('ADD ${TARBALL} /opt/'), 'the tarball named by the build argument, unpacked into /opt');
+  const run = lines.filter((l) => l.startsWith('RUN ')).map((l) => l.slice(4));
+  t.equal(run.length, 1);
+  const entry = /^ENTRYPOINT \["([^"]+)"\]$/m.exec(file)?.[1];
+  t.equal(entry, '/usr/bin/brine');
+  const root = mkdtempSync(path.join(os.tmpdir(), 'brine-image-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  for (const d of ['opt', 'usr/bin', 'etc', 'var/lib']) mkdirSync(path.join(root, d), { recursive: true });
+  execFileSync('tar', ['-C', path.join(root, 'opt'), '-xzf', tarball]);
+  const script = run[0]!.replace(/(^|[\s;])\/(opt|usr\/bin|etc|var)\b/g, `$1${root}/$2`);
+  t.notMatch(script, /(^|[\s;])\/(opt|usr|etc|var)\//, 'every absolute path of the image is moved under the temp root');
+  const PATH = `${path.join(root, 'usr/bin')}:${pathWithoutNode(root)}:/usr/bin:/bin`;
+  const built = spawnSync('sh', ['-c', script], { env: { PATH }, encoding: 'utf8' });
+  t.equal(built.status, 0, built.stderr);
+  t.match(built.stdout, new RegExp(`^brine ${version} \\(node 24\\.`), 'the RUN step checks the command');
+  t.ok(statSync(path.join(root, 'var/lib/brine/minion')).isDirectory());
+  const v = runIn(root, path.join(root, entry!.slice(1)), ['--version'], pathWithoutNode(path.join(root, 'etc')));
+  t.equal(v.status, 0, v.stderr);
+});
