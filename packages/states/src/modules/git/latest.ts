@@ -308,6 +308,37 @@ async function fetchRemote(repo: Repo, w: Want, comments: string[]): Promise<str
   return undefined;
 }
 
+/** Fetches a rev the clone lacks; the fast-forward verdict against it, or the result to return. */
+async function fetchMissingRev(
+  repo: Repo,
+  w: Want,
+  r: Remote,
+  ret: Ret,
+  comments: string[],
+  l: { revsMatch: boolean; localBranch: string | null; baseRev: string | null; localChanges: boolean; headNotUpdated: () => string },
+): Promise<boolean | Ret> {
+  const fetchFailed = await fetchRemote(repo, w, comments);
+  if (fetchFailed !== undefined) return fail(ret, fetchFailed, comments);
+  if ((await repo.revParse(`${r.rev}^{commit}`)) === undefined) return fail(ret, `Fetch did not successfully retrieve rev '${w.rev}' from ${w.name}`);
+  if (!l.revsMatch && !w.updateHead && (w.branch === undefined || w.branch === l.localBranch)) {
+    ret.comment = l.headNotUpdated();
+    return ret;
+  }
+  const fastForward = l.baseRev === null ? true : await repo.isAncestor(l.baseRev, r.rev!);
+  if ((fastForward === false && w.forceReset === false) || (fastForward && l.localChanges && w.forceReset === false)) {
+    return notFastForward(ret, w, l.baseRev, r.rev, l.localBranch, r, l.localChanges, comments);
+  }
+  return fastForward;
+}
+
+/** Checks out the branch asked for, creating it from the remote rev when it is new. */
+async function checkoutBranch(repo: Repo, w: Want, r: Remote, comments: string[], localBranches: string[]): Promise<void> {
+  const fresh = !localBranches.includes(w.branch!);
+  const checkoutRev = fresh ? (w.rev === 'HEAD' ? r.rev! : r.upstream || w.rev) : w.branch!;
+  await repo.git(['checkout', ...(w.forceCheckout ? ['--force'] : []), ...(fresh ? ['-b', w.branch!] : []), checkoutRev]);
+  comments.push(fresh ? `New branch '${w.branch}' was checked out, with ${r.loc} as a starting point` : `'${checkoutRev}' was checked out`);
+}
+
 async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpts): Promise<Ret> {
   const repo = new Repo(ctx, w.target, g);
   const comments: string[] = [];
@@ -376,25 +407,14 @@ async function update(ctx: StateContext, ret: Ret, w: Want, r: Remote, g: GitOpt
     }
     if (await compareTags(repo, w, ret, comments, localTags)) hasRemoteRev = false;
     if (!hasRemoteRev) {
-      const fetchFailed = await fetchRemote(repo, w, comments);
-      if (fetchFailed !== undefined) return fail(ret, fetchFailed, comments);
-      if ((await repo.revParse(`${r.rev}^{commit}`)) === undefined) return fail(ret, `Fetch did not successfully retrieve rev '${w.rev}' from ${w.name}`);
-      if (!revsMatch && !w.updateHead && (w.branch === undefined || w.branch === localBranch)) {
-        ret.comment = headNotUpdated();
-        return ret;
-      }
-      fastForward = baseRev === null ? true : await repo.isAncestor(baseRev, r.rev);
-      if ((fastForward === false && w.forceReset === false) || (fastForward && localChanges && w.forceReset === false)) {
-        return notFastForward(ret, w, baseRev, r.rev, localBranch, r, localChanges, comments);
-      }
+      const fetched = await fetchMissingRev(repo, w, r, ret, comments, { revsMatch, localBranch, baseRev, localChanges, headNotUpdated });
+      if (typeof fetched !== 'boolean') return fetched;
+      fastForward = fetched;
     }
     if (branchChange) {
       if (localChanges && !w.forceCheckout)
         return fail(ret, `Local branch '${localBranch}' has uncommitted changes. Set 'force_checkout' to True to discard them and proceed.`);
-      const fresh = !localBranches.includes(w.branch!);
-      const checkoutRev = fresh ? (w.rev === 'HEAD' ? r.rev : r.upstream || w.rev) : w.branch!;
-      await repo.git(['checkout', ...(w.forceCheckout ? ['--force'] : []), ...(fresh ? ['-b', w.branch!] : []), checkoutRev]);
-      comments.push(fresh ? `New branch '${w.branch}' was checked out, with ${r.loc} as a starting point` : `'${checkoutRev}' was checked out`);
+      await checkoutBranch(repo, w, r, comments, localBranches);
     }
     const failed = await moveHead(repo, w, r, ret, comments, { fastForward, localChanges, baseRev, upstreamOpts: up.opts, upstreamAction: up.action });
     if (failed !== undefined) return fail(ret, failed, comments);
