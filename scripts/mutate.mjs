@@ -5,7 +5,13 @@ import { Stryker } from '@stryker-mutator/core';
 import { matchesGlob } from 'node:path';
 import config, { testsOf } from '../stryker.config.mjs';
 
-const asked = process.argv.slice(2).map((f) => f.replace(/^\.\//, ''));
+// `--concurrency=N` overrides the config's (1 on a shared machine)
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--concurrency='));
+const concurrency = flags.length ? Number(flags.at(-1).split('=')[1]) : config.concurrency;
+const asked = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('--'))
+  .map((f) => f.replace(/^\.\//, ''));
 const mutate = asked.length ? asked : Object.keys(testsOf);
 const testFiles = new Set();
 for (const file of mutate) {
@@ -19,4 +25,4 @@ for (const file of mutate) {
   for (const [, tests] of listed) for (const t of tests) testFiles.add(t);
 }
 // the clear-text reporter prints the score per file; the exit status is Stryker's own
-await new Stryker({ ...config, mutate, tap: { ...config.tap, testFiles: [...testFiles] } }).runMutationTest();
+await new Stryker({ ...config, concurrency, mutate, tap: { ...config.tap, testFiles: [...testFiles] } }).runMutationTest();
