@@ -184,57 +184,102 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
   // group may come from this run) and left to useradd otherwise
   if (gid === 'missing' && user) return { ...ret, result: false, comment: `The following group(s) are not present: ${String(args.gid)}` };
 
-  if (!user) {
-    const argv = ['useradd'];
-    if (args.uid !== undefined) argv.push('-u', String(args.uid));
-    if (gid !== undefined) argv.push('-g', gid === 'missing' ? String(args.gid) : String(gid));
-    else if (args.usergroup === false) argv.push('-N');
-    if (typeof args.home === 'string') argv.push('-d', args.home);
-    argv.push(asBool(args.createhome, true) && !asBool(args.system) ? '-m' : '-M');
-    if (typeof args.shell === 'string') argv.push('-s', args.shell);
-    if (asBool(args.system)) argv.push('-r');
-    const gecos = gecosText(Object.fromEntries(GECOS.map((k) => [k, args[k] === undefined || args[k] === null ? '' : String(args[k])])));
-    if (gecos) argv.push('-c', gecos);
-    if (args.unique === false) argv.push('-o');
-    argv.push(name);
-    if (ctx.test) {
-      ret.result = null;
-      ret.comment = `User ${name} set to be added`;
-      return ret;
-    }
-    const r = await ctx.cmd.run(argv);
-    forgetAccounts();
-    if (r.retcode !== 0) return { ...ret, result: false, comment: `Failed to create new user ${name}` };
-    await addGroups(name, wantGroups, ctx);
-    const made = await getUser(name, ctx.cmd);
-    ret.new_state = userState(made);
-    ret.changes = made ? userInfo(made) : { name };
-    // as Salt: without createhome the home is reported empty
-    if (!asBool(args.createhome, true)) ret.changes.home = '';
-    ret.comment = `New user ${name} created`;
-    if (password !== undefined && !emptyPassword) {
-      const failed = await setPassword(ctx.cmd, name, password);
-      if (failed !== undefined || (await shadowInfo(ctx.cmd, name))?.passwd !== password) {
-        return { ...ret, result: false, comment: `User ${name} created but failed to set password to ${REDACTED}` };
-      }
-      ret.changes.password = REDACTED;
-    }
-    if (emptyPassword && password === undefined) {
-      await deletePassword(ctx.cmd, name);
-      if ((await shadowInfo(ctx.cmd, name))?.passwd !== '') return { ...ret, result: false, comment: `User ${name} created but failed to empty password` };
-      ret.changes.password = '';
-    }
-    const ages = ageingDiff(args, undefined);
-    await setAgeing(ctx.cmd, name, ages);
-    const after = ages.length ? await shadowInfo(ctx.cmd, name) : undefined;
-    for (const [arg, v] of ages) {
-      const [, field, , words] = AGEING.find((a) => a[0] === arg)!;
-      if (shadowNum(after?.[field]) !== v) return { ...ret, result: false, comment: `User ${name} created but failed to set ${words} to ${v}` };
-      ret.changes[arg] = v;
-    }
+  const want: Wanted = { name, gid, wantGroups, password, emptyPassword };
+  if (!user) return addUser(args, ctx, ret, want);
+  const { diff, mod, refused } = idChanges(args, user, gid);
+  if (refused.length) {
+    return {
+      ...ret,
+      result: false,
+      comment: `Encountered error checking for needed changes. Additional info follows:\n\n${refused.map((r) => `- ${r}`).join('\n')}`,
+    };
+  }
+  const { home, shadow, ages } = await attributeChanges(args, ctx, user, want, diff, mod);
+  if (!Object.keys(diff).length) {
+    ret.comment = `User ${name} is present and up to date`;
+    ret.new_state = ret.old_state;
     return ret;
   }
+  if (ctx.test) {
+    ret.result = null;
+    // as Salt: test mode names the changes in the comment only
+    ret.comment =
+      'The following user attributes are set to be changed:\n' +
+      Object.entries(diff)
+        .map(
+          ([k, v]) =>
+            `${k}: ${k === 'passwd' ? REDACTED : Array.isArray(v) ? `[${v.map((x) => `'${String(x)}'`).join(', ')}]` : v === true ? 'True' : String(v)}\n`,
+        )
+        .join('');
+    return ret;
+  }
+  return modifyUser(ctx, ret, user, want, { diff, mod, home, shadow, ages });
+}
 
+/** What present() settled from its arguments before looking at the account. */
+interface Wanted {
+  name: string;
+  gid: number | undefined | 'missing';
+  wantGroups: string[];
+  password: string | undefined;
+  emptyPassword: boolean;
+}
+
+/** Creates a missing user with useradd, then its password and ageing. */
+async function addUser(args: Record<string, unknown>, ctx: StateContext, ret: StateReturn, w: Wanted): Promise<StateReturn> {
+  const { name, gid, wantGroups, password, emptyPassword } = w;
+  const argv = ['useradd'];
+  if (args.uid !== undefined) argv.push('-u', String(args.uid));
+  if (gid !== undefined) argv.push('-g', gid === 'missing' ? String(args.gid) : String(gid));
+  else if (args.usergroup === false) argv.push('-N');
+  if (typeof args.home === 'string') argv.push('-d', args.home);
+  argv.push(asBool(args.createhome, true) && !asBool(args.system) ? '-m' : '-M');
+  if (typeof args.shell === 'string') argv.push('-s', args.shell);
+  if (asBool(args.system)) argv.push('-r');
+  const gecos = gecosText(Object.fromEntries(GECOS.map((k) => [k, args[k] === undefined || args[k] === null ? '' : String(args[k])])));
+  if (gecos) argv.push('-c', gecos);
+  if (args.unique === false) argv.push('-o');
+  argv.push(name);
+  if (ctx.test) {
+    ret.result = null;
+    ret.comment = `User ${name} set to be added`;
+    return ret;
+  }
+  const r = await ctx.cmd.run(argv);
+  forgetAccounts();
+  if (r.retcode !== 0) return { ...ret, result: false, comment: `Failed to create new user ${name}` };
+  await addGroups(name, wantGroups, ctx);
+  const made = await getUser(name, ctx.cmd);
+  ret.new_state = userState(made);
+  ret.changes = made ? userInfo(made) : { name };
+  // as Salt: without createhome the home is reported empty
+  if (!asBool(args.createhome, true)) ret.changes.home = '';
+  ret.comment = `New user ${name} created`;
+  if (password !== undefined && !emptyPassword) {
+    const failed = await setPassword(ctx.cmd, name, password);
+    if (failed !== undefined || (await shadowInfo(ctx.cmd, name))?.passwd !== password) {
+      return { ...ret, result: false, comment: `User ${name} created but failed to set password to ${REDACTED}` };
+    }
+    ret.changes.password = REDACTED;
+  }
+  if (emptyPassword && password === undefined) {
+    await deletePassword(ctx.cmd, name);
+    if ((await shadowInfo(ctx.cmd, name))?.passwd !== '') return { ...ret, result: false, comment: `User ${name} created but failed to empty password` };
+    ret.changes.password = '';
+  }
+  const ages = ageingDiff(args, undefined);
+  await setAgeing(ctx.cmd, name, ages);
+  const after = ages.length ? await shadowInfo(ctx.cmd, name) : undefined;
+  for (const [arg, v] of ages) {
+    const [, field, , words] = AGEING.find((a) => a[0] === arg)!;
+    if (shadowNum(after?.[field]) !== v) return { ...ret, result: false, comment: `User ${name} created but failed to set ${words} to ${v}` };
+    ret.changes[arg] = v;
+  }
+  return ret;
+}
+
+/** The uid and gid changes of an existing user, and the ones refused without allow_*_change. */
+function idChanges(args: Record<string, unknown>, user: PasswdEntry, gid: Wanted['gid']): { diff: Record<string, unknown>; mod: string[]; refused: string[] } {
   const diff: Record<string, unknown> = {};
   const mod: string[] = [];
   const refused: string[] = [];
@@ -256,13 +301,12 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
     diff.gid = gid;
     mod.push('-g', String(gid));
   }
-  if (refused.length) {
-    return {
-      ...ret,
-      result: false,
-      comment: `Encountered error checking for needed changes. Additional info follows:\n\n${refused.map((r) => `- ${r}`).join('\n')}`,
-    };
-  }
+  return { diff, mod, refused };
+}
+
+/** Adds the home, shell, password, ageing, GECOS and group changes to `diff` (usermod's to `mod`). */
+async function attributeChanges(args: Record<string, unknown>, ctx: StateContext, user: PasswdEntry, w: Wanted, diff: Record<string, unknown>, mod: string[]) {
+  const { name, password, emptyPassword, wantGroups } = w;
   if (typeof args.home === 'string' && args.home !== user.home) {
     diff.home = args.home;
     mod.push('-d', args.home);
@@ -304,24 +348,15 @@ async function present(args: Record<string, unknown>, ctx: StateContext): Promis
       mod.push('-G', target.join(','));
     }
   }
-  if (!Object.keys(diff).length) {
-    ret.comment = `User ${name} is present and up to date`;
-    ret.new_state = ret.old_state;
-    return ret;
-  }
-  if (ctx.test) {
-    ret.result = null;
-    // as Salt: test mode names the changes in the comment only
-    ret.comment =
-      'The following user attributes are set to be changed:\n' +
-      Object.entries(diff)
-        .map(
-          ([k, v]) =>
-            `${k}: ${k === 'passwd' ? REDACTED : Array.isArray(v) ? `[${v.map((x) => `'${String(x)}'`).join(', ')}]` : v === true ? 'True' : String(v)}\n`,
-        )
-        .join('');
-    return ret;
-  }
+  return { home, shadow, ages };
+}
+
+type Changes = { diff: Record<string, unknown>; mod: string[] } & Awaited<ReturnType<typeof attributeChanges>>;
+
+/** Applies the changes to an existing user and reports what changed, as Salt does. */
+async function modifyUser(ctx: StateContext, ret: StateReturn, user: PasswdEntry, w: Wanted, c: Changes): Promise<StateReturn> {
+  const { name, password } = w;
+  const { diff, mod, home, shadow, ages } = c;
   if (diff.passwd !== undefined) {
     const failed = await setPassword(ctx.cmd, name, password!);
     if (failed !== undefined) return { ...ret, result: false, comment: `These values could not be changed: passwd: ${failed}` };
