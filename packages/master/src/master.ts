@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createLogger, type Logger } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
-import { buildApi } from './api.js';
+import { buildApi, type ApiDeps } from './api.js';
 import type { MasterConfig } from './config.js';
 import { lockDataDir, lockSqliteStore, type HeldLock } from './data-dir-lock.js';
 import { masterErrors } from './errors.js';
@@ -119,13 +119,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const pruned = await store.prune(config.keep_jobs_seconds);
   if (pruned.jobs || pruned.events) log.info(pruned, 'pruned old jobs and events');
   const events = new EventBus(store, (tag, err) => log.error({ event: 'event_lost', tag }, `event not stored: ${err.message}`));
-  const keys = new KeyManager(store, events, {
-    autoAccept: config.auto_accept,
-    autosign: config.autosign,
-    autosignNetworks: config.autosign_networks,
-    newKeysPerMinute: config.new_keys_per_minute,
-    newKeysPerMinuteTotal: config.new_keys_per_minute_total,
-  });
+  const keys = new KeyManager(store, events, keyAcceptance(config));
 
   const tops = await loadMasterTops(config.master_tops, config.master_tops_dirs);
   for (const e of tops.errors) log.error({ event: 'master_tops_error' }, e);
@@ -137,22 +131,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const cluster = clusterId ? new ClusterLink(store, events, clusterId, () => apiUrlForCluster, log) : undefined;
 
   const server: Server = createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.3' });
-  const hub = new MinionHub(server, {
-    keys,
-    store,
-    ...(clusterId ? { clusterId } : {}),
-    events,
-    log,
-    maxFrameBytes: config.max_frame_bytes,
-    pingInterval: config.ping_interval,
-    hostCallTimeout: config.host_call_timeout,
-    unauth: {
-      authTimeout: config.auth_timeout,
-      maxTotal: config.max_unauthenticated,
-      maxPerAddress: config.max_unauthenticated_per_address,
-      maxFrameBytes: config.auth_max_frame_bytes,
-    },
-  });
+  const hub = minionHub(server, config, { keys, store, clusterId, events, log });
   const jobs = new JobManager({
     store,
     lastJid: await store.lastJid(),
@@ -165,17 +144,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     ...(cluster ? { cluster, treeHash: (jid: string) => states.treeHash(jid) } : {}),
     pillarOf: async (id, grains, jid) => (await states.pillar(id, grains, jid)).pillar,
   });
-  // in a cluster a job carries the hash of the trees it was published with: a master serving
-  // other trees refuses to compile it rather than apply different states
-  const checkTree = cluster
-    ? async (jid: string) => {
-        const job = await store.getJob(jid);
-        if (!job?.tree_hash) return;
-        const have = await states.treeHash(jid);
-        if (have !== job.tree_hash)
-          throw masterErrors.make('BRINE_ERR_MASTER_TREE_MISMATCH', { jid, master: cluster.id, want: job.tree_hash.slice(0, 12), have: have.slice(0, 12) });
-      }
-    : undefined;
+  const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events);
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
   hub.requests = requestHandler({
@@ -187,19 +156,9 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     ...(checkTree ? { checkTree } : {}),
     onCompile: (s) => metrics.compileSeconds.observe(s),
   });
-  server.on('request', (_req, res) => {
-    res.writeHead(426, { 'content-type': 'text/plain' });
-    res.end('the minion channel speaks WebSocket on /ws\n');
-  });
-  // ws re-emits the server's errors on the WebSocketServer: the listen error is handled below
-  hub.wss.on('error', (err) => log.debug({ err }, 'minion channel server error'));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => reject(listenError(err, 'minion channel', config.interface, config.port, 'port')));
-    server.listen(config.port, config.interface, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenMinionChannel(server, hub, config, log);
 
-  const api = await buildApi({
+  const { api, apiPort } = await listenApi(config, server, {
     token,
     store,
     ...(cluster ? { cluster } : {}),
@@ -210,22 +169,11 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     log,
     fingerprint: tls.fingerprint,
     minionChannel: { interface: config.interface, port },
-    defaultTimeout: config.timeout,
     states,
     files,
     metrics,
-    metricsPublic: config.metrics_public,
     ...(apiIdentity ? { tls: apiIdentity } : {}),
-    apiHost: config.api_host,
-    allowedHosts: config.api_allowed_hosts,
   });
-  try {
-    await api.listen({ host: config.api_host, port: config.api_port });
-  } catch (err) {
-    server.close();
-    throw listenError(err, 'operator API', config.api_host, config.api_port, 'api_port');
-  }
-  const apiPort = (api.server.address() as AddressInfo).port;
   // started last: nothing after this can fail, so no failed start is kept alive by its threads
   // templates are untrusted: they render only on worker processes, never on this event loop
   const pool = new CompilePool(config, log, Math.max(1, config.compile_workers));
@@ -234,26 +182,11 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   apiUrlForCluster = apiUrl;
   await cluster?.start();
 
-  const retention = setInterval(
-    () => {
-      store.prune(config.keep_jobs_seconds).then(
-        (r) => {
-          if (r.jobs || r.events) log.info(r, 'pruned old jobs and events');
-        },
-        (err: unknown) => log.error({ event: 'store_prune_failed', err: (err as Error).message }, 'pruning old jobs failed'),
-      );
-    },
-    Math.min(3600, Math.max(60, config.keep_jobs_seconds / 10)) * 1000,
-  );
-  retention.unref();
+  const retention = pruneOldJobs(store, config, log);
 
-  log.info(
-    { event: 'master_ready', port, api_port: apiPort, api_url: apiUrl, fingerprint: tls.fingerprint, data_dir: config.data_dir },
-    `master ready: minions connect to ${config.interface}:${port} (certificate fingerprint ${tls.fingerprint}); ` +
-      `operator API at ${apiUrl}, token in ${config.token_file}`,
-  );
+  logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
-  let closed = false;
+  const close = closer({ retention, jobs, hub, cluster, api, server, store, pool, log });
   return {
     config,
     store,
@@ -270,18 +203,146 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     apiUrl,
     fingerprint: tls.fingerprint,
     token,
-    async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(retention);
-      jobs.close();
-      hub.close();
-      await cluster?.close();
-      await api.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await store.close();
-      await pool.close();
-      log.info({ event: 'master_stopped' }, 'master stopped');
-    },
+    close,
   };
+}
+
+type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | 'allowedHosts'>;
+
+/** Builds the operator API and listens; a port that cannot be had closes the minion channel. */
+async function listenApi(config: MasterConfig, server: Server, parts: ApiParts): Promise<{ api: FastifyInstance; apiPort: number }> {
+  const api = await buildApi({
+    ...parts,
+    defaultTimeout: config.timeout,
+    metricsPublic: config.metrics_public,
+    apiHost: config.api_host,
+    allowedHosts: config.api_allowed_hosts,
+  });
+  try {
+    await api.listen({ host: config.api_host, port: config.api_port });
+  } catch (err) {
+    server.close();
+    throw listenError(err, 'operator API', config.api_host, config.api_port, 'api_port');
+  }
+  return { api, apiPort: (api.server.address() as AddressInfo).port };
+}
+
+/** The master's close(): stops taking work, then closes each part (once). */
+function closer(p: {
+  retention: NodeJS.Timeout;
+  jobs: JobManager;
+  hub: MinionHub;
+  cluster: ClusterLink | undefined;
+  api: FastifyInstance;
+  server: Server;
+  store: StoreBackend;
+  pool: CompilePool;
+  log: Logger;
+}): () => Promise<void> {
+  const { retention, jobs, hub, cluster, api, server, store, pool, log } = p;
+  let closed = false;
+  return async () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(retention);
+    jobs.close();
+    hub.close();
+    await cluster?.close();
+    await api.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store.close();
+    await pool.close();
+    log.info({ event: 'master_stopped' }, 'master stopped');
+  };
+}
+
+/** The minion channel's hub on the TLS server, with its limits from the config. */
+function minionHub(
+  server: Server,
+  config: MasterConfig,
+  d: { keys: KeyManager; store: StoreBackend; clusterId: string | undefined; events: EventBus; log: Logger },
+): MinionHub {
+  const { keys, store, clusterId, events, log } = d;
+  return new MinionHub(server, {
+    keys,
+    store,
+    ...(clusterId ? { clusterId } : {}),
+    events,
+    log,
+    maxFrameBytes: config.max_frame_bytes,
+    pingInterval: config.ping_interval,
+    hostCallTimeout: config.host_call_timeout,
+    unauth: {
+      authTimeout: config.auth_timeout,
+      maxTotal: config.max_unauthenticated,
+      maxPerAddress: config.max_unauthenticated_per_address,
+      maxFrameBytes: config.auth_max_frame_bytes,
+    },
+  });
+}
+
+// in a cluster a job carries the hash of the trees it was published with: a master serving
+// other trees refuses to compile it rather than apply different states
+function treeCheck(store: StoreBackend, states: StateService, cluster: ClusterLink): (jid: string) => Promise<void> {
+  return async (jid: string) => {
+    const job = await store.getJob(jid);
+    if (!job?.tree_hash) return;
+    const have = await states.treeHash(jid);
+    if (have !== job.tree_hash)
+      throw masterErrors.make('BRINE_ERR_MASTER_TREE_MISMATCH', { jid, master: cluster.id, want: job.tree_hash.slice(0, 12), have: have.slice(0, 12) });
+  };
+}
+
+/** Listens for minions (WebSocket on /ws only); the port bound. */
+async function listenMinionChannel(server: Server, hub: MinionHub, config: MasterConfig, log: Logger): Promise<number> {
+  server.on('request', (_req, res) => {
+    res.writeHead(426, { 'content-type': 'text/plain' });
+    res.end('the minion channel speaks WebSocket on /ws\n');
+  });
+  // ws re-emits the server's errors on the WebSocketServer: the listen error is handled below
+  hub.wss.on('error', (err) => log.debug({ err }, 'minion channel server error'));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err) => reject(listenError(err, 'minion channel', config.interface, config.port, 'port')));
+    server.listen(config.port, config.interface, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return port;
+}
+
+/** Prunes old jobs and events now and then (at most hourly, at least every minute). */
+function pruneOldJobs(store: StoreBackend, config: MasterConfig, log: Logger): NodeJS.Timeout {
+  const retention = setInterval(
+    () => {
+      store.prune(config.keep_jobs_seconds).then(
+        (r) => {
+          if (r.jobs || r.events) log.info(r, 'pruned old jobs and events');
+        },
+        (err: unknown) => log.error({ event: 'store_prune_failed', err: (err as Error).message }, 'pruning old jobs failed'),
+      );
+    },
+    Math.min(3600, Math.max(60, config.keep_jobs_seconds / 10)) * 1000,
+  );
+  retention.unref();
+  return retention;
+}
+
+/** How new minion keys are accepted, from the config. */
+function keyAcceptance(config: MasterConfig): ConstructorParameters<typeof KeyManager>[2] {
+  return {
+    autoAccept: config.auto_accept,
+    autosign: config.autosign,
+    autosignNetworks: config.autosign_networks,
+    newKeysPerMinute: config.new_keys_per_minute,
+    newKeysPerMinuteTotal: config.new_keys_per_minute_total,
+  };
+}
+
+/** Says where minions and operators reach the master. */
+function logReady(log: Logger, config: MasterConfig, at: { port: number; apiPort: number; apiUrl: string; fingerprint: string }): void {
+  const { port, apiPort, apiUrl, fingerprint } = at;
+  log.info(
+    { event: 'master_ready', port, api_port: apiPort, api_url: apiUrl, fingerprint, data_dir: config.data_dir },
+    `master ready: minions connect to ${config.interface}:${port} (certificate fingerprint ${fingerprint}); ` +
+      `operator API at ${apiUrl}, token in ${config.token_file}`,
+  );
 }
