@@ -237,26 +237,10 @@ async function extract(ctx: StateContext, ret: StateReturn, p: Plan): Promise<St
   const cleanParent = asBool(a.clean_parent);
   if (clean && cleanParent) return done("Only one of 'clean' and 'clean_parent' can be set to True");
   let needed = asBool(a.overwrite);
-  let missing = false;
-  const incorrect: string[] = [];
-  const checks: Array<[string[], (m: import('node:fs').Stats) => boolean]> = [
-    [contents.dirs, (s) => s.isDirectory()],
-    [contents.files, (s) => !s.isSymbolicLink() && !s.isDirectory()],
-    [contents.links, (s) => s.isSymbolicLink()],
-  ];
-  for (const [list, ok] of checks) {
-    for (const rel of list) {
-      try {
-        if (!ok(await lstat(join(name, rel).replace(/\/+$/, '')))) incorrect.push(rel);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') {
-          needed = true;
-          missing = true;
-        } else if (code !== 'ENOTDIR') return done(String((e as Error).message));
-      }
-    }
-  }
+  const found = await wrongOrMissing(name, contents);
+  if (typeof found === 'string') return done(found);
+  const { incorrect, missing } = found;
+  if (missing) needed = true;
   if (incorrect.length) {
     const paths = `\n\n${incorrect.map((x) => `- ${x}`).join('\n')}`;
     const head = `The below paths (relative to ${name}) exist, but are the incorrect type (file instead of directory, symlink instead of file, etc.).`;
@@ -303,35 +287,101 @@ async function extract(ctx: StateContext, ret: StateReturn, p: Plan): Promise<St
       if (p.uid !== -1) await lchown(name, p.uid, -1);
       createdDest = true;
     }
-    const run = async (argv: string[]) => {
-      const r = await ctx.cmd.run(argv, { cwd: name, env: { LC_ALL: 'C' } });
-      if (r.retcode !== 0) {
-        ret.result = false;
-        ret.changes = { pid: r.pid, retcode: r.retcode, stdout: r.stdout.trimEnd(), stderr: r.stderr.trimEnd() };
-      }
-      return r;
-    };
-    if (p.format === 'zip') {
-      const r = await run(['unzip', '-o', '-q', ...(p.options ? p.options.split(/\s+/).filter(Boolean) : []), p.src.path, '-d', name]);
-      if (r.retcode !== 0) return ret;
-      files = contents.names;
-    } else if (p.options === undefined) {
-      const r = await run(['tar', '-xf', p.src.path, '-C', name]);
-      if (r.retcode !== 0) {
-        if (createdDest) await rm(name, { recursive: true, force: true });
-        return done(
-          "Failed to read from tar archive using Python's native tar file support. If archive is compressed using something other than gzip or bzip2, the 'options' argument may be required to pass the correct options to the tar command in order to extract the archive.",
-        );
-      }
-      files = contents.names;
-    } else {
-      const r = await run(tarCommand(p.options, p.src.path));
-      if (r.retcode !== 0) return ret;
-      files = r.stdout.split('\n').filter(Boolean);
-      if (!files.length) files = 'no tar output so far';
-    }
-    if (Array.isArray(files) && p.trim !== false) files = files.slice(0, p.trim);
+    const unpacked = await unpack(ctx, ret, p, contents, createdDest);
+    if (!unpacked) return ret;
+    files = unpacked;
   }
+  const { enforceMissing, enforceFailed } = await enforceOwnership(ctx, ret, p, contents);
+  if (needed) {
+    if (files.length > 0) {
+      if (createdDest) ret.changes.directories_created = [name];
+      ret.changes.extracted_files = files;
+      // Salt 3007 appends the trim note even when trim_output is off ("trimmed to False")
+      ret.comment = `${p.source} extracted to ${name}${why}. Output was trimmed to ${p.trim === false ? 'False' : p.trim} number of lines`;
+      ret.result = true;
+    } else done(`No files were extracted from ${p.source}`);
+  } else {
+    ret.result = true;
+    ret.comment = 'All files in archive are already present';
+    if (ctx.test && ret.changes['updated ownership']) {
+      ret.result = null;
+      ret.comment += '. Ownership would be updated on one or more files/directories.';
+    }
+  }
+  ownershipTrouble(ret, p, enforceMissing, enforceFailed);
+  ret.new_state = { name, source: p.source, files: contents.names };
+  return ret;
+}
+
+/** The archive's paths that exist at the destination with another type, and whether any is missing. */
+async function wrongOrMissing(name: string, contents: ArchiveContents): Promise<{ incorrect: string[]; missing: boolean } | string> {
+  let missing = false;
+  const incorrect: string[] = [];
+  const checks: Array<[string[], (m: import('node:fs').Stats) => boolean]> = [
+    [contents.dirs, (s) => s.isDirectory()],
+    [contents.files, (s) => !s.isSymbolicLink() && !s.isDirectory()],
+    [contents.links, (s) => s.isSymbolicLink()],
+  ];
+  for (const [list, ok] of checks) {
+    for (const rel of list) {
+      try {
+        if (!ok(await lstat(join(name, rel).replace(/\/+$/, '')))) incorrect.push(rel);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') {
+          missing = true;
+        } else if (code !== 'ENOTDIR') return String((e as Error).message);
+      }
+    }
+  }
+  return { incorrect, missing };
+}
+
+/** Extracts the archive into the destination; the files extracted, or undefined when it failed (`ret` says why). */
+async function unpack(ctx: StateContext, ret: StateReturn, p: Plan, contents: ArchiveContents, createdDest: boolean): Promise<string[] | string | undefined> {
+  let files: string[] | string;
+  const run = async (argv: string[]) => {
+    const r = await ctx.cmd.run(argv, { cwd: p.name, env: { LC_ALL: 'C' } });
+    if (r.retcode !== 0) {
+      ret.result = false;
+      ret.changes = { pid: r.pid, retcode: r.retcode, stdout: r.stdout.trimEnd(), stderr: r.stderr.trimEnd() };
+    }
+    return r;
+  };
+  if (p.format === 'zip') {
+    const r = await run(['unzip', '-o', '-q', ...(p.options ? p.options.split(/\s+/).filter(Boolean) : []), p.src.path, '-d', p.name]);
+    if (r.retcode !== 0) return undefined;
+    files = contents.names;
+  } else if (p.options === undefined) {
+    const r = await run(['tar', '-xf', p.src.path, '-C', p.name]);
+    if (r.retcode !== 0) {
+      if (createdDest) await rm(p.name, { recursive: true, force: true });
+      Object.assign(ret, {
+        comment:
+          "Failed to read from tar archive using Python's native tar file support. If archive is compressed using something other than gzip or bzip2, the 'options' argument may be required to pass the correct options to the tar command in order to extract the archive.",
+        result: false,
+      });
+      return undefined;
+    }
+    files = contents.names;
+  } else {
+    const r = await run(tarCommand(p.options, p.src.path));
+    if (r.retcode !== 0) return undefined;
+    files = r.stdout.split('\n').filter(Boolean);
+    if (!files.length) files = 'no tar output so far';
+  }
+  if (Array.isArray(files) && p.trim !== false) files = files.slice(0, p.trim);
+  return files;
+}
+
+/** Sets the owner of the extracted top-level paths (or of enforce_ownership_on); the paths missing and failed. */
+async function enforceOwnership(
+  ctx: StateContext,
+  ret: StateReturn,
+  p: Plan,
+  contents: ArchiveContents,
+): Promise<{ enforceMissing: string[]; enforceFailed: string[] }> {
+  const { name } = p;
   const enforceMissing: string[] = [];
   const enforceFailed: string[] = [];
   if (p.user || p.group) {
@@ -359,22 +409,11 @@ async function extract(ctx: StateContext, ret: StateReturn, p: Plan): Promise<St
       }
     }
   }
-  if (needed) {
-    if (files.length > 0) {
-      if (createdDest) ret.changes.directories_created = [name];
-      ret.changes.extracted_files = files;
-      // Salt 3007 appends the trim note even when trim_output is off ("trimmed to False")
-      ret.comment = `${p.source} extracted to ${name}${why}. Output was trimmed to ${p.trim === false ? 'False' : p.trim} number of lines`;
-      ret.result = true;
-    } else done(`No files were extracted from ${p.source}`);
-  } else {
-    ret.result = true;
-    ret.comment = 'All files in archive are already present';
-    if (ctx.test && ret.changes['updated ownership']) {
-      ret.result = null;
-      ret.comment += '. Ownership would be updated on one or more files/directories.';
-    }
-  }
+  return { enforceMissing, enforceFailed };
+}
+
+/** Adds the paths whose owner could not be set to the comment (and fails unless if_missing allows). */
+function ownershipTrouble(ret: StateReturn, p: Plan, enforceMissing: string[], enforceFailed: string[]): void {
   if (enforceMissing.length) {
     if (!p.ifMissing) ret.result = false;
     ret.comment += `\n\nWhile trying to enforce user/group ownership, the following paths were missing:\n${enforceMissing.map((x) => `\n- ${x}`).join('')}`;
@@ -383,8 +422,6 @@ async function extract(ctx: StateContext, ret: StateReturn, p: Plan): Promise<St
     ret.result = false;
     ret.comment += `\n\nWhile trying to enforce user/group ownership, Salt was unable to change ownership on the following paths:\n${enforceFailed.map((x) => `\n- ${x}`).join('')}`;
   }
-  ret.new_state = { name, source: p.source, files: contents.names };
-  return ret;
 }
 
 const str: ArgSpec = { type: 'string' };
