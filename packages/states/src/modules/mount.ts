@@ -169,36 +169,10 @@ async function mounted(a: Record<string, unknown>, ctx: StateContext, cacheFile:
   let active = await activeMounts(ctx.cmd);
   const realName = realpath(name);
   const key = realName.replaceAll(' ', '\\040');
-  let realDevice = device;
-  const deviceList: string[] = [];
-  if (device.startsWith('/')) {
-    if (opts.includes('bind') && key in active) {
-      let d = device.replaceAll(' ', '\\040');
-      while (!(d in active) && d !== '/' && d !== '.') d = dirname(d.replaceAll('\\040', ' ')).replaceAll(' ', '\\040');
-      if (d in active) {
-        if (a.bind_mount_copy_active_opts !== false) opts = [...new Set([...opts, ...active[d]!.opts, ...active[d]!.superopts])].sort();
-        active[key]!.opts.push('bind');
-        realDevice = active[key]!.device.startsWith('/') ? active[d]!.device : active[key]!.device;
-      } else realDevice = active[key]!.device;
-    } else realDevice = realpath(device);
-  } else if (device.toUpperCase().startsWith('UUID=')) {
-    realDevice = device.split('=')[1]!.replace(/^"|"$/g, '').toLowerCase();
-  } else if (device.toUpperCase().startsWith('LABEL=')) {
-    const label = device.split('=')[1]!;
-    const r = await ctx.cmd.run(['blkid', '-t', `LABEL=${label}`]);
-    if (r.retcode > 0) return { ...ret, result: false, comment: `Unable to find device with label ${label}.` };
-    for (const line of r.stdout.split('\n').filter(Boolean)) deviceList.push(line.split(':')[0]!);
-    realDevice = deviceList[0] ?? device;
-  }
-  // LVM volumes are listed under their /dev/mapper name
-  const lvs = /^\/dev\/([^/]+)\/([^/]+)$/.exec(device);
-  if (lvs) {
-    const mapper = `/dev/mapper/${lvs[1]!.replaceAll('-', '--')}-${lvs[2]!.replaceAll('-', '--')}`;
-    if (existsSync(mapper)) realDevice = mapper;
-  }
-  // a FUSE device given as `sshfs#host:/path` is listed as `host:/path`
-  const fuse = /^\w+#(.+)/.exec(device);
-  if (fuse) realDevice = fuse[1]!;
+  const resolved = await resolveDevice(ctx, a, device, opts, active, key);
+  if ('result' in resolved) return { ...ret, ...resolved };
+  const { realDevice, deviceList } = resolved;
+  opts = resolved.opts;
 
   if (key in active && wantMount) {
     const now = active[key]!;
@@ -276,6 +250,70 @@ async function mounted(a: Record<string, unknown>, ctx: StateContext, cacheFile:
     } else ret.comment = ctx.test ? `${name} would not be mounted` : `${name} not mounted`;
   }
 
+  return persist(a, ctx, ret, { name, device, fstype, opts, mkmnt, wantMount, realName, updateCache, cacheFile });
+  return ret;
+}
+
+/** The device as the mount table lists it (and its other names), and the options a bind mount copies. */
+async function resolveDevice(
+  ctx: StateContext,
+  a: Record<string, unknown>,
+  device: string,
+  opts: string[],
+  active: Awaited<ReturnType<typeof activeMounts>>,
+  key: string,
+): Promise<{ realDevice: string; deviceList: string[]; opts: string[] } | { result: false; comment: string }> {
+  let realDevice = device;
+  const deviceList: string[] = [];
+  if (device.startsWith('/')) {
+    if (opts.includes('bind') && key in active) {
+      let d = device.replaceAll(' ', '\\040');
+      while (!(d in active) && d !== '/' && d !== '.') d = dirname(d.replaceAll('\\040', ' ')).replaceAll(' ', '\\040');
+      if (d in active) {
+        if (a.bind_mount_copy_active_opts !== false) opts = [...new Set([...opts, ...active[d]!.opts, ...active[d]!.superopts])].sort();
+        active[key]!.opts.push('bind');
+        realDevice = active[key]!.device.startsWith('/') ? active[d]!.device : active[key]!.device;
+      } else realDevice = active[key]!.device;
+    } else realDevice = realpath(device);
+  } else if (device.toUpperCase().startsWith('UUID=')) {
+    realDevice = device.split('=')[1]!.replace(/^"|"$/g, '').toLowerCase();
+  } else if (device.toUpperCase().startsWith('LABEL=')) {
+    const label = device.split('=')[1]!;
+    const r = await ctx.cmd.run(['blkid', '-t', `LABEL=${label}`]);
+    if (r.retcode > 0) return { result: false, comment: `Unable to find device with label ${label}.` };
+    for (const line of r.stdout.split('\n').filter(Boolean)) deviceList.push(line.split(':')[0]!);
+    realDevice = deviceList[0] ?? device;
+  }
+  // LVM volumes are listed under their /dev/mapper name
+  const lvs = /^\/dev\/([^/]+)\/([^/]+)$/.exec(device);
+  if (lvs) {
+    const mapper = `/dev/mapper/${lvs[1]!.replaceAll('-', '--')}-${lvs[2]!.replaceAll('-', '--')}`;
+    if (existsSync(mapper)) realDevice = mapper;
+  }
+  // a FUSE device given as `sshfs#host:/path` is listed as `host:/path`
+  const fuse = /^\w+#(.+)/.exec(device);
+  if (fuse) realDevice = fuse[1]!;
+  return { realDevice, deviceList, opts };
+}
+
+/** Writes the fstab entry unless persist is off, and the mount cache after a (re)mount. */
+function persist(
+  a: Record<string, unknown>,
+  ctx: StateContext,
+  ret: StateReturn,
+  m: {
+    name: string;
+    device: string;
+    fstype: string;
+    opts: string[];
+    mkmnt: boolean;
+    wantMount: boolean;
+    realName: string;
+    updateCache: boolean;
+    cacheFile: string;
+  },
+): StateReturn {
+  const { name, device, fstype, opts, mkmnt, wantMount, realName, updateCache, cacheFile } = m;
   if (a.persist === false) return ret;
   const fstab = {
     name,
