@@ -78,21 +78,9 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
   for (const s of sources) if (!s.startsWith('salt://')) return failed(ret, `Invalid source '${s}' (must be a salt:// URI)`);
   if (!ctx.files.list) return failed(ret, 'Recurse failed: this minion cannot list the salt:// file server');
   const env = typeof args.saltenv === 'string' ? args.saltenv : (ctx.low.__env__ ?? 'base');
-  let srcpath: string | undefined;
-  let listed: string[] = [];
-  let senv = env;
-  for (const s of sources) {
-    const [path, query] = s.slice('salt://'.length).split('?', 2);
-    const e = query ? (new URLSearchParams(query).get('saltenv') ?? env) : env;
-    const files = await ctx.files.list(path, e);
-    if (files.length) {
-      srcpath = path;
-      listed = files;
-      senv = e;
-      break;
-    }
-  }
-  if (srcpath === undefined) return failed(ret, 'Recurse failed: none of the specified sources were found');
+  const found = await firstSource(ctx, sources, env);
+  if (!found) return failed(ret, 'Recurse failed: none of the specified sources were found');
+  const { srcpath, listed, senv } = found;
   const st = existsSync(name) ? statSync(name) : undefined;
   if (st && !st.isDirectory()) return failed(ret, `The path ${name} exists and is not a directory`);
   if (!st && !ctx.test) {
@@ -119,33 +107,9 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
   const maxdepth = typeof args.maxdepth === 'number' ? args.maxdepth : undefined;
   const include = args.include_pat as string | string[] | undefined;
   const exclude = args.exclude_pat as string | string[] | undefined;
-  const keep = new Set<string>();
-  const dirs: string[] = [];
-  const files: Array<[string, string]> = [];
-  for (const fn of listed) {
-    if (!fn.startsWith(prefix)) continue;
-    const rel = fn.slice(prefix.length);
-    if (!validRel(rel, maxdepth) || !includeExclude(rel, include, exclude)) continue;
-    const dest = join(name, rel);
-    keep.add(dest);
-    if (!dirs.includes(dirname(dest))) dirs.push(dirname(dest));
-    files.push([dest, `salt://${fn}?saltenv=${senv}`]);
-  }
+  const { keep, dirs, files } = destinations(listed, prefix, name, senv, maxdepth, include, exclude);
   const sub = (extra: Record<string, unknown>) => ({ ...ctx, low: { ...ctx.low, ...extra } });
-  for (const dir of dirs) {
-    if (clean && existsSync(dir) && !lstatSync(dir).isDirectory()) {
-      if (ctx.test) {
-        merge(dir, { name, changes: {}, result: null, comment: `Replacing ${dir} with a directory` });
-        continue;
-      }
-      await rm(dir, { force: true });
-      merge(dir, { name, changes: { diff: 'Replaced file with a directory' }, result: true, comment: '' });
-    }
-    const r = await directory({ name: dir, user: args.user, group: args.group, dir_mode: dirMode, makedirs: true }, sub({ name: dir }));
-    // Salt makes a new directory with its mode in one go: only {directory: new} is reported.
-    if (!ctx.test && (r.changes[dir] as Record<string, unknown> | undefined)?.directory === 'new') delete r.changes.mode;
-    merge(dir, r);
-  }
+  await makeDirs(ctx, args, { name, dirs, clean, dirMode }, merge);
   const replace = args.replace !== false;
   for (const [dest, src] of files) {
     if (clean && replace && existsSync(dest) && lstatSync(dest).isDirectory()) {
@@ -177,27 +141,7 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
   }
   if (clean) {
     for (const k of requiredKeep(ctx, args.require)) keep.add(k);
-    const realKeep = new Set<string>([name]);
-    for (const k of keep) for (let p = k; p !== '/' && p !== '.'; p = dirname(p)) realKeep.add(p);
-    const removed: string[] = [];
-    const walk = (dir: string) => {
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      const subdirs: string[] = [];
-      for (const e of [...entries.filter((x) => x.isDirectory()), ...entries.filter((x) => !x.isDirectory())]) {
-        const p = join(dir, e.name);
-        if (e.isDirectory()) subdirs.push(p);
-        if (realKeep.has(p) || !includeExclude(relative(name, p), undefined, exclude)) continue;
-        removed.push(p);
-        if (!ctx.test) rmSyncQuiet(p);
-      }
-      for (const d of subdirs) walk(d);
-    };
-    walk(name);
+    const removed = extraPaths(name, keep, exclude, ctx.test);
     if (removed.length) {
       if (ctx.test) {
         if (ret.result) ret.result = null;
@@ -205,6 +149,36 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
       } else changes.removed = removed;
     }
   }
+  return summarise(ret, name, comments, changes);
+}
+
+/** Makes each destination directory through file.directory (replacing a file in the way when cleaning). */
+async function makeDirs(
+  ctx: StateContext,
+  args: Record<string, unknown>,
+  d: { name: string; dirs: string[]; clean: boolean; dirMode: string | undefined },
+  merge: (path: string, r: StateReturn) => void,
+): Promise<void> {
+  const { name, dirs, clean, dirMode } = d;
+  const sub = (extra: Record<string, unknown>) => ({ ...ctx, low: { ...ctx.low, ...extra } });
+  for (const dir of dirs) {
+    if (clean && existsSync(dir) && !lstatSync(dir).isDirectory()) {
+      if (ctx.test) {
+        merge(dir, { name, changes: {}, result: null, comment: `Replacing ${dir} with a directory` });
+        continue;
+      }
+      await rm(dir, { force: true });
+      merge(dir, { name, changes: { diff: 'Replaced file with a directory' }, result: true, comment: '' });
+    }
+    const r = await directory({ name: dir, user: args.user, group: args.group, dir_mode: dirMode, makedirs: true }, sub({ name: dir }));
+    // Salt makes a new directory with its mode in one go: only {directory: new} is reported.
+    if (!ctx.test && (r.changes[dir] as Record<string, unknown> | undefined)?.directory === 'new') delete r.changes.mode;
+    merge(dir, r);
+  }
+}
+
+/** The state's changes, and its comment from the comments per path. */
+function summarise(ret: StateReturn, name: string, comments: Map<string, string[]>, changes: Record<string, unknown>): StateReturn {
   ret.changes = changes;
   ret.comment = [...comments]
     .map(([k, v]) => `\n#### ${k} ####\n${v.join('\n')}`)
@@ -213,6 +187,68 @@ export async function recurse(args: Record<string, unknown>, ctx: StateContext):
   if (!ret.comment) ret.comment = `Recursively updated ${name}`;
   if (!Object.keys(changes).length && ret.result) ret.comment = `The directory ${name} is in the correct state`;
   return ret;
+}
+
+/** The first source the file server lists files under: its path, the files and their saltenv. */
+async function firstSource(ctx: StateContext, sources: string[], env: string): Promise<{ srcpath: string; listed: string[]; senv: string } | undefined> {
+  for (const s of sources) {
+    const [path, query] = s.slice('salt://'.length).split('?', 2);
+    const e = query ? (new URLSearchParams(query).get('saltenv') ?? env) : env;
+    const files = await ctx.files.list!(path!, e);
+    if (files.length) return { srcpath: path!, listed: files, senv: e };
+  }
+  return undefined;
+}
+
+/** The local file for each listed source file (within maxdepth and the patterns), and their directories. */
+function destinations(
+  listed: string[],
+  prefix: string,
+  name: string,
+  senv: string,
+  maxdepth: number | undefined,
+  include: string | string[] | undefined,
+  exclude: string | string[] | undefined,
+): { keep: Set<string>; dirs: string[]; files: Array<[string, string]> } {
+  const keep = new Set<string>();
+  const dirs: string[] = [];
+  const files: Array<[string, string]> = [];
+  for (const fn of listed) {
+    if (!fn.startsWith(prefix)) continue;
+    const rel = fn.slice(prefix.length);
+    if (!validRel(rel, maxdepth) || !includeExclude(rel, include, exclude)) continue;
+    const dest = join(name, rel);
+    keep.add(dest);
+    if (!dirs.includes(dirname(dest))) dirs.push(dirname(dest));
+    files.push([dest, `salt://${fn}?saltenv=${senv}`]);
+  }
+  return { keep, dirs, files };
+}
+
+/** The paths under `name` that clean removes (removed now unless in test mode). */
+function extraPaths(name: string, keep: Set<string>, exclude: string | string[] | undefined, test: boolean): string[] {
+  const realKeep = new Set<string>([name]);
+  for (const k of keep) for (let p = k; p !== '/' && p !== '.'; p = dirname(p)) realKeep.add(p);
+  const removed: string[] = [];
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const subdirs: string[] = [];
+    for (const e of [...entries.filter((x) => x.isDirectory()), ...entries.filter((x) => !x.isDirectory())]) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) subdirs.push(p);
+      if (realKeep.has(p) || !includeExclude(relative(name, p), undefined, exclude)) continue;
+      removed.push(p);
+      if (!test) rmSyncQuiet(p);
+    }
+    for (const d of subdirs) walk(d);
+  };
+  walk(name);
+  return removed;
 }
 
 function rmSyncQuiet(p: string): void {
