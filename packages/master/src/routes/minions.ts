@@ -30,7 +30,13 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
     if (!(await deps.keys.acceptedIds()).includes(id)) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `accepted minion '${id}'` });
     return deps.hub.grainsOf(id);
   };
+  listRoutes(app, deps);
+  pillarRoutes(app, deps, grainsOf);
+  validateRoute(app, deps, grainsOf);
+}
 
+/** The minions the master knows, and those a target matches. */
+function listRoutes(app: FastifyInstance, deps: MinionRouteDeps): void {
   app.get(
     '/v1/minions',
     {
@@ -89,7 +95,10 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
       return { minions: await deps.jobs.resolve(q.tgt, (q.tgt_type ?? 'glob') as TargetType) };
     },
   );
+}
 
+/** A minion's pillar, and why a bound name has its value. */
+function pillarRoutes(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (id: string) => Promise<Grains>): void {
   app.get(
     '/v1/minions/:minion/pillar',
     {
@@ -128,7 +137,10 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
       return { minion, name, bound: Object.keys(explain).length > 0, explain, text: formatExplain(p.explain, name), errors: errorLines(p.diagnostics) };
     },
   );
+}
 
+/** `brine validate`: the parameters each state of some SLS files uses for a minion. */
+function validateRoute(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (id: string) => Promise<Grains>): void {
   app.post(
     '/v1/validate',
     {
