@@ -58,6 +58,24 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
   };
 
   // Validate the shape of every top file first, so every problem is reported at once.
+  const tops = readTops(input, report);
+  const merged = mergeTops(tops, strategy, input.defaultTop, diagnostics);
+  const matches = matchTops(input, merged, report);
+  for (const [env, list] of Object.entries(input.extMatches ?? {})) {
+    const mine = matches[env] ?? [];
+    const [first, second] = input.masterTopsFirst ? [list, mine] : [mine, list];
+    matches[env] = [...first, ...second.filter((s) => !first.includes(s))];
+  }
+
+  const mergedOut: Record<string, Record<string, unknown[]>> = {};
+  for (const [env, section] of merged) mergedOut[env] = Object.fromEntries(section);
+  return { value: { matches, merged: mergedOut }, diagnostics };
+}
+
+type Report = (env: string, detail: string, section?: string, target?: string, severity?: 'error' | 'warning') => void;
+
+/** Each top file's sections, the malformed parts reported and left out. */
+function readTops(input: TopInput, report: Report): Array<[string, Record<string, Section>]> {
   const tops: Array<[string, Record<string, Section>]> = [];
   for (const [fileEnv, data] of Object.entries(input.tops)) {
     const sections: Record<string, Section> = {};
@@ -86,6 +104,16 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
     tops.push([fileEnv, sections]);
   }
 
+  return tops;
+}
+
+/** The sections of all top files merged by the strategy (Salt's top_file_merging_strategy). */
+function mergeTops(
+  tops: Array<[string, Record<string, Section>]>,
+  strategy: TopMergeStrategy,
+  defaultTop: string | undefined,
+  diagnostics: Diagnostic[],
+): Map<string, Section> {
   const merged = new Map<string, Section>();
   const sectionOf = (env: string) => {
     let s = merged.get(env);
@@ -105,7 +133,7 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
       }
     }
   } else if (strategy === 'same') {
-    const fallback = tops.find(([e]) => e === (input.defaultTop ?? 'base'))?.[1] ?? {};
+    const fallback = tops.find(([e]) => e === (defaultTop ?? 'base'))?.[1] ?? {};
     for (const [fileEnv, sections] of tops) {
       const own = Object.keys(sections).length > 0 ? sections : fallback;
       const section = own[fileEnv];
@@ -136,6 +164,11 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
     diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_MERGE_STRATEGY', { strategy }));
   }
 
+  return merged;
+}
+
+/** The SLS of the targets that match the minion, by env. */
+function matchTops(input: TopInput, merged: Map<string, Section>, report: Report): Matches {
   const matches: Matches = {};
   const add = (env: string, sls: string) => (matches[env] ??= []).push(sls);
   for (const [env, section] of merged) {
@@ -171,15 +204,7 @@ export function compileTop(input: TopInput): { value: TopOutput; diagnostics: Di
       }
     }
   }
-  for (const [env, list] of Object.entries(input.extMatches ?? {})) {
-    const mine = matches[env] ?? [];
-    const [first, second] = input.masterTopsFirst ? [list, mine] : [mine, list];
-    matches[env] = [...first, ...second.filter((s) => !first.includes(s))];
-  }
-
-  const mergedOut: Record<string, Record<string, unknown[]>> = {};
-  for (const [env, section] of merged) mergedOut[env] = Object.fromEntries(section);
-  return { value: { matches, merged: mergedOut }, diagnostics };
+  return matches;
 }
 
 /**
