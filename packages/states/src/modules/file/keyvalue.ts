@@ -63,51 +63,31 @@ function partition(s: string, sep: string): [string, string, string] {
   return i < 0 ? [s, '', ''] : [s.slice(0, i), sep, s.slice(i + sep.length)];
 }
 
-/** file.keyvalue: `key<separator>value` lines set in a file, Salt's line-by-line rules. */
-export async function keyvalue(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
-  const name = String(args.name ?? '');
-  const ret = start(name);
-  ret.result = null;
-  if (!name) return failed(ret, 'Must provide name to file.keyvalue');
-  let kv: Record<string, unknown>;
+const tmpl = (k: string, s: string, v: unknown) => `${k}${s}${pyStr(v)}\n`;
+
+/** The keys and values to set, from key and value or key_values; a string says what is wrong. */
+function wantedPairs(args: Record<string, unknown>): Record<string, unknown> | string {
   const isDict = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (args.key !== undefined && args.key !== null && args.value !== undefined && args.value !== null) {
-    if (isDict(args.key_values)) return failed(ret, 'file.keyvalue can not combine key_values with key and value');
-    kv = { [String(args.key)]: args.value };
+    if (isDict(args.key_values)) return 'file.keyvalue can not combine key_values with key and value';
+    return { [String(args.key)]: args.value };
   } else if (!isDict(args.key_values) || !Object.keys(args.key_values as object).length) {
-    return failed(
-      ret,
-      `file.keyvalue key and value not supplied and key_values ${args.key_values && Object.keys(args.key_values).length ? 'is not a dictionary' : 'is empty'}`,
-    );
-  } else kv = args.key_values as Record<string, unknown>;
-  const sep = typeof args.separator === 'string' ? args.separator : '=';
-  let append = asBool(args.append_if_not_found);
-  const prepend = asBool(args.prepend_if_not_found);
-  const uncomment = typeof args.uncomment === 'string' ? args.uncomment : undefined;
-  const keyCase = asBool(args.key_ignore_case);
-  const valueCase = asBool(args.value_ignore_case);
-  const showChanges = args.show_changes !== false;
-  let lines: string[];
-  try {
-    lines = readLines(readFileSync(name, 'utf8'));
-    ret.old_state = await pathState(name, ctx.cmd);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && asBool(args.create_if_missing)) {
-      append = true;
-      lines = [];
-      ret.old_state = null;
-    } else {
-      ret.comment = `unable to open ${name}`;
-      ret.result = asBool(args.ignore_if_missing);
-      return ret;
-    }
+    return `file.keyvalue key and value not supplied and key_values ${args.key_values && Object.keys(args.key_values).length ? 'is not a dictionary' : 'is empty'}`;
   }
-  const count = typeof args.count === 'number' ? args.count : 1;
-  const left = new Map(Object.keys(kv).map((k) => [k, count]));
+  return args.key_values as Record<string, unknown>;
+}
+
+/** Sets the values on the lines that have the keys (up to `left` times each): the new lines and their diff. */
+function setLines(
+  lines: string[],
+  kv: Record<string, unknown>,
+  o: { sep: string; uncomment: string | undefined; keyCase: boolean; valueCase: boolean },
+  left: Map<string, number>,
+): { diff: string[]; content: string[]; changes: number } {
+  const { sep, uncomment, keyCase, valueCase } = o;
   const diff: string[] = [];
   const content: string[] = [];
   let changes = 0;
-  const tmpl = (k: string, s: string, v: unknown) => `${k}${s}${pyStr(v)}\n`;
   for (let line of lines) {
     let test = lstrip(line, uncomment);
     const didUncomment = line.length > test.length;
@@ -146,7 +126,20 @@ export async function keyvalue(args: Record<string, unknown>, ctx: StateContext)
     }
     content.push(line);
   }
-  if (append) {
+  return { diff, content, changes };
+}
+
+/** Adds the keys not found at the end or the start of the content; the number of lines added. */
+function addMissing(
+  kv: Record<string, unknown>,
+  sep: string,
+  left: Map<string, number>,
+  where: 'append' | 'prepend' | undefined,
+  content: string[],
+  diff: string[],
+): number {
+  let changes = 0;
+  if (where === 'append') {
     const tmp: string[] = [];
     for (const [key, value] of Object.entries(kv)) {
       if (left.get(key)! > 0) {
@@ -157,7 +150,7 @@ export async function keyvalue(args: Record<string, unknown>, ctx: StateContext)
       }
     }
     if (tmp.length) diff.push('- <EOF>\n', ...tmp, '+ <EOF>\n');
-  } else if (prepend) {
+  } else if (where === 'prepend') {
     let did = false;
     for (const [key, value] of Object.entries(kv)) {
       if (left.get(key)! > 0) {
@@ -172,6 +165,43 @@ export async function keyvalue(args: Record<string, unknown>, ctx: StateContext)
       }
     }
   }
+  return changes;
+}
+
+/** file.keyvalue: `key<separator>value` lines set in a file, Salt's line-by-line rules. */
+export async function keyvalue(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+  const name = String(args.name ?? '');
+  const ret = start(name);
+  ret.result = null;
+  if (!name) return failed(ret, 'Must provide name to file.keyvalue');
+  const kv = wantedPairs(args);
+  if (typeof kv === 'string') return failed(ret, kv);
+  const sep = typeof args.separator === 'string' ? args.separator : '=';
+  let append = asBool(args.append_if_not_found);
+  const prepend = asBool(args.prepend_if_not_found);
+  const uncomment = typeof args.uncomment === 'string' ? args.uncomment : undefined;
+  const keyCase = asBool(args.key_ignore_case);
+  const valueCase = asBool(args.value_ignore_case);
+  const showChanges = args.show_changes !== false;
+  let lines: string[];
+  try {
+    lines = readLines(readFileSync(name, 'utf8'));
+    ret.old_state = await pathState(name, ctx.cmd);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && asBool(args.create_if_missing)) {
+      append = true;
+      lines = [];
+      ret.old_state = null;
+    } else {
+      ret.comment = `unable to open ${name}`;
+      ret.result = asBool(args.ignore_if_missing);
+      return ret;
+    }
+  }
+  const count = typeof args.count === 'number' ? args.count : 1;
+  const left = new Map(Object.keys(kv).map((k) => [k, count]));
+  const { diff, content, changes: changed } = setLines(lines, kv, { sep, uncomment, keyCase, valueCase }, left);
+  const changes = changed + addMissing(kv, sep, left, append ? 'append' : prepend ? 'prepend' : undefined, content, diff);
   if (changes === 0) {
     ret.result = true;
     ret.new_state = ret.old_state;
