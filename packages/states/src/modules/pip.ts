@@ -245,34 +245,10 @@ async function installed(a: Record<string, unknown>, ctx: StateContext): Promise
       return { ...ret, comment: c.join(' ') };
     }
   } else {
-    const have = await pipList(ctx, pip).catch(() => new Map<string, [string, string]>());
-    ret.old_state = Object.fromEntries([...have.values()]);
-    for (const d of details) {
-      const cur = d.req ? have.get(d.req.name.toLowerCase()) : undefined;
-      const satisfied =
-        d.req &&
-        cur &&
-        !asBool(a.ignore_installed) &&
-        !asBool(a.force_reinstall) &&
-        !asBool(a.upgrade) &&
-        (!d.req.specs.length || fulfills(cur[1], d.req.specs));
-      if (satisfied) {
-        already.push(`Python package ${d.pkg} was already installed`);
-        continue;
-      }
-      targets.push({ req: d.req, pkg: d.pkg.replace(/,/g, ';'), arg: d.pkg });
-      if (ctx.test) {
-        ret.comment =
-          details.length > 1
-            ? `Python package(s) set to be installed:${details.map((x) => `\n${x.pkg}`).join('')}`
-            : `Python package ${d.pkg} is set to be installed`;
-        return ret;
-      }
-    }
-    if (!targets.length) {
-      const last = `All specified packages are already installed${asBool(a.upgrade) ? ' and up-to-date' : ''}`;
-      return { ...ret, result: true, comment: [...already, last].join('\n'), new_state: ret.old_state };
-    }
+    const pending = await pendingTargets(a, ctx, pip, ret, details);
+    if ('done' in pending) return pending.done;
+    targets.push(...pending.targets);
+    already.push(...pending.already);
   }
   const r = await ctx.cmd.run(
     [
@@ -301,26 +277,7 @@ async function installed(a: Record<string, unknown>, ctx: StateContext): Promise
       ret.comment = c.join(' ');
       return ret;
     }
-    const upToDate = new Set(
-      r.stdout
-        .split('\n')
-        .filter((l) => l.startsWith('Requirement already up-to-date: '))
-        .map((l) => l.split(':')[1]!.trim().split(/\s+/)[0]!.toLowerCase()),
-    );
-    const after = await pipList(ctx, pip);
-    const missing: string[] = [];
-    for (const t of targets) {
-      if (!t.req) {
-        ret.changes[`${t.pkg}==???`] = 'Installed';
-        continue;
-      }
-      const hit = [...after.values()].find(([n]) => n.toLowerCase().startsWith(t.req!.name.toLowerCase()) && n.toLowerCase() === t.req!.name.toLowerCase());
-      if (!hit) missing.push(`There was no error installing package '${t.pkg}' although it does not show when calling 'pip.freeze'.`);
-      else if (!upToDate.has(t.req.name.toLowerCase())) ret.changes[`${t.req.name}==${hit[1]}`] = 'Installed';
-    }
-    ret.comment = withAlready(missing.length ? missing.join('\n') : 'All packages were successfully installed');
-    ret.new_state = Object.fromEntries([...after.values()]);
-    return ret;
+    return reportInstalled(ctx, pip, ret, r.stdout, targets, withAlready);
   }
   ret.result = false;
   const error = `Error: ${r.stdout.trim()} ${r.stderr.trim()}`;
@@ -333,6 +290,75 @@ async function installed(a: Record<string, unknown>, ctx: StateContext): Promise
   } else {
     ret.comment = withAlready(`Failed to install packages: ${targets.map((t) => t.pkg).join(', ')}. ${error}`);
   }
+  return ret;
+}
+
+type Target = { req?: Req; pkg: string; arg: string };
+
+/** The packages pip must install (the others already are), or the result (`done`) when none must or in test mode. */
+async function pendingTargets(
+  a: Record<string, unknown>,
+  ctx: StateContext,
+  pip: Pip,
+  ret: StateReturn,
+  details: Array<{ req?: Req; pkg: string }>,
+): Promise<{ targets: Target[]; already: string[] } | { done: StateReturn }> {
+  const targets: Target[] = [];
+  const already: string[] = [];
+  const have = await pipList(ctx, pip).catch(() => new Map<string, [string, string]>());
+  ret.old_state = Object.fromEntries([...have.values()]);
+  for (const d of details) {
+    const cur = d.req ? have.get(d.req.name.toLowerCase()) : undefined;
+    const satisfied =
+      d.req && cur && !asBool(a.ignore_installed) && !asBool(a.force_reinstall) && !asBool(a.upgrade) && (!d.req.specs.length || fulfills(cur[1], d.req.specs));
+    if (satisfied) {
+      already.push(`Python package ${d.pkg} was already installed`);
+      continue;
+    }
+    targets.push({ req: d.req, pkg: d.pkg.replace(/,/g, ';'), arg: d.pkg });
+    if (ctx.test) {
+      ret.comment =
+        details.length > 1
+          ? `Python package(s) set to be installed:${details.map((x) => `\n${x.pkg}`).join('')}`
+          : `Python package ${d.pkg} is set to be installed`;
+      return { done: ret };
+    }
+  }
+  if (!targets.length) {
+    const last = `All specified packages are already installed${asBool(a.upgrade) ? ' and up-to-date' : ''}`;
+    return { done: { ...ret, result: true, comment: [...already, last].join('\n'), new_state: ret.old_state } };
+  }
+  return { targets, already };
+}
+
+/** What a successful pip install changed, checked against pip's list afterwards. */
+async function reportInstalled(
+  ctx: StateContext,
+  pip: Pip,
+  ret: StateReturn,
+  stdout: string,
+  targets: Target[],
+  withAlready: (s: string) => string,
+): Promise<StateReturn> {
+  const upToDate = new Set(
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith('Requirement already up-to-date: '))
+      .map((l) => l.split(':')[1]!.trim().split(/\s+/)[0]!.toLowerCase()),
+  );
+  const after = await pipList(ctx, pip);
+  const missing: string[] = [];
+  for (const t of targets) {
+    if (!t.req) {
+      ret.changes[`${t.pkg}==???`] = 'Installed';
+      continue;
+    }
+    const hit = [...after.values()].find(([n]) => n.toLowerCase().startsWith(t.req!.name.toLowerCase()) && n.toLowerCase() === t.req!.name.toLowerCase());
+    if (!hit) missing.push(`There was no error installing package '${t.pkg}' although it does not show when calling 'pip.freeze'.`);
+    else if (!upToDate.has(t.req.name.toLowerCase())) ret.changes[`${t.req.name}==${hit[1]}`] = 'Installed';
+  }
+  ret.comment = withAlready(missing.length ? missing.join('\n') : 'All packages were successfully installed');
+  ret.new_state = Object.fromEntries([...after.values()]);
   return ret;
 }
 
