@@ -28,6 +28,15 @@ const REQUEST_TIMEOUT_S = 300;
 /** Frames the connection does not handle itself: what the minion is asked to do. */
 export type WorkFrame = Extract<MasterToMinion, { type: 'job' | 'ack' | 'state_ack' | 'host_calls' }>;
 
+/** One try at the master: its channel binding, and what the retry and the warning need. */
+interface ConnectTry {
+  binding: string;
+  retryAfter?: number;
+  /** What ended a try that never reached the master (the socket's error), for the warning. */
+  failure?: Error;
+  answered: boolean;
+}
+
 /**
  * The minion's channel to its master: TLS WebSocket with the master's certificate pinned,
  * enrollment (hello, signed challenge), reconnects with backoff, and requests answered by `res`
@@ -147,18 +156,14 @@ export class MasterConnection extends EventEmitter {
       handshakeTimeout: 10_000,
     });
     this.ws = ws;
-    let retryAfter: number | undefined;
-    let binding = '';
-    /** What ended a try that never reached the master (the socket's error), for the warning. */
-    let failure: Error | undefined;
-    let answered = false;
+    const t: ConnectTry = { binding: '', answered: false };
     ws.on('open', () => {
       const socket = (ws as unknown as { _socket: TLSSocket })._socket;
       if (!this.checkFingerprint(socket.getPeerCertificate().fingerprint256)) {
         ws.terminate();
         return;
       }
-      binding = socket.exportKeyingMaterial(32, EXPORTER_LABEL, Buffer.alloc(0)).toString('base64');
+      t.binding = socket.exportKeyingMaterial(32, EXPORTER_LABEL, Buffer.alloc(0)).toString('base64');
       this.send({ type: 'hello', minion: this.config.id, pub: this.identity.publicPem, version: this.version, ...(this.call ? { call: true } : {}) });
     });
     ws.on('message', (data) => {
@@ -167,87 +172,93 @@ export class MasterConnection extends EventEmitter {
         this.log.warn({ code: r.error.code }, `bad frame from master: ${r.error.message}`);
         return;
       }
-      const msg = r.msg as MasterToMinion;
-      answered = true;
-      switch (msg.type) {
-        case 'challenge': {
-          const sig = sign(null, authPayload(this.config.id, msg.nonce, binding), this.identity.privateKey);
-          this.send({ type: 'auth', sig: sig.toString('base64') });
-          return;
-        }
-        case 'welcome':
-          this.authed = true;
-          this.attempt = 0;
-          this.masterFrameBytes = msg.max_frame_bytes;
-          this.emit('welcome');
-          // requests asked before the connection dropped are asked again (they are all idempotent)
-          for (const [id, req] of this.requests) {
-            req.pieces = undefined;
-            this.send({ type: 'req', id, op: req.op, args: req.args });
-          }
-          return;
-        case 'key_state':
-          retryAfter = msg.state === 'pending' ? this.config.acceptance_wait_time : Math.max(this.config.acceptance_wait_time, 1);
-          this.onKeyState(msg.state, retryAfter);
-          return;
-        case 'res':
-          if (msg.parts === undefined) this.settle(msg.ref)?.resolve(msg.data);
-          else this.onPart(msg);
-          return;
-        case 'ping':
-          this.send(msg.id === undefined ? { type: 'pong' } : { type: 'pong', id: msg.id });
-          return;
-        case 'error': {
-          const req = msg.ref !== undefined ? this.settle(msg.ref) : undefined;
-          if (req) {
-            req.reject(new BrineError(msg.code, msg.message));
-            return;
-          }
-          this.log.warn({ code: msg.code, ref: msg.ref }, `master: ${msg.message}`);
-          this.emit('master-error', msg);
-          return;
-        }
-        case 'job':
-        case 'ack':
-        case 'state_ack':
-        case 'host_calls':
-          this.emit('work', msg);
-          return;
-        default:
-          return;
-      }
+      t.answered = true;
+      this.onFrame(r.msg as MasterToMinion, t);
     });
     ws.on('error', (err) => {
-      failure = err;
+      t.failure = err;
       this.log.debug({ err: err.message }, 'connection error');
     });
-    ws.on('close', () => {
-      const tried = this.master;
-      const was = formatMaster(tried);
-      // a stop (SIGTERM) closes the channel on purpose: that is not a lost master
-      if (this.authed && this.stopped) this.log.info({ event: 'disconnected', master: was }, 'disconnected from the master (stopping)');
-      else if (this.authed) this.log.warn({ event: 'disconnected', master: was }, `lost the master ${was}`);
-      const lost = this.authed;
-      this.authed = false;
-      if (this.ws === ws) this.ws = undefined;
-      if (this.stopped) return;
-      if (this.call) return this.callEnded(tried, lost, answered ? undefined : failure);
-      // whatever ended this try (lost, unreachable, key not accepted there), the next goes to the next master
-      if (this.config.masters.length > 1) {
-        this.current = (this.current + 1) % this.config.masters.length;
-        if (lost)
-          this.log.warn({ event: 'master_failover', from: was, to: formatMaster(this.master) }, `moving to the next master ${formatMaster(this.master)}`);
+    ws.on('close', () => this.onClose(ws, t));
+  }
+
+  /** A frame from the master on the current connection. */
+  private onFrame(msg: MasterToMinion, t: ConnectTry): void {
+    switch (msg.type) {
+      case 'challenge': {
+        const sig = sign(null, authPayload(this.config.id, msg.nonce, t.binding), this.identity.privateKey);
+        this.send({ type: 'auth', sig: sig.toString('base64') });
+        return;
       }
-      const delay = this.schedule(retryAfter);
-      // a try that never heard the master: say why at warning level, once a try (the backoff spaces them)
-      if (!lost && !answered && !this.stopped) {
-        const { reason, hint } = explainConnectFailure(failure, tried);
-        this.log.warn(
-          { event: 'master_unreachable', master: was, reason, retry_in: Math.round(delay / 100) / 10 },
-          `cannot reach the master at ${was}: ${reason}. ${hint}. Retrying in ${(delay / 1000).toFixed(1)} s`,
-        );
+      case 'welcome':
+        this.authed = true;
+        this.attempt = 0;
+        this.masterFrameBytes = msg.max_frame_bytes;
+        this.emit('welcome');
+        // requests asked before the connection dropped are asked again (they are all idempotent)
+        for (const [id, req] of this.requests) {
+          req.pieces = undefined;
+          this.send({ type: 'req', id, op: req.op, args: req.args });
+        }
+        return;
+      case 'key_state':
+        t.retryAfter = msg.state === 'pending' ? this.config.acceptance_wait_time : Math.max(this.config.acceptance_wait_time, 1);
+        this.onKeyState(msg.state, t.retryAfter);
+        return;
+      case 'res':
+        if (msg.parts === undefined) this.settle(msg.ref)?.resolve(msg.data);
+        else this.onPart(msg);
+        return;
+      case 'ping':
+        this.send(msg.id === undefined ? { type: 'pong' } : { type: 'pong', id: msg.id });
+        return;
+      case 'error': {
+        const req = msg.ref !== undefined ? this.settle(msg.ref) : undefined;
+        if (req) {
+          req.reject(new BrineError(msg.code, msg.message));
+          return;
+        }
+        this.log.warn({ code: msg.code, ref: msg.ref }, `master: ${msg.message}`);
+        this.emit('master-error', msg);
+        return;
       }
-    });
+      case 'job':
+      case 'ack':
+      case 'state_ack':
+      case 'host_calls':
+        this.emit('work', msg);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A connection ended: say why, move to the next master if there are several, and try again later. */
+  private onClose(ws: WebSocket, t: ConnectTry): void {
+    const tried = this.master;
+    const was = formatMaster(tried);
+    // a stop (SIGTERM) closes the channel on purpose: that is not a lost master
+    if (this.authed && this.stopped) this.log.info({ event: 'disconnected', master: was }, 'disconnected from the master (stopping)');
+    else if (this.authed) this.log.warn({ event: 'disconnected', master: was }, `lost the master ${was}`);
+    const lost = this.authed;
+    this.authed = false;
+    if (this.ws === ws) this.ws = undefined;
+    if (this.stopped) return;
+    if (this.call) return this.callEnded(tried, lost, t.answered ? undefined : t.failure);
+    // whatever ended this try (lost, unreachable, key not accepted there), the next goes to the next master
+    if (this.config.masters.length > 1) {
+      this.current = (this.current + 1) % this.config.masters.length;
+      if (lost) this.log.warn({ event: 'master_failover', from: was, to: formatMaster(this.master) }, `moving to the next master ${formatMaster(this.master)}`);
+    }
+    const delay = this.schedule(t.retryAfter);
+    // a try that never heard the master: say why at warning level, once a try (the backoff spaces them)
+    if (!lost && !t.answered && !this.stopped) {
+      const { reason, hint } = explainConnectFailure(t.failure, tried);
+      this.log.warn(
+        { event: 'master_unreachable', master: was, reason, retry_in: Math.round(delay / 100) / 10 },
+        `cannot reach the master at ${was}: ${reason}. ${hint}. Retrying in ${(delay / 1000).toFixed(1)} s`,
+      );
+    }
   }
 
   /**
