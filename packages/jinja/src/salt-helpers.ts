@@ -68,12 +68,6 @@ function posixJoin(parts: string[]): string {
 
 /** The built-in helpers, bound to one render's data. */
 export function builtinHelpers(d: HelperData): HelperTable {
-  const log =
-    (level: LogLevel) =>
-    (...raw: unknown[]) => {
-      d.log?.(level, raw.map(str).join(' '));
-      return '';
-    };
   const configGet = (...raw: unknown[]) => {
     const a = bindArgs(raw, ['key', 'default', 'delimiter'], { default: '', delimiter: ':' });
     for (const src of [d.opts, d.grains, d.pillar]) {
@@ -83,25 +77,7 @@ export function builtinHelpers(d: HelperData): HelperTable {
     return a.default;
   };
   return {
-    pillar: {
-      get(...raw: unknown[]) {
-        const a = bindArgs(raw, ['key', 'default', 'merge', 'merge_nested_lists', 'delimiter'], {
-          default: '',
-          merge: false,
-          merge_nested_lists: false,
-          delimiter: ':',
-        });
-        const found = traverseRaw(d.pillar, str(a.key), str(a.delimiter));
-        if (truthy(a.merge) && isDict(a.default)) {
-          if (isDict(found)) return dictUpdate(deepCopy(a.default), found, truthy(a.merge_nested_lists));
-          return isMissing(found) ? a.default : found;
-        }
-        return isMissing(found) ? a.default : found;
-      },
-      items: () => d.pillar,
-      item: (...keys: unknown[]) => Object.fromEntries(keys.filter((k) => typeof k === 'string').map((k) => [k, traverse(d.pillar, k as string, '')])),
-      raw: () => d.pillar,
-    },
+    pillar: pillarHelpers(d),
     grains: {
       get: (...raw: unknown[]) => lookup(d.grains, raw),
       items: () => d.grains,
@@ -114,79 +90,133 @@ export function builtinHelpers(d: HelperData): HelperTable {
       get: configGet,
       option: (...raw: unknown[]) => lookup(d.opts, raw),
     },
-    slsutil: {
-      merge(...raw: unknown[]) {
-        const a = bindArgs(raw, ['obj_a', 'obj_b', 'strategy', 'renderer', 'merge_lists'], { strategy: 'smart', merge_lists: false });
-        return mergeWithStrategy(a.obj_a, a.obj_b, str(a.strategy), truthy(a.merge_lists));
-      },
-      update(...raw: unknown[]) {
-        const a = bindArgs(raw, ['dest', 'upd', 'recursive_update', 'merge_lists'], { recursive_update: true, merge_lists: false });
-        if (!isDict(a.dest)) return a.dest;
-        if (!truthy(a.recursive_update)) return Object.assign(a.dest, a.upd);
-        return dictUpdate(a.dest, a.upd, truthy(a.merge_lists));
-      },
-      merge_all(...raw: unknown[]) {
-        const a = bindArgs(raw, ['lst', 'strategy', 'merge_lists'], { strategy: 'smart', merge_lists: false });
-        return ((a.lst as unknown[]) ?? []).reduce((acc, x) => mergeWithStrategy(acc, x, str(a.strategy), truthy(a.merge_lists)), {});
-      },
-      serialize: slsutilSerialize,
-      deserialize: slsutilDeserialize,
-    },
-    defaults: {
-      merge(...raw: unknown[]) {
-        const a = bindArgs(raw, ['dest', 'src', 'merge_lists', 'in_place'], { merge_lists: false, in_place: true });
-        const dest = truthy(a.in_place) ? a.dest : deepCopy(a.dest);
-        if (!isDict(dest)) return dest;
-        return dictUpdate(dest, a.src, truthy(a.merge_lists));
-      },
-      deepcopy: (v: unknown) => deepCopy(v),
-      update(...raw: unknown[]) {
-        const a = bindArgs(raw, ['dest', 'defaults', 'merge_lists', 'in_place'], { merge_lists: true, in_place: true });
-        if (!isDict(a.dest)) return a.dest;
-        const dest = truthy(a.in_place) ? a.dest : deepCopy(a.dest);
-        return dictUpdate(dest, a.defaults, truthy(a.merge_lists));
-      },
-    },
-    log: {
-      debug: log('debug'),
-      info: log('info'),
-      warning: log('warning'),
-      warn: log('warning'),
-      error: log('error'),
-      critical: log('critical'),
-      exception: log('error'),
-    },
-    file: {
-      dirname: (p: unknown) => {
-        const s = str(p);
-        const i = s.lastIndexOf('/');
-        return i < 0 ? '' : i === 0 ? '/' : s.slice(0, i).replace(/\/+$/, '') || '/';
-      },
-      basename: (p: unknown) => {
-        const s = str(p);
-        return s.slice(s.lastIndexOf('/') + 1);
-      },
-      join: (...parts: unknown[]) => posixJoin(parts.filter((p) => typeof p === 'string') as string[]),
-      normpath: (p: unknown) =>
-        str(p)
-          .replace(/\/+/g, '/')
-          .replace(/\/\.(?=\/|$)/g, '') || '.',
-    },
+    slsutil: slsutilHelpers(),
+    defaults: defaultsHelpers(),
+    log: logHelpers(d),
+    file: fileHelpers(),
     test: {
       true: () => true,
       false: () => false,
       ping: () => true,
     },
-    cp: {
-      list_master: () => d.listFiles?.() ?? [],
-      list_master_dirs: () => {
-        const dirs = new Set<string>();
-        for (const f of d.listFiles?.() ?? []) {
-          const parts = f.split('/');
-          for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
-        }
-        return [...dirs].sort();
-      },
+    cp: cpHelpers(d),
+  };
+}
+
+/** pillar.get, items, item and raw. */
+function pillarHelpers(d: HelperData): HelperTable[string] {
+  return {
+    get(...raw: unknown[]) {
+      const a = bindArgs(raw, ['key', 'default', 'merge', 'merge_nested_lists', 'delimiter'], {
+        default: '',
+        merge: false,
+        merge_nested_lists: false,
+        delimiter: ':',
+      });
+      const found = traverseRaw(d.pillar, str(a.key), str(a.delimiter));
+      if (truthy(a.merge) && isDict(a.default)) {
+        if (isDict(found)) return dictUpdate(deepCopy(a.default), found, truthy(a.merge_nested_lists));
+        return isMissing(found) ? a.default : found;
+      }
+      return isMissing(found) ? a.default : found;
+    },
+    items: () => d.pillar,
+    item: (...keys: unknown[]) => Object.fromEntries(keys.filter((k) => typeof k === 'string').map((k) => [k, traverse(d.pillar, k as string, '')])),
+    raw: () => d.pillar,
+  };
+}
+
+/** slsutil.merge, update, merge_all and the serializers. */
+function slsutilHelpers(): HelperTable[string] {
+  return {
+    merge(...raw: unknown[]) {
+      const a = bindArgs(raw, ['obj_a', 'obj_b', 'strategy', 'renderer', 'merge_lists'], { strategy: 'smart', merge_lists: false });
+      return mergeWithStrategy(a.obj_a, a.obj_b, str(a.strategy), truthy(a.merge_lists));
+    },
+    update(...raw: unknown[]) {
+      const a = bindArgs(raw, ['dest', 'upd', 'recursive_update', 'merge_lists'], { recursive_update: true, merge_lists: false });
+      if (!isDict(a.dest)) return a.dest;
+      if (!truthy(a.recursive_update)) return Object.assign(a.dest, a.upd);
+      return dictUpdate(a.dest, a.upd, truthy(a.merge_lists));
+    },
+    merge_all(...raw: unknown[]) {
+      const a = bindArgs(raw, ['lst', 'strategy', 'merge_lists'], { strategy: 'smart', merge_lists: false });
+      return ((a.lst as unknown[]) ?? []).reduce((acc, x) => mergeWithStrategy(acc, x, str(a.strategy), truthy(a.merge_lists)), {});
+    },
+    serialize: slsutilSerialize,
+    deserialize: slsutilDeserialize,
+  };
+}
+
+/** defaults.merge, deepcopy and update. */
+function defaultsHelpers(): HelperTable[string] {
+  return {
+    merge(...raw: unknown[]) {
+      const a = bindArgs(raw, ['dest', 'src', 'merge_lists', 'in_place'], { merge_lists: false, in_place: true });
+      const dest = truthy(a.in_place) ? a.dest : deepCopy(a.dest);
+      if (!isDict(dest)) return dest;
+      return dictUpdate(dest, a.src, truthy(a.merge_lists));
+    },
+    deepcopy: (v: unknown) => deepCopy(v),
+    update(...raw: unknown[]) {
+      const a = bindArgs(raw, ['dest', 'defaults', 'merge_lists', 'in_place'], { merge_lists: true, in_place: true });
+      if (!isDict(a.dest)) return a.dest;
+      const dest = truthy(a.in_place) ? a.dest : deepCopy(a.dest);
+      return dictUpdate(dest, a.defaults, truthy(a.merge_lists));
+    },
+  };
+}
+
+/** log.debug and friends: to the render's log, rendering as nothing. */
+function logHelpers(d: HelperData): HelperTable[string] {
+  const log =
+    (level: LogLevel) =>
+    (...raw: unknown[]) => {
+      d.log?.(level, raw.map(str).join(' '));
+      return '';
+    };
+  return {
+    debug: log('debug'),
+    info: log('info'),
+    warning: log('warning'),
+    warn: log('warning'),
+    error: log('error'),
+    critical: log('critical'),
+    exception: log('error'),
+  };
+}
+
+/** file.dirname, basename, join and normpath (POSIX paths). */
+function fileHelpers(): HelperTable[string] {
+  return {
+    dirname: (p: unknown) => {
+      const s = str(p);
+      const i = s.lastIndexOf('/');
+      return i < 0 ? '' : i === 0 ? '/' : s.slice(0, i).replace(/\/+$/, '') || '/';
+    },
+    basename: (p: unknown) => {
+      const s = str(p);
+      return s.slice(s.lastIndexOf('/') + 1);
+    },
+    join: (...parts: unknown[]) => posixJoin(parts.filter((p) => typeof p === 'string') as string[]),
+    normpath: (p: unknown) =>
+      str(p)
+        .replace(/\/+/g, '/')
+        .replace(/\/\.(?=\/|$)/g, '') || '.',
+  };
+}
+
+/** cp.list_master and list_master_dirs. */
+function cpHelpers(d: HelperData): HelperTable[string] {
+  return {
+    list_master: () => d.listFiles?.() ?? [],
+    list_master_dirs: () => {
+      const dirs = new Set<string>();
+      for (const f of d.listFiles?.() ?? []) {
+        const parts = f.split('/');
+        for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+      }
+      return [...dirs].sort();
     },
   };
 }
