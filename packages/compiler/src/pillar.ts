@@ -99,14 +99,7 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
         sls,
         path: file.path,
         text: file.text,
-        context: {
-          ...opts.context,
-          grains: minion.grains,
-          pillar,
-          params: {},
-          opts: { id: minion.id },
-          ...(Object.keys(defaults).length > 0 ? { extra: { ...opts.context?.extra, ...defaults } } : {}),
-        },
+        context: pillarContext(opts, minion, pillar, defaults),
       });
       diagnostics.push(...out.diagnostics.map((d) => ({ ...d, message: `pillar: ${d.message}` })));
       if (out.high !== undefined && out.high !== null && !isDict(out.high)) {
@@ -136,26 +129,9 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
         } else {
           const parts: Record<string, unknown>[] = [];
           for (const item of include) {
-            let name: unknown = item;
-            let subDefaults: Record<string, unknown> = {};
-            let key: string | undefined;
-            if (isDict(item)) {
-              const [first] = Object.entries(item);
-              if (!first) continue;
-              name = first[0];
-              const spec = isDict(first[1]) ? first[1] : {};
-              if (isDict(spec.defaults)) subDefaults = spec.defaults;
-              if (typeof spec.key === 'string') key = spec.key;
-            }
-            if (typeof name !== 'string') continue;
-            let names = avail.filter((s) => globMatch(s, name.replace(/^\.+/, '').split('/').join('.')));
-            if (name.startsWith('.')) {
-              const pkg = file.path.endsWith('/init.sls') ? sls.split('.') : sls.split('.').slice(0, -1);
-              const rel = [...pkg, name.slice(1)].join('.');
-              names = [...names, ...avail.filter((s) => globMatch(s, rel))];
-              if (names.length === 0) names = [rel];
-            }
-            if (names.length === 0) names = [name];
+            const target = includeTarget(item, avail, file.path, sls);
+            if (!target) continue;
+            const { names, subDefaults, key } = target;
             for (const sub of names) {
               let nstate = mods.has(sub) ? mods.get(sub) : renderOne(sub, subDefaults, sls);
               if (!nstate) continue;
@@ -177,4 +153,51 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
     }
   }
   return { pillar, diagnostics };
+}
+
+/** The SLS names an `include:` item names (globs and `.relative` names resolved), with its defaults and key. */
+function includeTarget(
+  item: unknown,
+  avail: string[],
+  path: string,
+  sls: string,
+): { names: string[]; subDefaults: Record<string, unknown>; key: string | undefined } | undefined {
+  let name: unknown = item;
+  let subDefaults: Record<string, unknown> = {};
+  let key: string | undefined;
+  if (isDict(item)) {
+    const [first] = Object.entries(item);
+    if (!first) return undefined;
+    name = first[0];
+    const spec = isDict(first[1]) ? first[1] : {};
+    if (isDict(spec.defaults)) subDefaults = spec.defaults;
+    if (typeof spec.key === 'string') key = spec.key;
+  }
+  if (typeof name !== 'string') return undefined;
+  let names = avail.filter((s) => globMatch(s, name.replace(/^\.+/, '').split('/').join('.')));
+  if (name.startsWith('.')) {
+    const pkg = path.endsWith('/init.sls') ? sls.split('.') : sls.split('.').slice(0, -1);
+    const rel = [...pkg, name.slice(1)].join('.');
+    names = [...names, ...avail.filter((s) => globMatch(s, rel))];
+    if (names.length === 0) names = [rel];
+  }
+  if (names.length === 0) names = [name];
+  return { names, subDefaults, key };
+}
+
+/** A pillar file's template context: the minion's grains, the pillar so far, an include's defaults. */
+function pillarContext(
+  opts: PillarOptions,
+  minion: { id: string; grains: Grains },
+  pillar: Record<string, unknown>,
+  defaults: Record<string, unknown>,
+): RenderContext {
+  return {
+    ...opts.context,
+    grains: minion.grains,
+    pillar,
+    params: {},
+    opts: { id: minion.id },
+    ...(Object.keys(defaults).length > 0 ? { extra: { ...opts.context?.extra, ...defaults } } : {}),
+  };
 }
