@@ -15,60 +15,8 @@ export function standardizeFile(state: Record<string, unknown>, sls: string, env
     return { file: positions?.file, line: p?.line, column: p?.column, sls, env, id };
   };
 
-  if ('extend' in state) {
-    const ext = state.extend;
-    delete state.extend;
-    if (ext === null || typeof ext !== 'object' || Array.isArray(ext)) {
-      diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXTEND', { sls, got: describe(ext) }, where('extend')));
-    } else {
-      const clean: Record<string, Record<string, unknown>> = {};
-      for (const [id, body] of Object.entries(ext as Record<string, unknown>)) {
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-          diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_ID_NOT_DICT', { id, sls, got: describe(body) }, where('extend')));
-          continue;
-        }
-        const decl: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-          const dot = key.indexOf('.');
-          if (!key.startsWith('_') && dot > 0 && (Array.isArray(value) || value === null)) {
-            decl[key.slice(0, dot)] = [...((value as unknown[] | null) ?? []), key.slice(dot + 1)];
-          } else {
-            decl[key] = value;
-          }
-        }
-        decl.__sls__ ??= sls;
-        decl.__env__ ??= env;
-        clean[id] = decl;
-      }
-      ((state as HighData).__extend__ ??= []).push(clean);
-    }
-  }
-
-  if ('exclude' in state) {
-    const exc = state.exclude;
-    delete state.exclude;
-    const list = typeof exc === 'string' ? [exc] : exc;
-    if (!Array.isArray(list)) {
-      diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXCLUDE', { sls, got: describe(exc) }, where('exclude')));
-    } else {
-      const good = list.filter((e) => {
-        const ok =
-          typeof e === 'string' ||
-          (e &&
-            typeof e === 'object' &&
-            !Array.isArray(e) &&
-            Object.keys(e).length === 1 &&
-            ('id' in e || 'sls' in e) &&
-            typeof Object.values(e)[0] === 'string');
-        if (!ok) {
-          diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXCLUDE', { sls, got: JSON.stringify(e) }, where('exclude')));
-        }
-        return ok;
-      });
-      ((state as HighData).__exclude__ ??= []).push(...good.map((e) => (typeof e === 'string' ? { sls: e } : e) as ExcludeEntry));
-    }
-  }
-
+  stashExtend(state, sls, env, where, diagnostics);
+  stashExclude(state, sls, where, diagnostics);
   for (const id of Object.keys(state)) {
     if (id.startsWith('__')) continue;
     const body = state[id];
@@ -83,53 +31,132 @@ export function standardizeFile(state: Record<string, unknown>, sls: string, env
       delete state[id];
       continue;
     }
-    // A new object instead of deleting keys: deleted properties turn V8 objects into slow
-    // dictionaries, and every later stage reads these declarations.
-    const decl = body as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    const moved: Array<[string, unknown[]]> = [];
-    const seenModules = new Set<string>();
-    for (const key of Object.keys(decl)) {
-      let value = decl[key];
-      if (key.startsWith('_')) {
-        out[key] = value;
-        continue;
-      }
-      // `pkg.installed:` with nothing after the colon means no arguments.
-      if (value === null) value = [];
-      if (!Array.isArray(value)) {
-        out[key] = value;
-        continue;
-      }
-      const dot = key.indexOf('.');
-      if (dot <= 0) {
-        seenModules.add(key);
-        out[key] = value;
-        continue;
-      }
-      const mod = key.slice(0, dot);
-      if (seenModules.has(mod) || (mod in decl && mod !== key)) {
-        const p = positions?.ids[id]?.states[key];
-        diagnostics.push(
-          compilerErrors.diag(
-            'BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS',
-            { id, state: mod, functions: `${key} and another ${mod} declaration` },
-            { ...where(id), ...(p ? { line: p.line, column: p.column } : {}) },
-          ),
-        );
-        out[key] = value;
-        continue;
-      }
-      // Salt moves a short dec to the end of the ID, with the function last in its list.
-      value.push(key.slice(dot + 1));
-      moved.push([mod, value]);
-      seenModules.add(mod);
-    }
-    for (const [mod, value] of moved) out[mod] = value;
-    if (!('__sls__' in out)) out.__sls__ = sls;
-    if (!('__env__' in out)) out.__env__ = env;
-    state[id] = out;
+    state[id] = standardDecl(body as Record<string, unknown>, id, sls, env, positions, where, diagnostics);
   }
+}
+
+type Where = (id?: string) => {
+  file: string | undefined;
+  line: number | undefined;
+  column: number | undefined;
+  sls: string;
+  env: string;
+  id: string | undefined;
+};
+
+/** `extend:` stashed in `__extend__`, its short decs made standard. */
+function stashExtend(state: Record<string, unknown>, sls: string, env: string, where: Where, diagnostics: Diagnostic[]): void {
+  if (!('extend' in state)) return;
+  const ext = state.extend;
+  delete state.extend;
+  if (ext === null || typeof ext !== 'object' || Array.isArray(ext)) {
+    diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXTEND', { sls, got: describe(ext) }, where('extend')));
+  } else {
+    const clean: Record<string, Record<string, unknown>> = {};
+    for (const [id, body] of Object.entries(ext as Record<string, unknown>)) {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+        diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_ID_NOT_DICT', { id, sls, got: describe(body) }, where('extend')));
+        continue;
+      }
+      const decl: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+        const dot = key.indexOf('.');
+        if (!key.startsWith('_') && dot > 0 && (Array.isArray(value) || value === null)) {
+          decl[key.slice(0, dot)] = [...((value as unknown[] | null) ?? []), key.slice(dot + 1)];
+        } else {
+          decl[key] = value;
+        }
+      }
+      decl.__sls__ ??= sls;
+      decl.__env__ ??= env;
+      clean[id] = decl;
+    }
+    ((state as HighData).__extend__ ??= []).push(clean);
+  }
+}
+
+/** `exclude:` stashed in `__exclude__`, the malformed entries reported and left out. */
+function stashExclude(state: Record<string, unknown>, sls: string, where: Where, diagnostics: Diagnostic[]): void {
+  if (!('exclude' in state)) return;
+  const exc = state.exclude;
+  delete state.exclude;
+  const list = typeof exc === 'string' ? [exc] : exc;
+  if (!Array.isArray(list)) {
+    diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXCLUDE', { sls, got: describe(exc) }, where('exclude')));
+  } else {
+    const good = list.filter((e) => {
+      const ok =
+        typeof e === 'string' ||
+        (e &&
+          typeof e === 'object' &&
+          !Array.isArray(e) &&
+          Object.keys(e).length === 1 &&
+          ('id' in e || 'sls' in e) &&
+          typeof Object.values(e)[0] === 'string');
+      if (!ok) {
+        diagnostics.push(compilerErrors.diag('BRINE_ERR_COMPILE_BAD_EXCLUDE', { sls, got: JSON.stringify(e) }, where('exclude')));
+      }
+      return ok;
+    });
+    ((state as HighData).__exclude__ ??= []).push(...good.map((e) => (typeof e === 'string' ? { sls: e } : e) as ExcludeEntry));
+  }
+}
+
+/** One ID's declaration in the standard form: short decs moved to the end, `__sls__` / `__env__` set. */
+function standardDecl(
+  decl: Record<string, unknown>,
+  id: string,
+  sls: string,
+  env: string,
+  positions: PositionMap | undefined,
+  where: Where,
+  diagnostics: Diagnostic[],
+): Record<string, unknown> {
+  // A new object instead of deleting keys: deleted properties turn V8 objects into slow
+  // dictionaries, and every later stage reads these declarations.
+  const out: Record<string, unknown> = {};
+  const moved: Array<[string, unknown[]]> = [];
+  const seenModules = new Set<string>();
+  for (const key of Object.keys(decl)) {
+    let value = decl[key];
+    if (key.startsWith('_')) {
+      out[key] = value;
+      continue;
+    }
+    // `pkg.installed:` with nothing after the colon means no arguments.
+    if (value === null) value = [];
+    if (!Array.isArray(value)) {
+      out[key] = value;
+      continue;
+    }
+    const dot = key.indexOf('.');
+    if (dot <= 0) {
+      seenModules.add(key);
+      out[key] = value;
+      continue;
+    }
+    const mod = key.slice(0, dot);
+    if (seenModules.has(mod) || (mod in decl && mod !== key)) {
+      const p = positions?.ids[id]?.states[key];
+      diagnostics.push(
+        compilerErrors.diag(
+          'BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS',
+          { id, state: mod, functions: `${key} and another ${mod} declaration` },
+          { ...where(id), ...(p ? { line: p.line, column: p.column } : {}) },
+        ),
+      );
+      out[key] = value;
+      continue;
+    }
+    // Salt moves a short dec to the end of the ID, with the function last in its list.
+    value.push(key.slice(dot + 1));
+    moved.push([mod, value]);
+    seenModules.add(mod);
+  }
+  for (const [mod, value] of moved) out[mod] = value;
+  if (!('__sls__' in out)) out.__sls__ = sls;
+  if (!('__env__' in out)) out.__env__ = env;
+  return out;
 }
 
 /**
