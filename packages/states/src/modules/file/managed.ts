@@ -1,5 +1,6 @@
 import { readFile, stat } from '../../util/sync-fs.js';
 import { dirname } from 'node:path';
+import type { Stats } from 'node:fs';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { fileDiff } from '../../util/diff.js';
@@ -163,24 +164,8 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     !showChanges ? '<show_changes=False>' : isText(o) && isText(n) ? fileDiff(o.toString('utf8'), n.toString('utf8')) : 'Replace binary file';
 
   if (ctx.test) {
-    if (!exists) {
-      ret.changes = { newfile: name };
-      ret.result = null;
-      ret.comment = TEST_COMMENT(name);
-      return ret;
-    }
-    const changes: Record<string, unknown> = {};
-    if (contentChange && old && want) changes.diff = diffOf(old, want);
-    Object.assign(changes, metaChanges(st!, { ...own, user: args.user, group: args.group, mode }));
-    ret.changes = changes;
-    if (Object.keys(changes).length) {
-      ret.result = null;
-      ret.comment = TEST_COMMENT(name);
-    } else {
-      ret.comment = `The file ${name} is in the correct state`;
-      ret.new_state = ret.old_state;
-    }
-    return ret;
+    const diff = contentChange && old && want ? diffOf(old, want) : undefined;
+    return predicted(ret, name, exists ? st : undefined, diff, { ...own, user: args.user, group: args.group, mode });
   }
 
   const mismatch = remoteMismatch(want, name, exists);
@@ -221,6 +206,28 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   const changed = Object.keys(changes).length > 0;
   // Unchanged, the path reads as before (unless old_state described a symlink's target).
   return finish(ret, changes, !exists && want === undefined, !changed && !followed ? ret.old_state : await pathState(name, ctx.cmd, body));
+}
+
+/** Test mode's result: the diff and the owner and mode changes a real run would make. */
+function predicted(ret: StateReturn, name: string, st: Stats | undefined, diff: string | undefined, wanted: Parameters<typeof metaChanges>[1]): StateReturn {
+  if (!st) {
+    ret.changes = { newfile: name };
+    ret.result = null;
+    ret.comment = TEST_COMMENT(name);
+    return ret;
+  }
+  const changes: Record<string, unknown> = {};
+  if (diff !== undefined) changes.diff = diff;
+  Object.assign(changes, metaChanges(st, wanted));
+  ret.changes = changes;
+  if (Object.keys(changes).length) {
+    ret.result = null;
+    ret.comment = TEST_COMMENT(name);
+  } else {
+    ret.comment = `The file ${name} is in the correct state`;
+    ret.new_state = ret.old_state;
+  }
+  return ret;
 }
 
 /** The real run's result: Salt's comment for what changed. */
