@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { globMatch } from '@brine/core';
 import { MasterClient, resolveApi } from '@brine/master/client';
-import type { Command } from '../command.js';
+import type { Command, CommandIO } from '../command.js';
 import { useColor } from '../output/fleet.js';
 import { outputOption, renderData } from '../output/outputters.js';
 import { cliErrors } from '../errors.js';
@@ -91,6 +91,37 @@ function keyActionFrom(action: string, v: KeyFlags): string[] {
   return ['pending', ...extra.filter((s) => v[`include-${s}`])];
 }
 
+/** salt-key's listing of the keys by state. */
+function printKeyList(keys: KeyList, io: CommandIO): void {
+  // salt-key's colours: light headings, keys in their state's colour
+  const c = keyPalette(useColor(io));
+  const section = (title: string, ids: string[], color: string, heading: string) =>
+    io.stdout(`${heading}${title}:${c.end}\n${ids.map((i) => `${color}${i}${c.end}\n`).join('')}`);
+  section('Accepted Keys', keys.accepted, c.green, c.lightGreen);
+  section('Denied Keys', keys.denied, c.magenta, c.lightMagenta);
+  section('Unaccepted Keys', keys.pending, c.red, c.lightRed);
+  section('Rejected Keys', keys.rejected, c.blue, c.lightBlue);
+}
+
+/** Asks on the terminal, after showing the fingerprints of the keys the action would change. */
+async function confirmed(
+  client: MasterClient,
+  action: 'accept' | 'reject' | 'delete',
+  values: KeyFlags,
+  match: string | undefined,
+  io: CommandIO,
+): Promise<boolean> {
+  // the fingerprints to compare with the minion's own (its key_pending log line) before saying yes
+  const from = keyActionFrom(action, values);
+  const { keys } = await client.get<{ keys: KeyRow[] }>('/v1/keys/finger');
+  const which = keys.filter((k) => from.includes(k.state) && (values.all || globMatch(k.minion, match!)));
+  io.stderr(`The following keys are going to be ${DONE[action]}:\n${fingerLines(which)}`);
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const answer = await rl.question(`${action} ${values.all ? 'all matching keys' : `keys matching '${match}'`}? [n/Y] `);
+  rl.close();
+  return answer.trim() === '' || /^y(es)?$/i.test(answer.trim());
+}
+
 /** `brine key`: salt-key. */
 export const keyCommand: Command = {
   name: 'key',
@@ -139,14 +170,7 @@ export const keyCommand: Command = {
         io.stdout(renderData(data, { accepted: keys.accepted, pending: keys.pending, rejected: keys.rejected, denied: keys.denied }));
         return 0;
       }
-      // salt-key's colours: light headings, keys in their state's colour
-      const c = keyPalette(useColor(io));
-      const section = (title: string, ids: string[], color: string, heading: string) =>
-        io.stdout(`${heading}${title}:${c.end}\n${ids.map((i) => `${color}${i}${c.end}\n`).join('')}`);
-      section('Accepted Keys', keys.accepted, c.green, c.lightGreen);
-      section('Denied Keys', keys.denied, c.magenta, c.lightMagenta);
-      section('Unaccepted Keys', keys.pending, c.red, c.lightRed);
-      section('Rejected Keys', keys.rejected, c.blue, c.lightBlue);
+      printKeyList(keys, io);
       return 0;
     }
     if (action === 'finger') {
@@ -167,17 +191,7 @@ export const keyCommand: Command = {
       io.stderr(`brine key ${action}: name a minion id (glob) or --all\n`);
       return 2;
     }
-    if (!values.yes && process.stdin.isTTY) {
-      // the fingerprints to compare with the minion's own (its key_pending log line) before saying yes
-      const from = keyActionFrom(action, values);
-      const { keys } = await client.get<{ keys: KeyRow[] }>('/v1/keys/finger');
-      const which = keys.filter((k) => from.includes(k.state) && (values.all || globMatch(k.minion, match!)));
-      io.stderr(`The following keys are going to be ${DONE[action]}:\n${fingerLines(which)}`);
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      const answer = await rl.question(`${action} ${values.all ? 'all matching keys' : `keys matching '${match}'`}? [n/Y] `);
-      rl.close();
-      if (answer.trim() !== '' && !/^y(es)?$/i.test(answer.trim())) return 1;
-    }
+    if (!values.yes && process.stdin.isTTY && !(await confirmed(client, action, values, match, io))) return 1;
     const body = {
       ...(values.all ? { all: true } : { match }),
       ...(values['include-rejected'] ? { include_rejected: true } : {}),
