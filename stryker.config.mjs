@@ -20,7 +20,11 @@ export const testsOf = {
   ],
   // API auth: the bearer and console-session check of every request, and signing in and out
   'packages/master/src/api.ts:106-131': ['packages/master/test/console-auth.test.ts', 'packages/master/test/api-auth.test.ts'],
-  'packages/master/src/routes/ui.ts:38-73': ['packages/master/test/console-auth.test.ts', 'packages/master/test/api-auth.test.ts'],
+  'packages/master/src/routes/ui.ts:38-73': [
+    'packages/master/test/console-auth.test.ts',
+    'packages/master/test/api-auth.test.ts',
+    'packages/master/test/console-cookie-tls.test.ts',
+  ],
   // cluster-link.test.ts runs the same on a real PostgreSQL: too slow for every mutant
   'packages/master/src/cluster.ts': ['packages/master/test/cluster-follower.test.ts', 'packages/master/test/cluster-timers.test.ts'],
   'packages/master/src/compile-pool.ts': ['packages/master/test/compile-pool.test.ts'],
