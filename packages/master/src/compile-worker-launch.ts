@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MasterConfig } from './config.js';
@@ -37,6 +37,10 @@ export function workerLaunch(config: LaunchConfig, execArgv: string[] = process.
   const packages = path.resolve(here, '../..');
   const root = path.dirname(packages);
   const code = [packages, path.join(root, 'node_modules')];
+  // the workspace links lead back to the packages; where node_modules is itself a link (a
+  // mutation-testing sandbox), to another copy of Brine's code, which the worker must read too
+  const scope = path.join(root, 'node_modules', '@brine');
+  for (const name of existsSync(scope) ? readdirSync(scope) : []) code.push(path.join(scope, name));
   // run from TypeScript sources (the tests): the repo's own loader hooks come along
   const hooks: string[] = [];
   for (const a of fromSource ? execArgv : []) {
