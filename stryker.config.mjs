@@ -44,6 +44,7 @@ export const testsOf = {
     'packages/runtime/test/requisite-status.test.ts',
     'packages/runtime/test/run-low-state.test.ts',
     'packages/runtime/test/run-low-state-edges.test.ts',
+    'packages/runtime/test/run-low-state-paths.test.ts',
     'packages/runtime/test/onfail-stop.test.ts',
     'packages/runtime/test/unsupported-args.test.ts',
     'packages/runtime/test/salt-conformance.test.ts',
