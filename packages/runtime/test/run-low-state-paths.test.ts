@@ -289,3 +289,37 @@ t.test('an argument binding that fails is a timed failure', async (t) => {
   t.equal(c.start_time, '03:04:05.678000');
   t.type(c.duration, 'number');
 });
+
+t.test("a state's own shell wins over the default; onlyif fun: calls the host's execution functions", async (t) => {
+  const calls: Array<string | undefined> = [];
+  const cmd = {
+    run: async (_c: string | string[], o: { shell?: string } = {}) => {
+      calls.push(o.shell);
+      return { retcode: 0, stdout: '', stderr: '', pid: 1 };
+    },
+  };
+  await run([T('own', 'nop', { onlyif: 'true', shell: '/bin/own' }), T('dflt', 'nop', { onlyif: 'true' })], { cmd, shell: '/bin/default' });
+  t.same(calls, ['/bin/own', '/bin/default']);
+  const asked: string[] = [];
+  const exec = {
+    call: async (fun: string) => (asked.push(fun), { return: false, retcode: 0 }),
+    spec: () => undefined,
+  };
+  const out = await run([T('f', 'succeed_with_changes', { onlyif: [{ fun: 'file.file_exists', args: ['/nope'] }] })], { exec });
+  t.same(asked, ['file.file_exists']);
+  t.same(byId(out.running, 'f').changes, {}, 'the condition did not hold: skipped');
+});
+
+t.test('a parallel state that changed fires its listener; an aborted run calls no listener', async (t) => {
+  const out = await run([C('svc', 'running', 'l', { listen: [{ test: 'p' }] }), T('p', 'succeed_with_changes', { parallel: true })]);
+  t.ok(out.running['svc_|-listener_l_|-l_|-mod_watch'], 'the listener waited for the parallel state');
+  const ac = new AbortController();
+  const aborted = await run([C('svc', 'running', 'l', { listen: [{ test: 'p' }] }), T('p', 'succeed_with_changes'), T('q')], {
+    signal: ac.signal,
+    onResult: (tag) => {
+      if (tag.includes('_|-p_|-')) ac.abort();
+    },
+  });
+  t.equal(aborted.stopped, 'aborted');
+  t.same(order_(aborted.running), ['l', 'p'], 'no listener after the abort');
+});
