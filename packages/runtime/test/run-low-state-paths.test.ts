@@ -23,6 +23,7 @@ const C = (state: string, fun: string, id: string, extra: Record<string, unknown
 
 /** What the functions of `odd` saw of their context, and what they return. */
 const seen: Array<Record<string, unknown>> = [];
+const calls: string[] = [];
 const odd: StateModule = {
   name: 'odd',
   available: () => ({ available: true }),
@@ -52,11 +53,30 @@ const odd: StateModule = {
         return { name: 'c', result: true, changes: {}, comment: '' };
       },
     },
+    // counts its calls; changes only in test mode (a prediction)
+    counted: {
+      args: {},
+      run: async (_a, ctx) => {
+        calls.push(`${ctx.low.__id__} test=${ctx.test}`);
+        return { name: 'n', result: ctx.test ? null : true, changes: ctx.test ? { would: true } : {}, comment: '' };
+      },
+    },
+    // a parallel state that takes a while
+    slow: {
+      args: {},
+      run: async (_a, ctx) => {
+        calls.push(`${ctx.low.__id__} slow`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return { name: 'n', result: true, changes: {}, comment: '' };
+      },
+    },
     // nothing changed, and the watch must not fire
     skip: { args: {}, run: async () => ({ name: 's', result: true, changes: {}, comment: '', skip_watch: true }) },
   },
-  async modWatch() {
-    return { name: 'w', result: true, changes: { watched: true }, comment: 'mod_watch ran' };
+  async modWatch(_a, ctx) {
+    const reqs = (ctx.low.__reqs__ ?? {}) as Record<string, LowChunk[]>;
+    const ids = Object.fromEntries(Object.entries(reqs).map(([kind, chunks]) => [kind, chunks.map((c) => c.__id__)]));
+    return { name: 'w', result: true, changes: { watched: ids }, comment: 'mod_watch ran' };
   },
 };
 
@@ -270,7 +290,7 @@ t.test('listen: only listened states that changed fire it; a listener with a los
 t.test('watch: mod_watch has its own number and timing; skip_watch and a missing module', async (t) => {
   const out = await run([T('conf', 'succeed_with_changes'), C('odd', 'renamed', 'w', { watch: [{ test: 'conf' }] }), T('after')]);
   const w = byId(out.running, 'w');
-  t.same(w.changes, { watched: true });
+  t.same(w.changes, { watched: { watch: ['conf'] } }, 'mod_watch gets the watched states');
   t.equal(w.__run_num__, 2, 'the state used 1');
   t.equal(num(out.running, 'after'), 3);
   t.equal(w.start_time, '03:04:05.678000');
@@ -322,4 +342,54 @@ t.test('a parallel state that changed fires its listener; an aborted run calls n
   });
   t.equal(aborted.stopped, 'aborted');
   t.same(order_(aborted.running), ['l', 'p'], 'no listener after the abort');
+});
+
+t.test("a listener's mod_watch gets the listened states and none of the chunk's requisites", async (t) => {
+  const out = await run([C('odd', 'renamed', 'l', { listen: [{ test: 'pp' }], require: [{ test: 'q' }] }), T('pp', 'succeed_with_changes'), T('q')]);
+  t.same(out.running['odd_|-listener_l_|-l_|-mod_watch']?.changes, { watched: { listen: ['pp'] } });
+});
+
+t.test('a prereq target is predicted once, however many states have it as their prereq', async (t) => {
+  calls.length = 0;
+  const out = await run([
+    T('a', 'succeed_with_changes', { prereq: [{ odd: 'p' }] }),
+    T('b', 'succeed_with_changes', { prereq: [{ odd: 'p' }] }),
+    C('odd', 'counted', 'p', { prerequired: [{ test: 'a' }, { test: 'b' }] }),
+  ]);
+  t.same(calls, ['p test=true', 'p test=false']);
+  t.same(order_(out.running), ['a', 'b', 'p']);
+});
+
+t.test("a prediction whose requisite really failed is that state's result at once; a failed prediction keeps its timing", async (t) => {
+  const out = await run([
+    T('a', 'succeed_with_changes', { prereq: [{ test: 'p' }] }),
+    T('p', 'succeed_with_changes', { prerequired: [{ test: 'a' }], require: [{ test: 'f' }] }),
+    T('x'),
+    T('f', 'fail_without_changes'),
+  ]);
+  t.same(
+    order_(out.running).map((id) => [id, byId(out.running, id).comment]),
+    [
+      ['f', 'Failure!'],
+      ['p', 'One or more requisite failed: main.f'],
+      ['a', 'One or more requisite failed: main.p'],
+      ['x', 'Success!'],
+    ],
+  );
+  const pre = await run([
+    T('blocked', 'succeed_with_changes', { prereq: [{ test: 'fails' }] }),
+    T('fails', 'fail_without_changes', { prerequired: [{ test: 'blocked' }] }),
+  ]);
+  const fails = byId(pre.running, 'fails');
+  t.equal(fails.comment, "If we weren't testing, this would be a failure!");
+  t.equal(fails.start_time, '03:04:05.678000', 'the timing of its dry run');
+  t.type(fails.duration, 'number');
+});
+
+t.test('a parallel state that an earlier state required runs once', async (t) => {
+  calls.length = 0;
+  const out = await run([T('x', 'succeed_without_changes', { require: [{ odd: 'p' }] }), C('odd', 'slow', 'p', { parallel: true }), T('y')]);
+  t.same(calls, ['p slow']);
+  t.equal(byId(out.running, 'p').result, true);
+  t.equal(Object.keys(out.running).length, 3);
 });
