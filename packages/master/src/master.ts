@@ -132,18 +132,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
 
   const server: Server = createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.3' });
   const hub = minionHub(server, config, { keys, store, clusterId, events, log });
-  const jobs = new JobManager({
-    store,
-    lastJid: await store.lastJid(),
-    hub,
-    keys,
-    events,
-    log,
-    nodegroups: config.nodegroups,
-    defaultTimeout: config.timeout,
-    ...(cluster ? { cluster, treeHash: (jid: string) => states.treeHash(jid) } : {}),
-    pillarOf: async (id, grains, jid) => (await states.pillar(id, grains, jid)).pillar,
-  });
+  const jobs = jobManager(config, await store.lastJid(), { store, hub, keys, events, log, cluster, states });
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events);
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
@@ -345,4 +334,25 @@ function logReady(log: Logger, config: MasterConfig, at: { port: number; apiPort
     `master ready: minions connect to ${config.interface}:${port} (certificate fingerprint ${fingerprint}); ` +
       `operator API at ${apiUrl}, token in ${config.token_file}`,
   );
+}
+
+/** The job manager: publishing, targeting (nodegroups, pillar) and waiting for returns. */
+function jobManager(
+  config: MasterConfig,
+  lastJid: string | null,
+  d: { store: StoreBackend; hub: MinionHub; keys: KeyManager; events: EventBus; log: Logger; cluster: ClusterLink | undefined; states: StateService },
+): JobManager {
+  const { store, hub, keys, events, log, cluster, states } = d;
+  return new JobManager({
+    store,
+    lastJid,
+    hub,
+    keys,
+    events,
+    log,
+    nodegroups: config.nodegroups,
+    defaultTimeout: config.timeout,
+    ...(cluster ? { cluster, treeHash: (jid: string) => states.treeHash(jid) } : {}),
+    pillarOf: async (id, grains, jid) => (await states.pillar(id, grains, jid)).pillar,
+  });
 }
