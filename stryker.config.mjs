@@ -27,7 +27,11 @@ export const testsOf = {
   ],
   // cluster-link.test.ts runs the same on a real PostgreSQL: too slow for every mutant
   'packages/master/src/cluster.ts': ['packages/master/test/cluster-follower.test.ts', 'packages/master/test/cluster-timers.test.ts'],
-  'packages/master/src/compile-pool.ts': ['packages/master/test/compile-pool.test.ts', 'packages/master/test/compile-pool-hold.test.ts'],
+  'packages/master/src/compile-pool.ts': [
+    'packages/master/test/compile-pool.test.ts',
+    'packages/master/test/compile-pool-hold.test.ts',
+    'packages/master/test/compile-pool-lifecycle.test.ts',
+  ],
   'packages/minion/src/spool.ts': [
     'packages/minion/test/spool-store.test.ts',
     'packages/minion/test/spool-config.test.ts',
