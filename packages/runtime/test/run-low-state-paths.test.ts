@@ -49,7 +49,7 @@ const odd: StateModule = {
     context: {
       args: {},
       run: async (_a, ctx) => {
-        seen.push({ templateContext: 'templateContext' in ctx, exec: 'exec' in ctx, tc: ctx.templateContext });
+        seen.push({ templateContext: 'templateContext' in ctx, exec: 'exec' in ctx, tc: ctx.templateContext, env: ctx.low.__env__ });
         return { name: 'c', result: true, changes: {}, comment: '' };
       },
     },
@@ -117,10 +117,11 @@ t.test('the context: templateContext and exec only when given', async (t) => {
   seen.length = 0;
   const exec = { call: async () => ({ ok: true, value: 1 }) } as unknown as NonNullable<RunOptions['exec']>;
   await run([C('odd', 'context', 'with')], { templateContext: { grains: {} }, exec });
-  await run([C('odd', 'context', 'without')]);
+  // a chunk without __env__ is in base
+  await run([{ state: 'odd', fun: 'context', __id__: 'without', name: 'without' } as LowChunk]);
   t.same(seen, [
-    { templateContext: true, exec: true, tc: { grains: {} } },
-    { templateContext: false, exec: false, tc: undefined },
+    { templateContext: true, exec: true, tc: { grains: {} }, env: 'base' },
+    { templateContext: false, exec: false, tc: undefined, env: 'base' },
   ]);
 });
 
@@ -392,4 +393,39 @@ t.test('a parallel state that an earlier state required runs once', async (t) =>
   t.same(calls, ['p slow']);
   t.equal(byId(out.running, 'p').result, true);
   t.equal(Object.keys(out.running).length, 3);
+});
+
+t.test('listeners and Listen_Errors are numbered after every state, each its own number, timed; an abort stops them', async (t) => {
+  const low = [
+    C('svc', 'running', 'l1', { listen: [{ test: 'ch' }, { test: 'ghost1' }] }),
+    C('svc', 'running', 'l2', { listen: [{ test: 'ch' }, { test: 'ghost2' }] }),
+    T('ch', 'succeed_with_changes'),
+  ];
+  const out = await run(low);
+  t.same(order_(out.running), ['l1', 'l2', 'ch', 'listener_l1', 'listener_l2', undefined, undefined]);
+  t.same(
+    Object.entries(out.running)
+      .filter(([k]) => k.startsWith('Listen_Error'))
+      .map(([k, r]) => [k, r.__run_num__]),
+    [
+      ['Listen_Error_|-listen_ghost1_|-listen_test_|-Listen_Error', 5],
+      ['Listen_Error_|-listen_ghost2_|-listen_test_|-Listen_Error', 6],
+    ],
+  );
+  const l1 = out.running['svc_|-listener_l1_|-l1_|-mod_watch']!;
+  t.equal(l1.start_time, '03:04:05.678000');
+  t.type(l1.duration, 'number');
+  t.notOk('stopped' in out, 'a run that was not stopped says nothing of it');
+  const ac = new AbortController();
+  const aborted = await run(low, {
+    signal: ac.signal,
+    onResult: (tag) => {
+      if (tag.includes('listener_l1')) ac.abort();
+    },
+  });
+  t.same(order_(aborted.running), ['l1', 'l2', 'ch', 'listener_l1'], 'no listener after the abort, and no Listen_Error');
+});
+
+t.test('a low state with an item that is not a chunk is refused with a coded error', async (t) => {
+  await t.rejects(run([T('ok'), { state: 'test', __id__: 'nofun' } as unknown as LowChunk]), { code: 'BRINE_ERR_RUNTIME_BAD_LOWSTATE', message: /item 1/ });
 });
