@@ -125,15 +125,6 @@ t.test('the context: templateContext and exec only when given', async (t) => {
   ]);
 });
 
-t.test('retry without a sleep of its own waits with timers and finishes', async (t) => {
-  const out = await runLowState([T('r', 'fail_without_changes', { retry: { attempts: 2, interval: 0 } })], {
-    registry: makeRegistry(testModule),
-    cmd: shellRunner(),
-    files: noFiles,
-  });
-  t.match(byId(out.running, 'r').comment, /^Attempt 1: /);
-});
-
 t.test('onfail_stop False: a handler that names several states, and one that never ran', async (t) => {
   // one of its two onfail states failed and it handled that: the run succeeds
   const two = await run([
@@ -273,12 +264,14 @@ t.test('listen: only listened states that changed fire it; a listener with a los
     C('svc', 'running', 'one', { listen: [{ test: 'changed' }, { test: 'same' }] }),
     C('svc', 'running', 'none', { listen: [{ test: 'same' }], require: [{ test: 'same' }] }),
     C('svc', 'running', 'lost', { listen: [{ test: 'changed' }], require: [{ test: 'missing' }] }),
+    C('svc', 'running', 'req', { listen: [{ test: 'same' }], require: [{ test: 'changed' }] }),
     T('changed', 'succeed_with_changes'),
     T('same'),
   ]);
   t.ok(out.running['svc_|-listener_one_|-one_|-mod_watch'], 'one changed of two listened: it fires');
   t.notOk(out.running['svc_|-listener_none_|-none_|-mod_watch'], 'nothing listened changed (a plain requisite does not count)');
   t.notOk(out.running['svc_|-listener_lost_|-lost_|-mod_watch'], 'a listener whose requisite is lost does not fire');
+  t.notOk(out.running['svc_|-listener_req_|-req_|-mod_watch'], 'a required state that changed does not fire a listen');
   // one listen naming two states (both named `pair`): one of them changed
   const pair = await run([
     C('svc', 'running', 'l', { listen: [{ test: 'pair' }] }),
