@@ -72,6 +72,7 @@ export class CompilePool {
     this.config = config;
     this.log = log;
     this.launch = workerLaunch(config);
+    // Stryker disable next-line all: a mutant of this loop forks workers without end (it ran the machine out of memory)
     for (let i = 0; i < Math.max(1, size); i++) this.slots.push(this.spawn());
   }
 
