@@ -31,6 +31,7 @@ export const testsOf = {
     'packages/master/test/compile-pool.test.ts',
     'packages/master/test/compile-pool-hold.test.ts',
     'packages/master/test/compile-pool-lifecycle.test.ts',
+    'packages/master/test/compile-pool-internals.test.ts',
   ],
   'packages/minion/src/spool.ts': [
     'packages/minion/test/spool-store.test.ts',
