@@ -25,6 +25,18 @@ t.test("salt-key's flags: -L lists, -a accepts one, -A all, -f fingers, -d delet
   t.match(one.stdout, /Key for minion web1 accepted\./);
   t.notMatch(one.stdout, /web2/);
 
+  // salt-key -l: one state's keys, named as salt-key names them
+  const acc = await cluster.brine(['key', '-l', 'acc']);
+  t.equal(acc.code, 0, acc.stderr);
+  t.equal(acc.stdout, 'Accepted Keys:\nweb1\n');
+  const un = await cluster.brine(['key', '-l', 'un', '--out', 'json']);
+  t.same(JSON.parse(un.stdout), { pending: ['web2'] });
+  const every = await cluster.brine(['key', '-l', 'all']);
+  t.match(every.stdout, /^Accepted Keys:\nweb1\nDenied Keys:\nUnaccepted Keys:\nweb2\nRejected Keys:\n$/);
+  const bogus = await cluster.brine(['key', '-l', 'accept']);
+  t.equal(bogus.code, 1);
+  t.match(bogus.stderr, /-l takes one of acc, accepted, un, unaccepted, pre, rej, rejected, den, denied, all, not 'accept'/);
+
   const both = await cluster.brine(['key', '-A', '-L']);
   t.equal(both.code, 1, 'two actions at once are refused, nothing is done');
   t.match(both.stderr, /choose one key action, not -L and -A/);

@@ -38,6 +38,20 @@ t.test("brine run '*' file.file_exists path=/etc/hosts", async (t) => {
   t.ok((fns.returns.m1!.return as string[]).includes('file.file_exists'));
 });
 
+t.test("salt's -v, --show-jid and --static", async (t) => {
+  const whole = await cluster.brine(['run', '*', 'test.ping', '--static', '--out', 'json']);
+  t.equal(whole.code, 0, whole.stderr);
+  t.same(JSON.parse(whole.stdout), { m1: true, m2: true }, 'one document of every return');
+  t.equal(whole.stdout.split('\n').length, 5, "indented as Salt's json outputter");
+  const jid = await cluster.brine(['run', 'm1', 'test.ping', '--show-jid']);
+  t.match(jid.stdout, /^jid: \d{20}\nm1:\n {4}True\n$/);
+  const verbose = await cluster.brine(['run', 'm1', 'test.ping', '-v']);
+  t.match(verbose.stdout, /^Executing job with jid \d{20}\n-{43}\n\nm1:\n {4}True\n$/);
+  const json = await cluster.brine(['run', 'm1', 'test.ping', '-v', '--out', 'json']);
+  t.same(lines(json.stdout), [{ m1: true }], 'the jid line goes to stderr when stdout is a document');
+  t.match(json.stderr, /^Executing job with jid \d{20}\n/);
+});
+
 t.test('a state run on a minion checks fun: conditions and runs module.run as Salt', async (t) => {
   const want = JSON.parse(readFileSync(path.join(CASE, 'salt-run.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   const r = await cluster.run('m1', 'state.apply', ['init']);

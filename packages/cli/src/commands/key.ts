@@ -63,6 +63,7 @@ type KeyFlags = Record<string, string | boolean | undefined>;
 function saltKeyAction(v: KeyFlags): { action: string; match?: string; all?: boolean } | undefined {
   const found: Array<{ flag: string; action: string; match?: string; all?: boolean }> = [];
   if (v.list || v['list-all']) found.push({ flag: '-L', action: 'list' });
+  if (typeof v['list-state'] === 'string') found.push({ flag: '-l', action: 'list', match: v['list-state'] });
   for (const [name, short, action] of [
     ['accept', 'a', 'accept'],
     ['reject', 'r', 'reject'],
@@ -80,7 +81,21 @@ function saltKeyAction(v: KeyFlags): { action: string; match?: string; all?: boo
 
 const KEY_USAGE =
   'brine key list|accept|reject|delete|finger [ID_GLOB|--all] [--yes] [--include-rejected] [--include-accepted] [--include-denied] [--out key|text|json|yaml|nested|raw|txt|quiet] [--config MASTER_CONFIG]\n' +
-  '       brine key -L | -A | -a ID | -R | -r ID | -D | -d ID | -F | -f ID  [-y]   (salt-key flags)';
+  '       brine key -L | -l acc|un|rej|den|all | -A | -a ID | -R | -r ID | -D | -d ID | -F | -f ID  [-y]   (salt-key flags)';
+
+/** salt-key -l's names of the key states (`pre`, `un` and `unaccepted` are the pending keys). */
+const LIST_STATES: Record<string, Array<keyof KeyList>> = {
+  acc: ['accepted'],
+  accepted: ['accepted'],
+  un: ['pending'],
+  unaccepted: ['pending'],
+  pre: ['pending'],
+  rej: ['rejected'],
+  rejected: ['rejected'],
+  den: ['denied'],
+  denied: ['denied'],
+  all: ['accepted', 'denied', 'pending', 'rejected'],
+};
 
 const DONE: Record<string, string> = { accept: 'accepted', reject: 'rejected', delete: 'deleted' };
 
@@ -92,15 +107,16 @@ function keyActionFrom(action: string, v: KeyFlags): string[] {
 }
 
 /** salt-key's listing of the keys by state. */
-function printKeyList(keys: KeyList, io: CommandIO): void {
+function printKeyList(keys: KeyList, io: CommandIO, states: Array<keyof KeyList> = LIST_STATES.all!): void {
   // salt-key's colours: light headings, keys in their state's colour
   const c = keyPalette(useColor(io));
-  const section = (title: string, ids: string[], color: string, heading: string) =>
-    io.stdout(`${heading}${title}:${c.end}\n${ids.map((i) => `${color}${i}${c.end}\n`).join('')}`);
-  section('Accepted Keys', keys.accepted, c.green, c.lightGreen);
-  section('Denied Keys', keys.denied, c.magenta, c.lightMagenta);
-  section('Unaccepted Keys', keys.pending, c.red, c.lightRed);
-  section('Rejected Keys', keys.rejected, c.blue, c.lightBlue);
+  const section = (state: keyof KeyList, title: string, color: string, heading: string) => {
+    if (states.includes(state)) io.stdout(`${heading}${title}:${c.end}\n${keys[state].map((i) => `${color}${i}${c.end}\n`).join('')}`);
+  };
+  section('accepted', 'Accepted Keys', c.green, c.lightGreen);
+  section('denied', 'Denied Keys', c.magenta, c.lightMagenta);
+  section('pending', 'Unaccepted Keys', c.red, c.lightRed);
+  section('rejected', 'Rejected Keys', c.blue, c.lightBlue);
 }
 
 /** Asks on the terminal, after showing the fingerprints of the keys the action would change. */
@@ -142,6 +158,7 @@ export const keyCommand: Command = {
         // salt-key's flags
         list: { type: 'boolean', short: 'L' },
         'list-all': { type: 'boolean' },
+        'list-state': { type: 'string', short: 'l' },
         accept: { type: 'string', short: 'a' },
         'accept-all': { type: 'boolean', short: 'A' },
         reject: { type: 'string', short: 'r' },
@@ -165,12 +182,23 @@ export const keyCommand: Command = {
     if (salt?.all) values.all = true;
     const client = new MasterClient(resolveApi(values.config, io.env));
     if (action === 'list') {
+      const states = salt?.match !== undefined ? LIST_STATES[salt.match] : LIST_STATES.all!;
+      if (!states)
+        throw cliErrors.make('BRINE_ERR_CLI_USAGE', {
+          detail: `-l takes one of ${Object.keys(LIST_STATES).join(', ')}, not '${salt?.match}'`,
+          usage: KEY_USAGE,
+        });
       const keys = await client.get<KeyList>('/v1/keys');
       if (data) {
-        io.stdout(renderData(data, { accepted: keys.accepted, pending: keys.pending, rejected: keys.rejected, denied: keys.denied }));
+        io.stdout(
+          renderData(
+            data,
+            Object.fromEntries((['accepted', 'pending', 'rejected', 'denied'] as const).filter((st) => states.includes(st)).map((st) => [st, keys[st]])),
+          ),
+        );
         return 0;
       }
-      printKeyList(keys, io);
+      printKeyList(keys, io, states);
       return 0;
     }
     if (action === 'finger') {

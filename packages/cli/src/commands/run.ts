@@ -38,6 +38,10 @@ const RUN_OPTIONS = {
   progress: { type: 'boolean' },
   'state-output': { type: 'string' },
   params: { type: 'string', multiple: true },
+  // salt's: the jid before the output, once (-v with Salt's underline); every return as one document
+  'show-jid': { type: 'boolean' },
+  verbose: { type: 'boolean', short: 'v' },
+  static: { type: 'boolean' },
 } as const;
 
 const parseRun = (argv: string[]) => parseArgs({ args: argv, allowPositionals: true, options: RUN_OPTIONS });
@@ -47,7 +51,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'run a function on targeted minions (like the salt command)',
   usage:
-    'brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out highstate|text|json|yaml|nested|raw|txt|quiet] [--progress] [--state-output full|terse|mixed|changes] [--params FILE ...] [--config MASTER_CONFIG]',
+    'brine run <target> <function> [arg ...] [key=value ...] [-E|-L|-G|-P|-I|-J|-S|-C|-N] [--timeout S] [--async] [--batch N|N%] [--out highstate|text|json|yaml|nested|raw|txt|quiet] [--progress] [--state-output full|terse|mixed|changes] [--params FILE ...] [--show-jid] [-v|--verbose] [--static] [--config MASTER_CONFIG]',
   async run(argv, io) {
     const { values, positionals } = parseRun(argv);
     const [target, fun, ...rest] = positionals;
@@ -85,6 +89,7 @@ export const runCommand: Command = {
       throw e;
     }
     live.jid = pub.jid;
+    if (!values.async) announceJid(values, pub.jid, out, io);
     flushEarly();
     if (values.async) {
       io.stdout(`Executed command with job ID: ${pub.jid}\n`);
@@ -112,13 +117,22 @@ export const runCommand: Command = {
       const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${pub.jid}/states`);
       return printFleetRun({ jid: pub.jid, returns: report.returns, missing: report.missing, states }, io, values['state-output'] as HighstateMode | undefined);
     }
-    printReport(report, out, io);
+    printReport(report, out, io, { whole: !!values.static });
     const failed = report.missing.length > 0 || Object.values(report.returns).some((r) => !r.success);
     return failed ? 1 : 0;
   },
 };
 
 type RunValues = ReturnType<typeof parseRun>['values'];
+
+/** Salt's -v and --show-jid lines, on stderr when stdout is a document a program parses. */
+function announceJid(values: RunValues, jid: string, out: string, io: CommandIO): void {
+  const say = out === 'json' || out === 'yaml' || out === 'raw' ? io.stderr : io.stdout;
+  if (values.verbose) {
+    const msg = `Executing job with jid ${jid}`;
+    say(`${msg}\n${'-'.repeat(msg.length)}\n\n`);
+  } else if (values['show-jid']) say(`jid: ${jid}\n`);
+}
 type Published = { jid: string; minions: string[]; timeout: number };
 type JobEvent = { tag: string; data: unknown };
 

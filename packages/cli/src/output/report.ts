@@ -11,12 +11,20 @@ export function formatNestedOf(minion: string, value: unknown, color = false): s
 }
 
 /** Prints the returns of a job (and the minions that did not return) in the chosen format. */
-export function printReport(report: Pick<JobReport, 'returns' | 'missing'>, out: string, io: CommandIO): void {
+export function printReport(report: Pick<JobReport, 'returns' | 'missing'>, out: string, io: CommandIO, opts: { whole?: boolean } = {}): void {
   const byMinion: Record<string, unknown> = {};
   for (const [m, r] of Object.entries(report.returns)) byMinion[m] = r.return;
   for (const m of report.missing) byMinion[m.minion] = didNotReturn(m.reason);
   const ids = Object.keys(byMinion).sort();
-  if (out === 'raw' || out === 'quiet') {
+  // --static: the returns as one document, as salt --static prints them
+  const whole = opts.whole && (out === 'json' || out === 'yaml');
+  if (whole)
+    io.stdout(
+      out === 'json'
+        ? JSON.stringify(Object.fromEntries(ids.map((id) => [id, byMinion[id]])), null, 4) + '\n'
+        : toYaml(Object.fromEntries(ids.map((id) => [id, byMinion[id]]))),
+    );
+  else if (out === 'raw' || out === 'quiet') {
     for (const id of ids) io.stdout(renderData(out, { [id]: byMinion[id] }));
   } else if (out === 'json') {
     for (const id of ids) io.stdout(JSON.stringify({ [id]: byMinion[id] }) + '\n');
