@@ -92,6 +92,8 @@ t.test('a worker killed mid-task fails that task only, naming why; a new worker 
   const { states: s, pool } = await service(t);
   await pool.started();
   const first = slots(pool)[0]!.child;
+  // stopped first, so the task cannot finish before the kill lands (a fast machine did)
+  process.kill(first.pid!, 'SIGSTOP');
   const task = pool.pillar('m1', { os: 'Debian' }, {}, s.pillars.snapshot()).then(
     () => undefined,
     (e: Error & { code?: string }) => e,
