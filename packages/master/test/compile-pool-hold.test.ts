@@ -1,11 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { createLogger } from '@brine/core';
 import t from 'tap';
 import { CompilePool } from '../src/compile-pool.js';
-import { MASTER_DEFAULTS, type MasterConfig } from '../src/config.js';
+import { poolConfig } from './helpers/pool-config.js';
 import { loadMasterTops } from '../src/master-tops.js';
 import { StateService } from '../src/state-service.js';
 
@@ -16,24 +13,7 @@ import { StateService } from '../src/state-service.js';
  * its stderr pipe closes: an unreferenced pipe let `brine demo` exit with code 13 while close()
  * still waited. Whether the process would exit is read from the handles' own reference flags.
  */
-const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-pool-hold-'));
-t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-const dataDir = path.join(dir, 'data');
-const pillar = path.join(dir, 'pillar');
-mkdirSync(path.join(dataDir, 'pki'), { recursive: true });
-mkdirSync(pillar);
-writeFileSync(path.join(dataDir, 'api_token'), 'token\n');
-writeFileSync(path.join(pillar, 'top.sls'), "base:\n  '*':\n    - colour\n");
-writeFileSync(path.join(pillar, 'colour.sls'), 'colour: blue\n');
-const config = {
-  ...MASTER_DEFAULTS,
-  data_dir: dataDir,
-  pki_dir: path.join(dataDir, 'pki'),
-  token_file: path.join(dataDir, 'api_token'),
-  file_roots: {},
-  pillar_roots: { base: [pillar] },
-  compile_workers: 1,
-} as MasterConfig;
+const config = poolConfig(t, 'brine-pool-hold-');
 const log = createLogger({ level: 'silent' });
 
 type Handle = { hasRef(): boolean } | null | undefined;

@@ -1,12 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { serialize } from 'node:v8';
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '@brine/core';
 import t from 'tap';
 import { CompilePool } from '../src/compile-pool.js';
-import { MASTER_DEFAULTS, type MasterConfig } from '../src/config.js';
+import { poolConfig } from './helpers/pool-config.js';
 import { loadMasterTops } from '../src/master-tops.js';
 import { StateService } from '../src/state-service.js';
 
@@ -17,25 +14,7 @@ import { StateService } from '../src/state-service.js';
  * for render_timeout), a worker lost twice, a pool closed with work queued, and what the master
  * logs. Real worker processes; only the messages and the timer's firing are stood in for.
  */
-const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-pool-inside-'));
-t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-const dataDir = path.join(dir, 'data');
-const pillar = path.join(dir, 'pillar');
-mkdirSync(path.join(dataDir, 'pki'), { recursive: true });
-mkdirSync(pillar);
-writeFileSync(path.join(dataDir, 'api_token'), 'token\n');
-writeFileSync(path.join(pillar, 'top.sls'), "base:\n  '*':\n    - colour\n");
-writeFileSync(path.join(pillar, 'colour.sls'), 'colour: blue\n');
-const config = {
-  ...MASTER_DEFAULTS,
-  data_dir: dataDir,
-  pki_dir: path.join(dataDir, 'pki'),
-  token_file: path.join(dataDir, 'api_token'),
-  file_roots: {},
-  pillar_roots: { base: [pillar] },
-  compile_workers: 1,
-  render_timeout: 10,
-} as MasterConfig;
+const config = poolConfig(t, 'brine-pool-inside-', {}, { render_timeout: 10 });
 
 /** A logger that keeps what is logged. */
 function recorder(): { log: Logger; lines: Array<Record<string, unknown>> } {

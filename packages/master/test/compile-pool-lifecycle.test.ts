@@ -1,11 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { createLogger } from '@brine/core';
 import t from 'tap';
 import { CompilePool, confined } from '../src/compile-pool.js';
-import { MASTER_DEFAULTS, type MasterConfig } from '../src/config.js';
+import { poolConfig } from './helpers/pool-config.js';
 import { loadMasterTops } from '../src/master-tops.js';
 import { StateService } from '../src/state-service.js';
 
@@ -15,29 +12,11 @@ import { StateService } from '../src/state-service.js';
  * replaced, a worker's late 'ready' while close() waits. (The watchdog, which needs a template
  * burning a core for render_timeout plus its grace, is test/compile-watchdog.test.ts.)
  */
-const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-pool-life-'));
-t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-const dataDir = path.join(dir, 'data');
-const states = path.join(dir, 'states');
-const pillar = path.join(dir, 'pillar');
-mkdirSync(path.join(dataDir, 'pki'), { recursive: true });
-mkdirSync(states);
-mkdirSync(pillar);
-writeFileSync(path.join(dataDir, 'api_token'), 'token\n');
-writeFileSync(path.join(states, 'top.sls'), "base:\n  'good*':\n    - one\n  'bad*':\n    - broken\n");
-writeFileSync(path.join(states, 'one.sls'), 'one:\n  test.nop:\n    - name: {{ grains.os }}\n');
-writeFileSync(path.join(states, 'broken.sls'), 'broken:\n  test.nop:\n    - name: {{ grains.os | no_such_filter }}\n');
-writeFileSync(path.join(pillar, 'top.sls'), "base:\n  '*':\n    - colour\n");
-writeFileSync(path.join(pillar, 'colour.sls'), 'colour: blue\n');
-const config = {
-  ...MASTER_DEFAULTS,
-  data_dir: dataDir,
-  pki_dir: path.join(dataDir, 'pki'),
-  token_file: path.join(dataDir, 'api_token'),
-  file_roots: { base: [states] },
-  pillar_roots: { base: [pillar] },
-  compile_workers: 1,
-} as MasterConfig;
+const config = poolConfig(t, 'brine-pool-life-', {
+  'top.sls': "base:\n  'good*':\n    - one\n  'bad*':\n    - broken\n",
+  'one.sls': 'one:\n  test.nop:\n    - name: {{ grains.os }}\n',
+  'broken.sls': 'broken:\n  test.nop:\n    - name: {{ grains.os | no_such_filter }}\n',
+});
 const log = createLogger({ level: 'silent' });
 
 type Slot = { child: ChildProcess };
