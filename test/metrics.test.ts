@@ -68,4 +68,7 @@ t.test('/metrics in Prometheus text format: minions, jobs, state results, compil
   const writes = after.families.get('brine_store_write_seconds')!;
   t.equal(writes.type, 'HISTOGRAM');
   t.ok(Number(writes.metrics[0]!.count) > 0, 'store batches timed');
+  // the fleet benches read the longest event-loop block and the process's own RSS and CPU here
+  t.ok(value(after.families.get('nodejs_eventloop_lag_max_seconds')) >= 0, 'event-loop block measured');
+  t.ok(value(after.families.get('process_resident_memory_bytes')) > 0, 'RSS reported');
 });

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBus } from './event-bus.js';
 import type { MinionHub } from './hub.js';
 
@@ -14,6 +14,9 @@ export class MasterMetrics {
 
   constructor(hub: MinionHub, events: EventBus) {
     const registers = [this.registry];
+    // Node's own: process CPU and RSS, heap, GC, and nodejs_eventloop_lag_max_seconds (the longest
+    // event-loop block since the previous scrape), which the fleet benches read
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 5 });
     new Gauge({
       name: 'brine_minions_connected',
       help: 'Minions with an authenticated session on this master',
