@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import t from 'tap';
+import { pathToFileURL } from 'node:url';
+import t, { type Test } from 'tap';
 import { BIN } from './helpers/proc.js';
 
 /**
@@ -26,5 +28,110 @@ t.test('brine local loads no http, https, http2 or tls module', (t) => {
     loaded.filter((m) => /^NativeModule (https?|http2|tls|_http_client)$/.test(m)),
     [],
   );
+  t.end();
+});
+
+/** Runs `brine ARGS` with a hook that records every module loaded (import and require), by URL. */
+function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls: string[]; stdout: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-startup-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'top.sls'), 'base: {}\n');
+  writeFileSync(path.join(dir, 'a.sls'), 'a:\n  test.succeed_without_changes: []\n');
+  const list = path.join(dir, 'modules.json');
+  const hook = path.join(dir, 'hook.mjs');
+  writeFileSync(
+    hook,
+    `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst urls = [];\n` +
+      `registerHooks({ load(url, context, next) { urls.push(url); return next(url, context); } });\n` +
+      `process.on('exit', () => writeFileSync(${JSON.stringify(list)}, JSON.stringify(urls)));\n`,
+  );
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, BIN, ...args.map((a) => (a === '$DIR' ? dir : a))], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  t.equal(r.status, 0, r.stderr);
+  return { urls: JSON.parse(readFileSync(list, 'utf8')) as string[], stdout: r.stdout };
+}
+
+/** The heavy parts no quick command needs: the master's stack, the store, templates, YAML, logging. */
+const HEAVY =
+  /node_modules\/(fastify|@fastify|better-sqlite3|pg|ws|pino|pino-pretty|nunjucks|yaml|prom-client)\/|packages\/(master|minion|compiler|jinja|runtime|states|protocol|bindings)\//;
+
+t.test(
+  'brine local test.ping loads no server, store, template, YAML, logging, compiler or state module',
+  { skip: !module.registerHooks && 'no module.registerHooks' },
+  (t) => {
+    const { urls, stdout } = loadedBy(t, ['local', 'test.ping', '--file-root', '$DIR', '--id', 'startup']);
+    t.match(stdout, /True/);
+    t.ok(
+      urls.some((u) => u.includes('packages/exec/')),
+      'the execution functions were loaded',
+    );
+    t.same(
+      urls.filter((u) => HEAVY.test(u)),
+      [],
+    );
+    t.end();
+  },
+);
+
+t.test('brine --version loads no command', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const { urls, stdout } = loadedBy(t, ['--version']);
+  t.match(stdout, /^brine \d/);
+  t.same(
+    urls.filter((u) => HEAVY.test(u) || /packages\/(exec\/|cli\/dist\/(commands\/(?!index)|local\/))/.test(u)),
+    [],
+  );
+  t.end();
+});
+
+t.test('a state run still loads what it needs', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const { urls } = loadedBy(t, ['local', 'state.sls', 'a', '--file-root', '$DIR', '--id', 'startup', '--out', 'yaml']);
+  for (const want of ['packages/compiler/', 'packages/runtime/', 'packages/states/', 'node_modules/yaml/'])
+    t.ok(
+      urls.some((u) => u.includes(want)),
+      want,
+    );
+  t.end();
+});
+
+/** V8's compile cache of Brine's modules: written on the first run, read back on the next. */
+t.test('the compile cache is written under XDG_CACHE_HOME/brine/v8 and read on the next run', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-cc-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const run = () =>
+    spawnSync(process.execPath, [BIN, 'local', 'test.ping', '--file-root', dir, '--id', 'cc'], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: path.join(dir, 'cache'), NODE_DEBUG_NATIVE: 'COMPILE_CACHE', NODE_COMPILE_CACHE: '', BRINE_COMPILE_CACHE: '' },
+    });
+  const first = run();
+  t.equal(first.status, 0, first.stderr);
+  const v8 = path.join(dir, 'cache', 'brine', 'v8');
+  const entries = readdirSync(v8, { recursive: true });
+  t.ok(entries.length > 10, `cache entries written (${entries.length})`);
+  t.equal(statSync(v8).mode & 0o077, 0, 'the cache folder is private');
+  const second = run();
+  t.equal(second.status, 0, second.stderr);
+  t.match(second.stderr, /V8 code cache for ESM \S+packages\/cli\/dist\/main\.js was accepted/, 'main.js came from the cache');
+  t.end();
+});
+
+t.test('an unusable cache folder is skipped and the command still runs', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-cc-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // a file where the folder should be (root can write anywhere else), and a folder others may write to
+  writeFileSync(path.join(dir, 'file'), '');
+  mkdirSync(path.join(dir, 'open', 'brine', 'v8'), { recursive: true });
+  chmodSync(path.join(dir, 'open', 'brine', 'v8'), 0o777);
+  for (const cache of [path.join(dir, 'file'), path.join(dir, 'open')]) {
+    const r = spawnSync(process.execPath, [BIN, 'local', 'test.ping', '--file-root', dir, '--id', 'cc'], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: cache, NODE_COMPILE_CACHE: '' },
+    });
+    t.equal(r.status, 0, r.stderr);
+    t.match(r.stdout, /True/);
+    t.equal(r.stderr, '', cache);
+  }
+  t.same(readdirSync(path.join(dir, 'open', 'brine', 'v8')), [], 'nothing cached where others could plant code');
   t.end();
 });

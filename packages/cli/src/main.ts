@@ -1,12 +1,12 @@
 import { formatDiagnostic, toBrineError } from '@brine/core';
 import type { CommandIO } from './command.js';
-import { commands } from './commands/index.js';
+import { allCommands, loadCommand } from './commands/index.js';
 import { fromParseError } from './parse-errors.js';
 import { BRINE_VERSION } from './version.js';
 
-function usage(): string {
+async function usage(): Promise<string> {
   const lines = ['usage: brine <command> [args]', '', 'commands:'];
-  for (const c of commands) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  for (const c of await allCommands()) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
   return lines.join('\n') + '\n';
 }
 
@@ -23,13 +23,13 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
   }
   if (!verb || verb === '-h' || verb === '--help' || verb === 'help') {
     // `brine help run` is `brine run --help`
-    const about = verb === 'help' && rest[0] ? commands.find((c) => c.name === rest[0]) : undefined;
-    io.stdout(about ? helpOf(about) : usage());
+    const about = verb === 'help' && rest[0] ? await loadCommand(rest[0]) : undefined;
+    io.stdout(about ? helpOf(about) : await usage());
     return verb ? 0 : 2;
   }
-  const command = commands.find((c) => c.name === verb);
+  const command = await loadCommand(verb);
   if (!command) {
-    io.stderr(`brine: unknown command '${verb}'\n${usage()}`);
+    io.stderr(`brine: unknown command '${verb}'\n${await usage()}`);
     return 2;
   }
   // every verb answers -h/--help with its usage (arguments after a bare `--` are not flags)

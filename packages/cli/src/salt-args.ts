@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { yamlLib } from '@brine/core';
 
 /**
  * Salt-style command arguments: positional args and `key=value` pairs, each value read as YAML
@@ -12,7 +12,7 @@ export interface SaltArgs {
 export function yamlifyArg(text: string): unknown {
   if (text === '') return '';
   try {
-    const v = parse(text, { version: '1.1' }) as unknown;
+    const v = yamlLib().parse(text, { version: '1.1' }) as unknown;
     // a jid or any long number stays text rather than lose digits
     if (typeof v === 'number' && !Number.isSafeInteger(v) && /^\d+$/.test(text.trim())) return text;
     // A plain word that YAML reads as null (`~`, `null`) stays a string unless it really is null.

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { yamlLib } from './lazy-yaml.js';
 
 /**
  * Reading a daemon's YAML config the same way for the master and the minion: defaults, then the
@@ -51,7 +51,7 @@ export function loadOptions<T>(spec: LoadOptionsSpec<T>): Record<string, unknown
     }
     let parsed: unknown;
     try {
-      parsed = parse(text);
+      parsed = yamlLib().parse(text);
     } catch (err) {
       throw spec.fail(spec.file, `bad YAML: ${(err as Error).message}`);
     }

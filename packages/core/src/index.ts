@@ -23,3 +23,4 @@ export * from './key-order.js';
 export * from './path-lookup.js';
 export * from './salt-signatures.js';
 export * from './tree-names.js';
+export * from './lazy-yaml.js';

@@ -1,6 +1,10 @@
-import pino, { type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type { Logger, LoggerOptions } from 'pino';
 import { loggerLevel } from './salt-habits.js';
+
+// Loaded when the first logger is made: most `brine` commands (`brine local`) log nothing, and
+// pino with pino-pretty is about 50 modules to read at every start.
+const load = createRequire(import.meta.url);
 
 export type { Logger };
 
@@ -24,7 +28,9 @@ export function createLogger(options: BrineLoggerOptions = {}): Logger {
   const usePretty = format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true);
   const opts: LoggerOptions = { level: loggerLevel(process.env.BRINE_LOG_LEVEL ?? '') ?? 'info', base: { app: 'brine' }, ...rest };
   if (typeof opts.level === 'string') opts.level = loggerLevel(opts.level) ?? opts.level;
+  const pino = load('pino') as typeof import('pino');
   if (!usePretty) return pino(opts, pino.destination(2));
+  const pretty = load('pino-pretty') as typeof import('pino-pretty');
   const stream = pretty({
     destination: 2,
     sync: true,

@@ -2,9 +2,11 @@ import { createCommandRunner, type LowChunk, type StateRegistry } from '@brine/c
 import { isTrue, noStatesRunning, nothingMatched, runLowState, singleChunk } from '@brine/runtime';
 import { dirFileClient } from '@brine/states';
 import { cliErrors } from '../errors.js';
+import { strictParams } from '@brine/compiler';
 import { compileFor, slsArgs } from './compile.js';
 import { localContext, localExec } from './exec.js';
 import { failed, type LocalFunction, type LocalResult } from './functions.js';
+import type { APPLY_FUNCTIONS } from './function-names.js';
 import type { LocalOptions } from './options.js';
 
 /** Runs ordered low chunks on this host and shapes the result like salt-call's. */
@@ -16,7 +18,7 @@ async function run(opts: LocalOptions, registry: StateRegistry, low: LowChunk[])
     test: isTrue(opts.call.kwargs.test),
     cmd: createCommandRunner(),
     files: dirFileClient(opts.roots),
-    templateContext: { grains: opts.grains, pillar: opts.pillar, params: opts.params, opts: { id: opts.id } },
+    templateContext: { grains: opts.grains, pillar: opts.pillar, params: strictParams(opts.params), opts: { id: opts.id } },
     ...(isTrue(opts.call.kwargs.failhard) ? { failhard: true } : {}),
   });
   // Exit codes: 0 all good, 2 a state failed (the runtime's retcode), 1 a compile error.
@@ -31,7 +33,7 @@ async function applyCompiled(opts: LocalOptions, registry: StateRegistry, mode: 
   return { ...(await run(opts, registry, c.low)), diagnostics: c.diagnostics, isRun: true };
 }
 
-export const applyFunctions: Record<string, LocalFunction> = {
+export const applyFunctions: Record<(typeof APPLY_FUNCTIONS)[number], LocalFunction> = {
   async 'state.apply'(opts, registry) {
     return applyCompiled(opts, registry, slsArgs(opts).length > 0 ? 'sls' : 'highstate');
   },

@@ -1,6 +1,7 @@
 import { errorLines, globMatch, type Diagnostic, type StateRegistry } from '@brine/core';
 import { cliErrors } from '../errors.js';
 import { compileFor, pillarFailure, slsArgs, topFor } from './compile.js';
+import type { SHOW_FUNCTIONS } from './function-names.js';
 import type { LocalOptions } from './options.js';
 import type { LocalResult } from './result.js';
 
@@ -26,7 +27,7 @@ function needSls(opts: LocalOptions): void {
   }
 }
 
-export const showFunctions: Record<string, LocalFunction> = {
+export const showFunctions: Record<(typeof SHOW_FUNCTIONS)[number], LocalFunction> = {
   async 'state.show_top'(opts) {
     const broken = pillarFailure(opts);
     if (broken) return failed(broken.diagnostics);

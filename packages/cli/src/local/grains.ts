@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { collectGrains, coreErrors, type Grains } from '@brine/core';
+import { collectGrains, coreErrors, yamlLib, type Grains } from '@brine/core';
 
 /**
  * The grains `brine local` sees: what this host says about itself, then the minion config's
@@ -10,7 +9,7 @@ export function localGrains(id: string, grainsFile?: string, configGrains?: Grai
   if (!grainsFile) return collectGrains(id, configGrains);
   let extra: unknown;
   try {
-    extra = parse(readFileSync(grainsFile, 'utf8'), { version: '1.1' });
+    extra = yamlLib().parse(readFileSync(grainsFile, 'utf8'), { version: '1.1' });
   } catch (e) {
     throw coreErrors.make('BRINE_ERR_CORE_BAD_INPUT', { detail: `cannot read grains file ${grainsFile}: ${(e as Error).message}` });
   }

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
-import { isDict } from '@brine/core';
+import { isDict, yamlLib } from '@brine/core';
 import { cliErrors } from '../errors.js';
 
 /**
@@ -44,7 +43,7 @@ export function readMinionConfig(path: string): MinionConfig {
   const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'minion') : path;
   let data: unknown;
   try {
-    data = parse(readFileSync(file, 'utf8'), { version: '1.1' });
+    data = yamlLib().parse(readFileSync(file, 'utf8'), { version: '1.1' });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     bad(file, code === 'ENOENT' ? 'no such file' : (e as Error).message.split('\n')[0]!);

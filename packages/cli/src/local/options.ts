@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse } from 'yaml';
-import { compilePillar, dirTree, mergePillar, strictParams, type TopMergeStrategy } from '@brine/compiler';
-import type { Diagnostic, Grains, Pillar } from '@brine/core';
+import type { TopMergeStrategy } from '@brine/compiler';
+import { yamlLib, type Diagnostic, type Grains, type Pillar } from '@brine/core';
 import { cliErrors } from '../errors.js';
 import { fromParseError } from '../parse-errors.js';
 import { outputOption } from '../output/outputters.js';
@@ -28,6 +27,7 @@ export interface LocalOptions {
   pillarRoots: Record<string, string[]>;
   /** Top file settings from the minion config. */
   top: { strategy?: TopMergeStrategy; defaultTop?: string; stateTop?: string; nodegroups?: Record<string, string | string[]> };
+  /** As given; compiles and state runs show them to templates through the compiler's strictParams. */
   params: Record<string, unknown>;
   out: OutFormat | undefined;
   color: boolean;
@@ -38,7 +38,7 @@ export interface LocalOptions {
 function readDataFile(what: string, file: string): Record<string, unknown> {
   let data: unknown;
   try {
-    data = parse(readFileSync(file, 'utf8'), { version: '1.1' });
+    data = yamlLib().parse(readFileSync(file, 'utf8'), { version: '1.1' });
   } catch (e) {
     throw cliErrors.make('BRINE_ERR_CLI_BAD_FILE', { what, file, detail: (e as Error).message });
   }
@@ -49,7 +49,7 @@ function readDataFile(what: string, file: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.ProcessEnv): LocalOptions {
+export async function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<LocalOptions> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -95,16 +95,18 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
     ...(config.nodegroups ? { nodegroups: config.nodegroups } : {}),
   };
   // Classic pillar from the pillar roots (rendered like the master does), then `--pillar FILE` over it.
-  const classic = compilePillar(
-    dirTree(pillarRoots),
+  // Without pillar roots there is nothing to render: the compiler is not even loaded.
+  const compiler = Object.keys(pillarRoots).length > 0 || values.pillar ? await import('@brine/compiler') : undefined;
+  const classic = compiler?.compilePillar(
+    compiler.dirTree(pillarRoots),
     { id, grains },
     {
       ...(config.pillar_merge_lists ? { mergeLists: true } : {}),
       ...(config.pillarenv ? { pillarenv: config.pillarenv } : {}),
       ...(config.nodegroups ? { nodegroups: config.nodegroups } : {}),
     },
-  );
-  const pillar = values.pillar ? mergePillar(classic.pillar, readDataFile('pillar file', resolve(cwd, values.pillar))) : classic.pillar;
+  ) ?? { pillar: {}, diagnostics: [] };
+  const pillar = values.pillar ? compiler!.mergePillar(classic.pillar, readDataFile('pillar file', resolve(cwd, values.pillar))) : classic.pillar;
   // Params files in order, then `params='{...}'` on the command line (see params.ts).
   const params = commandParams(values.params ?? [], call.kwargs.params, cwd, (detail) => {
     throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail, usage: LOCAL_USAGE });
@@ -120,7 +122,7 @@ export function parseLocalOptions(argv: string[], cwd: string, env: NodeJS.Proce
     pillarDiagnostics: classic.diagnostics.map((d) => withUserPath(d, pillarRoots, cwd)),
     pillarRoots,
     top,
-    params: strictParams(params),
+    params,
     out,
     color: !values['no-color'] && (!!process.stdout.isTTY || !!env.BRINE_FORCE_COLOR) && !env.NO_COLOR,
     stateOutput,

@@ -14,8 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
-import { isDict } from '@brine/core';
+import { isDict, yamlLib } from '@brine/core';
 import { cliErrors } from '../errors.js';
 
 /** Merges `from` into `into` (in place): dictionaries key by key, the rest replaced. */
@@ -42,7 +41,7 @@ function readOne(file: string, cwd: string): Record<string, unknown> {
   }
   let data: unknown;
   try {
-    data = parse(text, { version: '1.1' });
+    data = yamlLib().parse(text, { version: '1.1' });
   } catch (e) {
     return bad(file, (e as Error).message.split('\n')[0]!, cwd);
   }

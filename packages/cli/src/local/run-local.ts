@@ -4,22 +4,29 @@ import { formatJson, formatYaml } from '../output/format.js';
 import { formatHighstate } from '../output/highstate.js';
 import { formatNestedOf } from '../output/report.js';
 import { renderData } from '../output/outputters.js';
-import { applyFunctions } from './apply.js';
 import { withUserPath } from './file-roots.js';
 import { runExecLocal } from './exec.js';
-import { showFunctions, type LocalFunction } from './functions.js';
-import { parseLocalOptions } from './options.js';
-import { localRegistry } from './registry.js';
+import { isLocalFunction } from './function-names.js';
+import { parseLocalOptions, type LocalOptions } from './options.js';
+import type { LocalFunction } from './functions.js';
+import type { LocalResult } from './result.js';
 
-/** Every function `brine local` knows. */
-const localFunctions: Record<string, LocalFunction> = { ...showFunctions, ...applyFunctions };
+/** A compile or a state run: the compiler, runtime and state modules are loaded for these only. */
+async function runLocalFunction(opts: LocalOptions): Promise<LocalResult> {
+  const [{ showFunctions }, { applyFunctions }, { localRegistry }] = await Promise.all([
+    import('./functions.js'),
+    import('./apply.js'),
+    import('./registry.js'),
+  ]);
+  const table: Record<string, LocalFunction> = { ...showFunctions, ...applyFunctions };
+  return table[opts.fun]!(opts, await localRegistry(opts.roots));
+}
 
 /** `brine local`: one function on this host, printed like salt-call's outputters. */
 export async function runLocal(argv: string[], io: CommandIO): Promise<number> {
-  const opts = parseLocalOptions(argv, io.cwd, io.env);
-  const fn = localFunctions[opts.fun];
+  const opts = await parseLocalOptions(argv, io.cwd, io.env);
   // anything that is not a compile or a state run is an execution function, as salt-call runs it
-  const result = fn ? await fn(opts, await localRegistry(opts.roots)) : await runExecLocal(opts);
+  const result = isLocalFunction(opts.fun) ? await runLocalFunction(opts) : await runExecLocal(opts);
   const diagnostics = result.diagnostics.map((d) => withUserPath(d, opts.roots, io.cwd));
   for (const d of diagnostics) io.stderr(formatDiagnostic(d) + '\n');
   const minion = 'local';

@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { yamlLib } from '@brine/core';
 
 /** What `brine local --out` prints with: Salt's outputter names. */
 export type OutFormat = 'highstate' | 'json' | 'yaml' | 'nested' | 'raw' | 'txt' | 'quiet';
@@ -9,5 +9,5 @@ export function formatJson(minion: string, value: unknown): string {
 }
 
 export function formatYaml(minion: string, value: unknown): string {
-  return stringify({ [minion]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
+  return yamlLib().stringify({ [minion]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { yamlLib } from '@brine/core';
 import { cliErrors } from '../errors.js';
 import { formatNested } from './highstate.js';
 
@@ -45,7 +45,7 @@ export function renderData(out: Exclude<Outputter, 'text' | 'highstate'>, data: 
     case 'json':
       return JSON.stringify(data, null, 4) + '\n';
     case 'yaml':
-      return stringify(data, { lineWidth: 0, aliasDuplicateObjects: false });
+      return yamlLib().stringify(data, { lineWidth: 0, aliasDuplicateObjects: false });
     case 'nested': {
       const lines = formatNested(data, 0);
       return lines.length ? lines.join('\n') + '\n' : '';

@@ -1,5 +1,5 @@
 import type { JobReport } from '@brine/master/client';
-import { stringify as toYaml } from 'yaml';
+import { yamlLib } from '@brine/core';
 import type { CommandIO } from '../command.js';
 import { didNotReturn, useColor } from './fleet.js';
 import { ANSI, formatNested, NO_COLOR } from './highstate.js';
@@ -22,14 +22,14 @@ export function printReport(report: Pick<JobReport, 'returns' | 'missing'>, out:
     io.stdout(
       out === 'json'
         ? JSON.stringify(Object.fromEntries(ids.map((id) => [id, byMinion[id]])), null, 4) + '\n'
-        : toYaml(Object.fromEntries(ids.map((id) => [id, byMinion[id]]))),
+        : yamlLib().stringify(Object.fromEntries(ids.map((id) => [id, byMinion[id]]))),
     );
   else if (out === 'raw' || out === 'quiet') {
     for (const id of ids) io.stdout(renderData(out, { [id]: byMinion[id] }));
   } else if (out === 'json') {
     for (const id of ids) io.stdout(JSON.stringify({ [id]: byMinion[id] }) + '\n');
   } else if (out === 'yaml') {
-    for (const id of ids) io.stdout(toYaml({ [id]: byMinion[id] }));
+    for (const id of ids) io.stdout(yamlLib().stringify({ [id]: byMinion[id] }));
   } else if (out === 'txt') {
     for (const id of ids) {
       const v = byMinion[id];
