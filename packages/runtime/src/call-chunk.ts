@@ -12,7 +12,7 @@ import {
   type StateRegistry,
   type StateReturn,
 } from '@brine/core';
-import { checkCommand, preconditions, pyResult, retryPolicy } from './global-checks.js';
+import { checkCommand, hasPreconditions, preconditions, pyResult, retryPolicy } from './global-checks.js';
 import { refuseUnsupported } from './unsupported-args.js';
 
 /**
@@ -32,26 +32,30 @@ export interface CallEnv {
   /** The host's execution functions, for `fun:` conditions. */
   exec?: ExecCaller;
   availability: Map<StateModule, Promise<Availability>>;
+  /** The answers of `availability` once they have come. */
+  available: Map<StateModule, Availability>;
 }
 
 /** Calls the chunk's function, or its module's mod_watch when `modWatch` (chunk.sfun names the function). */
 async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
   const fun = modWatch ? String(chunk.sfun ?? chunk.fun) : chunk.fun;
   const full = `${chunk.state}.${modWatch ? 'mod_watch' : fun}`;
-  const notFound = `State '${full}' was not found in SLS '${chunk.__sls__}'`;
+  const notFound = () => `State '${full}' was not found in SLS '${chunk.__sls__}'`;
   try {
     // Salt's words, newline included, for a module or function it does not have (the compile
     // has already warned about it with file and line).
-    const unknown = `${notFound}\nReason: '${full}' is not available.\n`;
+    const unknown = () => `${notFound()}\nReason: '${full}' is not available.\n`;
     const module = env.registry.module(chunk.state);
-    if (!module) return fail(chunk, unknown);
-    const avail = await moduleAvailability(module, env.availability);
+    if (!module) return fail(chunk, unknown());
+    // a module's answer is known after its first state: no await (a microtask) per state then
+    const avail = env.available.get(module) ?? (await moduleAvailability(module, env.availability));
+    env.available.set(module, avail);
     if (!avail.available) {
-      return fail(chunk, `${notFound}\nReason: '${chunk.state}' is not available on this host: ${avail.reason ?? 'no reason given'}`);
+      return fail(chunk, `${notFound()}\nReason: '${chunk.state}' is not available on this host: ${avail.reason ?? 'no reason given'}`);
     }
     const found = env.registry.lookup(chunk.state, fun);
     if (modWatch) {
-      if (!module.modWatch) return fail(chunk, `${notFound}\nReason: '${chunk.state}' has no mod_watch`);
+      if (!module.modWatch) return fail(chunk, `${notFound()}\nReason: '${chunk.state}' has no mod_watch`);
       let args: Record<string, unknown> = { name: chunk.name };
       if (found) {
         // mod_watch sees what the chunk says, not the function's defaults (Salt passes the kwargs).
@@ -62,7 +66,7 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
       args.sfun = fun;
       return normalise(chunk, await module.modWatch(args, env.context(chunk, test)), full);
     }
-    if (!found) return fail(chunk, unknown);
+    if (!found) return fail(chunk, unknown());
     const bound = bindStateArgs(full, found.fn, chunk);
     if ('error' in bound) return fail(chunk, bound.error);
     return normalise(chunk, await found.fn.run(bound.args, env.context(chunk, test)), full);
@@ -79,7 +83,7 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
 async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
   let ret: StateReturn | undefined;
   try {
-    ret = await preconditions(chunk, env.cmd, env.exec);
+    if (hasPreconditions(chunk)) ret = await preconditions(chunk, env.cmd, env.exec);
   } catch (err) {
     return fail(chunk, `Could not check the conditions of this state: ${err instanceof Error ? err.message : String(err)}`);
   }

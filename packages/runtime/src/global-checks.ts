@@ -137,6 +137,15 @@ function createsVerdict(chunk: LowChunk): CheckVerdict {
   return { skip: false, comment: 'Creates files not found' };
 }
 
+/** Whether the chunk sets onlyif, unless or creates (most do not: no call, no await for them). */
+export function hasPreconditions(chunk: LowChunk): boolean {
+  return (
+    (chunk.onlyif !== undefined && chunk.onlyif !== null) ||
+    (chunk.unless !== undefined && chunk.unless !== null) ||
+    (chunk.creates !== undefined && chunk.creates !== null)
+  );
+}
+
 /**
  * The result that replaces the state when a condition says not to run it; undefined to run it.
  * As Salt, every condition given is checked (onlyif, then unless, then creates) and any one of

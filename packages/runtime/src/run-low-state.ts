@@ -19,7 +19,15 @@ import { callChunk, type CallEnv } from './call-chunk.js';
 import { startClock } from './clock.js';
 import { runtimeErrors } from './errors.js';
 import { foldListenIn } from './listen-in.js';
-import { failedComment, lookupRequisites, notFoundComment, requisiteStatus, type EvalKind, type ResolvedRequisite } from './requisite-status.js';
+import {
+  failedComment,
+  lookupRequisites,
+  notFoundComment,
+  requisiteStatus,
+  type EvalKind,
+  type RequisiteLookup,
+  type ResolvedRequisite,
+} from './requisite-status.js';
 
 export interface RunOptions {
   registry: StateRegistry;
@@ -118,6 +126,7 @@ class Runner {
     this.env = {
       registry: o.registry,
       availability: new Map<StateModule, Promise<Availability>>(),
+      available: new Map<StateModule, Availability>(),
       cmd,
       ...(o.exec ? { exec: o.exec } : {}),
       sleep: o.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
@@ -137,6 +146,18 @@ class Runner {
       this.tags.set(c, t);
     }
     return t;
+  }
+
+  /** The chunk's requisites, looked up once per chunk (and dry run or not): chunks and the index do not change during a run. */
+  private readonly lookups = [new Map<LowChunk, RequisiteLookup>(), new Map<LowChunk, RequisiteLookup>()] as const;
+  private requisitesOf(chunk: LowChunk, dryRun: boolean): RequisiteLookup {
+    const memo = this.lookups[dryRun ? 1 : 0];
+    let found = memo.get(chunk);
+    if (!found) {
+      found = lookupRequisites(this.index, chunk, dryRun);
+      memo.set(chunk, found);
+    }
+    return found;
   }
 
   private get test(): boolean {
@@ -177,7 +198,7 @@ class Runner {
    */
   private async warm(root: LowChunk, depth: number): Promise<void> {
     const kidsOf = (c: LowChunk): LowChunk[] | null => {
-      const { reqs, lost } = lookupRequisites(this.index, c, false);
+      const { reqs, lost } = this.requisitesOf(c, false);
       if (lost.size > 0) return [];
       if (reqs.some((r) => r.kind === 'prereq')) return null;
       return reqs.filter((r) => r.kind !== 'listen').flatMap((r) => r.chunks);
@@ -232,7 +253,7 @@ class Runner {
       base.start_time = timing.startTime;
       base.duration = timing.duration;
     }
-    for (const [k, v] of Object.entries(ret)) if (!SALT_KEYS.has(k)) base[k] = v;
+    for (const k of Object.keys(ret)) if (!SALT_KEYS.has(k)) base[k] = ret[k];
     const res = base as StateResult;
     if (dryRun) {
       this.pre.set(tag, res);
@@ -275,7 +296,7 @@ class Runner {
     const active = dryRun ? this.preActive : this.active;
     active.add(tag);
     try {
-      const { reqs, lost } = lookupRequisites(this.index, chunk, dryRun);
+      const { reqs, lost } = this.requisitesOf(chunk, dryRun);
       if (lost.size > 0) return this.final(chunk, dryRun, notFoundComment(lost));
       for (const req of reqs) {
         if (req.kind === 'listen') continue;
@@ -346,7 +367,7 @@ class Runner {
     const seen = new Set<LowChunk>([root]);
     const stack = [root];
     for (let c = stack.pop(); c; c = stack.pop()) {
-      for (const r of lookupRequisites(this.index, c, false).reqs) {
+      for (const r of this.requisitesOf(c, false).reqs) {
         if (r.kind === 'listen') continue;
         for (const k of r.chunks) {
           const tag = this.tagOf(k);
@@ -422,7 +443,7 @@ class Runner {
     const errors = new Map<string, StateResult>();
     for (const chunk of this.chunks) {
       if (chunk.listen === undefined || chunk.listen === null) continue;
-      const { reqs, lost, listenLost } = lookupRequisites(this.index, chunk, false);
+      const { reqs, lost, listenLost } = this.requisitesOf(chunk, false);
       for (const t of listenLost) {
         const error = { name: `listen_${t.kind}:${t.value}`, changes: {}, result: false, comment: `Referenced state ${t.kind}: ${t.value} does not exist` };
         errors.set(
@@ -476,12 +497,17 @@ function checkLowstate(lowstate: unknown): asserts lowstate is LowChunk[] {
 export async function runLowState(lowstate: LowChunk[], options: RunOptions): Promise<RunOutcome> {
   checkLowstate(lowstate);
   const chunks = foldListenIn(
-    lowstate.map((c) => ({
-      ...c,
-      name: typeof c.name === 'string' ? c.name : c.name === undefined ? c.__id__ : String(c.name),
-      __sls__: c.__sls__ ?? 'state.low',
-      __env__: c.__env__ ?? 'base',
-    })),
+    // a compiled chunk already has all three (and the runtime never writes to a chunk): no copy
+    lowstate.map((c) =>
+      typeof c.name === 'string' && typeof c.__sls__ === 'string' && typeof c.__env__ === 'string'
+        ? c
+        : {
+            ...c,
+            name: typeof c.name === 'string' ? c.name : c.name === undefined ? c.__id__ : String(c.name),
+            __sls__: c.__sls__ ?? 'state.low',
+            __env__: c.__env__ ?? 'base',
+          },
+    ),
   );
   const runner = new Runner(chunks, options);
   await runner.run();

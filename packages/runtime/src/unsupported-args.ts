@@ -15,9 +15,11 @@ const UNSUPPORTED: Record<string, string> = {
   runas_password: 'runas_password is not supported: it is for Windows minions, which Brine does not run on',
 };
 
+const ENTRIES = Object.entries(UNSUPPORTED);
+
 /** A failed result for the first unsupported argument the chunk sets (a false value is no use of it). */
 export function refuseUnsupported(chunk: LowChunk): StateReturn | undefined {
-  for (const [key, why] of Object.entries(UNSUPPORTED)) {
+  for (const [key, why] of ENTRIES) {
     const v = (chunk as Record<string, unknown>)[key];
     if (v === undefined || v === null || v === false) continue;
     return { name: String(chunk.name ?? chunk.__id__), result: false, changes: {}, comment: why };
