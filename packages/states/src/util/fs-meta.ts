@@ -1,5 +1,5 @@
-import { lstat, chown, chmod } from './sync-fs.js';
-import type { Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
+import { chown, chmod } from './sync-fs.js';
 import type { CommandRunner } from '@brine/core';
 import { getGroup, getUser } from './accounts.js';
 
@@ -18,7 +18,8 @@ export function modeOf(st: Stats): string {
 
 export async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
   try {
-    return await lstat(path);
+    // a missing path is an answer, not an exception (building one costs more than the lstat)
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

@@ -173,8 +173,9 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   const makedirs = asBool(args.makedirs);
   if (!exists && !makedirs && !(await lstatOrUndefined(dirname(name)))) return failed(ret, 'Parent directory not present');
   // A new file ends with the given mode, else the umask's, and starts from Salt's temp file mode.
-  const wanted = { ...own, user: args.user, group: args.group, mode: exists ? mode : finalFileMode(mode) };
-  const initial = initialFileMode(args, mode);
+  const umaskMode = defaultFileMode(); // read once: each read is two umask(2) calls
+  const wanted = { ...own, user: args.user, group: args.group, mode: exists ? mode : finalFileMode(mode, umaskMode) };
+  const initial = initialFileMode(args, mode, umaskMode);
   const mkParent = () => makeParent(name, args.dir_mode, mode, own);
   const check = checkSpec(args);
   if (check && (!exists || contentChange || Object.keys(metaChanges(st!, wanted)).length > 0)) {
@@ -186,7 +187,8 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     else if (contentChange) changes.diff = diffOf(old!, want!);
     return finish(ret, Object.assign(changes, done.meta), !exists && want === undefined, await pathState(name, ctx.cmd, body));
   }
-  if (!exists) await mkParent();
+  // without makedirs the parent was found above; with it, the missing ones are made now
+  if (!exists && makedirs) await mkParent();
   const changes: Record<string, unknown> = {};
   let body: Buffer | undefined = old;
   if (!exists) {
@@ -199,13 +201,21 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     st = await lstatOrUndefined(name);
   } else if (contentChange && old && want) {
     body = want;
-    await atomicWrite(name, want, st, defaultFileMode());
+    await atomicWrite(name, want, st, umaskMode);
     changes.diff = diffOf(old, want);
   }
-  Object.assign(changes, await enforceMeta(name, st!, wanted));
+  const meta = await enforceMeta(name, st!, wanted);
+  Object.assign(changes, meta);
   const changed = Object.keys(changes).length > 0;
-  // Unchanged, the path reads as before (unless old_state described a symlink's target).
-  return finish(ret, changes, !exists && want === undefined, !changed && !followed ? ret.old_state : await pathState(name, ctx.cmd, body));
+  // Unchanged, the path reads as before (unless old_state described a symlink's target); a new
+  // file whose owner and mode needed nothing more reads as its stat just after the write.
+  const newState =
+    !changed && !followed
+      ? ret.old_state
+      : !exists && st && Object.keys(meta).length === 0
+        ? await describe(name, st, ctx.cmd, body)
+        : await pathState(name, ctx.cmd, body);
+  return finish(ret, changes, !exists && want === undefined, newState);
 }
 
 /** Test mode's result: the diff and the owner and mode changes a real run would make. */

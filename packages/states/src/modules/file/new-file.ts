@@ -12,14 +12,14 @@ import { defaultFileMode } from './common.js';
  */
 
 /** The mode a new file has before file.managed sets the wanted one. */
-export function initialFileMode(args: Record<string, unknown>, mode: string | undefined): number {
+export function initialFileMode(args: Record<string, unknown>, mode: string | undefined, umaskMode = defaultFileMode()): number {
   const copied = (args.contents === undefined || args.contents === null) && Boolean(args.source);
-  return copied || mode !== undefined ? 0o600 : defaultFileMode();
+  return copied || mode !== undefined ? 0o600 : umaskMode;
 }
 
 /** The mode a new file ends with: the given one, else what the umask gives a new file. */
-export function finalFileMode(mode: string | undefined): string {
-  return mode ?? defaultFileMode().toString(8).padStart(4, '0');
+export function finalFileMode(mode: string | undefined, umaskMode = defaultFileMode()): string {
+  return mode ?? umaskMode.toString(8).padStart(4, '0');
 }
 
 /**
