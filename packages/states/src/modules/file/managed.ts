@@ -209,13 +209,14 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   const changed = Object.keys(changes).length > 0;
   // Unchanged, the path reads as before (unless old_state described a symlink's target); a new
   // file whose owner and mode needed nothing more reads as its stat just after the write.
-  const newState =
-    !changed && !followed
-      ? ret.old_state
-      : !exists && st && Object.keys(meta).length === 0
-        ? await describe(name, st, ctx.cmd, body)
-        : await pathState(name, ctx.cmd, body);
+  const written = !exists && Object.keys(meta).length === 0 ? st : undefined;
+  const newState = !changed && !followed ? ret.old_state : await stateAfter(name, written, ctx, body);
   return finish(ret, changes, !exists && want === undefined, newState);
+}
+
+/** The path as it reads after the run: from the stat taken just after writing it, when that is still true. */
+async function stateAfter(name: string, written: Stats | undefined, ctx: StateContext, body: Buffer | undefined): Promise<unknown> {
+  return written ? describe(name, written, ctx.cmd, body) : pathState(name, ctx.cmd, body);
 }
 
 /** Test mode's result: the diff and the owner and mode changes a real run would make. */
