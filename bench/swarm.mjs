@@ -1,48 +1,104 @@
-// Swarm: N real minion agents (real TLS WebSockets, own Ed25519 keys, real auth) in this
-// process against one real master process. Prints one JSON line:
-//   connect_ms  first start() to every agent authenticated and its grains stored
-//   ping_ms     test.ping published to every return stored (the API's wait resolves after commit)
-//   master_rss_kb_per_minion  growth of the master's RSS per connected minion
-// Usage: node bench/swarm.mjs [N]   (default 1000; BENCH_MINIONS works too)
-import { mkdtempSync } from 'node:fs';
+// Swarm: N real minion agents (real TLS WebSockets, own Ed25519 keys, real auth, own result
+// spool) spread over K child processes, against one real master process. Prints one JSON line:
+//   connect_ms      first start() to every agent authenticated and its grains stored
+//   first_ready_ms / all_ready_ms   first start() to the first / last agent's welcome
+//   ping_ms, ping2_ms   test.ping published to every return stored (the API's wait resolves after commit)
+//   master_rss_mb, master_rss_kb_per_minion   the master's RSS after connect, and its growth per minion
+//   master_cpu_s    the master's CPU time (user + system) during connect and during the pings
+//   event_loop_max_block_ms   the master's longest event-loop block during connect and during the
+//                   pings (its /metrics nodejs_eventloop_lag_max_seconds, scraped before and after)
+//   agents          reconnects (welcomes after an agent's first), handshake timeouts and other
+//                   failed tries, counted in the agents' processes
+// With --storm (or BENCH_STORM=1), then a reconnect storm and a second line: see bench/lib/storm.mjs.
+// Usage: node bench/swarm.mjs [N] [--procs K] [--storm]   (defaults 1000 and 1; BENCH_MINIONS and
+// BENCH_PROCS work too). Thousands of agents need K > 1: one process holds about 4 descriptors per agent.
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createAgents, startAgents, startMaster, stop, waitGrains } from './lib/cluster.mjs';
+import Database from 'better-sqlite3';
+import { positional, procsArg, readiness, spawnAgents } from './lib/agent-procs.mjs';
+import { startMaster } from './lib/cluster.mjs';
+import { storm } from './lib/storm.mjs';
 
-const N = Number(process.argv[2] ?? process.env.BENCH_MINIONS ?? 1000);
+const N = Number(positional()[0] ?? process.env.BENCH_MINIONS ?? 1000);
+const K = procsArg();
+const withStorm = process.argv.includes('--storm') || process.env.BENCH_STORM === '1';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-swarm-'));
-const master = await startMaster(dir);
-const { client, rss } = master;
+let master = await startMaster(dir);
 const grains = { os: 'Debian', os_family: 'Debian', kernel: 'Linux', ipv4: ['127.0.0.1'] };
-const agents = createAgents(N, { dir, port: master.ready.port, prefix: 'swarm', grains });
-const rss0 = rss();
+const ready = readiness(N);
+const agents = await spawnAgents({ n: N, procs: K, dir, port: master.ready.port, prefix: 'swarm', grains, onReady: ready.onReady });
+const dbFile = path.join(dir, 'master', 'master.db');
 
-const t0 = performance.now();
-await startAgents(agents);
-await waitGrains(client, N);
-const connectMs = performance.now() - t0;
-const rss1 = rss();
+/** Resolves when the store holds the grains of n minions (targeting needs them). */
+async function grainsStored(n) {
+  const db = new Database(dbFile, { readonly: true });
+  const count = db.prepare("SELECT count(*) AS n FROM minions WHERE json_extract(grains, '$.os') IS NOT NULL");
+  while (count.get().n < n) await new Promise((r) => setTimeout(r, 20));
+  db.close();
+}
 
-const t1 = performance.now();
-const res = await client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
-const pingMs = performance.now() - t1;
-const t2 = performance.now();
-const res2 = await client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
-const ping2Ms = performance.now() - t2;
+/** Runs `fn` and returns its result with the wall time, the master's CPU and longest loop block. */
+async function phase(fn) {
+  await master.loopMaxMs();
+  const cpu0 = master.cpu();
+  const t0 = performance.now();
+  const out = await fn(t0);
+  const ms = performance.now() - t0;
+  return { out, ms, cpuS: (master.cpu() - cpu0) / 1000, loopMs: await master.loopMaxMs() };
+}
+
+const rss0 = master.rss();
+const connect = await phase(async () => {
+  agents.start();
+  await ready.all();
+  await grainsStored(N);
+});
+const rss1 = master.rss();
+const connected = await agents.stats();
+const ping = await phase(async () => {
+  const p1 = performance.now();
+  const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
+  const pingMs = performance.now() - p1;
+  const res2 = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
+  return { res, res2, pingMs, ping2Ms: performance.now() - p1 - pingMs };
+});
+const t0 = performance.now() - connect.ms - ping.ms;
 
 console.log(
   JSON.stringify({
     bench: 'swarm',
     minions: N,
-    connect_ms: Math.round(connectMs),
-    ping_ms: Math.round(pingMs),
-    ping2_ms: Math.round(ping2Ms),
-    returns: Object.keys(res.returns).length,
-    returns2: Object.keys(res2.returns).length,
-    missing: res.missing.length,
+    procs: K,
+    connect_ms: Math.round(connect.ms),
+    first_ready_ms: Math.round(ready.first - t0),
+    all_ready_ms: Math.round(ready.last - t0),
+    ping_ms: Math.round(ping.out.pingMs),
+    ping2_ms: Math.round(ping.out.ping2Ms),
+    returns: Object.keys(ping.out.res.returns).length,
+    returns2: Object.keys(ping.out.res2.returns).length,
+    missing: ping.out.res.missing.length + ping.out.res2.missing.length,
     master_rss_mb: Math.round(rss1 / 1024),
     master_rss_kb_per_minion: Math.round((rss1 - rss0) / N),
+    master_cpu_s: { connect: round2(connect.cpuS), ping: round2(ping.cpuS) },
+    event_loop_max_block_ms: { connect: connect.loopMs, ping: ping.loopMs },
+    agents: {
+      reconnects: connected.reconnects,
+      handshake_timeouts: connected.handshake_timeouts,
+      failed_tries: connected.unreachable,
+      reasons: connected.reasons,
+    },
+    cpus: os.cpus().length,
   }),
 );
 
-await stop({ agents, master, dir });
+if (withStorm) master = await storm({ n: N, dir, master, agents, ready, dbFile });
+
+await agents.stop();
+master.proc.kill('SIGTERM');
+await new Promise((r) => master.proc.on('exit', r));
+rmSync(dir, { recursive: true, force: true });
+
+function round2(x) {
+  return Math.round(x * 100) / 100;
+}

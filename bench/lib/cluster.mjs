@@ -1,5 +1,6 @@
 // The set-up the fleet benchmarks share: one real master process (TLS WebSockets, autosign) and
-// N real minion agents in this process, each with its own keys and data folder.
+// N real minion agents (in this process, or spread over child processes: agent-procs.mjs), each
+// with its own keys and data folder.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,15 +10,17 @@ import { loadMinionConfig, MinionAgent } from '@brine/minion';
 
 /**
  * Starts `brine master` with a config in `dir` (`extra` is YAML appended to it, e.g. file_roots).
- * Returns the process, its ready line, an API client, and readers of its RSS (kB) and CPU time (ms).
+ * Returns the process, its ready line, an API client, readers of its RSS (kB) and CPU time (ms),
+ * and `loopMaxMs()`: the longest event-loop block since the previous call (a /metrics scrape).
+ * `port` fixes the minion port (a restart on the same data dir comes back where the minions look).
  */
-export async function startMaster(dir, extra = '', { fleet = true } = {}) {
+export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = {}) {
   const cfg = path.join(dir, 'master.yaml');
   // a simulated fleet connects from one address, all at once: no caps on waiting connections
   const caps = fleet ? 'max_unauthenticated: 1000000\nmax_unauthenticated_per_address: 1000000\n' : '';
   writeFileSync(
     cfg,
-    `interface: 127.0.0.1\nport: 0\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n${caps}${extra}`,
+    `interface: 127.0.0.1\nport: ${port}\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n${caps}${extra}`,
   );
   const proc = spawn(process.execPath, ['packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -38,14 +41,28 @@ export async function startMaster(dir, extra = '', { fleet = true } = {}) {
     const f = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
   };
-  return { proc, ready, client, rss, cpu };
+  const loopMaxMs = async () => {
+    const res = await fetch(`${ready.api_url}/metrics`, { headers: { authorization: `Bearer ${client.target.token}` } });
+    const m = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(await res.text());
+    return m ? Math.round(Number(m[1]) * 1000) : undefined;
+  };
+  return { proc, ready, client, rss, cpu, loopMaxMs };
 }
 
-/** N agents `<prefix>-00000`... for the master at `port`, all with the same `grains`; not started. */
-export function createAgents(n, { dir, port, prefix, grains }) {
-  const log = createLogger({ level: 'silent' });
+/** SIGKILLs a master started by startMaster; resolves once it is gone. */
+export async function killMaster(master) {
+  const gone = new Promise((r) => master.proc.once('exit', r));
+  master.proc.kill('SIGKILL');
+  await gone;
+}
+
+/**
+ * N agents `<prefix>-00000`... (numbered from `offset`) for the master at `port`, all with the same
+ * `grains`; not started.
+ */
+export function createAgents(n, { dir, port, prefix, grains, offset = 0, log = createLogger({ level: 'silent' }) }) {
   const agents = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = offset; i < offset + n; i++) {
     const c = loadMinionConfig(undefined, {
       id: `${prefix}-${String(i).padStart(5, '0')}`,
       master: '127.0.0.1',

@@ -1,0 +1,63 @@
+// One child process of a spread swarm (bench/lib/agent-procs.mjs forks it): holds its share of
+// the minion agents, so that no process needs more than its share of descriptors (each agent
+// holds its socket and its spool's SQLite files). Talks to the parent over IPC:
+//   in:  init {n, offset, dir, port, prefix, grains} -> created · start · stats -> stats · stop -> stopped
+//   out: ready [{i, t}]  every welcome (first and after a reconnect), batched per tick; t is epoch ms
+// Counts, from the agents' own log events (no change to the minion package): reconnects (welcomes
+// after the first), lost masters, tries that failed and why (a handshake timeout among them), and
+// jobs started.
+import { createLogger } from '@brine/core';
+import { createAgents } from './cluster.mjs';
+
+const now = () => performance.timeOrigin + performance.now();
+const counts = { welcomes: 0, reconnects: 0, lost: 0, unreachable: 0, handshake_timeouts: 0, jobs_started: 0, reasons: {} };
+const started = new Map();
+
+// the agents log nothing; their events are counted from the log calls (pino's logMethod hook)
+const log = createLogger({
+  level: 'info',
+  hooks: {
+    logMethod(args) {
+      const f = args[0];
+      if (typeof f !== 'object' || f === null) return;
+      if (f.event === 'disconnected') counts.lost++;
+      else if (f.event === 'job_started') started.set(f.jid, (started.get(f.jid) ?? 0) + 1);
+      else if (f.event === 'master_unreachable') {
+        counts.unreachable++;
+        if (/timed out/i.test(f.reason)) counts.handshake_timeouts++;
+        counts.reasons[f.reason] = (counts.reasons[f.reason] ?? 0) + 1;
+      }
+    },
+  },
+});
+
+let agents = [];
+let pending = [];
+function flush() {
+  const ready = pending;
+  pending = [];
+  process.send({ op: 'ready', ready });
+}
+
+process.on('message', async (msg) => {
+  if (msg.op === 'init') {
+    agents = createAgents(msg.n, { ...msg, log });
+    agents.forEach((a, i) => {
+      let seen = 0;
+      a.on('ready', () => {
+        counts.welcomes++;
+        if (seen++ > 0) counts.reconnects++;
+        if (pending.length === 0) setImmediate(flush);
+        pending.push({ i: msg.offset + i, t: now() });
+      });
+    });
+    process.send({ op: 'created' });
+  } else if (msg.op === 'start') {
+    for (const a of agents) a.start();
+  } else if (msg.op === 'stats') {
+    process.send({ op: 'stats', stats: { ...counts, jobs_started: msg.jid ? (started.get(msg.jid) ?? 0) : 0 } });
+  } else if (msg.op === 'stop') {
+    await Promise.all(agents.map((a) => a.stop()));
+    process.send({ op: 'stopped' }, () => process.exit(0));
+  }
+});
