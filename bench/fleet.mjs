@@ -1,20 +1,27 @@
-// Fleet highstate: N real minion agents (own keys, TLS WebSockets) in this process against one
-// real master process; every agent runs a S-state highstate compiled by the master (pillar,
+// Fleet highstate: N real minion agents (own keys, TLS WebSockets), spread over K child processes,
+// against one real master process; every agent runs a S-state highstate compiled by the master (pillar,
 // top file, includes, requisites) and streams each state result back. Prints one JSON line:
 //   publish_to_stored_ms  job published -> every state result and return stored in SQLite
 //   rows_per_s            state_results rows stored per second over that time
+//   results_stored        state results stored (all N*S, or as far as it got by BENCH_DEADLINE_S, 600)
 //   master_cpu_ms         CPU time (user + system) the master spent on the job
 //   master_rss_mb         master RSS after the job
-//   second_run_ms         the same again (compile cache warm, nothing changed in the tree)
-// Usage: node bench/fleet.mjs [N] [S]   (defaults 500 and 50)
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+//   event_loop_max_block_ms   the master's longest event-loop block during the job (/metrics)
+//   second_run_ms         the same again (compile cache warm, nothing changed in the tree;
+//                         BENCH_SECOND_RUN=0 skips it)
+// Usage: node bench/fleet.mjs [N] [S] [--procs K]   (defaults 500, 50 and 1; BENCH_PROCS works too)
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createAgents, startAgents, startMaster, stop, waitGrains } from './lib/cluster.mjs';
+import { positional, procsArg, readiness, spawnAgents } from './lib/agent-procs.mjs';
+import { grainsStored, measured, startMaster } from './lib/cluster.mjs';
 
-const N = Number(process.argv[2] ?? process.env.BENCH_MINIONS ?? 500);
-const S = Number(process.argv[3] ?? process.env.BENCH_STATES ?? 50);
+const [argN, argS] = positional();
+const N = Number(argN ?? process.env.BENCH_MINIONS ?? 500);
+const S = Number(argS ?? process.env.BENCH_STATES ?? 50);
+const K = procsArg();
+const deadlineMs = Number(process.env.BENCH_DEADLINE_S ?? 600) * 1000;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-fleet-'));
 const states = path.join(dir, 'states');
 const pillar = path.join(dir, 'pillar');
@@ -44,36 +51,45 @@ const master = await startMaster(
   dir,
   `file_roots:\n  base: [${states}]\npillar_roots:\n  base: [${pillar}]\n${workers !== undefined ? `compile_workers: ${Number(workers)}\n` : ''}`,
 );
-const { client, cpu, rss } = master;
+const { client, rss } = master;
 const grains = { os: 'Debian', os_family: 'Debian', kernel: 'Linux', ipv4: ['127.0.0.1'], role: 'app' };
-const agents = createAgents(N, { dir, port: master.ready.port, prefix: 'fleet', grains });
-await startAgents(agents);
-await waitGrains(client, N);
+const ready = readiness(N);
+const agents = await spawnAgents({ n: N, procs: K, dir, port: master.ready.port, prefix: 'fleet', grains, onReady: ready.onReady });
+const dbFile = path.join(dir, 'master', 'master.db');
+const t0 = performance.now();
+agents.start();
+await ready.all();
+await grainsStored(dbFile, N);
+const connectMs = performance.now() - t0;
 
-const db = new Database(path.join(dir, 'master', 'master.db'), { readonly: true });
-const count = db.prepare('SELECT count(*) AS n FROM state_results WHERE jid = ?');
+const db = new Database(dbFile, { readonly: true });
+const count = db.prepare('SELECT count(*) AS n FROM state_results WHERE jid = ?').pluck();
 async function run() {
-  const cpu0 = cpu();
-  const t0 = performance.now();
-  const res = await client.post('/v1/jobs', { tgt: '*', fun: 'state.apply', wait: true, timeout: 300 });
-  let rows = count.get(res.jid).n;
-  while (rows < N * S && performance.now() - t0 < 300_000) {
-    await new Promise((r) => setTimeout(r, 10));
-    rows = count.get(res.jid).n;
-  }
-  const ms = performance.now() - t0;
+  const { out, ms, cpuS, loopMs } = await measured(master, async () => {
+    const t0 = performance.now();
+    const res = await client.post('/v1/jobs', { tgt: '*', fun: 'state.apply', wait: true, timeout: Math.ceil(deadlineMs / 1000) });
+    let rows = count.get(res.jid);
+    while (rows < N * S && performance.now() - t0 < deadlineMs) {
+      await new Promise((r) => setTimeout(r, 20));
+      rows = count.get(res.jid);
+    }
+    return { res, rows };
+  });
+  const { res, rows } = out;
   const failed = Object.values(res.returns).filter((r) => !r.success).length;
-  return { ms, rows, cpuMs: cpu() - cpu0, returns: Object.keys(res.returns).length, failed, missing: res.missing.length };
+  return { ms, rows, cpuMs: cpuS * 1000, loopMs, returns: Object.keys(res.returns).length, failed, missing: res.missing.length };
 }
 const first = await run();
-const second = await run();
+const second = process.env.BENCH_SECOND_RUN === '0' ? undefined : await run();
 const stats = await client.get('/v1/stats');
 
 console.log(
   JSON.stringify({
     bench: 'fleet',
     minions: N,
+    procs: K,
     states_per_minion: S,
+    connect_ms: Math.round(connectMs),
     results_expected: N * S,
     results_stored: first.rows,
     returns: first.returns,
@@ -83,8 +99,10 @@ console.log(
     rows_per_s: Math.round(first.rows / (first.ms / 1000)),
     master_cpu_ms: Math.round(first.cpuMs),
     master_rss_mb: Math.round(rss() / 1024),
-    second_run_ms: Math.round(second.ms),
-    second_run_cpu_ms: Math.round(second.cpuMs),
+    event_loop_max_block_ms: first.loopMs,
+    second_run_ms: second && Math.round(second.ms),
+    second_run_cpu_ms: second && Math.round(second.cpuMs),
+    second_run_event_loop_max_block_ms: second?.loopMs,
     compile_cache: { hits: stats.compile_hits, misses: stats.compile_misses },
     per_minion_pillar: perMinion,
     compile_workers: workers === undefined ? 'default' : Number(workers),
@@ -93,4 +111,7 @@ console.log(
 );
 
 db.close();
-await stop({ agents, master, dir });
+await agents.stop();
+master.proc.kill('SIGTERM');
+await new Promise((r) => master.proc.on('exit', r));
+rmSync(dir, { recursive: true, force: true });

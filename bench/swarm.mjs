@@ -15,9 +15,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { positional, procsArg, readiness, spawnAgents } from './lib/agent-procs.mjs';
-import { startMaster } from './lib/cluster.mjs';
+import { grainsStored, measured, startMaster } from './lib/cluster.mjs';
 import { storm } from './lib/storm.mjs';
 
 const N = Number(positional()[0] ?? process.env.BENCH_MINIONS ?? 1000);
@@ -30,33 +29,15 @@ const ready = readiness(N);
 const agents = await spawnAgents({ n: N, procs: K, dir, port: master.ready.port, prefix: 'swarm', grains, onReady: ready.onReady });
 const dbFile = path.join(dir, 'master', 'master.db');
 
-/** Resolves when the store holds the grains of n minions (targeting needs them). */
-async function grainsStored(n) {
-  const db = new Database(dbFile, { readonly: true });
-  const count = db.prepare("SELECT count(*) AS n FROM minions WHERE json_extract(grains, '$.os') IS NOT NULL");
-  while (count.get().n < n) await new Promise((r) => setTimeout(r, 20));
-  db.close();
-}
-
-/** Runs `fn` and returns its result with the wall time, the master's CPU and longest loop block. */
-async function phase(fn) {
-  await master.loopMaxMs();
-  const cpu0 = master.cpu();
-  const t0 = performance.now();
-  const out = await fn(t0);
-  const ms = performance.now() - t0;
-  return { out, ms, cpuS: (master.cpu() - cpu0) / 1000, loopMs: await master.loopMaxMs() };
-}
-
 const rss0 = master.rss();
-const connect = await phase(async () => {
+const connect = await measured(master, async () => {
   agents.start();
   await ready.all();
-  await grainsStored(N);
+  await grainsStored(dbFile, N);
 });
 const rss1 = master.rss();
 const connected = await agents.stats();
-const ping = await phase(async () => {
+const ping = await measured(master, async () => {
   const p1 = performance.now();
   const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
   const pingMs = performance.now() - p1;

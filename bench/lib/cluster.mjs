@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@brine/core';
+import Database from 'better-sqlite3';
 import { MasterClient } from '@brine/master/client';
 import { loadMinionConfig, MinionAgent } from '@brine/minion';
 
@@ -47,6 +48,19 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
     return m ? Math.round(Number(m[1]) * 1000) : undefined;
   };
   return { proc, ready, client, rss, cpu, loopMaxMs };
+}
+
+/**
+ * Runs `fn` and returns its result with the wall time (ms), the master's CPU time (s) and its
+ * longest event-loop block (ms) meanwhile (a /metrics scrape before resets it, one after reads it).
+ */
+export async function measured(master, fn) {
+  await master.loopMaxMs();
+  const cpu0 = master.cpu();
+  const t0 = performance.now();
+  const out = await fn();
+  const ms = performance.now() - t0;
+  return { out, ms, cpuS: (master.cpu() - cpu0) / 1000, loopMs: await master.loopMaxMs() };
 }
 
 /** SIGKILLs a master started by startMaster; resolves once it is gone. */
@@ -97,6 +111,17 @@ export async function waitGrains(client, n) {
     if (minions.filter((m) => m.connected && m.grains.os).length === n) return;
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Resolves when the store (read beside the master, not through its API, so that polling does not
+ * load its event loop) holds the grains of n minions: targeting needs them.
+ */
+export async function grainsStored(dbFile, n) {
+  const db = new Database(dbFile, { readonly: true });
+  const count = db.prepare("SELECT count(*) AS n FROM minions WHERE json_extract(grains, '$.os') IS NOT NULL").pluck();
+  while (count.get() < n) await new Promise((r) => setTimeout(r, 20));
+  db.close();
 }
 
 /** Stops the agents and the master, then removes `dir`. */
