@@ -4,7 +4,8 @@
 //   publish_to_stored_ms  job published -> every state result and return stored in SQLite
 //   rows_per_s            state_results rows stored per second over that time
 //   results_stored        state results stored (all N*S, or as far as it got by BENCH_DEADLINE_S, 600)
-//   master_cpu_ms         CPU time (user + system) the master spent on the job
+//   master_cpu_ms         CPU time (user + system) the master spent on the job (and, beside it,
+//                         compile_workers_cpu_ms: its compile worker processes')
 //   master_rss_mb         master RSS after the job
 //   event_loop_max_block_ms   the master's longest event-loop block during the job (/metrics)
 //   second_run_ms         the same again (compile cache warm, nothing changed in the tree;
@@ -21,6 +22,8 @@ const [argN, argS] = positional();
 const N = Number(argN ?? process.env.BENCH_MINIONS ?? 500);
 const S = Number(argS ?? process.env.BENCH_STATES ?? 50);
 const K = procsArg();
+// the machine's load before the run: others' work skews the times (compare CPU times instead)
+const loadBefore = Math.round(os.loadavg()[0] * 10) / 10;
 const deadlineMs = Number(process.env.BENCH_DEADLINE_S ?? 600) * 1000;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-fleet-'));
 const states = path.join(dir, 'states');
@@ -65,7 +68,7 @@ const connectMs = performance.now() - t0;
 const db = new Database(dbFile, { readonly: true });
 const count = db.prepare('SELECT count(*) AS n FROM state_results WHERE jid = ?').pluck();
 async function run() {
-  const { out, ms, cpuS, loopMs } = await measured(master, async () => {
+  const { out, ms, cpuS, workersS, loopMs } = await measured(master, async () => {
     const t0 = performance.now();
     const res = await client.post('/v1/jobs', { tgt: '*', fun: 'state.apply', wait: true, timeout: Math.ceil(deadlineMs / 1000) });
     let rows = count.get(res.jid);
@@ -77,7 +80,7 @@ async function run() {
   });
   const { res, rows } = out;
   const failed = Object.values(res.returns).filter((r) => !r.success).length;
-  return { ms, rows, cpuMs: cpuS * 1000, loopMs, returns: Object.keys(res.returns).length, failed, missing: res.missing.length };
+  return { ms, rows, cpuMs: cpuS * 1000, workersMs: workersS * 1000, loopMs, returns: Object.keys(res.returns).length, failed, missing: res.missing.length };
 }
 const first = await run();
 const second = process.env.BENCH_SECOND_RUN === '0' ? undefined : await run();
@@ -98,6 +101,7 @@ console.log(
     publish_to_stored_ms: Math.round(first.ms),
     rows_per_s: Math.round(first.rows / (first.ms / 1000)),
     master_cpu_ms: Math.round(first.cpuMs),
+    compile_workers_cpu_ms: Math.round(first.workersMs),
     master_rss_mb: Math.round(rss() / 1024),
     event_loop_max_block_ms: first.loopMs,
     second_run_ms: second && Math.round(second.ms),
@@ -107,6 +111,7 @@ console.log(
     per_minion_pillar: perMinion,
     compile_workers: workers === undefined ? 'default' : Number(workers),
     cpus: os.cpus().length,
+    load_avg_before: loadBefore,
   }),
 );
 

@@ -21,6 +21,8 @@ import { storm } from './lib/storm.mjs';
 
 const N = Number(positional()[0] ?? process.env.BENCH_MINIONS ?? 1000);
 const K = procsArg();
+// the machine's load before the run: others' work skews the times (compare CPU times instead)
+const loadBefore = Math.round(os.loadavg()[0] * 10) / 10;
 const withStorm = process.argv.includes('--storm') || process.env.BENCH_STORM === '1';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-swarm-'));
 let master = await startMaster(dir);
@@ -70,6 +72,7 @@ console.log(
       reasons: connected.reasons,
     },
     cpus: os.cpus().length,
+    load_avg_before: loadBefore,
   }),
 );
 
