@@ -39,6 +39,9 @@ function flush() {
   process.send({ op: 'ready', ready });
 }
 
+// the bench is gone (it failed or was stopped): so are its agents
+process.on('disconnect', () => process.exit(0));
+
 process.on('message', async (msg) => {
   if (msg.op === 'init') {
     agents = createAgents(msg.n, { ...msg, log });

@@ -28,11 +28,18 @@ export function positional(argv = process.argv.slice(2)) {
  */
 export async function spawnAgents({ n, procs, dir, port, prefix, grains, onReady }) {
   const kids = [];
+  let stopping = false;
   const offset = (k) => Array.from({ length: k }, (_, j) => share(n, procs, j)).reduce((a, b) => a + b, 0);
   for (let k = 0; k < procs; k++) {
     const p = fork(child, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     p.on('message', (m) => {
       if (m.op === 'ready') for (const r of m.ready) onReady(r.i, r.t - performance.timeOrigin);
+    });
+    // a bench waiting on agents that are gone would wait forever
+    p.on('exit', (code) => {
+      if (stopping) return;
+      console.error(`agent process ${p.pid} exited (${code}): stopping the bench`);
+      process.exit(1);
     });
     kids.push(p);
   }
@@ -53,6 +60,7 @@ export async function spawnAgents({ n, procs, dir, port, prefix, grains, onReady
       return all.map((m) => m.stats).reduce(sumStats);
     },
     stop: async () => {
+      stopping = true;
       await Promise.all(
         kids.map((p) => {
           const stopped = new Promise((r) => p.once('exit', r));

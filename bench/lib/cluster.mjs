@@ -26,6 +26,8 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
   const proc = spawn(process.execPath, ['packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // a bench that fails half way does not leave its master running
+  process.once('exit', () => proc.exitCode === null && proc.signalCode === null && proc.kill('SIGKILL'));
   const ready = await new Promise((resolve, reject) => {
     let buf = '';
     proc.stderr.setEncoding('utf8').on('data', (c) => {
