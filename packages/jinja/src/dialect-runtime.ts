@@ -136,6 +136,12 @@ Object.assign(dialectRuntime, {
     return list;
   },
   globalsFor: (context: any, path: string) => globalsFor(context.ctx, path),
+  /**
+   * The frame a template imported `with context` runs in: nunjucks pushes it on the importer's,
+   * where a top-level `set` of a name the importer has wrote into the importer's variable.
+   * Jinja's module gets a copy of the context; an isolating frame keeps the writes inside.
+   */
+  importFrame: (frame: any) => ({ push: () => frame.push(true) }),
   test(env: any, context: any, name: string, value: unknown, args: unknown[]): boolean {
     const fn = env.tests[name];
     if (typeof fn !== 'function') throw new Error(`no test named '${name}'`);

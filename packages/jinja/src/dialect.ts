@@ -363,9 +363,10 @@ class DialectCompiler extends Compiler {
   /**
    * Jinja's `import` without context still sees the globals, which in Salt are the render
    * variables, with `tpldir`/`tplfile`/`tpldot` of the imported template (Salt's loader sets them).
+   * With context it sees the importer's variables but its own assignments stay its own.
    */
   private importContext(node: any, id: string): string {
-    return node.withContext ? 'context.getVariables(), frame, ' : `runtime.globalsFor(context, ${id}.path), null, `;
+    return node.withContext ? 'context.getVariables(), runtime.importFrame(frame), ' : `runtime.globalsFor(context, ${id}.path), null, `;
   }
 
   /**

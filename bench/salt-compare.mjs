@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// Benchmark: whole-process Brine beside live Salt (salt-call --local) on the same trees.
+// Workloads: show_lowstate of a generated 10,000-state tree; show_lowstate of every formula case
+// in a corpus folder (each case: tree/, tree/pillar/, grains.json, as the Salt oracle's
+// formula-case writes them); state.apply of 10,000 test states in one requisite chain;
+// state.apply of 1,000 new file.managed. Prints one JSON line per workload
+// ({workload, salt_s, brine_s, ratio, ...}; times are the median of the runs, whole process),
+// then a summary line for the formulas.
+// Usage: node bench/salt-compare.mjs [workloads=lowstate-10k,formulas,apply-10k,files-1k]
+// Env: SALT_ORACLE=DIR (the oracle's folder, holding salt-call-local; without it only Brine is
+// timed), BENCH_CORPUS=DIR (the formula cases; default /work/scratch/corpus), BENCH_RUNS (Brine
+// runs per workload, default 5), BENCH_SALT_RUNS (default 1: Salt's times vary little),
+// BRINE_BIN=path/to/bin.js (another build). Nothing of Salt's or the corpus is kept here.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = process.env.BRINE_BIN ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'packages/cli/dist/bin.js');
+const ORACLE = process.env.SALT_ORACLE;
+const CORPUS = process.env.BENCH_CORPUS ?? '/work/scratch/corpus';
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SALT_RUNS = Number(process.env.BENCH_SALT_RUNS ?? 1);
+const workloads = new Set((process.argv[2] ?? 'lowstate-10k,formulas,apply-10k,files-1k').split(','));
+const PER_FILE = 100;
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** One whole-process run under GNU time: wall and CPU seconds, exit status. */
+function timed(argv, env = {}) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...argv], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    cwd: '/',
+    env: { ...process.env, ...env },
+  });
+  const [wall, user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+  return { wall, cpu: user + sys, exit: r.status, stdout: r.stdout };
+}
+
+/** Median wall and CPU of `runs` runs; `before` runs ahead of each (untimed), e.g. a clean-up. */
+function measure(runs, argv, before) {
+  const walls = [];
+  const cpus = [];
+  let exit = 0;
+  for (let i = 0; i < runs; i++) {
+    before?.();
+    const r = timed(argv);
+    walls.push(r.wall);
+    cpus.push(r.cpu);
+    if (r.exit !== 0) exit = r.exit;
+  }
+  return { s: +median(walls).toFixed(3), cpu_s: +median(cpus).toFixed(3), exit };
+}
+
+function brineArgs(fun, root, extra = []) {
+  return [process.execPath, BIN, 'local', ...fun, '--file-root', root, '--id', 'anchor', '--out', 'json', ...extra];
+}
+
+function saltArgs(fun, root, pillar) {
+  return [join(ORACLE, 'salt-call-local'), root, pillar ?? '-', ...fun];
+}
+
+/** Both tools on one workload; prints and returns the line. */
+function compare(workload, brine, salt, before, extra = {}) {
+  const b = measure(RUNS, brine, before);
+  const line = { workload, ...extra, brine_s: b.s, brine_cpu_s: b.cpu_s, brine_exit: b.exit };
+  if (ORACLE) {
+    const s = measure(SALT_RUNS, salt, before);
+    Object.assign(line, { salt_s: s.s, salt_exit: s.exit, ratio: +(s.s / b.s).toFixed(2) });
+  }
+  console.log(JSON.stringify(line));
+  return line;
+}
+
+/** N states in files of 100, each requiring the one before (one chain across the files). */
+function chainTree(root, states, body) {
+  mkdirSync(join(root, 'gen'), { recursive: true });
+  writeFileSync(join(root, 'top.sls'), "base:\n  '*':\n    - gen.*\n");
+  for (let f = 0; f < Math.ceil(states / PER_FILE); f++) {
+    let text = '';
+    for (let i = 0; i < PER_FILE && f * PER_FILE + i < states; i++) text += body(f, i);
+    writeFileSync(join(root, 'gen', `f${f}.sls`), text);
+  }
+}
+
+// The chain's first state has an empty argument list, not an empty value: Salt's show_lowstate
+// fails on `fun:` with nothing under it ('NoneType' object is not iterable).
+const testChain = (f, i) => {
+  let s = `s_${f}_${i}:\n  test.succeed_without_changes:${f === 0 && i === 0 ? ' []' : ''}\n`;
+  if (i > 0) s += `    - require:\n      - test: s_${f}_${i - 1}\n`;
+  else if (f > 0) s += `    - require:\n      - test: s_${f - 1}_${PER_FILE - 1}\n`;
+  return s;
+};
+
+if (workloads.has('lowstate-10k') || workloads.has('apply-10k')) {
+  const root = mkdtempSync(join(tmpdir(), 'brine-salt-cmp-'));
+  chainTree(root, 10_000, testChain);
+  if (workloads.has('lowstate-10k')) {
+    compare('show_lowstate-10k', brineArgs(['state.show_lowstate'], root), saltArgs(['state.show_lowstate'], root));
+  }
+  if (workloads.has('apply-10k')) {
+    compare('apply-10k-test', brineArgs(['state.apply'], root), saltArgs(['state.apply'], root));
+  }
+  rmSync(root, { recursive: true, force: true });
+}
+
+if (workloads.has('files-1k')) {
+  const root = mkdtempSync(join(tmpdir(), 'brine-salt-cmp-'));
+  const out = mkdtempSync(join(tmpdir(), 'brine-salt-cmp-out-'));
+  chainTree(root, 1000, (f, i) => `file_${f}_${i}:\n  file.managed:\n    - name: ${out}/f${f}_${i}.txt\n    - contents: "state ${f}.${i}"\n`);
+  // every run creates all 1,000 files anew
+  const clean = () => {
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out);
+  };
+  compare('apply-1k-new-files', brineArgs(['state.apply'], root), saltArgs(['state.apply'], root), clean);
+  rmSync(root, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+}
+
+if (workloads.has('formulas') && existsSync(CORPUS)) {
+  const lines = [];
+  for (const name of readdirSync(CORPUS).sort()) {
+    const tree = join(CORPUS, name, 'tree');
+    if (name.startsWith('.') || !existsSync(tree)) continue;
+    const pillar = existsSync(join(tree, 'pillar')) ? join(tree, 'pillar') : undefined;
+    const extra = [];
+    if (pillar) extra.push('--pillar-root', pillar);
+    const grains = join(CORPUS, name, 'grains.json');
+    if (existsSync(grains)) extra.push('--grains', grains);
+    lines.push(compare(`formula:${name}`, brineArgs(['state.show_lowstate'], tree, extra), saltArgs(['state.show_lowstate'], tree, pillar)));
+  }
+  const brineTotal = lines.reduce((a, l) => a + l.brine_s, 0);
+  const summary = { workload: 'formulas-total', cases: lines.length, brine_s: +brineTotal.toFixed(2) };
+  if (ORACLE) {
+    const ratios = lines.map((l) => l.ratio);
+    const saltTotal = lines.reduce((a, l) => a + l.salt_s, 0);
+    Object.assign(summary, {
+      salt_s: +saltTotal.toFixed(2),
+      ratio: +(saltTotal / brineTotal).toFixed(2),
+      ratio_median: median(ratios),
+      ratio_min: Math.min(...ratios),
+      ratio_max: Math.max(...ratios),
+      lowest: lines
+        .slice()
+        .sort((a, b) => a.ratio - b.ratio)
+        .slice(0, 5)
+        .map((l) => `${l.workload.slice(8)} ${l.ratio}`),
+    });
+  }
+  console.log(JSON.stringify(summary));
+}
