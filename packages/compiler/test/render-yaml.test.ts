@@ -25,7 +25,15 @@ const samples = [
   'a:\n\tb: 1\n',
   'a: "x: y"\nb: x:y\nc: "http://h:80/"\n',
   '"key with: colon": 1\n',
+  // map files: a document start, empty flow collections, a document end
+  '# vim: ft=yaml\n---\nDebian: {}\nRedHat: {}  # none\nlist: []\nseq:\n  - {}\n  - []\n...\n# end\n',
+  '--- # defaults\na: 1\n',
+  '---\na: 1\n---\nb: 2\n',
+  'a: 1\n...\nb: 2\n',
+  'a: {} x\n',
+  'a: []]\n',
 ];
+const MAP_FILE_SHAPES = ['# vim: ft=yaml\n---\nDebian: {}\nRedHat: {}  # none\nlist: []\nseq:\n  - {}\n  - []\n...\n# end\n', '--- # defaults\na: 1\n'];
 
 t.test('fast path agrees with the full parser', async (t) => {
   const root = join(fileURLToPath(new URL('.', import.meta.url)), 'golden', 'render');
@@ -51,7 +59,19 @@ t.test('fast path agrees with the full parser', async (t) => {
     t.same(collectPositions(res, 'f'), collectPositions(full, 'f'), `positions: ${JSON.stringify(text)}`);
   }
   t.ok(fastCount >= 8, `fast path used for the common shapes (${fastCount})`);
-  for (const text of ['a:\n  b: [1, 2]\n', 'a: &x\n  b: 1\nc: *x\n', 'a: b\na: c\n', 'a:\n  b: multi\n    line\n', 'yes: 1\n', 'a:\n\tb: 1\n']) {
+  for (const text of MAP_FILE_SHAPES) t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
+  for (const text of [
+    '---\na: 1\n---\nb: 2\n',
+    'a: 1\n...\nb: 2\n',
+    'a: {} x\n',
+    'a: []]\n',
+    'a:\n  b: [1, 2]\n',
+    'a: &x\n  b: 1\nc: *x\n',
+    'a: b\na: c\n',
+    'a:\n  b: multi\n    line\n',
+    'yes: 1\n',
+    'a:\n\tb: 1\n',
+  ]) {
     t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
   }
 });

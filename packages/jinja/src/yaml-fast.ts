@@ -27,6 +27,8 @@ export const YAML_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
 export const YAML_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/;
 export const YAML_INT = /^[-+]?(?:0|[1-9][0-9_]*)$/;
 export const YAML_EXP = /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/;
+/** PyYAML's float: a digit before the dot, or right after a dot with no sign (`.`, `-.5` are strings). */
+export const YAML_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/;
 
 /** Salt: `0644` -> 644 (decimal); a signed `0o`-style one stays octal as in PyYAML. */
 export function saltOctal(src: string): number {
@@ -50,7 +52,7 @@ function plain(s: string): unknown {
   if (/^[-+]?0x[0-9a-fA-F_]+$/.test(s) || /^[-+]?0b[01_]+$/.test(s) || s.includes(':') || /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(s)) {
     return GIVE_UP;
   }
-  if (/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/.test(s) && /\d/.test(s)) return Number(s.replace(/_/g, ''));
+  if (YAML_FLOAT.test(s)) return Number(s.replace(/_/g, ''));
   if (YAML_EXP.test(s)) return Number(s.replace(/_/g, ''));
   return s;
 }
@@ -60,6 +62,8 @@ const SPECIAL_START = /^[[\]{}#&*!|>'"%@`,]|^[-?:](?:\s|$)/;
 /** A scalar in value or key position; GIVE_UP when it is not one we handle. */
 function scalar(raw: string): unknown {
   let s = raw;
+  // `{}` and `[]`, the empty defaults map files are full of; other flow collections: the full parser
+  if (s.startsWith('{}') || s.startsWith('[]')) return trailingOk(s.slice(2)) ? (s[0] === '{' ? {} : []) : GIVE_UP;
   if (s.startsWith("'")) {
     const end = s.indexOf("'", 1);
     if (end < 0) return GIVE_UP;
@@ -206,6 +210,13 @@ export function fastYaml(text: string): FastResult | undefined {
     const l = raw[n];
     const body = l.trimStart();
     if (body === '' || body.startsWith('#')) continue;
+    // a document start before any content (map files open with it); any other marker: the full parser
+    if (lines.length === 0 && l === body && /^---(?:\s+#.*)?\s*$/.test(body)) continue;
+    // a document end with nothing but comments after it
+    if (l === body && /^\.\.\.(?:\s+#.*)?\s*$/.test(body)) {
+      if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
+      return undefined;
+    }
     if (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')) return undefined;
     lines.push({ indent: l.length - body.length, text: body.trimEnd(), no: n + 1 });
   }

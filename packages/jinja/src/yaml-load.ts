@@ -24,7 +24,7 @@ import { rememberKeyOrder } from '@brine/core';
 import type { IdPositions, PositionMap } from './positions.js';
 import { reindentFlow } from './yaml-flow.js';
 import { pyAnchorNames } from './yaml-anchors.js';
-import { fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
+import { fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
 
 type TagDef = { tag: string; format?: string; test?: RegExp; default?: boolean | 'key'; resolve?: unknown };
 
@@ -45,6 +45,8 @@ function saltTags(tags: unknown[]): unknown[] {
       out.push({ ...t, test: YAML_INT });
     } else if (t.tag === FLOAT && t.format === 'EXP') {
       out.push({ ...t, test: YAML_EXP });
+    } else if (t.tag === FLOAT && t.format === undefined && t.test?.test('1.5')) {
+      out.push({ ...t, test: YAML_FLOAT });
     } else {
       out.push(t);
     }

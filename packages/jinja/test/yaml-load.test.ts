@@ -21,6 +21,9 @@ const accepted: Array<[string, unknown]> = [
     { a: 644, b: '0o644', c: 90, d: 31, e: '1e3', f: '1.5e3', g: 'y', h: null, i: '2024-01-01', k: 5, l: 12, m: 1000, n: '08' },
   ],
   ['x: [yes, No, ON, off, True, n]\n', { x: [true, false, true, false, true, 'n'] }],
+  // a float needs a digit before the dot, or right after an unsigned dot (docker-compose's `build: .`)
+  ['---\na: .\nb: ._5\nc: -.5\nd: .5\ne: 1.\nf: 1_0.5\n', { a: '.', b: '._5', c: '-.5', d: 0.5, e: 1, f: 10.5 }],
+  ['a: .\nb: [., -.5]\n', { a: '.', b: ['.', '-.5'] }],
   // PyYAML ends an anchor name at ':': an anchored None key (Brine's None key is ''), not an
   // anchor named 'colorcolumn:'; block and quoted scalars keep their text.
   ['settings:\n  &colorcolumn: 80\n  number: 1\n', { settings: { '': 80, number: 1 } }],
