@@ -171,13 +171,18 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
   };
   const strict = findCycles(edges);
   for (const cycle of strict) cycleDiag(cycle, 'requires', 'BRINE_ERR_COMPILE_CYCLE', 'error');
-  for (const cycle of findCycles(prereqEdges)) cycleDiag(cycle, 'is a prereq of', 'BRINE_ERR_COMPILE_CYCLE', 'error');
+  if (prereqEdges.some((out) => out.length > 0)) {
+    for (const cycle of findCycles(prereqEdges)) cycleDiag(cycle, 'is a prereq of', 'BRINE_ERR_COMPILE_CYCLE', 'error');
+  }
   // Salt finds no loop through `sls:` when it compiles (a state of an included file that
   // requires the SLS including it is common in formulas): each state on it fails at run time
   // with "Recursive requisite found" and the rest of the run goes on. Brine says where.
-  const inStrict = new Set(strict.flat());
-  const all = edges.map((out, i) => [...out, ...slsEdges[i]!]);
-  for (const cycle of findCycles(all)) if (!cycle.some((i) => inStrict.has(i))) cycleDiag(cycle, 'requires', 'BRINE_ERR_COMPILE_SLS_CYCLE', 'warning');
+  // Without `sls:` edges every such loop is one of the strict ones, already reported.
+  if (slsEdges.some((out) => out.length > 0)) {
+    const inStrict = new Set(strict.flat());
+    const all = edges.map((out, i) => [...out, ...slsEdges[i]!]);
+    for (const cycle of findCycles(all)) if (!cycle.some((i) => inStrict.has(i))) cycleDiag(cycle, 'requires', 'BRINE_ERR_COMPILE_SLS_CYCLE', 'warning');
+  }
   return { value: chunks, diagnostics };
 }
 

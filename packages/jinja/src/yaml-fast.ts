@@ -115,13 +115,22 @@ function splitKey(text: string): { key: string; rest: string; keyLen: number } |
     if (!after.startsWith(':') || (after.length > 1 && after[1] !== ' ')) return undefined;
     return { key, rest: after.slice(1).trim(), keyLen: end + 1 };
   }
-  const m = /^([^#\s'"[\]{}&*!|>%@`,?:-][^#]*?|-[^\s#'"[\]{}&*!|>%@`,][^#]*?):(?: +(.*))?$/.exec(text);
-  if (!m || m[1].includes(': ')) return undefined;
-  key = m[1].trimEnd();
-  const resolved = plain(key);
-  if (typeof resolved !== 'string') return undefined;
-  return { key, rest: (m[2] ?? '').trim(), keyLen: m[1].length };
+  // `key: rest` or `key:`, the key free of `#`; a scan, not a backtracking regex (every line of
+  // a large tree comes here)
+  if (!KEY_START.test(text) || LINE_BREAKS.test(text)) return undefined;
+  for (let i = text[0] === '-' ? 2 : 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 35 /* # */) return undefined;
+    if (c !== 58 /* : */ || (i + 1 < text.length && text.charCodeAt(i + 1) !== 32)) continue;
+    key = text.slice(0, i).trimEnd();
+    if (typeof plain(key) !== 'string') return undefined;
+    return { key, rest: text.slice(i + 1).trim(), keyLen: i };
+  }
+  return undefined;
 }
+
+const KEY_START = /^(?:[^#\s'"[\]{}&*!|>%@`,?:-]|-[^\s#'"[\]{}&*!|>%@`,])/;
+const LINE_BREAKS = /[\u2028\u2029\u0085]/;
 
 class Reader {
   i = 0;
