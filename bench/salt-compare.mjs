@@ -62,7 +62,7 @@ function brineArgs(fun, root, extra = []) {
 }
 
 function saltArgs(fun, root, pillar) {
-  return [join(ORACLE, 'salt-call-local'), root, pillar ?? '-', ...fun];
+  return ORACLE ? [join(ORACLE, 'salt-call-local'), root, pillar ?? '-', ...fun] : [];
 }
 
 /** Both tools on one workload; prints and returns the line. */
