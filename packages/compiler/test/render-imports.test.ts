@@ -73,3 +73,25 @@ t.test('an imported file is read and parsed once per compile, each import its ow
   compileHighstate({ tree: counting(dirTree({ base: [root] }), again), minion: { id: 'm1', grains: { id: 'm1' } } });
   t.equal(again.get('f/defaults.yaml'), 1);
 });
+
+t.test('load_yaml and load_json of the same text: parsed once, each call its own value', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'brine-loads-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  writeFileSync(join(root, 'top.sls'), "base:\n  '*':\n    - a\n    - b\n");
+  const load = `{% set y = 'k: {x: 1}' | load_yaml %}{% set j = '{"k": {"x": 1}}' | load_json %}{% load_yaml as blk %}k: {x: 1}{% endload %}`;
+  writeFileSync(
+    join(root, 'a.sls'),
+    `${load}{% do y.k.update({'y': 2}) %}{% do j.k.update({'y': 2}) %}{% do blk.k.update({'y': 2}) %}\na:\n  test.nop:\n    - v: {{ [y, j, blk]|json }}\n`,
+  );
+  writeFileSync(join(root, 'b.sls'), `${load}\nb:\n  test.nop:\n    - v: {{ [y, j, blk]|json }}\n`);
+  const before = importCacheStats();
+  const c = compileHighstate({ tree: dirTree({ base: [root] }), minion: { id: 'm1', grains: { id: 'm1' } } });
+  t.notOk(c.failed, JSON.stringify(c.diagnostics));
+  const after = importCacheStats();
+  t.equal(after.parses - before.parses, 2, 'k: {x: 1} parsed once as YAML, once as JSON');
+  t.equal(after.hits - before.hits, 4, 'the other four loads reuse them');
+  const byId = Object.fromEntries(c.low.map((l) => [l.__id__, l]));
+  const changed = { k: { x: 1, y: 2 } };
+  t.same(byId.a.v, [changed, changed, changed]);
+  t.same(byId.b.v, [{ k: { x: 1 } }, { k: { x: 1 } }, { k: { x: 1 } }]);
+});

@@ -9,6 +9,7 @@ import { loadYaml } from './yaml-load.js';
 import { compileTemplate, nunjucks } from './dialect.js';
 import { globalsFor, iterate, Namespace, withRenderDeadline } from './dialect-runtime.js';
 import { keysOf, setKey } from '@brine/core';
+import { parsedOnce } from './parse-cache.js';
 import { FILTERS, TESTS } from './filters.js';
 import { splitArgs, str } from './python.js';
 
@@ -141,59 +142,18 @@ function parseAs(kind: string, text: string, what: string): unknown {
   }
 }
 
-/**
- * What an imported YAML or JSON text parses to, by its text (after its own Jinja): formulas
- * import the same map files from every SLS, and parsing them again was most of their compile.
- * Each import gets a copy, as Salt parses each import anew: one SLS changing what it imported
- * (`{% do defaults.update(...) %}`) changes nothing another SLS, or another import, sees.
- */
-const parsedImports = new Map<string, unknown>();
-const PARSED_MAX_CHARS = 16_000_000;
-let parsedChars = 0;
-const importStats = { parses: 0, hits: 0 };
-
-/** How many imported texts were parsed, and how many imports found their text parsed (tests). */
-export function importCacheStats(): { parses: number; hits: number } {
-  return { ...importStats };
-}
-
-function importedValue(kind: string, text: string, name: string): unknown {
-  if (kind !== 'yaml' && kind !== 'json') return parseAs(kind, text, name);
-  const key = kind + '\0' + text;
-  let value = parsedImports.get(key);
-  if (value === undefined && !parsedImports.has(key)) {
-    value = parseAs(kind, text, name);
-    importStats.parses++;
-    if (parsedChars + key.length > PARSED_MAX_CHARS) {
-      parsedImports.clear();
-      parsedChars = 0;
-    }
-    parsedImports.set(key, value);
-    parsedChars += key.length;
-  } else {
-    importStats.hits++;
-  }
-  return copyParsed(value);
-}
-
-/** A fresh copy of parsed data (plain objects, lists, scalars), its key order kept. */
-function copyParsed(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(copyParsed);
-  if (v === null || typeof v !== 'object') return v;
-  const out: Record<string, unknown> = {};
-  for (const k of keysOf(v)) setKey(out, k, copyParsed((v as Record<string, unknown>)[k]));
-  return out;
-}
-
 /** Builds an environment; create one per file source and reuse it for every render. */
 export function createJinjaEnvironment(source: TemplateReader): JinjaEnvironment {
   const extensions = saltExtensions();
-  // The source is a snapshot (one compile's tree): a file many SLS import is read once.
-  const texts = new Map<string, string | undefined>();
+  // The source is a snapshot (one compile's tree): a file many SLS import is read once. A
+  // missing file is asked again: a file template's reader fetches it for the next round.
+  const texts = new Map<string, string>();
   const read = (path: string): string | undefined => {
-    if (texts.has(path)) return texts.get(path);
-    const text = source(path);
-    texts.set(path, text);
+    let text = texts.get(path);
+    if (text === undefined) {
+      text = source(path);
+      if (text !== undefined) texts.set(path, text);
+    }
     return text;
   };
   const loader = {
@@ -224,9 +184,13 @@ export function createJinjaEnvironment(source: TemplateReader): JinjaEnvironment
       const vars = withContext ? this.getVariables() : globalsFor(this.ctx, name);
       text = new nunjucks.Template({ type: 'code', obj: compiledFor(name, text, extensions) }, env, name).render(vars) as string;
     }
-    return importedValue(kind, text, name);
+    const loaded = text;
+    return kind === 'text' ? loaded : parsedOnce(kind, loaded, () => parseAs(kind, loaded, name));
   });
-  env.addFilter('__brine_load', (text: unknown, kind: string) => parseAs(kind, str(text), `load_${kind} block`));
+  env.addFilter('__brine_load', (raw: unknown, kind: string) => {
+    const text = str(raw);
+    return kind === 'text' ? text : parsedOnce(kind, text, () => parseAs(kind, text, `load_${kind} block`));
+  });
   env.addGlobal('__brine_iter', iterate);
   env.addGlobal('namespace', (...raw: unknown[]) => {
     const { args, kwargs } = splitArgs(raw);

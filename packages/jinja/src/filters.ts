@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { loadYaml } from './yaml-load.js';
+import { parsedOnce } from './parse-cache.js';
 import { memberLookup } from './methods.js';
 import { bindArgs, isDict, isStringLike, percentFormat, pyEq, pyIn, pyLess, repr, tuple, splitArgs, str, strFormat, truthy } from './python.js';
 import { pyJson, toYaml, yamlDquote, yamlEncode, yamlSquote } from './serialize.js';
@@ -210,11 +211,17 @@ export const FILTERS: Record<string, Filter> = {
   yaml_squote: (v) => yamlSquote(v),
   yaml_encode: (v) => yamlEncode(v),
   load_yaml: (v) => {
-    const res = loadYaml(str(v));
-    if (res.error) throw new Error(`load_yaml: ${res.error.message}`);
-    return res.value;
+    const text = str(v);
+    return parsedOnce('yaml', text, () => {
+      const res = loadYaml(text);
+      if (res.error) throw new Error(`load_yaml: ${res.error.message}`);
+      return res.value;
+    });
   },
-  load_json: (v) => JSON.parse(str(v)),
+  load_json: (v) => {
+    const text = str(v);
+    return parsedOnce('json', text, () => JSON.parse(text));
+  },
   dictsort(value, ...raw) {
     const a = bindArgs(raw, ['case_sensitive', 'by', 'reverse'], { case_sensitive: false, by: 'key', reverse: false });
     const idx = a.by === 'value' ? 1 : 0;

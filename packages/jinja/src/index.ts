@@ -5,7 +5,8 @@
  */
 export type { IdPositions, PositionMap } from './positions.js';
 export { renderTemplateString, saltTemplateVars, templatePathVars, type TemplateStringOptions, type TemplateStringResult } from './template-string.js';
-export { createJinjaEnvironment, importCacheStats, TemplateFailure, type JinjaEnvironment, type TemplateReader } from './environment.js';
+export { importCacheStats } from './parse-cache.js';
+export { createJinjaEnvironment, TemplateFailure, type JinjaEnvironment, type TemplateReader } from './environment.js';
 export { setRenderTimeout } from './dialect-runtime.js';
 export { builtinHelpers, saltObject, type HelperData, type HelperFn, type HelperTable, type LogLevel } from './salt-helpers.js';
 export { loadYaml, collectPositions, topLevelKeyOrder, type YamlResult, type YamlError } from './yaml-load.js';
