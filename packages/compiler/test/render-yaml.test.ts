@@ -33,6 +33,23 @@ const samples = [
   'a: {} x\n',
   'a: []]\n',
 ];
+// flow collections on one line, as `| json` and `| yaml` write them into SLS files
+const FLOW_SHAPES = [
+  'a:\n  test.nop:\n    - v: {"k": {"x": 1, "y": [1, 2.5, "s", true, null]}, "139": "n", "a": "b:c"}\n    - w: [a, b c, \'it\'\'s\', -1, yes, ~, [], {}, ]\n',
+  'a:\n  pkg.installed:\n    - {name: vim, version: 1.2}\n    - pkgs: ["x", "y"]  # c\n',
+  '- [1, [2, [3]]]\n- {a: {b: {c: d}}, e: }\n',
+];
+const FLOW_GIVE_UP = [
+  'a: {b: 1, b: 2}\n',
+  'a: [b: c]\n',
+  'a: {b: 1\n',
+  'a: [*x]\n',
+  'a: {b}\n',
+  'a: [x #c]\n',
+  'a: ["\\u00e9"]\n',
+  'a: [1] x\n',
+  'a: {1: x}\n',
+];
 const MAP_FILE_SHAPES = ['# vim: ft=yaml\n---\nDebian: {}\nRedHat: {}  # none\nlist: []\nseq:\n  - {}\n  - []\n...\n# end\n', '--- # defaults\na: 1\n'];
 
 t.test('fast path agrees with the full parser', async (t) => {
@@ -47,7 +64,7 @@ t.test('fast path agrees with the full parser', async (t) => {
   };
   walk(root);
   let fastCount = 0;
-  for (const text of [...samples, ...more]) {
+  for (const text of [...samples, ...FLOW_SHAPES, ...FLOW_GIVE_UP, ...more]) {
     const full = loadYaml(text, { fast: false });
     const quick = fastYaml(text);
     if (!quick) continue;
@@ -59,13 +76,13 @@ t.test('fast path agrees with the full parser', async (t) => {
     t.same(collectPositions(res, 'f'), collectPositions(full, 'f'), `positions: ${JSON.stringify(text)}`);
   }
   t.ok(fastCount >= 8, `fast path used for the common shapes (${fastCount})`);
-  for (const text of MAP_FILE_SHAPES) t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
+  for (const text of [...MAP_FILE_SHAPES, ...FLOW_SHAPES]) t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
+  for (const text of FLOW_GIVE_UP) t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
   for (const text of [
     '---\na: 1\n---\nb: 2\n',
     'a: 1\n...\nb: 2\n',
     'a: {} x\n',
     'a: []]\n',
-    'a:\n  b: [1, 2]\n',
     'a: &x\n  b: 1\nc: *x\n',
     'a: b\na: c\n',
     'a:\n  b: multi\n    line\n',

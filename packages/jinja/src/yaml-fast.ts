@@ -206,8 +206,86 @@ class Reader {
       return null;
     }
     if (next && next.indent > indent) return GIVE_UP;
+    if ((rest[0] === '{' || rest[0] === '[') && rest.length > 2) {
+      const line = this.lines[this.i - 1];
+      return flowValue(rest, line.no, line.indent + line.text.length - rest.length, this.positions);
+    }
     return scalar(rest);
   }
+}
+
+/**
+ * A flow collection on one line (`{{ x | json }}` and `| yaml` put them in SLS files): maps and
+ * lists of quoted or plain scalars, string keys only. Anything else gives up.
+ */
+function flowValue(text: string, lineNo: number, column0: number, positions: FastPositions): unknown {
+  let i = 0;
+  const space = () => {
+    while (text.charCodeAt(i) === 32) i++;
+  };
+  const quoted = (): unknown => {
+    const rest = text.slice(i);
+    const m = rest[0] === '"' ? /^"((?:[^"\\]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^']|'')*)'/.exec(rest);
+    if (!m) return GIVE_UP;
+    i += m[0].length;
+    return rest[0] === '"' ? JSON.parse(`"${m[1]}"`) : m[1].replace(/''/g, "'");
+  };
+  const plainScalar = (): unknown => {
+    const start = i;
+    while (i < text.length) {
+      const c = text[i];
+      if (c === ',' || c === '[' || c === ']' || c === '{' || c === '}' || c === '#') break;
+      if (c === ':' && (text[i + 1] === ' ' || text[i + 1] === ',' || text[i + 1] === '}' || text[i + 1] === ']')) break;
+      i++;
+    }
+    const raw = text.slice(start, i).trimEnd();
+    if (raw === '' || text[i] === '#' || SPECIAL_START.test(raw)) return GIVE_UP;
+    return plain(raw);
+  };
+  const node = (depth: number): unknown => {
+    space();
+    const c = text[i];
+    if (c === '{' || c === '[') return depth > 64 ? GIVE_UP : collection(depth + 1);
+    return c === '"' || c === "'" ? quoted() : plainScalar();
+  };
+  const collection = (depth: number): unknown => {
+    const isMap = text[i] === '{';
+    const close = isMap ? '}' : ']';
+    i++;
+    const list: unknown[] = [];
+    const map: Record<string, unknown> = {};
+    const pos = new Map<string, FastPos>();
+    if (isMap) positions.set(map, pos);
+    for (;;) {
+      space();
+      if (text[i] === close) {
+        i++;
+        return isMap ? map : list;
+      }
+      if (isMap) {
+        const at = i;
+        const key = text[i] === '"' || text[i] === "'" ? quoted() : plainScalar();
+        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || text[i] !== ':') return GIVE_UP;
+        i++;
+        pos.set(key, { line: lineNo, column: column0 + at + 1 });
+        space();
+        const v = text[i] === ',' || text[i] === '}' ? null : node(depth);
+        if (v === GIVE_UP) return GIVE_UP;
+        setKey(map, key, v);
+      } else {
+        const v = node(depth);
+        // `[a: b]` is a map inside the list
+        if (v === GIVE_UP || text[i] === ':') return GIVE_UP;
+        list.push(v);
+      }
+      space();
+      if (text[i] === ',') i++;
+      else if (text[i] !== close) return GIVE_UP;
+    }
+  };
+  const value = collection(0);
+  if (value === GIVE_UP || !trailingOk(text.slice(i))) return GIVE_UP;
+  return value;
 }
 
 /** Parses `text` when it is in the simple subset; undefined means "use the full parser". */
