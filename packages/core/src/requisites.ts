@@ -95,6 +95,8 @@ export class ChunkIndex {
       const byName = this.byStateName.get(`${kind}\0${value}`) ?? [];
       if (byName.length === 0) return byId;
       if (byId.length === 0) return byName;
+      // the usual case: the state's ID is its name, both name the same chunks
+      if (byName.every((c) => byId.includes(c))) return byId;
       const seen = new Set<LowChunk>(byId);
       return [...byId, ...byName.filter((c) => !seen.has(c))];
     }

@@ -102,8 +102,10 @@ export function bindStateArgs(
 ): { args: Record<string, unknown> } | { error: string } {
   const args: Record<string, unknown> = { name: chunk.name };
   const refused: string[] = [];
-  for (const [key, value] of Object.entries(chunk)) {
-    if (key === 'name') continue;
+  // for-in, not Object.entries: no pair array per key (a run binds thousands of chunks)
+  for (const key in chunk) {
+    if (key === 'name' || !Object.hasOwn(chunk, key)) continue;
+    const value = chunk[key];
     const spec = fn.args[key];
     if (spec) {
       if (value === null || value === undefined) continue;
@@ -121,10 +123,11 @@ export function bindStateArgs(
     }
   }
   if (refused.length > 0) return { error: invalidKeywordsMessage(fullName, refused) };
-  for (const [key, spec] of Object.entries(fn.args)) {
-    if (key in args) continue;
+  for (const key in fn.args) {
+    const spec = fn.args[key]!;
+    if (key in args || !Object.hasOwn(fn.args, key)) continue;
     if (spec.required) return { error: `Missing required argument '${key}' for state ${fullName}` };
-    if (fillDefaults && spec.default !== undefined) args[key] = structuredClone(spec.default);
+    if (fillDefaults && spec.default !== undefined) args[key] = typeof spec.default === 'object' ? structuredClone(spec.default) : spec.default;
   }
   return { args };
 }

@@ -111,7 +111,8 @@ export interface StateFunction {
   args: Record<string, ArgSpec>;
   extraArgs?: boolean;
   strictArgs?: boolean;
-  run(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn>;
+  /** A function with nothing to wait for may return its result directly: the runtime then makes no promise for it. */
+  run(args: Record<string, unknown>, ctx: StateContext): StateReturn | Promise<StateReturn>;
 }
 
 export interface Availability {

@@ -12,7 +12,7 @@ import {
   type StateRegistry,
   type StateReturn,
 } from '@brine/core';
-import { checkCommand, hasPreconditions, preconditions, pyResult, retryPolicy } from './global-checks.js';
+import { checkCommand, hasPreconditions, preconditions, pyResult, retryPolicy, type RetryPolicy } from './global-checks.js';
 import { refuseUnsupported } from './unsupported-args.js';
 
 /**
@@ -36,8 +36,51 @@ export interface CallEnv {
   available: Map<StateModule, Availability>;
 }
 
-/** Calls the chunk's function, or its module's mod_watch when `modWatch` (chunk.sfun names the function). */
-async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
+/** A value or the promise of one: a state function with nothing to wait for makes no promise. */
+export type Maybe<T> = T | Promise<T>;
+
+export function isThenable<T>(v: Maybe<T> | PromiseLike<T>): v is Promise<T> {
+  return v !== null && typeof v === 'object' && typeof (v as PromiseLike<T>).then === 'function';
+}
+
+const thrown = (chunk: LowChunk, err: unknown) => fail(chunk, `An exception occurred in this state: ${err instanceof Error ? err.message : String(err)}`);
+
+/** A function's answer that came as a promise: awaited, normalised, a rejection its failure. */
+async function settle(chunk: LowChunk, answer: PromiseLike<StateReturn>, full: string): Promise<StateReturn> {
+  try {
+    return normalise(chunk, await answer, full);
+  } catch (err) {
+    return thrown(chunk, err);
+  }
+}
+
+/**
+ * Calls the chunk's function, or its module's mod_watch when `modWatch` (chunk.sfun names the
+ * function). Synchronous when the module's availability is known and the function returns
+ * without a promise: a run of such states makes no promise per state.
+ */
+function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Maybe<StateReturn> {
+  const module = env.registry.module(chunk.state);
+  const known = module && env.available.get(module);
+  if (!module || known) return callKnown(env, chunk, test, modWatch, module, known);
+  // the module's first state: its answer is asked once, then known
+  return moduleAvailability(module, env.availability).then(
+    (avail) => {
+      env.available.set(module, avail);
+      return callKnown(env, chunk, test, modWatch, module, avail);
+    },
+    (err: unknown) => thrown(chunk, err),
+  );
+}
+
+function callKnown(
+  env: CallEnv,
+  chunk: LowChunk,
+  test: boolean,
+  modWatch: boolean,
+  module: StateModule | undefined,
+  avail: Availability | undefined,
+): Maybe<StateReturn> {
   const fun = modWatch ? String(chunk.sfun ?? chunk.fun) : chunk.fun;
   const full = `${chunk.state}.${modWatch ? 'mod_watch' : fun}`;
   const notFound = () => `State '${full}' was not found in SLS '${chunk.__sls__}'`;
@@ -45,15 +88,12 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
     // Salt's words, newline included, for a module or function it does not have (the compile
     // has already warned about it with file and line).
     const unknown = () => `${notFound()}\nReason: '${full}' is not available.\n`;
-    const module = env.registry.module(chunk.state);
-    if (!module) return fail(chunk, unknown());
-    // a module's answer is known after its first state: no await (a microtask) per state then
-    const avail = env.available.get(module) ?? (await moduleAvailability(module, env.availability));
-    env.available.set(module, avail);
+    if (!module || !avail) return fail(chunk, unknown());
     if (!avail.available) {
       return fail(chunk, `${notFound()}\nReason: '${chunk.state}' is not available on this host: ${avail.reason ?? 'no reason given'}`);
     }
     const found = env.registry.lookup(chunk.state, fun);
+    let answer: Maybe<StateReturn>;
     if (modWatch) {
       if (!module.modWatch) return fail(chunk, `${notFound()}\nReason: '${chunk.state}' has no mod_watch`);
       let args: Record<string, unknown> = { name: chunk.name };
@@ -64,14 +104,16 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
         args = bound.args;
       }
       args.sfun = fun;
-      return normalise(chunk, await module.modWatch(args, env.context(chunk, test)), full);
+      answer = module.modWatch(args, env.context(chunk, test));
+    } else {
+      if (!found) return fail(chunk, unknown());
+      const bound = bindStateArgs(full, found.fn, chunk);
+      if ('error' in bound) return fail(chunk, bound.error);
+      answer = found.fn.run(bound.args, env.context(chunk, test));
     }
-    if (!found) return fail(chunk, unknown());
-    const bound = bindStateArgs(full, found.fn, chunk);
-    if ('error' in bound) return fail(chunk, bound.error);
-    return normalise(chunk, await found.fn.run(bound.args, env.context(chunk, test)), full);
+    return isThenable(answer) ? settle(chunk, answer, full) : normalise(chunk, answer, full);
   } catch (err) {
-    return fail(chunk, `An exception occurred in this state: ${err instanceof Error ? err.message : String(err)}`);
+    return thrown(chunk, err);
   }
 }
 
@@ -80,7 +122,12 @@ async function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: 
  * call (test mode, failures and skips included) and lets its verdict replace the result, except
  * for a function that takes check_cmd itself (file.managed checks its temp file before installing).
  */
-async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
+function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Maybe<StateReturn> {
+  if (!hasPreconditions(chunk) && (chunk.check_cmd === undefined || chunk.check_cmd === null)) return callOnce(env, chunk, test, modWatch);
+  return checkedAttempt(env, chunk, test, modWatch);
+}
+
+async function checkedAttempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean): Promise<StateReturn> {
   let ret: StateReturn | undefined;
   try {
     if (hasPreconditions(chunk)) ret = await preconditions(chunk, env.cmd, env.exec);
@@ -100,12 +147,16 @@ async function attempt(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: b
 }
 
 /** The chunk's call with `retry` applied. Test mode tries once and says what it would do. */
-export async function callChunk(env: CallEnv, chunk: LowChunk, test: boolean, modWatch = false): Promise<StateReturn> {
+export function callChunk(env: CallEnv, chunk: LowChunk, test: boolean, modWatch = false): Maybe<StateReturn> {
   const refused = refuseUnsupported(chunk);
   if (refused) return refused;
   const policy = retryPolicy(chunk.retry);
+  if (!policy) return attempt(env, chunk, test, modWatch);
+  return retried(env, chunk, test, modWatch, policy);
+}
+
+async function retried(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolean, policy: RetryPolicy): Promise<StateReturn> {
   let ret = await attempt(env, chunk, test, modWatch);
-  if (!policy) return ret;
   if (test) {
     const u = pyResult(policy.until);
     const note =

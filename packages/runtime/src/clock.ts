@@ -1,8 +1,21 @@
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `HH:MM:SS.` of the last second formatted (and its zone): a run starts thousands of states within one second. */
+let lastSecond = NaN;
+let lastOffset = NaN;
+let lastPrefix = '';
+
 /** Salt's `start_time`: local wall-clock time `HH:MM:SS.ffffff`. */
 export function formatStartTime(d: Date, microsExtra = 0): string {
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   const micros = d.getMilliseconds() * 1000 + Math.max(0, Math.min(999, Math.floor(microsExtra)));
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(micros, 6)}`;
+  const second = Math.floor(d.getTime() / 1000);
+  const offset = d.getTimezoneOffset();
+  if (second !== lastSecond || offset !== lastOffset) {
+    lastPrefix = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.`;
+    lastSecond = second;
+    lastOffset = offset;
+  }
+  return lastPrefix + pad(micros, 6);
 }
 
 /** Milliseconds as Salt reports `duration`: a float rounded to the microsecond. */

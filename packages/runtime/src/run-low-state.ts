@@ -15,7 +15,7 @@ import {
   type StateReturn,
 } from '@brine/core';
 import { bindArguments } from './arg-bind-resolve.js';
-import { callChunk, type CallEnv } from './call-chunk.js';
+import { callChunk, isThenable, type CallEnv, type Maybe } from './call-chunk.js';
 import { startClock } from './clock.js';
 import { runtimeErrors } from './errors.js';
 import { foldListenIn } from './listen-in.js';
@@ -89,6 +89,10 @@ const REQ_FREE_KEYS = [...REQUISITE_KEYS, 'onfail_all'];
 
 /** Requisite recursion this deep hands the rest of a chain to `warm` (the stack is finite). */
 const WARM_DEPTH = 64;
+
+/** A run of states that return without a promise gives the event loop a turn after this many states, or this long. */
+const YIELD_STATES = 1000;
+const YIELD_MS = 10;
 
 const SALT_KEYS: ReadonlySet<string> = new Set(['name', 'changes', 'result', 'comment', '__sls__', '__run_num__', '__id__', 'start_time', 'duration']);
 
@@ -170,9 +174,19 @@ class Runner {
   }
 
   async run(): Promise<void> {
+    let turn = performance.now();
+    let since = 0;
     for (const chunk of this.chunks) {
       if (this.checkAbort()) break;
-      await this.ensure(chunk);
+      const p = this.ensure(chunk);
+      if (p) await p;
+      // States that return without a promise run back to back: the loop gets a turn now and
+      // then (the minion's agent talks to its master on it, an abort arrives on it).
+      if (++since >= YIELD_STATES || performance.now() - turn >= YIELD_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        turn = performance.now();
+        since = 0;
+      }
     }
     await Promise.all([...this.inflight.values()]);
     if (!this.checkAbort()) await this.listeners();
@@ -180,13 +194,13 @@ class Runner {
   }
 
   /** Makes sure a chunk has its real result (unless the run stopped). */
-  private async ensure(chunk: LowChunk): Promise<void> {
+  private ensure(chunk: LowChunk): Maybe<void> {
     const tag = this.tagOf(chunk);
     if (tag in this.running) return;
     const p = this.inflight.get(tag);
     if (p) return p;
     if (this.checkAbort()) return;
-    await this.evaluate(chunk, false, 0);
+    return this.evaluate(chunk, false, 0);
   }
 
   /**
@@ -231,9 +245,8 @@ class Runner {
       if (this.checkAbort()) return;
       const ctag = this.tagOf(c);
       if (ctag in this.running) continue;
-      const p = this.inflight.get(ctag);
+      const p = this.inflight.get(ctag) ?? this.evaluate(c, false, depth + 1);
       if (p) await p;
-      else await this.evaluate(c, false, depth + 1);
     }
   }
 
@@ -253,7 +266,7 @@ class Runner {
       base.start_time = timing.startTime;
       base.duration = timing.duration;
     }
-    for (const k of Object.keys(ret)) if (!SALT_KEYS.has(k)) base[k] = ret[k];
+    for (const k in ret) if (!SALT_KEYS.has(k) && Object.hasOwn(ret, k)) base[k] = ret[k];
     const res = base as StateResult;
     if (dryRun) {
       this.pre.set(tag, res);
@@ -291,7 +304,45 @@ class Runner {
     if (dryRun) this.pre.set(this.tagOf(chunk), this.running[this.tagOf(chunk)]!);
   }
 
-  private async evaluate(chunk: LowChunk, dryRun: boolean, depth: number): Promise<void> {
+  /**
+   * Evaluates a chunk. When every requisite it names already has its result (a file's states in
+   * order, a chain run from its start) nothing is waited for, so nothing is awaited: the chunk is
+   * decided, and run when its function returns without a promise, synchronously.
+   */
+  private evaluate(chunk: LowChunk, dryRun: boolean, depth: number): Maybe<void> {
+    const { reqs, lost } = this.requisitesOf(chunk, dryRun);
+    if (lost.size > 0 || !this.settled(reqs)) return this.evaluateWaiting(chunk, dryRun, depth);
+    const tag = this.tagOf(chunk);
+    const active = dryRun ? this.preActive : this.active;
+    active.add(tag);
+    let done: Maybe<void>;
+    try {
+      done = this.decide(chunk, dryRun, tag, reqs);
+    } catch (err) {
+      active.delete(tag);
+      throw err;
+    }
+    if (!isThenable(done)) {
+      active.delete(tag);
+      return;
+    }
+    return done.finally(() => active.delete(tag));
+  }
+
+  /** Whether each requisite target has the result `evaluateWaiting` would find without waiting for anything. */
+  private settled(reqs: ResolvedRequisite[]): boolean {
+    for (const req of reqs) {
+      if (req.kind === 'listen') continue;
+      const pre = req.kind === 'prereq';
+      for (const c of req.chunks) {
+        const ctag = this.tagOf(c);
+        if (!(ctag in this.running) && !(pre && this.pre.has(ctag))) return false;
+      }
+    }
+    return true;
+  }
+
+  private async evaluateWaiting(chunk: LowChunk, dryRun: boolean, depth: number): Promise<void> {
     const tag = this.tagOf(chunk);
     const active = dryRun ? this.preActive : this.active;
     active.add(tag);
@@ -332,33 +383,38 @@ class Runner {
           if (this.stopped) return;
         }
       }
-      if (!dryRun && tag in this.running) return; // ran as a requisite of its own requisite chain
-      const status = requisiteStatus(reqs, (kind, c) => this.resultOf(kind, c, dryRun));
-      switch (status.status) {
-        case 'fail': {
-          // A prereq target whose own dry run failed made its prereq fail: as Salt, it reports
-          // that failure of its own, not the prereq it took down with it.
-          const own = dryRun ? undefined : this.pre.get(tag);
-          if (own?.result === false && onlyPrerequired(reqs, status.failed)) {
-            const timing = own.start_time === undefined ? undefined : { startTime: own.start_time, duration: own.duration ?? 0 };
-            return this.record(chunk, false, own, undefined, timing);
-          }
-          // A prereq target whose real requisites failed will not run at all: that is its
-          // result, not a prediction, so it is recorded now (and the prereq sees it).
-          if (status.failed.every((c) => this.running[this.tagOf(c)]?.result === false)) return this.final(chunk, dryRun, failedComment(status.failed));
-          return this.outcome(chunk, dryRun, false, failedComment(status.failed));
-        }
-        case 'pre':
-          return this.notRun(chunk, dryRun, 'No changes detected');
-        case 'onfail':
-          return this.notRun(chunk, dryRun, 'State was not run because onfail req did not change', { __state_ran__: false });
-        case 'onchanges':
-          return this.notRun(chunk, dryRun, 'State was not run because none of the onchanges reqs changed', { __state_ran__: false });
-        default:
-          return this.launch(chunk, dryRun, status.status === 'change' ? reqs : undefined);
-      }
+      await this.decide(chunk, dryRun, tag, reqs);
     } finally {
       active.delete(tag);
+    }
+  }
+
+  /** What a chunk whose requisites have their results does: a requisite outcome, or its run. */
+  private decide(chunk: LowChunk, dryRun: boolean, tag: string, reqs: ResolvedRequisite[]): Maybe<void> {
+    if (!dryRun && tag in this.running) return; // ran as a requisite of its own requisite chain
+    const status = requisiteStatus(reqs, (kind, c) => this.resultOf(kind, c, dryRun));
+    switch (status.status) {
+      case 'fail': {
+        // A prereq target whose own dry run failed made its prereq fail: as Salt, it reports
+        // that failure of its own, not the prereq it took down with it.
+        const own = dryRun ? undefined : this.pre.get(tag);
+        if (own?.result === false && onlyPrerequired(reqs, status.failed)) {
+          const timing = own.start_time === undefined ? undefined : { startTime: own.start_time, duration: own.duration ?? 0 };
+          return this.record(chunk, false, own, undefined, timing);
+        }
+        // A prereq target whose real requisites failed will not run at all: that is its
+        // result, not a prediction, so it is recorded now (and the prereq sees it).
+        if (status.failed.every((c) => this.running[this.tagOf(c)]?.result === false)) return this.final(chunk, dryRun, failedComment(status.failed));
+        return this.outcome(chunk, dryRun, false, failedComment(status.failed));
+      }
+      case 'pre':
+        return this.notRun(chunk, dryRun, 'No changes detected');
+      case 'onfail':
+        return this.notRun(chunk, dryRun, 'State was not run because onfail req did not change', { __state_ran__: false });
+      case 'onchanges':
+        return this.notRun(chunk, dryRun, 'State was not run because none of the onchanges reqs changed', { __state_ran__: false });
+      default:
+        return this.launch(chunk, dryRun, status.status === 'change' ? reqs : undefined);
     }
   }
 
@@ -389,16 +445,22 @@ class Runner {
   }
 
   /** Runs the state (concurrently when `parallel: True`, except in a dry run). */
-  private launch(chunk: LowChunk, dryRun: boolean, watched: ResolvedRequisite[] | undefined): Promise<void> | void {
+  private launch(chunk: LowChunk, dryRun: boolean, watched: ResolvedRequisite[] | undefined): Maybe<void> {
     const runNum = dryRun ? -1 : this.runNum++;
-    const job = this.execute(chunk, dryRun, runNum, watched);
-    if (dryRun || chunk.parallel !== true) return job;
+    if (dryRun || chunk.parallel !== true) return this.execute(chunk, dryRun, runNum, watched);
+    let job: Maybe<void>;
+    try {
+      job = this.execute(chunk, dryRun, runNum, watched);
+    } catch (err) {
+      job = Promise.reject(err as Error);
+    }
+    if (!isThenable(job)) return; // done already: nothing to wait for
     const tag = this.tagOf(chunk);
     const p = job.finally(() => this.inflight.delete(tag));
     this.inflight.set(tag, p);
   }
 
-  private async execute(chunk: LowChunk, dryRun: boolean, runNum: number, watched: ResolvedRequisite[] | undefined): Promise<void> {
+  private execute(chunk: LowChunk, dryRun: boolean, runNum: number, watched: ResolvedRequisite[] | undefined): Maybe<void> {
     const test = this.test || dryRun;
     const clock = startClock(this.o.now);
     const bound = bindArguments(chunk, (state, id, resource) => this.boundResult(state, id, resource), test);
@@ -409,23 +471,44 @@ class Runner {
       });
       return;
     }
-    let ret = await callChunk(this.env, bound.chunk, test, false);
-    let num = runNum;
-    let timing = { startTime: clock.startTime, duration: clock.elapsed() };
+    const ret = callChunk(this.env, bound.chunk, test, false);
+    if (isThenable(ret)) return ret.then((r) => this.executed(chunk, bound.chunk, dryRun, runNum, watched, r, clock));
+    return this.executed(chunk, bound.chunk, dryRun, runNum, watched, ret, clock);
+  }
+
+  /** Records what the function returned, after the module's mod_watch when a watch fired. */
+  private executed(
+    chunk: LowChunk,
+    called: LowChunk,
+    dryRun: boolean,
+    runNum: number,
+    watched: ResolvedRequisite[] | undefined,
+    ret: StateReturn,
+    clock: { startTime: string; elapsed(): number },
+  ): Maybe<void> {
+    const timing = { startTime: clock.startTime, duration: clock.elapsed() };
     // A fired watch: when the state itself changed nothing, the module's mod_watch reacts
     // (restart a service, ...). Salt numbers that second call separately, leaving a gap.
     if (watched && !dryRun && Object.keys(ret.changes).length === 0 && ret.skip_watch !== true && this.o.registry.module(chunk.state)?.modWatch) {
-      const reqs: Record<string, LowChunk[]> = {};
-      for (const r of watched) (reqs[r.kind] ??= []).push(...r.chunks);
-      const low: LowChunk = { ...bound.chunk, sfun: chunk.fun, fun: 'mod_watch', __reqs__: reqs };
-      const c2 = startClock(this.o.now);
-      num = this.runNum++;
-      ret = await callChunk(this.env, low, test, true);
-      timing = { startTime: c2.startTime, duration: c2.elapsed() };
+      return this.watchFired(chunk, called, watched);
     }
+    this.done(chunk, dryRun, ret, dryRun ? -1 : runNum, timing);
+  }
+
+  private async watchFired(chunk: LowChunk, called: LowChunk, watched: ResolvedRequisite[]): Promise<void> {
+    const reqs: Record<string, LowChunk[]> = {};
+    for (const r of watched) (reqs[r.kind] ??= []).push(...r.chunks);
+    const low: LowChunk = { ...called, sfun: chunk.fun, fun: 'mod_watch', __reqs__: reqs };
+    const c2 = startClock(this.o.now);
+    const num = this.runNum++;
+    const ret = await callChunk(this.env, low, this.test, true);
+    this.done(chunk, false, ret, num, { startTime: c2.startTime, duration: c2.elapsed() });
+  }
+
+  private done(chunk: LowChunk, dryRun: boolean, ret: StateReturn, num: number, timing: { startTime: string; duration: number }): void {
     // Salt marks what ran in parallel (a prereq's dry run never does).
     if (chunk.parallel === true && !dryRun) ret = { ...ret, __parallel__: true };
-    this.record(chunk, dryRun, ret, dryRun ? -1 : num, timing);
+    this.record(chunk, dryRun, ret, num, timing);
   }
 
   private boundResult(state: string, id: string, resource: string | undefined): StateResult | undefined {
@@ -511,7 +594,13 @@ export async function runLowState(lowstate: LowChunk[], options: RunOptions): Pr
   );
   const runner = new Runner(chunks, options);
   await runner.run();
-  const failed = Object.entries(runner.running).some(([tag, r]) => r.result === false && !onfailHandled(tag, chunks, runner.running));
+  let failed = false;
+  for (const tag in runner.running) {
+    if (runner.running[tag]!.result === false && !onfailHandled(tag, chunks, runner.running)) {
+      failed = true;
+      break;
+    }
+  }
   const outcome: RunOutcome = { running: runner.running, retcode: failed ? 2 : 0 };
   if (runner.stopped) outcome.stopped = runner.stopped;
   return outcome;

@@ -11,7 +11,7 @@ const OWN_KEYS = new Set(['name', 'comment', 'result', 'changes', 'warnings', 't
  */
 function resource(args: Record<string, unknown>, ret: StateReturn): StateReturn {
   const extra: Record<string, unknown> = { name: args.name };
-  for (const [k, v] of Object.entries(args)) if (!OWN_KEYS.has(k)) extra[k] = v;
+  for (const k in args) if (!OWN_KEYS.has(k) && Object.hasOwn(args, k)) extra[k] = args[k];
   ret.old_state = 'old_state' in args ? args.old_state : { name: args.name };
   ret.new_state = 'new_state' in args ? args.new_state : extra;
   return ret;
@@ -167,23 +167,23 @@ export function testModule(): StateModule {
       succeed_without_changes: {
         args: commentArg,
         extraArgs: true,
-        run: async (args) => resource(args, base(args, true, str(args.comment, 'Success!'))),
+        run: (args) => resource(args, base(args, true, str(args.comment, 'Success!'))),
       },
       nop: {
         args: {},
         extraArgs: true,
-        run: async (args) => resource(args, base(args, true, str(args.comment, 'Success!'))),
+        run: (args) => resource(args, base(args, true, str(args.comment, 'Success!'))),
       },
       fail_without_changes: {
         args: commentArg,
         extraArgs: true,
-        run: async (args, ctx) =>
+        run: (args, ctx) =>
           resource(args, ctx.test ? base(args, false, "If we weren't testing, this would be a failure!") : base(args, false, str(args.comment, 'Failure!'))),
       },
       succeed_with_changes: {
         args: commentArg,
         extraArgs: true,
-        run: async (args, ctx) =>
+        run: (args, ctx) =>
           resource(
             args,
             ctx.test
@@ -194,7 +194,7 @@ export function testModule(): StateModule {
       fail_with_changes: {
         args: commentArg,
         extraArgs: true,
-        run: async (args, ctx) =>
+        run: (args, ctx) =>
           resource(
             args,
             ctx.test
@@ -210,7 +210,7 @@ export function testModule(): StateModule {
           warnings: { type: ['string', 'list'] },
         },
         extraArgs: true,
-        run: async (args, ctx) => resource(args, configurable(args, ctx)),
+        run: (args, ctx) => resource(args, configurable(args, ctx)),
       },
       check_pillar: {
         args: {
@@ -222,12 +222,12 @@ export function testModule(): StateModule {
           dictionary: { type: ['string', 'list'] },
           verbose: { type: 'boolean', default: false },
         },
-        run: async (args, ctx) => checkPillar(args, ctx),
+        run: (args, ctx) => checkPillar(args, ctx),
       },
       show_notification: {
         args: { text: { type: 'string', required: true } },
         extraArgs: true,
-        run: async (args) => {
+        run: (args) => {
           if (!args.text) return base(args, false, 'An exception occurred in this state: Missing required argument text.');
           return resource(args, base(args, true, String(args.text)));
         },
