@@ -75,6 +75,11 @@ function hasChanges(r: StateResult): boolean {
 }
 
 function parseTag(tag: string): [string, string, string, string] {
+  // the usual tag has exactly four parts: cut at the first two and the last separator
+  const a = tag.indexOf('_|-');
+  const b = a < 0 ? -1 : tag.indexOf('_|-', a + 3);
+  const z = tag.lastIndexOf('_|-');
+  if (b > 0 && z > b) return [tag.slice(0, a), tag.slice(a + 3, b), tag.slice(b + 3, z), tag.slice(z + 3)];
   const parts = tag.split('_|-');
   if (parts.length >= 4) return [parts[0]!, parts[1]!, parts.slice(2, -1).join('_|-'), parts[parts.length - 1]!];
   return [tag, tag, tag, ''];
@@ -85,9 +90,11 @@ function durationText(d: unknown): string {
   return `${Number.isInteger(d) ? d.toFixed(1) : String(d)} ms`;
 }
 
+const COMMENT_BREAK = `\n${' '.repeat(14)}`;
+
 function commentText(comment: unknown): string {
-  const s = Array.isArray(comment) ? comment.map(String).join(' ') : String(comment ?? '');
-  return s.trim().replace(/\n/g, `\n${' '.repeat(14)}`);
+  const s = (Array.isArray(comment) ? comment.map(String).join(' ') : String(comment ?? '')).trim();
+  return s.includes('\n') ? s.replace(/\n/g, COMMENT_BREAK) : s;
 }
 
 function stateColor(r: StateResult, c: Palette): string {
@@ -105,18 +112,17 @@ function terse(tag: string, r: StateResult, tcolor: string, c: Palette): string 
   );
 }
 
-function full(tag: string, r: StateResult, tcolor: string, c: Palette): string[] {
+/** One state's block, its lines joined (the outputter builds one string, not an array per state). */
+function full(tag: string, r: StateResult, tcolor: string, c: Palette): string {
   const [state, id, name, fun] = parseTag(tag);
-  const lines = [`${tcolor}----------${c.ENDC}`, `    ${tcolor}      ID: ${id}${c.ENDC}`, `    ${tcolor}Function: ${state}.${fun}${c.ENDC}`];
-  if (id !== name) lines.push(`    ${tcolor}    Name: ${name}${c.ENDC}`);
-  lines.push(`    ${tcolor}  Result: ${pyScalar(r.result)}${c.ENDC}`, `    ${tcolor} Comment: ${commentText(r.comment)}${c.ENDC}`);
+  const e = c.ENDC;
+  let text = `${tcolor}----------${e}\n    ${tcolor}      ID: ${id}${e}\n    ${tcolor}Function: ${state}.${fun}${e}\n`;
+  if (id !== name) text += `    ${tcolor}    Name: ${name}${e}\n`;
+  text += `    ${tcolor}  Result: ${pyScalar(r.result)}${e}\n    ${tcolor} Comment: ${commentText(r.comment)}${e}\n`;
   // As Salt: an entry without timing (a Listen_Error, a failed requisite) shows none.
-  if (r.start_time !== undefined) {
-    lines.push(`    ${tcolor} Started: ${String(r.start_time)}${c.ENDC}`, `    ${tcolor}Duration: ${durationText(r.duration)}${c.ENDC}`);
-  }
-  const changes = hasChanges(r) ? `\n${formatNested(r.changes, 14, c.ENDC ? { ...c, GREEN: c.CYAN } : c).join('\n')}` : '';
-  lines.push(`${tcolor}     Changes:   ${changes}${c.ENDC}`);
-  return lines;
+  if (r.start_time !== undefined) text += `    ${tcolor} Started: ${String(r.start_time)}${e}\n    ${tcolor}Duration: ${durationText(r.duration)}${e}\n`;
+  const changes = hasChanges(r) ? `\n${formatNested(r.changes, 14, e ? { ...c, GREEN: c.CYAN } : c).join('\n')}` : '';
+  return `${text}${tcolor}     Changes:   ${changes}${e}`;
 }
 
 /** The summary counts: Succeeded (with changed/unchanged), Failed, totals and run time. */
@@ -156,7 +162,7 @@ export function formatHighstate(running: RunningDict, opts: HighstateOptions): s
   const c = opts.color ? ANSI : NO_COLOR;
   const mode = opts.mode ?? 'full';
   const entries = Object.entries(running).sort((a, b) => (a[1].__run_num__ ?? 0) - (b[1].__run_num__ ?? 0));
-  const out: string[] = [];
+  let body = '';
   let hostColor: string = c.GREEN;
   for (const [tag, r] of entries) {
     if (r.result === false) hostColor = c.RED;
@@ -164,17 +170,14 @@ export function formatHighstate(running: RunningDict, opts: HighstateOptions): s
     const tcolor = stateColor(r, c);
     const useTerse =
       mode === 'terse' || (mode === 'mixed' && r.result !== false) || (mode === 'changes' && r.result !== false && r.result !== null && !hasChanges(r));
-    if (useTerse) out.push(terse(tag, r, tcolor, c));
-    else out.push(...full(tag, r, tcolor, c));
+    body += '\n' + (useTerse ? terse(tag, r, tcolor, c) : full(tag, r, tcolor, c));
   }
-  out.push(
-    ...summary(
-      opts.minion,
-      entries.map(([, r]) => r),
-      c,
-    ),
+  const tail = summary(
+    opts.minion,
+    entries.map(([, r]) => r),
+    c,
   );
-  return [`${hostColor}${opts.minion}:${c.ENDC}`, ...out].join('\n');
+  return `${hostColor}${opts.minion}:${c.ENDC}${body}\n${tail.join('\n')}`;
 }
 
 /** Salt's way of showing a minion whose state did not compile: the errors, in red. */
