@@ -32,9 +32,20 @@ export function formatRequisiteRef(t: RequisiteTarget): string {
 }
 
 /** Chunks indexed for requisite lookups: O(1) per exact reference, no scan of the low state. */
+/** Lists by two keys (state, then ID or name): no joined key string per chunk or per lookup. */
+type ByTwo = Map<string, Map<string, LowChunk[]>>;
+
+function addTwo(map: ByTwo, a: string, b: string, c: LowChunk): void {
+  let inner = map.get(a);
+  if (!inner) map.set(a, (inner = new Map()));
+  const list = inner.get(b);
+  if (list) list.push(c);
+  else inner.set(b, [c]);
+}
+
 export class ChunkIndex {
-  private readonly byStateId = new Map<string, LowChunk[]>();
-  private readonly byStateName = new Map<string, LowChunk[]>();
+  private readonly byStateId: ByTwo = new Map();
+  private readonly byStateName: ByTwo = new Map();
   private readonly byId = new Map<string, LowChunk[]>();
   private readonly bySls = new Map<string, LowChunk[]>();
 
@@ -47,8 +58,8 @@ export class ChunkIndex {
       else map.set(key, [c]);
     };
     for (const c of chunks) {
-      add(this.byStateId, `${c.state}\0${c.__id__}`, c);
-      add(this.byStateName, `${c.state}\0${c.name}`, c);
+      addTwo(this.byStateId, String(c.state), String(c.__id__), c);
+      addTwo(this.byStateName, String(c.state), String(c.name), c);
       add(this.byId, c.__id__, c);
       add(this.bySls, c.__sls__, c);
       // As Salt, `sls: X` also names the states of the files X includes (directly or not).
@@ -59,15 +70,16 @@ export class ChunkIndex {
   }
 
   /** Resolved references: the runtime and verify ask the same ones many times, globs included. */
-  private readonly memo = new Map<string, LowChunk[]>();
+  private readonly memo: ByTwo = new Map();
 
   /** Every chunk a reference names, in low state order, without duplicates (read-only). */
   resolve(target: RequisiteTarget): LowChunk[] {
-    const key = `${target.kind}\0${target.value}`;
-    let found = this.memo.get(key);
+    let memo = this.memo.get(target.kind);
+    if (!memo) this.memo.set(target.kind, (memo = new Map()));
+    let found = memo.get(target.value);
     if (!found) {
       found = this.lookup(target);
-      this.memo.set(key, found);
+      memo.set(target.value, found);
     }
     return found;
   }
@@ -91,8 +103,8 @@ export class ChunkIndex {
       return this.chunks.filter((c) => re.test(c.__id__));
     }
     if (!isGlob(value)) {
-      const byId = this.byStateId.get(`${kind}\0${value}`) ?? [];
-      const byName = this.byStateName.get(`${kind}\0${value}`) ?? [];
+      const byId = this.byStateId.get(kind)?.get(value) ?? [];
+      const byName = this.byStateName.get(kind)?.get(value) ?? [];
       if (byName.length === 0) return byId;
       if (byId.length === 0) return byName;
       // the usual case: the state's ID is its name, both name the same chunks

@@ -21,7 +21,7 @@ export interface ResolvedRequisite {
 export interface RequisiteLookup {
   reqs: ResolvedRequisite[];
   /** References that match no chunk, by kind, formatted as Salt prints them. */
-  lost: Map<string, string[]>;
+  lost: ReadonlyMap<string, string[]>;
   /**
    * `listen` references (module: id) that match no chunk. They do not stop the state: as in
    * Salt, each becomes a Listen_Error entry at the end of the run.
@@ -30,12 +30,14 @@ export interface RequisiteLookup {
 }
 
 const NO_TARGETS: RequisiteTarget[] = [];
+/** Shared by every chunk whose references all resolve (never written to). */
+const NONE_LOST: ReadonlyMap<string, string[]> = new Map();
 const SELF_SKIPPED: ReadonlySet<EvalKind> = new Set(['prereq', 'prerequired', 'listen', 'arg_bind']);
 
 /** Finds the chunks each requisite of a chunk names. In a prereq dry run `prerequired` is ignored. */
 export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boolean): RequisiteLookup {
   const reqs: ResolvedRequisite[] = [];
-  const lost = new Map<string, string[]>();
+  let lost: Map<string, string[]> | undefined;
   let listenLost: RequisiteTarget[] | undefined;
   for (const { key: kind, ref, target } of chunkRequisites(chunk, EVAL_REQUISITES, true)) {
     if (kind === 'prerequired' && dryRun) continue;
@@ -51,6 +53,7 @@ export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boo
         continue;
       }
       const shown = target ? formatRequisiteRef(target) : JSON.stringify(ref);
+      lost ??= new Map();
       const l = lost.get(kind);
       if (l) l.push(shown);
       else lost.set(kind, [shown]);
@@ -60,11 +63,11 @@ export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boo
     // a recursive requisite; only a prereq or listen on itself is left out.
     reqs.push({ kind, ref, chunks: SELF_SKIPPED.has(kind) ? chunks.filter((c) => c !== chunk) : chunks });
   }
-  return { reqs, lost, listenLost: listenLost ?? NO_TARGETS };
+  return { reqs, lost: lost ?? NONE_LOST, listenLost: listenLost ?? NO_TARGETS };
 }
 
 /** Salt's comment for references that match nothing. */
-export function notFoundComment(lost: Map<string, string[]>): string {
+export function notFoundComment(lost: ReadonlyMap<string, string[]>): string {
   let out = 'The following requisites were not found:\n';
   for (const [kind, refs] of lost) {
     out += `${' '.repeat(19)}${kind}:\n`;
