@@ -45,10 +45,28 @@ export function isThenable<T>(v: Maybe<T> | PromiseLike<T>): v is Promise<T> {
 
 const thrown = (chunk: LowChunk, err: unknown) => fail(chunk, `An exception occurred in this state: ${err instanceof Error ? err.message : String(err)}`);
 
+/**
+ * normaliseReturn, without its copy when the answer has Salt's shape already: the runtime never
+ * writes to it, and records a copy of its own.
+ */
+function normalised(chunk: LowChunk, answer: unknown, full: string): StateReturn {
+  const r = answer as StateReturn | null;
+  const plain =
+    r !== null &&
+    typeof r === 'object' &&
+    !Array.isArray(r) &&
+    typeof r.name === 'string' &&
+    (r.result === true || r.result === false || r.result === null) &&
+    r.changes !== null &&
+    typeof r.changes === 'object' &&
+    typeof r.comment === 'string';
+  return plain ? r : normalise(chunk, answer, full);
+}
+
 /** A function's answer that came as a promise: awaited, normalised, a rejection its failure. */
 async function settle(chunk: LowChunk, answer: PromiseLike<StateReturn>, full: string): Promise<StateReturn> {
   try {
-    return normalise(chunk, await answer, full);
+    return normalised(chunk, await answer, full);
   } catch (err) {
     return thrown(chunk, err);
   }
@@ -111,7 +129,7 @@ function callKnown(
       if ('error' in bound) return fail(chunk, bound.error);
       answer = found.fn.run(bound.args, env.context(chunk, test));
     }
-    return isThenable(answer) ? settle(chunk, answer, full) : normalise(chunk, answer, full);
+    return isThenable(answer) ? settle(chunk, answer, full) : normalised(chunk, answer, full);
   } catch (err) {
     return thrown(chunk, err);
   }
