@@ -41,10 +41,15 @@ interface LiveJob {
   job: JobRow;
   /** The job frame, encoded once for every minion it goes to. */
   frame: string;
+  /** The expected minions, for the check each result makes. */
+  expected: Set<string>;
   /** Sent and not yet returned. */
   pending: Set<string>;
-  /** Batch mode: minions still waiting for a slot. */
+  /** Minions not sent yet (batch mode: waiting for a slot); `queue[head]` goes next. */
   queue: string[];
+  head: number;
+  /** A later turn of the event loop sends the rest (set while one is scheduled). */
+  sending?: NodeJS.Immediate;
   window: number;
   notConnected: Set<string>;
   /** Cluster: minions connected to another master (it sends them the job). */
@@ -64,6 +69,13 @@ export function batchSize(batch: string | number, total: number): number {
 }
 
 /**
+ * Job frames sent per turn of the event loop: one send (TLS, a write to the socket) costs tens of
+ * microseconds, so a job to 10,000 minions goes out in turns that leave the loop free for the API,
+ * returns and pings in between.
+ */
+export const SENDS_PER_TURN = 200;
+
+/**
  * Targets, publishes and follows jobs. A job row and its expected minions are committed before
  * any minion hears of it; returns are committed before anyone is told about them.
  */
@@ -73,6 +85,8 @@ export class JobManager {
   /** Cluster: jobs of other masters this one sent to its minions (answered without the store). */
   private readonly forOthers = new Map<string, { expected: Set<string>; at: number }>();
   private sweeper: NodeJS.Timeout;
+  /** Turns of the event loop publishing took (`/v1/stats`). */
+  readonly stats = { publish_turns: 0 };
 
   private readonly deps: {
     store: StoreBackend;
@@ -198,8 +212,10 @@ export class JobManager {
     const live: LiveJob = {
       job,
       frame: encode({ type: 'job', jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg }),
+      expected: new Set(minions),
       pending: new Set(),
       queue: [],
+      head: 0,
       window,
       notConnected: new Set(),
       remote: new Set(),
@@ -258,12 +274,27 @@ export class JobManager {
     return jid;
   }
 
-  /** Sends the job to queued minions while the window has room. */
+  private queued(live: LiveJob): number {
+    return live.queue.length - live.head;
+  }
+
+  /**
+   * Sends the job to queued minions while the window has room, at most SENDS_PER_TURN in this
+   * turn of the event loop; the next turn sends on.
+   */
   private fill(live: LiveJob): void {
+    if (live.sending) return;
     const sent: string[] = [];
     const forOthers: string[] = [];
-    while (live.queue.length > 0 && live.pending.size < live.window) {
-      const m = live.queue.shift()!;
+    while (this.queued(live) > 0 && live.pending.size < live.window) {
+      if (sent.length === SENDS_PER_TURN) {
+        live.sending = setImmediate(() => {
+          live.sending = undefined;
+          this.fill(live);
+        });
+        break;
+      }
+      const m = live.queue[live.head++]!;
       const session = this.deps.hub.sessions.get(m);
       if (!session && !live.remote.has(m)) {
         live.notConnected.add(m);
@@ -288,6 +319,11 @@ export class JobManager {
     if (sent.length > 0 && live.window < live.job.expected.length) {
       this.deps.events.fire(`brine/job/${live.job.jid}/batch`, { jid: live.job.jid, minions: sent });
     }
+    if (sent.length > 0) this.stats.publish_turns++;
+    if (live.head === live.queue.length) {
+      live.queue = [];
+      live.head = 0;
+    }
     this.settle(live);
   }
 
@@ -299,7 +335,7 @@ export class JobManager {
   }
 
   private settle(live: LiveJob): void {
-    if (live.pending.size === 0 && live.queue.length === 0) {
+    if (live.pending.size === 0 && this.queued(live) === 0) {
       const waiters = live.waiters;
       live.waiters = [];
       for (const w of waiters) w();
@@ -310,7 +346,7 @@ export class JobManager {
   private async rejectForeign(session: Session, msg: RetMsg | StateResultsMsg): Promise<boolean> {
     const minion = session.minion!;
     // jobs this master knows answer from memory: a store that is away (restarting) does not drop results
-    const known = this.live.get(msg.jid)?.job.expected.includes(minion) || this.forOthers.get(msg.jid)?.expected.has(minion);
+    const known = this.live.get(msg.jid)?.expected.has(minion) || this.forOthers.get(msg.jid)?.expected.has(minion);
     if (known || (await this.deps.store.isExpected(msg.jid, minion))) return false;
     // final either way (the job is unknown, pruned, or not this minion's): the minion drops it
     const e = (await this.deps.store.getJob(msg.jid))
@@ -392,7 +428,7 @@ export class JobManager {
   /** Resolves when every sent minion has returned, or after `timeoutSec`. */
   async wait(jid: string, timeoutSec: number): Promise<JobReport> {
     const live = this.live.get(jid);
-    if (live && (live.pending.size > 0 || live.queue.length > 0)) {
+    if (live && (live.pending.size > 0 || this.queued(live) > 0)) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, timeoutSec * 1000);
         function done() {
@@ -422,7 +458,7 @@ export class JobManager {
         minion: m,
         reason: live?.notConnected.has(m) ? 'not connected' : 'no response',
       }));
-    const done = missing.length === 0 || (!!live && live.pending.size === 0 && live.queue.length === 0);
+    const done = missing.length === 0 || (!!live && live.pending.size === 0 && this.queued(live) === 0);
     return { jid, job, returns, missing, done };
   }
 
@@ -460,6 +496,7 @@ export class JobManager {
     clearInterval(this.sweeper);
     for (const live of this.live.values()) {
       for (const t of live.slotTimers.values()) clearTimeout(t);
+      if (live.sending) clearImmediate(live.sending);
       for (const w of live.waiters) w();
     }
   }

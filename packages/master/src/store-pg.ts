@@ -3,9 +3,20 @@ import type { KeyState, StateResultItem } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { PG_MIGRATIONS } from './migrations-pg.js';
 import { LAST_HIGHSTATES_SQL, rowOf, stateQuerySql, stateResultValues, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
-import { jobFromRow, returnFromRow, type JobQuery, type JobRow, type KeyRow, type MinionRow, type Raw, type ReturnRow } from './store.js';
+import {
+  jobFromRow,
+  minionFromRow,
+  returnFromRow,
+  type JobQuery,
+  type JobRow,
+  type KeyRow,
+  type MinionQuery,
+  type MinionRow,
+  type Raw,
+  type ReturnRow,
+} from './store.js';
 import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
-import { jobsQuery } from './store-queries.js';
+import { jobsQuery, minionsQuery } from './store-queries.js';
 import { redactStoreUrl, refuseStorePassword } from './store-location.js';
 
 /** `?` placeholders (the SQLite spelling both backends' queries share) as PostgreSQL's `$n`. */
@@ -327,13 +338,11 @@ export class PgStore implements StoreBackend {
       tail: ') AS v (ts, minion) WHERE minions.minion = v.minion',
     });
   }
-  async listMinions(): Promise<MinionRow[]> {
-    return (await this.all('SELECT * FROM minions ORDER BY minion')).map((r) => ({
-      minion: r.minion as string,
-      grains: JSON.parse(r.grains as string) as Record<string, unknown>,
-      last_seen: (r.last_seen as string | null) ?? null,
-      first_seen: r.first_seen as string,
-    }));
+  async listMinions(q: MinionQuery = {}): Promise<MinionRow[]> {
+    return (await this.all(...minionsQuery(q))).map(minionFromRow);
+  }
+  async countMinions(): Promise<number> {
+    return Number((await this.all('SELECT count(*) AS n FROM minions'))[0]!.n);
   }
   async grainsOf(minion: string): Promise<Record<string, unknown> | undefined> {
     const [r] = await this.all('SELECT grains FROM minions WHERE minion = ?', [minion]);

@@ -1,6 +1,6 @@
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { StateResultStore, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
-import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionRow, type ReturnRow } from './store.js';
+import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionQuery, type MinionRow, type ReturnRow } from './store.js';
 import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
 
 /** The embedded SQLite store behind the backend interface (its batching and checks as they are). */
@@ -52,8 +52,11 @@ export class SqliteBackend implements StoreBackend {
     this.store.touchMinion(minion);
     this.store.flush();
   }
-  async listMinions(): Promise<MinionRow[]> {
-    return this.store.listMinions();
+  async listMinions(q?: MinionQuery): Promise<MinionRow[]> {
+    return this.store.listMinions(q);
+  }
+  async countMinions(): Promise<number> {
+    return this.store.countMinions();
   }
   async grainsOf(minion: string): Promise<Record<string, unknown> | undefined> {
     return this.store.grainsOf(minion);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EventBus } from '../event-bus.js';
 import type { FileServer } from '../file-server.js';
 import type { MinionHub } from '../hub.js';
+import type { JobManager } from '../jobs.js';
 import type { StateService } from '../state-service.js';
 import type { StoreBackend } from '../store-backend.js';
 import { obj, responses } from './schemas.js';
@@ -12,6 +13,7 @@ export interface EventRouteDeps {
   store: StoreBackend;
   states: StateService;
   files: FileServer;
+  jobs: Pick<JobManager, 'stats'>;
 }
 
 /** The live side of the master: the event stream and its counters. */
@@ -31,6 +33,7 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
       events_fired: deps.events.counts.fired,
       schema_version: await deps.store.schemaVersion(),
       ...deps.states.stats,
+      ...deps.jobs.stats,
       files_served: deps.files.served,
       files_refused: deps.files.refused,
     }),
