@@ -74,6 +74,8 @@ export function batchSize(batch: string | number, total: number): number {
  * returns and pings in between.
  */
 export const SENDS_PER_TURN = 200;
+/** Minions matched against a target per turn of the event loop (grains are read from memory). */
+const MATCHES_PER_TURN = 2000;
 
 /**
  * Targets, publishes and follows jobs. A job row and its expected minions are committed before
@@ -177,7 +179,10 @@ export class JobManager {
     // pillar is compiled only when the expression can look at it
     const needsPillar = type === 'pillar' || type === 'pillar_pcre' || (type === 'compound' && /(^|[\s(])[IJ]@/.test(String(tgt)));
     const out: string[] = [];
-    for (const id of accepted) {
+    for (let i = 0; i < accepted.length; i++) {
+      const id = accepted[i]!;
+      // matching 10,000 minions' grains takes a while: other work goes on between parts
+      if (i % MATCHES_PER_TURN === MATCHES_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
       const g = await this.deps.hub.grainsOf(id);
       const pillar = needsPillar && this.deps.pillarOf ? await this.deps.pillarOf(id, g, jid) : undefined;
       if (matchTarget(tgt, type, pillar ? { id, grains: g, pillar } : { id, grains: g }, opts)) out.push(id);

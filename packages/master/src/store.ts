@@ -172,7 +172,7 @@ export class MasterStore {
         `INSERT INTO jobs (jid, fun, args, target, tgt_type, user, batch, created_at, expected, tree_hash)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      jobMinionInsert: db.prepare('INSERT OR IGNORE INTO job_minions (jid, minion) VALUES (?, ?)'),
+      jobMinionsInsert: db.prepare('INSERT OR IGNORE INTO job_minions (jid, minion) SELECT ?, value FROM json_each(?)'),
       jobGet: db.prepare('SELECT * FROM jobs WHERE jid = ?'),
       jobExpects: db.prepare('SELECT 1 FROM job_minions WHERE jid = ? AND minion = ?'),
       lastJid: db.prepare('SELECT max(jid) AS jid FROM jobs'),
@@ -181,6 +181,7 @@ export class MasterStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       retOf: db.prepare('SELECT * FROM returns WHERE jid = ? ORDER BY minion'),
+      retPage: db.prepare('SELECT * FROM returns WHERE jid = ? AND minion > ? ORDER BY minion LIMIT ?'),
       retCount: db.prepare('SELECT count(*) AS n FROM returns WHERE jid = ?'),
       eventInsert: db.prepare('INSERT INTO events (tag, data, created_at, origin) VALUES (?, ?, ?, ?)'),
       pruneJobs: db.prepare('DELETE FROM jobs WHERE created_at < ?'),
@@ -361,8 +362,11 @@ export class MasterStore {
     return ((this.stmts.lastJid.get() as Raw).jid as string | null) ?? null;
   }
 
-  /** Synchronous and durable: a job is stored before it is published. */
-  insertJob(job: JobRow): void {
+  /**
+   * Synchronous and durable: a job is stored before it is published. `minions` are the expected
+   * minions recorded now (all of them unless given; `expectMinions` records the rest).
+   */
+  insertJob(job: JobRow, minions: string[] = job.expected): void {
     this.flush();
     this.db.transaction(() => {
       this.stmts.jobInsert.run(
@@ -377,8 +381,13 @@ export class MasterStore {
         JSON.stringify(job.expected),
         job.tree_hash ?? null,
       );
-      for (const m of job.expected) this.stmts.jobMinionInsert.run(job.jid, m);
+      this.stmts.jobMinionsInsert.run(job.jid, JSON.stringify(minions));
     })();
+  }
+
+  /** More expected minions of a stored job (a job to 10,000 minions is recorded in parts). */
+  expectMinions(jid: string, minions: string[]): void {
+    this.stmts.jobMinionsInsert.run(jid, JSON.stringify(minions));
   }
 
   getJob(jid: string): JobRow | null {
@@ -414,6 +423,11 @@ export class MasterStore {
 
   returnsOf(jid: string): ReturnRow[] {
     return (this.stmts.retOf.all(jid) as Raw[]).map(returnFromRow);
+  }
+
+  /** The returns of a job after minion `after`, at most `limit` of them (by minion). */
+  returnsPage(jid: string, after: string, limit: number): ReturnRow[] {
+    return (this.stmts.retPage.all(jid, after, limit) as Raw[]).map(returnFromRow);
   }
 
   listJobs(q: JobQuery = {}): Array<JobRow & { returned: number }> {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EventBus } from '../event-bus.js';
+import type { BusEvent, EventBus } from '../event-bus.js';
 import type { FileServer } from '../file-server.js';
 import type { MinionHub } from '../hub.js';
 import type { JobManager } from '../jobs.js';
@@ -14,6 +14,17 @@ export interface EventRouteDeps {
   states: StateService;
   files: FileServer;
   jobs: Pick<JobManager, 'stats'>;
+}
+
+/** An event as an SSE message, made once however many streams carry it. */
+const messages = new WeakMap<BusEvent, string>();
+function message(ev: BusEvent): string {
+  let m = messages.get(ev);
+  if (m === undefined) {
+    m = `event: brine\ndata: ${JSON.stringify(ev)}\n\n`;
+    messages.set(ev, m);
+  }
+  return m;
 }
 
 /** The live side of the master: the event stream and its counters. */
@@ -54,12 +65,22 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       res.write(': subscribed\n\n');
+      // the events of one turn of the event loop go out in one write (10,000 returns are not 10,000 writes)
+      let queued: string[] = [];
+      let flush: NodeJS.Immediate | undefined;
       const off = deps.events.subscribe(tag || '*', (ev) => {
-        res.write(`event: brine\ndata: ${JSON.stringify(ev)}\n\n`);
+        queued.push(message(ev));
+        flush ??= setImmediate(() => {
+          flush = undefined;
+          const text = queued.join('');
+          queued = [];
+          res.write(text);
+        });
       });
       const keepalive = setInterval(() => res.write(': keepalive\n\n'), 15_000);
       req.raw.on('close', () => {
         clearInterval(keepalive);
+        if (flush) clearImmediate(flush);
         off();
       });
     },
