@@ -41,6 +41,8 @@ interface LiveJob {
   job: JobRow;
   /** The job frame, encoded once for every minion it goes to. */
   frame: string;
+  /** Its ack frame, likewise (made at the first return). */
+  ack?: string;
   /** The expected minions, for the check each result makes. */
   expected: Set<string>;
   /** Sent and not yet returned. */
@@ -347,12 +349,18 @@ export class JobManager {
     }
   }
 
+  /**
+   * Jobs this master knows answer from memory: a store that is away (restarting) does not drop
+   * results, and 10,000 returns ask the store nothing.
+   */
+  private knows(jid: string, minion: string): boolean {
+    return !!(this.live.get(jid)?.expected.has(minion) || this.forOthers.get(jid)?.expected.has(minion));
+  }
+
   /** A minion reporting on a job that did not target it is refused (and counted): true then. */
   private async rejectForeign(session: Session, msg: RetMsg | StateResultsMsg): Promise<boolean> {
     const minion = session.minion!;
-    // jobs this master knows answer from memory: a store that is away (restarting) does not drop results
-    const known = this.live.get(msg.jid)?.expected.has(minion) || this.forOthers.get(msg.jid)?.expected.has(minion);
-    if (known || (await this.deps.store.isExpected(msg.jid, minion))) return false;
+    if (this.knows(msg.jid, minion) || (await this.deps.store.isExpected(msg.jid, minion))) return false;
     // final either way (the job is unknown, pruned, or not this minion's): the minion drops it
     const e = (await this.deps.store.getJob(msg.jid))
       ? masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: msg.jid })
@@ -374,7 +382,7 @@ export class JobManager {
 
   private async handleReturn(session: Session, ret: RetMsg): Promise<void> {
     const minion = session.minion!;
-    if (await this.rejectForeign(session, ret)) return;
+    if (!this.knows(ret.jid, minion) && (await this.rejectForeign(session, ret))) return;
     session.running.delete(ret.jid);
     const inserted = await this.deps.store.insertReturn({
       jid: ret.jid,
@@ -388,7 +396,9 @@ export class JobManager {
     });
     // the minion may have reconnected since: the ack goes to its current session (a call's to itself)
     const current = session.call ? session : this.deps.hub.sessions.get(minion);
-    if (current) this.deps.hub.send(current, { type: 'ack', jid: ret.jid });
+    const live = this.live.get(ret.jid);
+    // one ack frame for every minion of a live job
+    if (current) this.deps.hub.send(current, live ? (live.ack ??= encode({ type: 'ack', jid: ret.jid })) : { type: 'ack', jid: ret.jid });
     if (!inserted) return;
     this.deps.events.fire(`brine/job/${ret.jid}/ret/${minion}`, {
       jid: ret.jid,
@@ -398,7 +408,6 @@ export class JobManager {
       retcode: ret.retcode,
       return: ret.return,
     });
-    const live = this.live.get(ret.jid);
     if (live) this.release(live, minion);
   }
 
@@ -408,7 +417,7 @@ export class JobManager {
 
   private async handleStateResults(session: Session, msg: StateResultsMsg): Promise<void> {
     const minion = session.minion!;
-    if (await this.rejectForeign(session, msg)) return;
+    if (!this.knows(msg.jid, minion) && (await this.rejectForeign(session, msg))) return;
     const nums = msg.results.map((r) => r.run_num);
     await this.deps.store.insertStateResults(msg.jid, minion, msg.results);
     const current = session.call ? session : this.deps.hub.sessions.get(minion);
