@@ -1,4 +1,5 @@
 import t from 'tap';
+import net from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import type { MinionAgent } from '@brine/minion';
 import { Cluster } from './helpers/cluster.js';
@@ -123,7 +124,45 @@ t.test('brine minions reads every page, or shows the page asked for', async (t) 
   t.match(bad.stderr, /--page needs --limit/);
 });
 
-t.test('a job to every minion is sent in turns while the API answers', async (t) => {
+/**
+ * The event stream as written, over a plain socket: each HTTP chunk is one write of the master
+ * (chunked transfer encoding keeps the boundaries whatever TCP does with them).
+ */
+function rawStream(tag: string): { chunks: string[]; opened: Promise<void>; close: () => void } {
+  const url = new URL(cluster.apiUrl);
+  const sock = net.connect(Number(url.port), url.hostname);
+  sock.write(`GET /v1/events?tag=${encodeURIComponent(tag)} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${cluster.client.target.token}\r\n\r\n`);
+  const chunks: string[] = [];
+  let buf = Buffer.alloc(0);
+  let body = false;
+  let onOpen: () => void;
+  const opened = new Promise<void>((resolve) => (onOpen = resolve));
+  sock.on('data', (d: Buffer) => {
+    buf = Buffer.concat([buf, d]);
+    if (!body) {
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      buf = buf.subarray(end + 4);
+      body = true;
+    }
+    for (;;) {
+      const eol = buf.indexOf('\r\n');
+      if (eol < 0) return;
+      const size = parseInt(buf.subarray(0, eol).toString(), 16);
+      if (buf.length < eol + 2 + size + 2) return;
+      const chunk = buf.subarray(eol + 2, eol + 2 + size).toString();
+      buf = buf.subarray(eol + 2 + size + 2);
+      if (chunk.startsWith(': subscribed')) onOpen();
+      else chunks.push(chunk);
+    }
+  });
+  return { chunks, opened, close: () => sock.destroy() };
+}
+
+t.test('a job to every minion is sent in turns while the API answers; the stream writes its events in few writes', async (t) => {
+  const stream = rawStream('brine/job/*/ret/*');
+  t.teardown(stream.close);
+  await stream.opened;
   const before = await cluster.client.get<{ publish_turns: number }>('/v1/stats');
   const job = cluster.run('*', 'test.ping');
   // asked while the job goes out and returns arrive: answered on its own
@@ -134,6 +173,9 @@ t.test('a job to every minion is sent in turns while the API answers', async (t)
   t.same(res.missing, []);
   const after = await cluster.client.get<{ publish_turns: number }>('/v1/stats');
   t.equal(after.publish_turns - before.publish_turns, 2, '250 sends: 200, then the other 50 in a later turn');
+  const events = () => stream.chunks.join('').split('event: brine\n').length - 1;
+  await until(() => (events() === N ? true : undefined), 'every return streamed');
+  t.ok(stream.chunks.length < N, `${N} returns streamed in ${stream.chunks.length} writes: those of one turn together`);
 });
 
 t.test('the console lists a page of minions at a time, with only the grains it shows', async (t) => {
