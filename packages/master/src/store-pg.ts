@@ -19,6 +19,9 @@ import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './stor
 import { jobsQuery, minionsQuery } from './store-queries.js';
 import { redactStoreUrl, refuseStorePassword } from './store-location.js';
 
+/** Committed writes whose waiters run in one turn of the event loop (see `commit`). */
+const DONE_PER_TURN = 500;
+
 /** `?` placeholders (the SQLite spelling both backends' queries share) as PostgreSQL's `$n`. */
 export function pgSql(sql: string): string {
   let n = 0;
@@ -225,7 +228,12 @@ export class PgStore implements StoreBackend {
       }
     });
     this.onWriteTime((performance.now() - t0) / 1000);
-    for (const [w, n] of counts) w.done(n);
+    // what waits on a write (a minion's ack, an event's subscribers) runs a few hundred a turn
+    // of the event loop: a batch of 10,000 returns must not hold it
+    for (let i = 0; i < counts.length; i++) {
+      if (i > 0 && i % DONE_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      counts[i]![0].done(counts[i]![1]);
+    }
   }
 
   /** Several statements in one transaction, now (keys, jobs: durable before they are acted on). */
