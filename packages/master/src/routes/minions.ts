@@ -59,6 +59,9 @@ interface MinionsQuery {
   tgt_type?: string;
 }
 
+/** Rows read per turn of the event loop when every minion is asked for. */
+const ROWS_PER_TURN = 2000;
+
 /** Ids per store query when a target picks the rows (keeps under both backends' parameter limits). */
 const IDS_PER_QUERY = 500;
 
@@ -71,8 +74,14 @@ async function minionsPage(deps: MinionRouteDeps, q: MinionsQuery): Promise<{ ro
   const paged = q.limit !== undefined || q.offset !== undefined || q.after !== undefined;
   if (q.tgt === undefined && q.id === undefined) {
     if (!paged) {
-      const rows = await deps.store.listMinions();
-      return { rows, total: rows.length, next: null };
+      // every minion, as callers before pages expect: read a page a turn, not 10,000 rows at once
+      const rows: MinionRow[] = [];
+      for (;;) {
+        const page = await deps.store.listMinions({ after: rows.length ? rows[rows.length - 1]!.minion : undefined, limit: ROWS_PER_TURN });
+        for (const r of page) rows.push(r);
+        if (page.length < ROWS_PER_TURN) return { rows, total: rows.length, next: null };
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
     // one row more than the page tells whether another page follows
     const rows = await deps.store.listMinions({ after: q.after, offset: q.offset, limit: q.limit === undefined ? undefined : q.limit + 1 });
