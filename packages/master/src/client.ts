@@ -176,10 +176,13 @@ export class MasterClient {
     try {
       for await (const chunk of res as AsyncIterable<Uint8Array>) {
         buf += decoder.decode(chunk, { stream: true });
+        // a chunk may hold a thousand events (the master writes a turn's events at once): the
+        // rest of the buffer is cut once per chunk, not once per event
+        let at = 0;
         let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
+        while ((i = buf.indexOf('\n\n', at)) >= 0) {
+          const block = buf.slice(at, i);
+          at = i + 2;
           const data = block
             .split('\n')
             .filter((l) => l.startsWith('data: '))
@@ -187,6 +190,7 @@ export class MasterClient {
             .join('\n');
           if (data) onEvent(JSON.parse(data) as BusEvent);
         }
+        buf = buf.slice(at);
       }
     } catch (err) {
       if (!signal?.aborted) throw err;

@@ -41,10 +41,17 @@ interface LiveJob {
   job: JobRow;
   /** The job frame, encoded once for every minion it goes to. */
   frame: string;
+  /** Its ack frame, likewise (made at the first return). */
+  ack?: string;
+  /** The expected minions, for the check each result makes. */
+  expected: Set<string>;
   /** Sent and not yet returned. */
   pending: Set<string>;
-  /** Batch mode: minions still waiting for a slot. */
+  /** Minions not sent yet (batch mode: waiting for a slot); `queue[head]` goes next. */
   queue: string[];
+  head: number;
+  /** A later turn of the event loop sends the rest (set while one is scheduled). */
+  sending?: NodeJS.Immediate;
   window: number;
   notConnected: Set<string>;
   /** Cluster: minions connected to another master (it sends them the job). */
@@ -64,6 +71,15 @@ export function batchSize(batch: string | number, total: number): number {
 }
 
 /**
+ * Job frames sent per turn of the event loop: one send (TLS, a write to the socket) costs tens of
+ * microseconds, so a job to 10,000 minions goes out in turns that leave the loop free for the API,
+ * returns and pings in between.
+ */
+export const SENDS_PER_TURN = 200;
+/** Minions matched against a target per turn of the event loop (grains are read from memory). */
+const MATCHES_PER_TURN = 2000;
+
+/**
  * Targets, publishes and follows jobs. A job row and its expected minions are committed before
  * any minion hears of it; returns are committed before anyone is told about them.
  */
@@ -73,6 +89,8 @@ export class JobManager {
   /** Cluster: jobs of other masters this one sent to its minions (answered without the store). */
   private readonly forOthers = new Map<string, { expected: Set<string>; at: number }>();
   private sweeper: NodeJS.Timeout;
+  /** Turns of the event loop publishing took (`/v1/stats`). */
+  readonly stats = { publish_turns: 0 };
 
   private readonly deps: {
     store: StoreBackend;
@@ -163,7 +181,10 @@ export class JobManager {
     // pillar is compiled only when the expression can look at it
     const needsPillar = type === 'pillar' || type === 'pillar_pcre' || (type === 'compound' && /(^|[\s(])[IJ]@/.test(String(tgt)));
     const out: string[] = [];
-    for (const id of accepted) {
+    for (let i = 0; i < accepted.length; i++) {
+      const id = accepted[i]!;
+      // matching 10,000 minions' grains takes a while: other work goes on between parts
+      if (i % MATCHES_PER_TURN === MATCHES_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
       const g = await this.deps.hub.grainsOf(id);
       const pillar = needsPillar && this.deps.pillarOf ? await this.deps.pillarOf(id, g, jid) : undefined;
       if (matchTarget(tgt, type, pillar ? { id, grains: g, pillar } : { id, grains: g }, opts)) out.push(id);
@@ -198,8 +219,10 @@ export class JobManager {
     const live: LiveJob = {
       job,
       frame: encode({ type: 'job', jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg }),
+      expected: new Set(minions),
       pending: new Set(),
       queue: [],
+      head: 0,
       window,
       notConnected: new Set(),
       remote: new Set(),
@@ -258,12 +281,27 @@ export class JobManager {
     return jid;
   }
 
-  /** Sends the job to queued minions while the window has room. */
+  private queued(live: LiveJob): number {
+    return live.queue.length - live.head;
+  }
+
+  /**
+   * Sends the job to queued minions while the window has room, at most SENDS_PER_TURN in this
+   * turn of the event loop; the next turn sends on.
+   */
   private fill(live: LiveJob): void {
+    if (live.sending) return;
     const sent: string[] = [];
     const forOthers: string[] = [];
-    while (live.queue.length > 0 && live.pending.size < live.window) {
-      const m = live.queue.shift()!;
+    while (this.queued(live) > 0 && live.pending.size < live.window) {
+      if (sent.length === SENDS_PER_TURN) {
+        live.sending = setImmediate(() => {
+          live.sending = undefined;
+          this.fill(live);
+        });
+        break;
+      }
+      const m = live.queue[live.head++]!;
       const session = this.deps.hub.sessions.get(m);
       if (!session && !live.remote.has(m)) {
         live.notConnected.add(m);
@@ -288,6 +326,11 @@ export class JobManager {
     if (sent.length > 0 && live.window < live.job.expected.length) {
       this.deps.events.fire(`brine/job/${live.job.jid}/batch`, { jid: live.job.jid, minions: sent });
     }
+    if (sent.length > 0) this.stats.publish_turns++;
+    if (live.head === live.queue.length) {
+      live.queue = [];
+      live.head = 0;
+    }
     this.settle(live);
   }
 
@@ -299,19 +342,25 @@ export class JobManager {
   }
 
   private settle(live: LiveJob): void {
-    if (live.pending.size === 0 && live.queue.length === 0) {
+    if (live.pending.size === 0 && this.queued(live) === 0) {
       const waiters = live.waiters;
       live.waiters = [];
       for (const w of waiters) w();
     }
   }
 
+  /**
+   * Jobs this master knows answer from memory: a store that is away (restarting) does not drop
+   * results, and 10,000 returns ask the store nothing.
+   */
+  private knows(jid: string, minion: string): boolean {
+    return !!(this.live.get(jid)?.expected.has(minion) || this.forOthers.get(jid)?.expected.has(minion));
+  }
+
   /** A minion reporting on a job that did not target it is refused (and counted): true then. */
   private async rejectForeign(session: Session, msg: RetMsg | StateResultsMsg): Promise<boolean> {
     const minion = session.minion!;
-    // jobs this master knows answer from memory: a store that is away (restarting) does not drop results
-    const known = this.live.get(msg.jid)?.job.expected.includes(minion) || this.forOthers.get(msg.jid)?.expected.has(minion);
-    if (known || (await this.deps.store.isExpected(msg.jid, minion))) return false;
+    if (this.knows(msg.jid, minion) || (await this.deps.store.isExpected(msg.jid, minion))) return false;
     // final either way (the job is unknown, pruned, or not this minion's): the minion drops it
     const e = (await this.deps.store.getJob(msg.jid))
       ? masterErrors.make('BRINE_ERR_MASTER_NOT_YOUR_JOB', { minion, jid: msg.jid })
@@ -333,7 +382,7 @@ export class JobManager {
 
   private async handleReturn(session: Session, ret: RetMsg): Promise<void> {
     const minion = session.minion!;
-    if (await this.rejectForeign(session, ret)) return;
+    if (!this.knows(ret.jid, minion) && (await this.rejectForeign(session, ret))) return;
     session.running.delete(ret.jid);
     const inserted = await this.deps.store.insertReturn({
       jid: ret.jid,
@@ -347,7 +396,9 @@ export class JobManager {
     });
     // the minion may have reconnected since: the ack goes to its current session (a call's to itself)
     const current = session.call ? session : this.deps.hub.sessions.get(minion);
-    if (current) this.deps.hub.send(current, { type: 'ack', jid: ret.jid });
+    const live = this.live.get(ret.jid);
+    // one ack frame for every minion of a live job
+    if (current) this.deps.hub.send(current, live ? (live.ack ??= encode({ type: 'ack', jid: ret.jid })) : { type: 'ack', jid: ret.jid });
     if (!inserted) return;
     this.deps.events.fire(`brine/job/${ret.jid}/ret/${minion}`, {
       jid: ret.jid,
@@ -357,7 +408,6 @@ export class JobManager {
       retcode: ret.retcode,
       return: ret.return,
     });
-    const live = this.live.get(ret.jid);
     if (live) this.release(live, minion);
   }
 
@@ -367,7 +417,7 @@ export class JobManager {
 
   private async handleStateResults(session: Session, msg: StateResultsMsg): Promise<void> {
     const minion = session.minion!;
-    if (await this.rejectForeign(session, msg)) return;
+    if (!this.knows(msg.jid, minion) && (await this.rejectForeign(session, msg))) return;
     const nums = msg.results.map((r) => r.run_num);
     await this.deps.store.insertStateResults(msg.jid, minion, msg.results);
     const current = session.call ? session : this.deps.hub.sessions.get(minion);
@@ -392,7 +442,7 @@ export class JobManager {
   /** Resolves when every sent minion has returned, or after `timeoutSec`. */
   async wait(jid: string, timeoutSec: number): Promise<JobReport> {
     const live = this.live.get(jid);
-    if (live && (live.pending.size > 0 || live.queue.length > 0)) {
+    if (live && (live.pending.size > 0 || this.queued(live) > 0)) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, timeoutSec * 1000);
         function done() {
@@ -422,7 +472,7 @@ export class JobManager {
         minion: m,
         reason: live?.notConnected.has(m) ? 'not connected' : 'no response',
       }));
-    const done = missing.length === 0 || (!!live && live.pending.size === 0 && live.queue.length === 0);
+    const done = missing.length === 0 || (!!live && live.pending.size === 0 && this.queued(live) === 0);
     return { jid, job, returns, missing, done };
   }
 
@@ -460,6 +510,7 @@ export class JobManager {
     clearInterval(this.sweeper);
     for (const live of this.live.values()) {
       for (const t of live.slotTimers.values()) clearTimeout(t);
+      if (live.sending) clearImmediate(live.sending);
       for (const w of live.waiters) w();
     }
   }

@@ -1,4 +1,4 @@
-import type { JobQuery, JobRow, KeyRow, MinionRow, ReturnRow } from './store.js';
+import type { JobQuery, JobRow, KeyRow, MinionQuery, MinionRow, ReturnRow } from './store.js';
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import type { LastHighstate, StateQuery, StateResultRow } from './state-results.js';
 
@@ -24,7 +24,9 @@ export interface StoreBackend {
 
   saveGrains(minion: string, grains: Record<string, unknown>): Promise<void>;
   touchMinion(minion: string): Promise<void>;
-  listMinions(): Promise<MinionRow[]>;
+  /** Known minions by id; a query picks a page of them (GET /v1/minions). */
+  listMinions(q?: MinionQuery): Promise<MinionRow[]>;
+  countMinions(): Promise<number>;
   grainsOf(minion: string): Promise<Record<string, unknown> | undefined>;
 
   lastJid(): Promise<string | null>;

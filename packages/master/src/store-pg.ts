@@ -3,10 +3,24 @@ import type { KeyState, StateResultItem } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { PG_MIGRATIONS } from './migrations-pg.js';
 import { LAST_HIGHSTATES_SQL, rowOf, stateQuerySql, stateResultValues, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
-import { jobFromRow, returnFromRow, type JobQuery, type JobRow, type KeyRow, type MinionRow, type Raw, type ReturnRow } from './store.js';
+import {
+  jobFromRow,
+  minionFromRow,
+  returnFromRow,
+  type JobQuery,
+  type JobRow,
+  type KeyRow,
+  type MinionQuery,
+  type MinionRow,
+  type Raw,
+  type ReturnRow,
+} from './store.js';
 import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
-import { jobsQuery } from './store-queries.js';
+import { jobsQuery, minionsQuery } from './store-queries.js';
 import { redactStoreUrl, refuseStorePassword } from './store-location.js';
+
+/** Committed writes whose waiters run in one turn of the event loop (see `commit`). */
+const DONE_PER_TURN = 500;
 
 /** `?` placeholders (the SQLite spelling both backends' queries share) as PostgreSQL's `$n`. */
 export function pgSql(sql: string): string {
@@ -214,7 +228,12 @@ export class PgStore implements StoreBackend {
       }
     });
     this.onWriteTime((performance.now() - t0) / 1000);
-    for (const [w, n] of counts) w.done(n);
+    // what waits on a write (a minion's ack, an event's subscribers) runs a few hundred a turn
+    // of the event loop: a batch of 10,000 returns must not hold it
+    for (let i = 0; i < counts.length; i++) {
+      if (i > 0 && i % DONE_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      counts[i]![0].done(counts[i]![1]);
+    }
   }
 
   /** Several statements in one transaction, now (keys, jobs: durable before they are acted on). */
@@ -327,13 +346,11 @@ export class PgStore implements StoreBackend {
       tail: ') AS v (ts, minion) WHERE minions.minion = v.minion',
     });
   }
-  async listMinions(): Promise<MinionRow[]> {
-    return (await this.all('SELECT * FROM minions ORDER BY minion')).map((r) => ({
-      minion: r.minion as string,
-      grains: JSON.parse(r.grains as string) as Record<string, unknown>,
-      last_seen: (r.last_seen as string | null) ?? null,
-      first_seen: r.first_seen as string,
-    }));
+  async listMinions(q: MinionQuery = {}): Promise<MinionRow[]> {
+    return (await this.all(...minionsQuery(q))).map(minionFromRow);
+  }
+  async countMinions(): Promise<number> {
+    return Number((await this.all('SELECT count(*) AS n FROM minions'))[0]!.n);
   }
   async grainsOf(minion: string): Promise<Record<string, unknown> | undefined> {
     const [r] = await this.all('SELECT grains FROM minions WHERE minion = ?', [minion]);

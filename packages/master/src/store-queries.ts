@@ -28,3 +28,33 @@ export function jobsQuery(q: JobQuery): [string, unknown[]] {
   params.push(q.limit ?? 100);
   return [sql, params];
 }
+
+/** A page of known minions (GET /v1/minions): by id, after a cursor id or from an offset. */
+export interface MinionQuery {
+  /** Only minions whose id sorts after this one (the cursor of the previous page). */
+  after?: string;
+  offset?: number;
+  limit?: number;
+  /** Only these ids (a target's matches); at most a page of them. */
+  ids?: string[];
+}
+
+/** The minions query for both backends: (sql with ? placeholders, params). */
+export function minionsQuery(q: MinionQuery): [string, unknown[]] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.after !== undefined) {
+    where.push('minion > ?');
+    params.push(q.after);
+  }
+  if (q.ids) {
+    where.push(q.ids.length ? `minion IN (${q.ids.map(() => '?').join(', ')})` : '1 = 0');
+    params.push(...q.ids);
+  }
+  let sql = `SELECT * FROM minions${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY minion`;
+  if (q.limit !== undefined || q.offset !== undefined) {
+    sql += ' LIMIT ? OFFSET ?';
+    params.push(q.limit ?? 2 ** 31 - 1, q.offset ?? 0);
+  }
+  return [sql, params];
+}

@@ -1,7 +1,14 @@
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { StateResultStore, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
-import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionRow, type ReturnRow } from './store.js';
+import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionQuery, type MinionRow, type ReturnRow } from './store.js';
 import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
+
+/**
+ * Rows read or written per turn of the event loop where a job has thousands of minions (its
+ * expected minions, its returns): 10,000 in one go would hold the loop for tens of milliseconds.
+ */
+const ROWS_PER_TURN = 2000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The embedded SQLite store behind the backend interface (its batching and checks as they are). */
 export class SqliteBackend implements StoreBackend {
@@ -52,8 +59,11 @@ export class SqliteBackend implements StoreBackend {
     this.store.touchMinion(minion);
     this.store.flush();
   }
-  async listMinions(): Promise<MinionRow[]> {
-    return this.store.listMinions();
+  async listMinions(q?: MinionQuery): Promise<MinionRow[]> {
+    return this.store.listMinions(q);
+  }
+  async countMinions(): Promise<number> {
+    return this.store.countMinions();
   }
   async grainsOf(minion: string): Promise<Record<string, unknown> | undefined> {
     return this.store.grainsOf(minion);
@@ -62,7 +72,12 @@ export class SqliteBackend implements StoreBackend {
     return this.store.lastJid();
   }
   async insertJob(job: JobRow): Promise<void> {
-    this.store.insertJob(job);
+    // the job row with its first expected minions, the rest in later turns of the event loop
+    this.store.insertJob(job, job.expected.slice(0, ROWS_PER_TURN));
+    for (let i = ROWS_PER_TURN; i < job.expected.length; i += ROWS_PER_TURN) {
+      await nextTurn();
+      this.store.expectMinions(job.jid, job.expected.slice(i, i + ROWS_PER_TURN));
+    }
   }
   async getJob(jid: string): Promise<JobRow | null> {
     return this.store.getJob(jid);
@@ -74,7 +89,13 @@ export class SqliteBackend implements StoreBackend {
     return new Promise((resolve) => this.store.insertReturn(ret, resolve));
   }
   async returnsOf(jid: string): Promise<ReturnRow[]> {
-    return this.store.returnsOf(jid);
+    const out: ReturnRow[] = [];
+    for (;;) {
+      const page = this.store.returnsPage(jid, out.length ? out[out.length - 1]!.minion : '', ROWS_PER_TURN);
+      for (const r of page) out.push(r);
+      if (page.length < ROWS_PER_TURN) return out;
+      await nextTurn();
+    }
   }
   async listJobs(q?: JobQuery): Promise<Array<JobRow & { returned: number }>> {
     return this.store.listJobs(q);

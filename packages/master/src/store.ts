@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { KeyState, RetMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
-import { jobsQuery, type JobQuery } from './store-queries.js';
+import { jobsQuery, minionsQuery, type JobQuery, type MinionQuery } from './store-queries.js';
 
 export interface KeyRow {
   minion: string;
@@ -39,7 +39,7 @@ export interface JobRow {
 /** A minion's return as stored: what it sent, who sent it and when it was committed. */
 export type ReturnRow = Omit<RetMsg, 'v' | 'id' | 'type'> & { minion: string; stored_at: string };
 
-export type { JobQuery };
+export type { JobQuery, MinionQuery };
 
 export type Raw = Record<string, unknown>;
 
@@ -58,6 +58,15 @@ export function jobFromRow(r: Raw): JobRow {
     created_at: r.created_at as string,
     expected: JSON.parse(r.expected as string) as string[],
     tree_hash: (r.tree_hash as string | null | undefined) ?? null,
+  };
+}
+
+export function minionFromRow(r: Raw): MinionRow {
+  return {
+    minion: r.minion as string,
+    grains: JSON.parse(r.grains as string) as Record<string, unknown>,
+    last_seen: (r.last_seen as string | null) ?? null,
+    first_seen: r.first_seen as string,
   };
 }
 
@@ -98,6 +107,9 @@ function corrupt(file: string, err: unknown): Error {
   return masterErrors.make('BRINE_ERR_MASTER_STORE_CORRUPT', { file, detail: (err as Error).message });
 }
 
+/** Longest a turn of the event loop spends committing queued writes (see `commit`). */
+const BATCH_TURN_MS = 10;
+
 /**
  * The master's SQLite store (WAL). One writer: the master process. Hot writes (returns, events,
  * last-seen) are queued and committed together in one transaction per tick; whoever must not act
@@ -105,8 +117,8 @@ function corrupt(file: string, err: unknown): Error {
  */
 export class MasterStore {
   readonly db: Database.Database;
-  private queue: Array<() => void> = [];
-  private afters: Array<() => void> = [];
+  /** Queued writes, each with what runs once it is committed. */
+  private queue: Array<{ write: () => void; after: (() => void) | undefined }> = [];
   private scheduled = false;
   private closed = false;
   private readonly stmts;
@@ -153,13 +165,14 @@ export class MasterStore {
       ),
       minionSeen: db.prepare('UPDATE minions SET last_seen = ? WHERE minion = ?'),
       minionAll: db.prepare('SELECT * FROM minions ORDER BY minion'),
+      minionCount: db.prepare('SELECT count(*) AS n FROM minions'),
       minionGrains: db.prepare('SELECT grains FROM minions WHERE minion = ?'),
       minionDelete: db.prepare('DELETE FROM minions WHERE minion = ?'),
       jobInsert: db.prepare(
         `INSERT INTO jobs (jid, fun, args, target, tgt_type, user, batch, created_at, expected, tree_hash)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      jobMinionInsert: db.prepare('INSERT OR IGNORE INTO job_minions (jid, minion) VALUES (?, ?)'),
+      jobMinionsInsert: db.prepare('INSERT OR IGNORE INTO job_minions (jid, minion) SELECT ?, value FROM json_each(?)'),
       jobGet: db.prepare('SELECT * FROM jobs WHERE jid = ?'),
       jobExpects: db.prepare('SELECT 1 FROM job_minions WHERE jid = ? AND minion = ?'),
       lastJid: db.prepare('SELECT max(jid) AS jid FROM jobs'),
@@ -168,6 +181,7 @@ export class MasterStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       retOf: db.prepare('SELECT * FROM returns WHERE jid = ? ORDER BY minion'),
+      retPage: db.prepare('SELECT * FROM returns WHERE jid = ? AND minion > ? ORDER BY minion LIMIT ?'),
       retCount: db.prepare('SELECT count(*) AS n FROM returns WHERE jid = ?'),
       eventInsert: db.prepare('INSERT INTO events (tag, data, created_at, origin) VALUES (?, ?, ?, ?)'),
       pruneJobs: db.prepare('DELETE FROM jobs WHERE created_at < ?'),
@@ -194,11 +208,14 @@ export class MasterStore {
   /** Queues a write; `after` runs once it is committed. */
   enqueue(write: () => void, after?: () => void): void {
     if (this.closed) return;
-    this.queue.push(write);
-    if (after) this.afters.push(after);
+    this.queue.push({ write, after });
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => this.commit(BATCH_TURN_MS));
     }
   }
 
@@ -214,22 +231,37 @@ export class MasterStore {
 
   /** Commits every queued write in one transaction, then runs the callbacks. */
   flush(): void {
+    this.commit(Infinity);
+  }
+
+  /**
+   * Commits queued writes in one transaction, then runs their callbacks. A turn of the event loop
+   * writes for at most `budgetMs` (a burst of 10,000 returns must not hold the loop): what is
+   * left commits in the next turn.
+   */
+  private commit(budgetMs: number): void {
     this.scheduled = false;
     if (this.retryTimer) return; // a failed batch waits for its retry; new writes join it
-    if (this.queue.length === 0 && this.afters.length === 0) return;
+    if (this.queue.length === 0) return;
     const writes = this.queue;
-    const afters = this.afters;
     this.queue = [];
-    this.afters = [];
-    if (writes.length > 0 && !this.closed) {
+    let done = writes.length;
+    if (!this.closed) {
       try {
         const t0 = performance.now();
-        this.db.transaction(() => writes.forEach((w) => w()))();
+        this.db.transaction(() => {
+          for (let i = 0; i < writes.length; i++) {
+            writes[i]!.write();
+            if ((i & 31) === 31 && performance.now() - t0 > budgetMs) {
+              done = i + 1;
+              break;
+            }
+          }
+        })();
         this.onWriteTime((performance.now() - t0) / 1000);
       } catch (err) {
         // Rolled back as a whole: put the batch back in front of what came since and retry.
-        this.queue = [...writes, ...this.queue];
-        this.afters = [...afters, ...this.afters];
+        this.queue = writes.concat(this.queue);
         this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : 100, 5000);
         const e = masterErrors.make('BRINE_ERR_MASTER_STORE_WRITE', {
           file: this.file,
@@ -247,7 +279,11 @@ export class MasterStore {
       }
     }
     this.retryMs = 0;
-    for (const a of afters) a();
+    if (done < writes.length) {
+      this.queue = writes.slice(done).concat(this.queue);
+      this.schedule();
+    }
+    for (let i = 0; i < done; i++) writes[i]!.after?.();
   }
 
   close(): void {
@@ -303,13 +339,15 @@ export class MasterStore {
     this.enqueue(() => this.stmts.minionSeen.run(now, minion));
   }
 
-  listMinions(): MinionRow[] {
-    return (this.stmts.minionAll.all() as Raw[]).map((r) => ({
-      minion: r.minion as string,
-      grains: JSON.parse(r.grains as string) as Record<string, unknown>,
-      last_seen: (r.last_seen as string | null) ?? null,
-      first_seen: r.first_seen as string,
-    }));
+  /** Known minions by id; a query picks a page of them. */
+  listMinions(q?: MinionQuery): MinionRow[] {
+    const [sql, params] = q ? minionsQuery(q) : [];
+    const rows = sql ? this.db.prepare(sql).all(...params!) : this.stmts.minionAll.all();
+    return (rows as Raw[]).map(minionFromRow);
+  }
+
+  countMinions(): number {
+    return (this.stmts.minionCount.get() as { n: number }).n;
   }
 
   /** The grains last stored for one minion (undefined when it never reported any). */
@@ -324,8 +362,11 @@ export class MasterStore {
     return ((this.stmts.lastJid.get() as Raw).jid as string | null) ?? null;
   }
 
-  /** Synchronous and durable: a job is stored before it is published. */
-  insertJob(job: JobRow): void {
+  /**
+   * Synchronous and durable: a job is stored before it is published. `minions` are the expected
+   * minions recorded now (all of them unless given; `expectMinions` records the rest).
+   */
+  insertJob(job: JobRow, minions: string[] = job.expected): void {
     this.flush();
     this.db.transaction(() => {
       this.stmts.jobInsert.run(
@@ -340,8 +381,13 @@ export class MasterStore {
         JSON.stringify(job.expected),
         job.tree_hash ?? null,
       );
-      for (const m of job.expected) this.stmts.jobMinionInsert.run(job.jid, m);
+      this.stmts.jobMinionsInsert.run(job.jid, JSON.stringify(minions));
     })();
+  }
+
+  /** More expected minions of a stored job (a job to 10,000 minions is recorded in parts). */
+  expectMinions(jid: string, minions: string[]): void {
+    this.stmts.jobMinionsInsert.run(jid, JSON.stringify(minions));
   }
 
   getJob(jid: string): JobRow | null {
@@ -377,6 +423,11 @@ export class MasterStore {
 
   returnsOf(jid: string): ReturnRow[] {
     return (this.stmts.retOf.all(jid) as Raw[]).map(returnFromRow);
+  }
+
+  /** The returns of a job after minion `after`, at most `limit` of them (by minion). */
+  returnsPage(jid: string, after: string, limit: number): ReturnRow[] {
+    return (this.stmts.retPage.all(jid, after, limit) as Raw[]).map(returnFromRow);
   }
 
   listJobs(q: JobQuery = {}): Array<JobRow & { returned: number }> {

@@ -107,6 +107,20 @@ for (const [kind, open] of backends) {
     t.same(await s.listMinions(), [], 'a minion without keys goes with its last key');
   });
 
+  t.test(`${kind}: minions a page at a time (GET /v1/minions)`, async (t) => {
+    const s = await open(t);
+    for (const id of ['m3', 'm1', 'm5', 'm2', 'm4']) await s.saveGrains(id, { id });
+    const ids = async (q: Parameters<StoreBackend['listMinions']>[0]) => (await s.listMinions(q)).map((m) => m.minion);
+    t.equal(await s.countMinions(), 5);
+    t.same(await ids({ limit: 2 }), ['m1', 'm2']);
+    t.same(await ids({ after: 'm2', limit: 2 }), ['m3', 'm4'], 'after a cursor');
+    t.same(await ids({ after: 'm4' }), ['m5']);
+    t.same(await ids({ offset: 3, limit: 10 }), ['m4', 'm5'], 'from an offset');
+    t.same(await ids({ offset: 4 }), ['m5'], 'an offset without a limit');
+    t.same(await ids({ ids: ['m4', 'm1', 'nobody'] }), ['m1', 'm4'], 'only some ids');
+    t.same(await ids({ ids: [] }), []);
+  });
+
   t.test(`${kind}: jobs, returns exactly once, queries`, async (t) => {
     const s = await open(t);
     t.equal(await s.lastJid(), null);

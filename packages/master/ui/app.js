@@ -118,8 +118,24 @@ function loginView(message) {
 
 // ---- minions ----------------------------------------------------------------------------
 
+/** Minions per page of the list (the master pages them: 10,000 minions are not shipped at once). */
+const MINIONS_PER_PAGE = 100;
+
 async function minionsView(params) {
-  const [{ minions }, keys, { last }] = await Promise.all([api('/v1/minions'), api('/v1/keys'), api('/v1/states/last')]);
+  const pageNo = Math.max(1, Number(params.get('page')) || 1);
+  const q = new URLSearchParams({ limit: String(MINIONS_PER_PAGE), offset: String((pageNo - 1) * MINIONS_PER_PAGE), grains: 'os,osrelease' });
+  if (params.get('tgt')) {
+    q.set('tgt', params.get('tgt'));
+    q.set('tgt_type', params.get('type') ?? 'glob');
+  }
+  const error = h('div', { class: 'error' });
+  const page = api(`/v1/minions?${q}`).catch((e) => {
+    // a target the matchers refuse: say why, list nothing
+    if (e instanceof Unauthorized || !params.get('tgt')) throw e;
+    error.textContent = e.message;
+    return { minions: [], total: 0 };
+  });
+  const [{ minions: shown, total }, keys, { last }] = await Promise.all([page, api('/v1/keys'), api('/v1/states/last')]);
   const keyOf = new Map(keys.keys.map((k) => [k.minion, k.state]));
   const lastOf = new Map(last.map((l) => [l.minion, l]));
   const tgt = h('input', { name: 'tgt', placeholder: 'target, e.g. web* or G@role:web', value: params.get('tgt') ?? '' });
@@ -130,19 +146,19 @@ async function minionsView(params) {
       h('option', { value: t, selected: t === (params.get('type') ?? 'glob') }, t),
     ),
   );
-  const error = h('div', { class: 'error' });
-  let shown = minions;
-  if (params.get('tgt')) {
-    try {
-      const matched = new Set(
-        (await api(`/v1/targets?tgt=${encodeURIComponent(params.get('tgt'))}&tgt_type=${encodeURIComponent(params.get('type') ?? 'glob')}`)).minions,
-      );
-      shown = minions.filter((m) => matched.has(m.id));
-    } catch (e) {
-      if (e instanceof Unauthorized) throw e;
-      error.textContent = e.message;
-    }
-  }
+  const pageLink = (n, label, rel) => {
+    const p = new URLSearchParams(params);
+    p.set('page', String(n));
+    return h('a', { href: `#/minions?${p}`, rel, class: 'pill' }, label);
+  };
+  const from = (pageNo - 1) * MINIONS_PER_PAGE;
+  const pager = h(
+    'p',
+    { class: 'row pager' },
+    h('span', { class: 'muted' }, `${shown.length ? `${from + 1}–${from + shown.length}` : '0'} of ${total} minions${params.get('tgt') ? ' matched' : ''}`),
+    pageNo > 1 ? pageLink(pageNo - 1, '‹ previous', 'prev') : '',
+    from + shown.length < total ? pageLink(pageNo + 1, 'next ›', 'next') : '',
+  );
   const rows = shown.map((m) => {
     const l = lastOf.get(m.id);
     const lastCell = l
@@ -186,14 +202,14 @@ async function minionsView(params) {
       h('button', { type: 'submit' }, 'Filter'),
     ),
     error,
-    h('p', { class: 'muted' }, `${shown.length} of ${minions.length} minions, ${minions.filter((m) => m.connected).length} connected`),
+    pager,
     table(['Minion', 'Connection', 'Last seen', 'Key', 'OS', 'Last highstate'], rows),
   );
 }
 
 async function minionView(id) {
   const [{ minions }, jobs, pillar] = await Promise.all([
-    api('/v1/minions'),
+    api(`/v1/minions?id=${encodeURIComponent(id)}`),
     api(`/v1/jobs?minion=${encodeURIComponent(id)}&limit=200`),
     api(`/v1/minions/${encodeURIComponent(id)}/pillar`).catch((e) => ({ error: e.message })),
   ]);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { EventBus } from '../event-bus.js';
+import type { BusEvent, EventBus } from '../event-bus.js';
 import type { FileServer } from '../file-server.js';
 import type { MinionHub } from '../hub.js';
+import type { JobManager } from '../jobs.js';
 import type { StateService } from '../state-service.js';
 import type { StoreBackend } from '../store-backend.js';
 import { obj, responses } from './schemas.js';
@@ -12,6 +13,18 @@ export interface EventRouteDeps {
   store: StoreBackend;
   states: StateService;
   files: FileServer;
+  jobs: Pick<JobManager, 'stats'>;
+}
+
+/** An event as an SSE message, made once however many streams carry it. */
+const messages = new WeakMap<BusEvent, string>();
+function message(ev: BusEvent): string {
+  let m = messages.get(ev);
+  if (m === undefined) {
+    m = `event: brine\ndata: ${JSON.stringify(ev)}\n\n`;
+    messages.set(ev, m);
+  }
+  return m;
 }
 
 /** The live side of the master: the event stream and its counters. */
@@ -31,6 +44,7 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
       events_fired: deps.events.counts.fired,
       schema_version: await deps.store.schemaVersion(),
       ...deps.states.stats,
+      ...deps.jobs.stats,
       files_served: deps.files.served,
       files_refused: deps.files.refused,
     }),
@@ -51,12 +65,22 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       res.write(': subscribed\n\n');
+      // the events of one turn of the event loop go out in one write (10,000 returns are not 10,000 writes)
+      let queued: string[] = [];
+      let flush: NodeJS.Immediate | undefined;
       const off = deps.events.subscribe(tag || '*', (ev) => {
-        res.write(`event: brine\ndata: ${JSON.stringify(ev)}\n\n`);
+        queued.push(message(ev));
+        flush ??= setImmediate(() => {
+          flush = undefined;
+          const text = queued.join('');
+          queued = [];
+          res.write(text);
+        });
       });
       const keepalive = setInterval(() => res.write(': keepalive\n\n'), 15_000);
       req.raw.on('close', () => {
         clearInterval(keepalive);
+        if (flush) clearImmediate(flush);
         off();
       });
     },

@@ -6,6 +6,7 @@ import type { MinionHub } from '../hub.js';
 import type { KeyManager } from '../keys.js';
 import type { StateService } from '../state-service.js';
 import type { StoreBackend } from '../store-backend.js';
+import type { MinionRow } from '../store.js';
 import type { ClusterLink } from '../cluster.js';
 import type { JobManager } from '../jobs.js';
 import type { TargetType } from '@brine/compiler';
@@ -35,14 +36,87 @@ export async function minionRoutes(app: FastifyInstance, deps: MinionRouteDeps):
   validateRoute(app, deps, grainsOf);
 }
 
-/** The minions the master knows, and those a target matches. */
+const minionsQuery = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 10000, description: 'a page of at most this many (by id); the answer says `next` and `total`' },
+    offset: { type: 'integer', minimum: 0, description: 'skip this many (page numbers)' },
+    after: { type: 'string', description: 'only ids after this one: the `next` of the previous page' },
+    grains: { type: 'string', description: 'only these grains, comma-separated (empty: none); all when absent' },
+    id: { type: 'string', description: 'only this minion' },
+    tgt: { type: 'string', description: 'only the accepted minions this target matches' },
+    tgt_type: { type: 'string' },
+  },
+} as const;
+
+interface MinionsQuery {
+  limit?: number;
+  offset?: number;
+  after?: string;
+  grains?: string;
+  id?: string;
+  tgt?: string;
+  tgt_type?: string;
+}
+
+/** Rows read per turn of the event loop when every minion is asked for. */
+const ROWS_PER_TURN = 2000;
+
+/** Ids per store query when a target picks the rows (keeps under both backends' parameter limits). */
+const IDS_PER_QUERY = 500;
+
+/**
+ * The rows a minions request asks for, the count of all that match, and the cursor of the next
+ * page: pages come from the store (10,000 minions need not be read to show 100); a target's
+ * matches are paged here.
+ */
+async function minionsPage(deps: MinionRouteDeps, q: MinionsQuery): Promise<{ rows: MinionRow[]; total: number; next: string | null }> {
+  const paged = q.limit !== undefined || q.offset !== undefined || q.after !== undefined;
+  if (q.tgt === undefined && q.id === undefined) {
+    if (!paged) {
+      // every minion, as callers before pages expect: read a page a turn, not 10,000 rows at once
+      const rows: MinionRow[] = [];
+      for (;;) {
+        const page = await deps.store.listMinions({ after: rows.length ? rows[rows.length - 1]!.minion : undefined, limit: ROWS_PER_TURN });
+        for (const r of page) rows.push(r);
+        if (page.length < ROWS_PER_TURN) return { rows, total: rows.length, next: null };
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    // one row more than the page tells whether another page follows
+    const rows = await deps.store.listMinions({ after: q.after, offset: q.offset, limit: q.limit === undefined ? undefined : q.limit + 1 });
+    const more = q.limit !== undefined && rows.length > q.limit;
+    if (more) rows.pop();
+    return { rows, total: await deps.store.countMinions(), next: more ? rows[rows.length - 1]!.minion : null };
+  }
+  const ids = q.id !== undefined ? [q.id] : await deps.jobs.resolve(q.tgt!, (q.tgt_type ?? 'glob') as TargetType);
+  const known: MinionRow[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) known.push(...(await deps.store.listMinions({ ids: ids.slice(i, i + IDS_PER_QUERY) })));
+  known.sort((a, b) => (a.minion < b.minion ? -1 : a.minion > b.minion ? 1 : 0));
+  const from = q.after !== undefined ? known.findIndex((m) => m.minion > q.after!) : 0;
+  const start = (from < 0 ? known.length : from) + (q.offset ?? 0);
+  const rows = known.slice(start, q.limit === undefined ? undefined : start + q.limit);
+  const more = start + rows.length < known.length;
+  return { rows, total: known.length, next: more && q.limit !== undefined ? rows[rows.length - 1]!.minion : null };
+}
+
+/** The grains a page asked for: all, or only the named ones (a list page needs two, not 200). */
+function pickGrains(grains: Record<string, unknown>, names: string[] | undefined): Record<string, unknown> {
+  if (!names) return grains;
+  const out: Record<string, unknown> = {};
+  for (const n of names) if (Object.hasOwn(grains, n)) out[n] = grains[n];
+  return out;
+}
+
+/** The minions the master knows (a page of them), and those a target matches. */
 function listRoutes(app: FastifyInstance, deps: MinionRouteDeps): void {
   app.get(
     '/v1/minions',
     {
       schema: {
-        summary: 'Known minions: connected, last seen, grains',
+        summary: 'Known minions: connected, last seen, grains; all of them, or a page (limit with offset or after)',
         tags: ['minions'],
+        querystring: minionsQuery,
         response: responses(
           obj({
             minions: {
@@ -56,26 +130,34 @@ function listRoutes(app: FastifyInstance, deps: MinionRouteDeps): void {
                 grains: obj(),
               }),
             },
+            total: { type: 'integer' },
+            next: nullableStr,
           }),
         ),
       },
     },
-    async () => {
+    async (req) => {
+      const q = req.query as MinionsQuery;
+      const { rows, total, next } = await minionsPage(deps, q);
       const accepted = new Set(await deps.keys.acceptedIds());
+      const names = q.grains === undefined ? undefined : q.grains.split(',').filter(Boolean);
       // in a cluster a minion connected to another master is connected too
       const elsewhere = deps.cluster ? await deps.cluster.presence() : {};
+      const now = new Date().toISOString();
       return {
-        minions: (await deps.store.listMinions()).map((m) => {
+        minions: rows.map((m) => {
           const connected = deps.hub.sessions.has(m.minion) || elsewhere[m.minion] !== undefined;
           return {
             id: m.minion,
             accepted: accepted.has(m.minion),
             connected,
             ...(deps.cluster ? { master: deps.hub.sessions.has(m.minion) ? deps.cluster.id : (elsewhere[m.minion] ?? null) } : {}),
-            last_seen: connected ? new Date().toISOString() : m.last_seen,
-            grains: m.grains,
+            last_seen: connected ? now : m.last_seen,
+            grains: pickGrains(m.grains, names),
           };
         }),
+        total,
+        next,
       };
     },
   );
