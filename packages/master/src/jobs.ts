@@ -79,6 +79,25 @@ export const SENDS_PER_TURN = 200;
 /** Minions matched against a target per turn of the event loop (grains are read from memory). */
 const MATCHES_PER_TURN = 2000;
 
+/** What the job manager works with (the master wires it up). */
+export interface JobManagerDeps {
+  store: StoreBackend;
+  /** The newest jid stored when the master started: new jids sort after it. */
+  lastJid: string | null;
+  hub: MinionHub;
+  keys: KeyManager;
+  events: EventBus;
+  log: Logger;
+  nodegroups: Record<string, string | string[]>;
+  defaultTimeout: number;
+  /** The master cluster, when the store is shared (PostgreSQL). */
+  cluster?: ClusterLink;
+  /** The content hash of the trees a job compiles against (recorded with the job in a cluster). */
+  treeHash?: (jid: string) => Promise<string>;
+  /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
+  pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
+}
+
 /**
  * Targets, publishes and follows jobs. A job row and its expected minions are committed before
  * any minion hears of it; returns are committed before anyone is told about them.
@@ -92,40 +111,9 @@ export class JobManager {
   /** Turns of the event loop publishing took (`/v1/stats`). */
   readonly stats = { publish_turns: 0 };
 
-  private readonly deps: {
-    store: StoreBackend;
-    /** The newest jid stored when the master started: new jids sort after it. */
-    lastJid: string | null;
-    hub: MinionHub;
-    keys: KeyManager;
-    events: EventBus;
-    log: Logger;
-    nodegroups: Record<string, string | string[]>;
-    defaultTimeout: number;
-    /** The master cluster, when the store is shared (PostgreSQL). */
-    cluster?: ClusterLink;
-    /** The content hash of the trees a job compiles against (recorded with the job in a cluster). */
-    treeHash?: (jid: string) => Promise<string>;
-    /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
-    pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
-  };
-  constructor(deps: {
-    store: StoreBackend;
-    /** The newest jid stored when the master started: new jids sort after it. */
-    lastJid: string | null;
-    hub: MinionHub;
-    keys: KeyManager;
-    events: EventBus;
-    log: Logger;
-    nodegroups: Record<string, string | string[]>;
-    defaultTimeout: number;
-    /** The master cluster, when the store is shared (PostgreSQL). */
-    cluster?: ClusterLink;
-    /** The content hash of the trees a job compiles against (recorded with the job in a cluster). */
-    treeHash?: (jid: string) => Promise<string>;
-    /** Pillar of a minion, for pillar targets (-I, I@); the jid the targeting is for. */
-    pillarOf?: (id: string, grains: Record<string, unknown>, jid?: string) => Promise<Record<string, unknown>>;
-  }) {
+  private readonly deps: JobManagerDeps;
+
+  constructor(deps: JobManagerDeps) {
     this.deps = deps;
     this.jids = new JidGenerator(deps.lastJid);
     deps.hub.handlers = {
