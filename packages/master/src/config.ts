@@ -46,6 +46,12 @@ export interface MasterConfig {
   /** Refuse pillar top targets that read what a minion asserts (grains, pillar, IP). */
   pillar_safe_matchers_only: boolean;
   ping_interval: number;
+  /** Connections the kernel holds waiting for accept on the minion port (capped by net.core.somaxconn). */
+  listen_backlog: number;
+  /** Minions being admitted at once (connected, not yet authenticated); more are told to come back later. */
+  max_admitting: number;
+  /** Minions a second the master expects to readmit after a restart: the welcome's reconnect window is connected / this. */
+  reconnect_rate: number;
   log_level: string;
   file_roots: Record<string, string[]>;
   pillar_roots: Record<string, string[]>;
@@ -113,6 +119,9 @@ export const MASTER_DEFAULTS: MasterConfig = {
   new_keys_per_minute_total: 600,
   pillar_safe_matchers_only: false,
   ping_interval: 30,
+  listen_backlog: 8192,
+  max_admitting: 512,
+  reconnect_rate: 400,
   log_level: 'info',
   file_roots: { base: ['/srv/salt'] },
   pillar_roots: { base: ['/srv/pillar'] },
@@ -168,6 +177,9 @@ const KINDS: Record<keyof MasterConfig, string> = {
   new_keys_per_minute_total: 'number',
   pillar_safe_matchers_only: 'boolean',
   ping_interval: 'number',
+  listen_backlog: 'number',
+  max_admitting: 'number',
+  reconnect_rate: 'number',
   log_level: 'string',
   file_roots: 'roots',
   pillar_roots: 'roots',

@@ -292,7 +292,8 @@ async function listenMinionChannel(server: Server, hub: MinionHub, config: Maste
   hub.wss.on('error', (err) => log.debug({ err }, 'minion channel server error'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(listenError(err, 'minion channel', config.interface, config.port, 'port')));
-    server.listen(config.port, config.interface, () => resolve());
+    // Node's default backlog (511) overflows when a fleet reconnects at once: SYNs dropped, retried seconds later
+    server.listen({ port: config.port, host: config.interface, backlog: config.listen_backlog }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   return port;

@@ -40,10 +40,13 @@ export class SqliteBackend implements StoreBackend {
   async setKeyState(minion: string, fingerprint: string, state: KeyState): Promise<void> {
     this.store.setKeyState(minion, fingerprint, state);
   }
+  // a deleted key takes its minion row along: grains still queued for it are written first
   async deleteKey(minion: string, fingerprint: string): Promise<void> {
+    this.store.flush();
     this.store.deleteKey(minion, fingerprint);
   }
   async changeKeys(ops: KeyOp[]): Promise<void> {
+    this.store.flush();
     this.store.db.transaction(() => {
       for (const o of ops) {
         if (o.to === 'deleted') this.store.deleteKey(o.minion, o.fingerprint);
@@ -51,21 +54,24 @@ export class SqliteBackend implements StoreBackend {
       }
     })();
   }
-  async saveGrains(minion: string, grains: Record<string, unknown>): Promise<void> {
-    this.store.saveGrains(minion, grains);
-    this.store.flush();
+  // a storm of connects writes these rows for many minions in one tick's transaction; the
+  // readers below flush what is queued first, so a lookup still sees every write made before it
+  saveGrains(minion: string, grains: Record<string, unknown>): Promise<void> {
+    return new Promise((resolve) => this.store.saveGrains(minion, grains, resolve));
   }
-  async touchMinion(minion: string): Promise<void> {
-    this.store.touchMinion(minion);
-    this.store.flush();
+  touchMinion(minion: string): Promise<void> {
+    return new Promise((resolve) => this.store.touchMinion(minion, resolve));
   }
   async listMinions(q?: MinionQuery): Promise<MinionRow[]> {
+    this.store.flush();
     return this.store.listMinions(q);
   }
   async countMinions(): Promise<number> {
+    this.store.flush();
     return this.store.countMinions();
   }
   async grainsOf(minion: string): Promise<Record<string, unknown> | undefined> {
+    this.store.flush();
     return this.store.grainsOf(minion);
   }
   async lastJid(): Promise<string | null> {

@@ -329,14 +329,14 @@ export class MasterStore {
 
   // ---- minions -----------------------------------------------------------------------
 
-  saveGrains(minion: string, grains: Record<string, unknown>): void {
+  saveGrains(minion: string, grains: Record<string, unknown>, after?: () => void): void {
     const now = new Date().toISOString();
-    this.enqueue(() => this.stmts.minionUpsert.run(minion, JSON.stringify(grains), now, now));
+    this.enqueue(() => this.stmts.minionUpsert.run(minion, JSON.stringify(grains), now, now), after);
   }
 
-  touchMinion(minion: string): void {
+  touchMinion(minion: string, after?: () => void): void {
     const now = new Date().toISOString();
-    this.enqueue(() => this.stmts.minionSeen.run(now, minion));
+    this.enqueue(() => this.stmts.minionSeen.run(now, minion), after);
   }
 
   /** Known minions by id; a query picks a page of them. */
