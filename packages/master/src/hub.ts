@@ -28,6 +28,7 @@ import type { KeyManager } from './keys.js';
 import type { StoreBackend } from './store-backend.js';
 import type { Session } from './session.js';
 import { peerKey, UnauthGuard, type UnauthLimits } from './unauth-guard.js';
+import { AdmissionLoad, reconnectWindow } from './admission-load.js';
 
 export type { Session };
 
@@ -39,6 +40,10 @@ export interface HubStats {
   frames_in: number;
   /** `running` entries of grains frames dropped: not a job that targeted that minion. */
   running_refused: number;
+  /** Connections told to come back later (busy) because too many minions were being admitted. */
+  busy_refused: number;
+  /** Connections that resumed an earlier TLS session (no certificate signature, no key exchange of a full handshake). */
+  tls_resumed: number;
 }
 
 export interface HubHandlers {
@@ -58,7 +63,19 @@ export class MinionHub {
   readonly sessions = new Map<string, Session>();
   /** Authenticated `brine call` sessions: beside the daemons' sessions, not in `sessions`. */
   readonly calls = new Set<Session>();
-  readonly stats: HubStats = { connections: 0, authenticated: 0, invalid_frames: 0, auth_failures: 0, frames_in: 0, running_refused: 0 };
+  readonly stats: HubStats = {
+    connections: 0,
+    authenticated: 0,
+    invalid_frames: 0,
+    auth_failures: 0,
+    frames_in: 0,
+    running_refused: 0,
+    busy_refused: 0,
+    tls_resumed: 0,
+  };
+  /** How fast minions are admitted: the windows of busy refusals and welcomes. */
+  private readonly load = new AdmissionLoad();
+  private busyWarned = 0;
   readonly guard: UnauthGuard;
   private heartbeat?: NodeJS.Timeout;
   handlers?: HubHandlers;
@@ -81,6 +98,10 @@ export class MinionHub {
     hostCallTimeout?: number;
     /** What a connection may cost before it authenticates (see UnauthGuard). */
     unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
+    /** Minions admitted at once before new connections are told to come back (busy). */
+    maxAdmitting?: number;
+    /** Minions a second readmitted after a restart: the welcome's reconnect window. */
+    reconnectRate?: number;
   };
   constructor(
     server: Server,
@@ -97,6 +118,8 @@ export class MinionHub {
       hostCallTimeout?: number;
       /** What a connection may cost before it authenticates (see UnauthGuard). */
       unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
+      maxAdmitting?: number;
+      reconnectRate?: number;
     },
   ) {
     this.deps = deps;
@@ -153,6 +176,10 @@ export class MinionHub {
       ws.close(1011, 'no TLS session');
       return;
     }
+    // this connection is counted among those waiting: over the limit it is sent away before it costs more
+    if (this.guard.stats.unauthenticated > (this.deps.maxAdmitting ?? Infinity)) return this.refuseBusy(ws, req);
+    const resumed = socket.isSessionReused();
+    if (resumed) this.stats.tls_resumed++;
     const session: Session = {
       ws,
       peer: peerKey(req.socket.remoteAddress, req.socket.remotePort),
@@ -161,6 +188,7 @@ export class MinionHub {
       running: new Set(),
       grains: {},
       started: false,
+      ...(resumed ? { resumed } : {}),
     };
     this.stats.connections++;
     this.guard.watch(session.peer, socket);
@@ -180,6 +208,25 @@ export class MinionHub {
       this.deps.log.warn({ peer: session.peer, minion: session.minion, err: err.message }, 'minion socket error');
     });
     ws.on('close', () => this.drop(session));
+  }
+
+  /** Too many minions are being admitted: this one comes back at a random moment inside the window. */
+  private refuseBusy(ws: WebSocket, req: IncomingMessage): void {
+    const waiting = this.guard.stats.unauthenticated;
+    const retryAfter = this.load.retryAfter(waiting);
+    this.load.noteRefused();
+    this.stats.busy_refused++;
+    // a storm refuses thousands: one warning a minute tells the operator
+    if (Date.now() - this.busyWarned > 60_000) {
+      this.busyWarned = Date.now();
+      const peer = peerKey(req.socket.remoteAddress, req.socket.remotePort);
+      this.deps.log.warn(
+        { event: 'minion_busy', peer, waiting, retry_after: retryAfter, busy_refused: this.stats.busy_refused },
+        `admitting ${waiting} minions at once (max_admitting): new connections are told to retry within ${retryAfter} s`,
+      );
+    }
+    ws.send(encode({ type: 'busy', retry_after: retryAfter }));
+    ws.close(1013, 'busy: retry later');
   }
 
   private drop(session: Session): void {
@@ -378,8 +425,10 @@ export class MinionHub {
     this.guard.authenticated(session.peer);
     this.sessions.set(minion, session);
     this.stats.authenticated++;
-    this.deps.log.info({ minion, peer: session.peer }, 'minion authenticated');
-    this.send(session, { type: 'welcome', minion, max_frame_bytes: this.deps.maxFrameBytes });
+    this.load.noteAdmitted();
+    this.deps.log.info({ minion, peer: session.peer, resumed: session.resumed === true }, 'minion authenticated');
+    const window = reconnectWindow(this.sessions.size, this.deps.reconnectRate ?? 0);
+    this.send(session, { type: 'welcome', minion, max_frame_bytes: this.deps.maxFrameBytes, ...(window > 0 ? { reconnect_window: window } : {}) });
     if (this.deps.clusterId) this.remember(this.deps.store.setPresence(minion, this.deps.clusterId, true));
     this.deps.events.fire('brine/presence/change', { new: [minion], lost: [] });
   }

@@ -15,7 +15,7 @@ import { KeyManager } from './keys.js';
 import { refuseLostStore } from './store.js';
 import type { StoreBackend } from './store-backend.js';
 import { openStore } from './store-url.js';
-import { configuredCertificate, ensureCertificate, ensureToken } from './tls.js';
+import { configuredCertificate, ensureCertificate, ensureToken, ticketKeys, TLS_SESSION_SECONDS } from './tls.js';
 import { FileServer } from './file-server.js';
 import { loadMasterTops } from './master-tops.js';
 import { requestHandler } from './requests.js';
@@ -130,7 +130,14 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   let apiUrlForCluster = '';
   const cluster = clusterId ? new ClusterLink(store, events, clusterId, () => apiUrlForCluster, log) : undefined;
 
-  const server: Server = createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.3' });
+  const server: Server = createServer({
+    cert: tls.cert,
+    key: tls.key,
+    minVersion: 'TLSv1.3',
+    // returning minions resume their session: no certificate signature in a reconnect storm
+    ticketKeys: ticketKeys(config.pki_dir),
+    sessionTimeout: TLS_SESSION_SECONDS,
+  });
   const hub = minionHub(server, config, { keys, store, clusterId, events, log });
   const jobs = jobManager(config, await store.lastJid(), { store, hub, keys, events, log, cluster, states });
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
@@ -261,6 +268,8 @@ function minionHub(
     maxFrameBytes: config.max_frame_bytes,
     pingInterval: config.ping_interval,
     hostCallTimeout: config.host_call_timeout,
+    maxAdmitting: config.max_admitting,
+    reconnectRate: config.reconnect_rate,
     unauth: {
       authTimeout: config.auth_timeout,
       maxTotal: config.max_unauthenticated,

@@ -20,4 +20,6 @@ export interface Session {
   call?: boolean;
   /** The spool backlog the minion reported as it connected (metrics). */
   spool?: number;
+  /** The connection resumed an earlier TLS session (set only when it did). */
+  resumed?: true;
 }

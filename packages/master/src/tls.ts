@@ -85,6 +85,36 @@ export function configuredCertificate(certFile?: string | null, keyFile?: string
   return { cert: certPem, key: keyPem, fingerprint: cert.fingerprint256 };
 }
 
+/** How long a minion may resume its TLS session (TLS 1.3 allows tickets at most 7 days old). */
+export const TLS_SESSION_SECONDS = 7 * 86_400;
+
+/**
+ * The keys that seal this master's TLS session tickets, kept in `<pki_dir>/tls-ticket-keys`
+ * (owner only, like master.key) so a restarted master still resumes its minions' sessions: a
+ * fleet reconnecting after a restart skips the certificate signature and its check. Replaced
+ * once older than the tickets they sealed may live; a minion whose ticket no longer opens does
+ * a full handshake.
+ */
+export function ticketKeys(pkiDir: string): Buffer {
+  const file = path.join(pkiDir, 'tls-ticket-keys');
+  try {
+    const st = statSync(file);
+    const keys = readFileSync(file);
+    if (keys.length === 48 && Date.now() - st.mtimeMs < TLS_SESSION_SECONDS * 1000) return keys;
+  } catch {
+    // missing or unreadable: made afresh below
+  }
+  const keys = randomBytes(48);
+  try {
+    mkdirSync(pkiDir, { recursive: true, mode: 0o700 });
+    rmSync(file, { force: true });
+    writeFileSync(file, keys, { mode: 0o600, flag: 'wx' });
+  } catch {
+    // a read-only pki dir: tickets still work until this master stops
+  }
+  return keys;
+}
+
 /** Reads the API token, creating it (mode 0600, owner only) on first start. */
 export function ensureToken(file: string): string {
   if (!existsSync(file)) {

@@ -22,5 +22,8 @@ t.test("one tick's grains and last-seen writes of many minions commit in one tra
   t.equal(transactions, 2, 'one transaction for the grains of all, one for their last-seen');
   const rows = await store.listMinions();
   t.equal(rows.length, ids.length, 'every row stored');
-  t.ok(rows.every((r) => r.grains.os === 'Debian' && r.last_seen), 'with grains and last seen');
+  t.ok(
+    rows.every((r) => r.grains.os === 'Debian' && r.last_seen),
+    'with grains and last seen',
+  );
 });

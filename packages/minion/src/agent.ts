@@ -129,7 +129,10 @@ export class MinionAgent extends EventEmitter {
     // state results first: a job's return is only stored after its states
     const resent = this.sender.resendAll();
     const master = formatMaster(this.conn.master);
-    this.log.info({ event: 'minion_ready', master, resent: resent.rets, resent_states: resent.states }, `authenticated with the master ${master}`);
+    this.log.info(
+      { event: 'minion_ready', master, resent: resent.rets, resent_states: resent.states, reconnect_window: this.conn.reconnectWindowSeconds },
+      `authenticated with the master ${master}`,
+    );
     this.emit('ready');
   }
 

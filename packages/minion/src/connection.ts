@@ -2,7 +2,8 @@ import { sign } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { TLSSocket } from 'node:tls';
+import { isIP } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { BrineError, type Logger } from '@brine/core';
 import { authPayload, encode, EXPORTER_LABEL, parseFrame, type Body, type MasterToMinion, type MinionToMaster, type ResMsg } from '@brine/protocol';
 import WebSocket from 'ws';
@@ -35,7 +36,16 @@ interface ConnectTry {
   /** What ended a try that never reached the master (the socket's error), for the warning. */
   failure?: Error;
   answered: boolean;
+  /** The master was busy admitting others: come back within this many seconds. */
+  busy?: number;
+  /** The master's certificate checked out (or the session resumed one that had): its TLS session may be kept. */
+  trusted?: boolean;
+  /** A session ticket that arrived before the certificate was checked. */
+  ticket?: Buffer;
 }
+
+/** The longest a master may ask a minion to stay away (busy, reconnect window), in seconds. */
+const MAX_WINDOW_S = 600;
 
 /**
  * The minion's channel to its master: TLS WebSocket with the master's certificate pinned,
@@ -58,6 +68,10 @@ export class MasterConnection extends EventEmitter {
   private reqSeq = 0;
   /** The largest frame the master connected to hears (from its welcome). */
   private masterFrameBytes?: number;
+  /** Seconds over which to spread the reconnect when the connection drops (from the welcome). */
+  private reconnectWindow = 0;
+  /** The last TLS session of each master (by index), offered on the next connection to resume it. */
+  private readonly tlsSessions = new Map<number, Buffer>();
 
   private readonly config: MinionConfig;
   private readonly identity: MinionIdentity;
@@ -81,6 +95,11 @@ export class MasterConnection extends EventEmitter {
 
   get connected(): boolean {
     return this.authed;
+  }
+
+  /** Seconds the master's welcome asked to spread a reconnect over (0: the backoff alone). */
+  get reconnectWindowSeconds(): number {
+    return this.reconnectWindow;
   }
 
   /** The master connected to (or being tried now). */
@@ -148,21 +167,29 @@ export class MasterConnection extends EventEmitter {
   private connect(): void {
     if (this.stopped) return;
     this.authed = false;
+    const t: ConnectTry = { binding: '', answered: false };
+    const index = this.current;
+    const session = this.tlsSessions.get(index);
     const ws = new WebSocket(this.url(), {
       // the certificate is self-signed: it is checked by its pinned fingerprint instead
       rejectUnauthorized: false,
       maxPayload: this.config.max_frame_bytes * 4,
       perMessageDeflate: false,
       handshakeTimeout: 10_000,
+      ...(session ? { session } : {}),
+      // ws hands its TLS options (host, port, session, ...) to this instead of tls.connect
+      createConnection: ((opts: ConnectionOptions) => this.tlsConnect(opts, index, t)) as unknown as WebSocket.ClientOptions['createConnection'],
     });
     this.ws = ws;
-    const t: ConnectTry = { binding: '', answered: false };
     ws.on('open', () => {
       const socket = (ws as unknown as { _socket: TLSSocket })._socket;
-      if (!this.checkFingerprint(socket.getPeerCertificate().fingerprint256)) {
+      // a resumed session shows no certificate: it was kept only from a connection whose certificate checked out
+      if (!socket.isSessionReused() && !this.checkFingerprint(socket.getPeerCertificate().fingerprint256)) {
         ws.terminate();
         return;
       }
+      t.trusted = true;
+      if (t.ticket) this.tlsSessions.set(index, t.ticket);
       t.binding = socket.exportKeyingMaterial(32, EXPORTER_LABEL, Buffer.alloc(0)).toString('base64');
       this.send({ type: 'hello', minion: this.config.id, pub: this.identity.publicPem, version: this.version, ...(this.call ? { call: true } : {}) });
     });
@@ -182,6 +209,20 @@ export class MasterConnection extends EventEmitter {
     ws.on('close', () => this.onClose(ws, t));
   }
 
+  /**
+   * The TLS connection of a try (what ws would open), keeping the session tickets the master
+   * sends, so the next connection to it resumes rather than repeats the full handshake.
+   */
+  private tlsConnect(opts: ConnectionOptions, index: number, t: ConnectTry): TLSSocket {
+    const host = opts.host ?? '';
+    const socket = tlsConnect({ ...opts, servername: isIP(host) ? '' : host });
+    socket.on('session', (ticket: Buffer) => {
+      if (t.trusted) this.tlsSessions.set(index, ticket);
+      else t.ticket = ticket;
+    });
+    return socket;
+  }
+
   /** A frame from the master on the current connection. */
   private onFrame(msg: MasterToMinion, t: ConnectTry): void {
     switch (msg.type) {
@@ -194,6 +235,7 @@ export class MasterConnection extends EventEmitter {
         this.authed = true;
         this.attempt = 0;
         this.masterFrameBytes = msg.max_frame_bytes;
+        this.reconnectWindow = Math.min(Math.max(msg.reconnect_window ?? 0, 0), MAX_WINDOW_S);
         this.emit('welcome');
         // requests asked before the connection dropped are asked again (they are all idempotent)
         for (const [id, req] of this.requests) {
@@ -204,6 +246,9 @@ export class MasterConnection extends EventEmitter {
       case 'key_state':
         t.retryAfter = msg.state === 'pending' ? this.config.acceptance_wait_time : Math.max(this.config.acceptance_wait_time, 1);
         this.onKeyState(msg.state, t.retryAfter);
+        return;
+      case 'busy':
+        t.busy = Math.min(Math.max(msg.retry_after, 0), MAX_WINDOW_S);
         return;
       case 'res':
         if (msg.parts === undefined) this.settle(msg.ref)?.resolve(msg.data);
@@ -239,18 +284,28 @@ export class MasterConnection extends EventEmitter {
     const was = formatMaster(tried);
     // a stop (SIGTERM) closes the channel on purpose: that is not a lost master
     if (this.authed && this.stopped) this.log.info({ event: 'disconnected', master: was }, 'disconnected from the master (stopping)');
-    else if (this.authed) this.log.warn({ event: 'disconnected', master: was }, `lost the master ${was}`);
     const lost = this.authed;
     this.authed = false;
     if (this.ws === ws) this.ws = undefined;
     if (this.stopped) return;
+    // a busy master is asked again (a call too) once its window has passed, not the next master
+    if (t.busy !== undefined) return this.comeBackLater(was, t.busy);
     if (this.call) return this.callEnded(tried, lost, t.answered ? undefined : t.failure);
     // whatever ended this try (lost, unreachable, key not accepted there), the next goes to the next master
     if (this.config.masters.length > 1) {
       this.current = (this.current + 1) % this.config.masters.length;
       if (lost) this.log.warn({ event: 'master_failover', from: was, to: formatMaster(this.master) }, `moving to the next master ${formatMaster(this.master)}`);
     }
-    const delay = this.schedule(t.retryAfter);
+    // a lost master (a restart) is met by the whole fleet: each comes back at a random moment of the welcome's window
+    const spread = lost && this.reconnectWindow > 0 ? Math.random() * this.reconnectWindow * 1000 : undefined;
+    const delay = spread === undefined ? this.schedule(t.retryAfter) : this.after(spread);
+    if (lost) {
+      const retryIn = Math.round(delay);
+      this.log.warn(
+        { event: 'disconnected', master: was, retry_in: retryIn, window: this.reconnectWindow },
+        `lost the master ${was}; retrying in ${(retryIn / 1000).toFixed(1)} s`,
+      );
+    }
     // a try that never heard the master: say why at warning level, once a try (the backoff spaces them)
     if (!lost && !t.answered && !this.stopped) {
       const { reason, hint } = explainConnectFailure(t.failure, tried);
@@ -339,6 +394,21 @@ export class MasterConnection extends EventEmitter {
     this.requests.delete(ref);
     clearTimeout(r.timer);
     return r;
+  }
+
+  /** The master was busy admitting others: back at a random moment in the second half of its window. */
+  private comeBackLater(master: string, window: number): void {
+    const delay = this.after(window * 1000 * (0.5 + Math.random() * 0.5));
+    this.log.warn(
+      { event: 'master_busy', master, retry_after: window, retry_in: Math.round(delay) },
+      `the master ${master} is busy admitting other minions; retrying in ${(delay / 1000).toFixed(1)} s`,
+    );
+  }
+
+  /** The next try in `ms`. */
+  private after(ms: number): number {
+    this.timer = setTimeout(() => this.connect(), ms);
+    return ms;
   }
 
   /** Exponential backoff with full jitter, so minions do not all come back at once. */

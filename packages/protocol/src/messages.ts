@@ -152,6 +152,22 @@ export interface WelcomeMsg extends Base {
   minion: string;
   /** The largest frame the master hears: the minion trims and batches what it sends to fit. */
   max_frame_bytes?: number;
+  /**
+   * Seconds over which the minion spreads its reconnect when this connection drops (a random
+   * moment inside them), scaled to the fleet connected, so a master restart is not met by every
+   * minion at once. Older minions ignore it.
+   */
+  reconnect_window?: number;
+}
+
+/**
+ * The master is admitting more minions than it can at the moment: it closes this connection,
+ * and the minion comes back at a random moment within `retry_after` seconds (a window scaled to
+ * the master's load). Older minions take it for a bad frame and retry with their own backoff.
+ */
+export interface BusyMsg extends Base {
+  type: 'busy';
+  retry_after: number;
 }
 
 export interface JobMsg extends Base {
@@ -199,7 +215,8 @@ export interface PongMsg extends Base {
 }
 
 export type MinionToMaster = HelloMsg | AuthMsg | GrainsMsg | RetMsg | ReqMsg | StateResultsMsg | HostAnswersMsg | ErrorMsg | PingMsg | PongMsg;
-export type MasterToMinion = ChallengeMsg | KeyStateMsg | WelcomeMsg | JobMsg | AckMsg | ResMsg | StateAckMsg | HostCallsMsg | ErrorMsg | PingMsg | PongMsg;
+export type MasterToMinion =
+  ChallengeMsg | KeyStateMsg | WelcomeMsg | BusyMsg | JobMsg | AckMsg | ResMsg | StateAckMsg | HostCallsMsg | ErrorMsg | PingMsg | PongMsg;
 export type Message = MinionToMaster | MasterToMinion;
 export type MessageType = Message['type'];
 

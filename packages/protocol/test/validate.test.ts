@@ -148,3 +148,13 @@ t.test('free-form data from a minion is bounded in depth and size', async (t) =>
   t.ok(parseFrame(grains(`{"os":"Debian","ip4_interfaces":{"lo":["127.0.0.1"]},"x":${deepJson(60)}}`)).ok);
   t.ok(parseFrame(`{"v":1,"type":"ret","jid":"${jid}","fun":"f","success":true,"retcode":0,"started":"","finished":"","return":${deepJson(400)}}`).ok);
 });
+
+t.test("the master's busy refusal and the welcome's reconnect window are validated", async (t) => {
+  const busy = parseFrame(encode({ type: 'busy', retry_after: 3 }));
+  t.ok(busy.ok && busy.msg.type === 'busy' && busy.msg.retry_after === 3, 'busy with a window');
+  const noWindow = parseFrame('{"v":1,"type":"busy"}');
+  t.match(noWindow, { ok: false, error: { code: 'BRINE_ERR_PROTO_BAD_FIELD', message: /retry_after/ } });
+  t.match(parseFrame('{"v":1,"type":"busy","retry_after":"soon"}'), { ok: false, error: { code: 'BRINE_ERR_PROTO_BAD_FIELD' } });
+  t.ok(parseFrame(encode({ type: 'welcome', minion: 'm', reconnect_window: 12.5 })).ok, 'a welcome with a window');
+  t.match(parseFrame('{"v":1,"type":"welcome","minion":"m","reconnect_window":"x"}'), { ok: false, error: { code: 'BRINE_ERR_PROTO_BAD_FIELD' } });
+});

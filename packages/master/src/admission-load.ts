@@ -1,0 +1,54 @@
+/** Seconds of history the admission rate is measured over. */
+const SPAN = 5;
+
+/**
+ * How fast this master admits minions right now, and the windows it tells them from that: when
+ * a refused connection should come back (busy), and over how long a minion spreads its
+ * reconnect when its connection drops (welcome). Counts per second over the last few seconds.
+ */
+export class AdmissionLoad {
+  private readonly admitted = new Array<number>(SPAN).fill(0);
+  private readonly refused = new Array<number>(SPAN).fill(0);
+  private second = Math.floor(Date.now() / 1000);
+
+  private slot(): number {
+    const now = Math.floor(Date.now() / 1000);
+    // seconds that passed without a note are zero
+    for (let s = this.second + 1; s <= now && s <= this.second + SPAN; s++) {
+      this.admitted[s % SPAN] = 0;
+      this.refused[s % SPAN] = 0;
+    }
+    this.second = now;
+    return now % SPAN;
+  }
+
+  noteAdmitted(): void {
+    this.admitted[this.slot()]!++;
+  }
+
+  noteRefused(): void {
+    this.refused[this.slot()]!++;
+  }
+
+  /** Minions admitted a second, over the last few seconds. */
+  rate(): number {
+    this.slot();
+    return this.admitted.reduce((a, b) => a + b, 0) / SPAN;
+  }
+
+  /**
+   * Seconds a refused connection waits: the minions waiting and those refused lately, at the
+   * rate the master admits (at least a modest one while it has admitted none yet), 1 to 60 s.
+   */
+  retryAfter(waiting: number): number {
+    const refused = this.refused.reduce((a, b) => a + b, 0);
+    const seconds = Math.ceil((waiting + refused) / Math.max(this.rate(), 20));
+    return Math.min(60, Math.max(1, seconds));
+  }
+}
+
+/** The welcome's reconnect window: the fleet connected at the rate the master readmits, at most 10 minutes. */
+export function reconnectWindow(connected: number, reconnectRate: number): number {
+  if (!(reconnectRate > 0)) return 0;
+  return Math.min(600, Math.round((connected / reconnectRate) * 10) / 10);
+}
