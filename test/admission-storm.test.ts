@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import t from 'tap';
 import { Cluster } from './helpers/cluster.js';
 import { until } from './helpers/proc.js';
@@ -60,4 +61,23 @@ t.test('after a master restart the minion resumes its TLS session and spreads it
     return res.returns.r1 ? res : undefined;
   }, 'a ping answered');
   t.same(r.returns.r1?.return, true, 'the resumed session works');
+});
+
+t.test('a storm is admitted a few handshakes at a time; idle connections cannot hold the door', async (t) => {
+  const c = new Cluster({ master: { auth_timeout: 600 } });
+  t.teardown(() => c.close());
+  await c.start();
+  // 200 connections that never start TLS: the first ones take the admission slots, the rest queue unread
+  const idle = Array.from({ length: 200 }, () => net.connect(c.port, '127.0.0.1'));
+  t.teardown(() => idle.forEach((s) => s.destroy()));
+  const queued = await until(async () => {
+    const s = await c.client.get<{ admission_queue?: number; unauthenticated: number }>('/v1/stats');
+    return s.unauthenticated === 200 && (s.admission_queue ?? 0) > 0 ? s.admission_queue : undefined;
+  }, 'connections queued for admission');
+  t.ok(queued! > 0 && queued! < 200, `${queued} of 200 wait their turn`);
+  // a stalled handshake lets the next go after a while: a real minion still gets in behind them
+  const m = c.startMinion('behind');
+  await m.waitEvent('minion_ready', 30_000);
+  const after = await c.client.get<{ admission_queue: number }>('/v1/stats');
+  t.equal(after.admission_queue, 0, 'the queue drained');
 });

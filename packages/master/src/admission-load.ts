@@ -30,19 +30,24 @@ export class AdmissionLoad {
     this.refused[this.slot()]!++;
   }
 
-  /** Minions admitted a second, over the last few seconds. */
-  rate(): number {
-    this.slot();
-    return this.admitted.reduce((a, b) => a + b, 0) / SPAN;
+  /**
+   * What the master admits a second when pressed: the best of the last few whole seconds (the
+   * current one is still counting), at least a modest rate before it has admitted any.
+   */
+  capacity(): number {
+    const now = this.slot();
+    let best = 0;
+    for (let i = 0; i < SPAN; i++) if (i !== now) best = Math.max(best, this.admitted[i]!);
+    return Math.max(best, 50);
   }
 
   /**
-   * Seconds a refused connection waits: the minions waiting and those refused lately, at the
-   * rate the master admits (at least a modest one while it has admitted none yet), 1 to 60 s.
+   * Seconds a refused connection may wait: enough for the master to admit the minions waiting
+   * and those it refused lately (who come back spread over their windows), 1 to 60 s.
    */
   retryAfter(waiting: number): number {
     const refused = this.refused.reduce((a, b) => a + b, 0);
-    const seconds = Math.ceil((waiting + refused) / Math.max(this.rate(), 20));
+    const seconds = Math.ceil((waiting + refused) / this.capacity());
     return Math.min(60, Math.max(1, seconds));
   }
 }

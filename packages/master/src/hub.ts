@@ -1,6 +1,7 @@
 import { randomBytes, verify } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
+import type { Server as NetServer } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { BrineError, toBrineError, type Grains, type Logger } from '@brine/core';
 import {
@@ -98,8 +99,10 @@ export class MinionHub {
     hostCallTimeout?: number;
     /** What a connection may cost before it authenticates (see UnauthGuard). */
     unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
-    /** Minions admitted at once before new connections are told to come back (busy). */
+    /** Minions waiting to be admitted before new connections are told to come back (busy). */
     maxAdmitting?: number;
+    /** The TCP server that accepts for `server` (pauseOnConnect): the guard admits its connections a few at a time. */
+    acceptor?: NetServer;
     /** Minions a second readmitted after a restart: the welcome's reconnect window. */
     reconnectRate?: number;
   };
@@ -120,6 +123,7 @@ export class MinionHub {
       unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
       maxAdmitting?: number;
       reconnectRate?: number;
+      acceptor?: NetServer;
     },
   ) {
     this.deps = deps;
@@ -139,8 +143,10 @@ export class MinionHub {
         maxPerAddress: deps.unauth?.maxPerAddress ?? 256,
         // room for a hello and an auth, a few refused frames, and the WebSocket framing
         maxBytes: deps.unauth?.maxBytes ?? this.authFrameBytes * 4,
+        ...(deps.maxAdmitting !== undefined ? { maxAdmitting: deps.maxAdmitting } : {}),
       },
       deps.log,
+      deps.acceptor,
     );
     this.wss.on('connection', (ws, req) => this.accept(ws, req));
     if (deps.pingInterval > 0) {
@@ -176,8 +182,8 @@ export class MinionHub {
       ws.close(1011, 'no TLS session');
       return;
     }
-    // this connection is counted among those waiting: over the limit it is sent away before it costs more
-    if (this.guard.stats.unauthenticated > (this.deps.maxAdmitting ?? Infinity)) return this.refuseBusy(ws, req);
+    // it arrived when the queue was too long: sent away before it costs more
+    if (this.guard.isBusy(peerKey(req.socket.remoteAddress, req.socket.remotePort))) return this.refuseBusy(ws, req);
     const resumed = socket.isSessionReused();
     if (resumed) this.stats.tls_resumed++;
     const session: Session = {
@@ -212,7 +218,7 @@ export class MinionHub {
 
   /** Too many minions are being admitted: this one comes back at a random moment inside the window. */
   private refuseBusy(ws: WebSocket, req: IncomingMessage): void {
-    const waiting = this.guard.stats.unauthenticated;
+    const waiting = this.guard.waiting;
     const retryAfter = this.load.retryAfter(waiting);
     this.load.noteRefused();
     this.stats.busy_refused++;
@@ -222,7 +228,7 @@ export class MinionHub {
       const peer = peerKey(req.socket.remoteAddress, req.socket.remotePort);
       this.deps.log.warn(
         { event: 'minion_busy', peer, waiting, retry_after: retryAfter, busy_refused: this.stats.busy_refused },
-        `admitting ${waiting} minions at once (max_admitting): new connections are told to retry within ${retryAfter} s`,
+        `${waiting} minions wait to be admitted (max_admitting): new connections are told to retry within ${retryAfter} s`,
       );
     }
     ws.send(encode({ type: 'busy', retry_after: retryAfter }));

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import path from 'node:path';
 import { createLogger, type Logger } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
@@ -138,7 +138,9 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     ticketKeys: ticketKeys(config.pki_dir),
     sessionTimeout: TLS_SESSION_SECONDS,
   });
-  const hub = minionHub(server, config, { keys, store, clusterId, events, log });
+  // the minion port: a TCP server that leaves each connection unread until the guard gives it its turn
+  const acceptor = createNetServer({ pauseOnConnect: true });
+  const hub = minionHub(server, config, { keys, store, clusterId, events, log, acceptor });
   const jobs = jobManager(config, await store.lastJid(), { store, hub, keys, events, log, cluster, states });
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events);
@@ -152,9 +154,9 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     ...(checkTree ? { checkTree } : {}),
     onCompile: (s) => metrics.compileSeconds.observe(s),
   });
-  const port = await listenMinionChannel(server, hub, config, log);
+  const port = await listenMinionChannel(acceptor, server, hub, config, log);
 
-  const { api, apiPort } = await listenApi(config, server, {
+  const { api, apiPort } = await listenApi(config, acceptor, {
     token,
     store,
     ...(cluster ? { cluster } : {}),
@@ -182,7 +184,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
 
   logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
-  const close = closer({ retention, jobs, hub, cluster, api, server, store, pool, log });
+  const close = closer({ retention, jobs, hub, cluster, api, server, acceptor, store, pool, log });
   return {
     config,
     store,
@@ -206,7 +208,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
 type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | 'allowedHosts'>;
 
 /** Builds the operator API and listens; a port that cannot be had closes the minion channel. */
-async function listenApi(config: MasterConfig, server: Server, parts: ApiParts): Promise<{ api: FastifyInstance; apiPort: number }> {
+async function listenApi(config: MasterConfig, acceptor: NetServer, parts: ApiParts): Promise<{ api: FastifyInstance; apiPort: number }> {
   const api = await buildApi({
     ...parts,
     defaultTimeout: config.timeout,
@@ -217,7 +219,7 @@ async function listenApi(config: MasterConfig, server: Server, parts: ApiParts):
   try {
     await api.listen({ host: config.api_host, port: config.api_port });
   } catch (err) {
-    server.close();
+    acceptor.close();
     throw listenError(err, 'operator API', config.api_host, config.api_port, 'api_port');
   }
   return { api, apiPort: (api.server.address() as AddressInfo).port };
@@ -231,11 +233,12 @@ function closer(p: {
   cluster: ClusterLink | undefined;
   api: FastifyInstance;
   server: Server;
+  acceptor: NetServer;
   store: StoreBackend;
   pool: CompilePool;
   log: Logger;
 }): () => Promise<void> {
-  const { retention, jobs, hub, cluster, api, server, store, pool, log } = p;
+  const { retention, jobs, hub, cluster, api, server, acceptor, store, pool, log } = p;
   let closed = false;
   return async () => {
     if (closed) return;
@@ -245,7 +248,8 @@ function closer(p: {
     hub.close();
     await cluster?.close();
     await api.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => acceptor.close(() => resolve()));
+    server.close();
     await store.close();
     await pool.close();
     log.info({ event: 'master_stopped' }, 'master stopped');
@@ -256,10 +260,11 @@ function closer(p: {
 function minionHub(
   server: Server,
   config: MasterConfig,
-  d: { keys: KeyManager; store: StoreBackend; clusterId: string | undefined; events: EventBus; log: Logger },
+  d: { keys: KeyManager; store: StoreBackend; clusterId: string | undefined; events: EventBus; log: Logger; acceptor: NetServer },
 ): MinionHub {
-  const { keys, store, clusterId, events, log } = d;
+  const { keys, store, clusterId, events, log, acceptor } = d;
   return new MinionHub(server, {
+    acceptor,
     keys,
     store,
     ...(clusterId ? { clusterId } : {}),
@@ -292,7 +297,7 @@ function treeCheck(store: StoreBackend, states: StateService, cluster: ClusterLi
 }
 
 /** Listens for minions (WebSocket on /ws only); the port bound. */
-async function listenMinionChannel(server: Server, hub: MinionHub, config: MasterConfig, log: Logger): Promise<number> {
+async function listenMinionChannel(acceptor: NetServer, server: Server, hub: MinionHub, config: MasterConfig, log: Logger): Promise<number> {
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('the minion channel speaks WebSocket on /ws\n');
@@ -300,11 +305,13 @@ async function listenMinionChannel(server: Server, hub: MinionHub, config: Maste
   // ws re-emits the server's errors on the WebSocketServer: the listen error is handled below
   hub.wss.on('error', (err) => log.debug({ err }, 'minion channel server error'));
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => reject(listenError(err, 'minion channel', config.interface, config.port, 'port')));
+    acceptor.once('error', (err) => reject(listenError(err, 'minion channel', config.interface, config.port, 'port')));
     // Node's default backlog (511) overflows when a fleet reconnects at once: SYNs dropped, retried seconds later
-    server.listen({ port: config.port, host: config.interface, backlog: config.listen_backlog }, () => resolve());
+    acceptor.listen({ port: config.port, host: config.interface, backlog: config.listen_backlog }, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  // after the listen: a failed accept (out of file descriptors) is logged, the master stays up
+  acceptor.on('error', (err) => log.warn({ event: 'minion_accept_failed', err: err.message }, 'accepting a minion connection failed'));
+  const port = (acceptor.address() as AddressInfo).port;
   return port;
 }
 

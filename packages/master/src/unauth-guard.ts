@@ -1,5 +1,5 @@
 import type { Server } from 'node:https';
-import type { Socket } from 'node:net';
+import type { Server as NetServer, Socket } from 'node:net';
 import type { Logger } from '@brine/core';
 
 export interface UnauthLimits {
@@ -11,6 +11,13 @@ export interface UnauthLimits {
   maxPerAddress: number;
   /** Bytes a connection may send (TLS handshake, upgrade, frames) before it authenticates. */
   maxBytes: number;
+  /**
+   * Connections admitted at once (TLS handshake, upgrade, hello, signature) when the guard
+   * accepts for the TLS server; the rest wait their turn, their bytes unread.
+   */
+  maxInFlight?: number;
+  /** Connections being admitted (queued or under way) beyond which new ones are admitted only to be told busy. */
+  maxAdmitting?: number;
 }
 
 export interface UnauthStats {
@@ -18,6 +25,8 @@ export interface UnauthStats {
   unauth_refused: number;
   auth_timeouts: number;
   unauth_too_much_data: number;
+  /** Accepted connections waiting for their turn to be admitted (their TLS not started). */
+  admission_queue: number;
 }
 
 interface Pending {
@@ -26,6 +35,38 @@ interface Pending {
   timer: NodeJS.Timeout;
   /** The decrypted stream being counted, once the WebSocket is up. */
   watched?: { socket: Socket; onData: (chunk: Buffer) => void };
+  /** When it was given one of the slots (it holds it until its TLS handshake is done). */
+  slotted?: number;
+  /** Admitted only to be told to come back later: the queue was too long when it arrived. */
+  busy?: boolean;
+}
+
+/** How long a connection holds an admission slot at most (a handshake that stalls lets the next go). */
+const SLOT_HOLD_MS = 1000;
+
+/** A first-in first-out list that does not copy itself on every take. */
+class Fifo<T> {
+  private items: Array<T | undefined> = [];
+  private head = 0;
+  get length(): number {
+    return this.items.length - this.head;
+  }
+  push(item: T): void {
+    this.items.push(item);
+  }
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head++] = undefined;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
 }
 
 /** The key of a connection on both its TCP and its TLS socket (the TLS one proxies the TCP one). */
@@ -47,16 +88,48 @@ function plainAddress(address: string | undefined): string {
 export class UnauthGuard {
   private readonly pending = new Map<string, Pending>();
   private readonly perAddress = new Map<string, number>();
-  readonly stats: UnauthStats = { unauthenticated: 0, unauth_refused: 0, auth_timeouts: 0, unauth_too_much_data: 0 };
+  readonly stats: UnauthStats = { unauthenticated: 0, unauth_refused: 0, auth_timeouts: 0, unauth_too_much_data: 0, admission_queue: 0 };
+  /** Connections waiting for a slot: those to admit, and (first served) those to tell busy. */
+  private readonly queue = new Fifo<Pending>();
+  private readonly busyQueue = new Fifo<Pending>();
+  private inFlight = 0;
+  /** Slotted connections in the order they were slotted: the oldest stall is let go first. */
+  private readonly slots = new Fifo<Pending>();
+  private sweep?: NodeJS.Timeout;
+  /** Hands a connection to the TLS server; without an acceptor the server took it itself. */
+  private readonly start?: (socket: Socket) => void;
   /** One warning per kind per minute is enough to tell an operator a flood is on. */
   private readonly warned = new Map<string, number>();
 
   private readonly limits: UnauthLimits;
   private readonly log: Logger;
-  constructor(server: Server, limits: UnauthLimits, log: Logger) {
+  /**
+   * With an `acceptor` (a plain TCP server listening with pauseOnConnect) the guard admits
+   * connections to the TLS `server` a bounded number at a time: a storm of thousands waits with
+   * its bytes unread instead of every handshake being worked on in the same turn of the event
+   * loop. Without one, it only watches what the TLS server accepts.
+   */
+  constructor(server: Server, limits: UnauthLimits, log: Logger, acceptor?: NetServer) {
     this.limits = limits;
     this.log = log;
-    server.on('connection', (socket: Socket) => this.admit(socket));
+    if (acceptor) {
+      this.start = (socket) => server.emit('connection', socket);
+      acceptor.on('connection', (socket: Socket) => this.admit(socket));
+      server.on('secureConnection', (tls: Socket) => this.unslot(this.pending.get(peerKey(tls.remoteAddress, tls.remotePort))));
+      // a slot held by a stalled handshake is let go after a while, so a few idle connections cannot hold the door
+      this.sweep = setInterval(() => this.pump(), SLOT_HOLD_MS / 2);
+      this.sweep.unref();
+    } else server.on('connection', (socket: Socket) => this.admit(socket));
+  }
+
+  /** Connections waiting for their turn (the queue a new one joins). */
+  get waiting(): number {
+    return this.queue.length + this.busyQueue.length;
+  }
+
+  /** The connection was admitted only to be told to come back later. */
+  isBusy(key: string): boolean {
+    return this.pending.get(key)?.busy === true;
   }
 
   private warn(kind: string, fields: Record<string, unknown>, message: string): void {
@@ -83,9 +156,45 @@ export class UnauthGuard {
     }, this.limits.authTimeout * 1000);
     timer.unref();
     socket.once('close', () => this.release(key));
-    this.pending.set(key, { socket, address, timer });
+    const p: Pending = { socket, address, timer };
+    this.pending.set(key, p);
     this.perAddress.set(address, fromHere + 1);
     this.stats.unauthenticated = this.pending.size;
+    if (!this.start) return;
+    // more being admitted than max_admitting (this one counted) would outlast the minions' timeouts: the newcomer is told busy, first
+    if (this.pending.size > (this.limits.maxAdmitting ?? Infinity)) {
+      p.busy = true;
+      this.busyQueue.push(p);
+    } else this.queue.push(p);
+    this.pump();
+  }
+
+  /** Starts waiting connections while slots are free (busy ones first: they are quick). */
+  private pump(): void {
+    const max = this.limits.maxInFlight ?? 64;
+    const stale = Date.now() - SLOT_HOLD_MS;
+    for (let p = this.slots.peek(); p && (p.slotted === undefined || p.slotted < stale); p = this.slots.peek()) {
+      this.unslot(p, false);
+      this.slots.shift();
+    }
+    while (this.inFlight < max) {
+      const p = this.busyQueue.shift() ?? this.queue.shift();
+      if (!p) break;
+      if (p.socket.destroyed) continue;
+      p.slotted = Date.now();
+      this.slots.push(p);
+      this.inFlight++;
+      this.start!(p.socket);
+    }
+    this.stats.admission_queue = this.waiting;
+  }
+
+  /** Its TLS handshake is done (or it closed, or stalled): its slot goes to the next in line. */
+  private unslot(p: Pending | undefined, pump = true): void {
+    if (p?.slotted === undefined) return;
+    p.slotted = undefined;
+    this.inFlight--;
+    if (pump) this.pump();
   }
 
   /**
@@ -122,13 +231,19 @@ export class UnauthGuard {
     clearTimeout(p.timer);
     p.watched?.socket.off('data', p.watched.onData);
     this.pending.delete(key);
+    this.unslot(p);
     const n = (this.perAddress.get(p.address) ?? 1) - 1;
     if (n > 0) this.perAddress.set(p.address, n);
     else this.perAddress.delete(p.address);
     this.stats.unauthenticated = this.pending.size;
   }
 
+  /** The master stops: what still waits to authenticate (queued or under way) is closed. */
   close(): void {
-    for (const p of this.pending.values()) clearTimeout(p.timer);
+    if (this.sweep) clearInterval(this.sweep);
+    for (const p of [...this.pending.values()]) {
+      clearTimeout(p.timer);
+      p.socket.destroy();
+    }
   }
 }

@@ -396,9 +396,9 @@ export class MasterConnection extends EventEmitter {
     return r;
   }
 
-  /** The master was busy admitting others: back at a random moment in the second half of its window. */
+  /** The master was busy admitting others: back at a random moment of its window (spread evenly, as it expects). */
   private comeBackLater(master: string, window: number): void {
-    const delay = this.after(window * 1000 * (0.5 + Math.random() * 0.5));
+    const delay = this.after(window * 1000 * Math.random());
     this.log.warn(
       { event: 'master_busy', master, retry_after: window, retry_in: Math.round(delay) },
       `the master ${master} is busy admitting other minions; retrying in ${(delay / 1000).toFixed(1)} s`,
