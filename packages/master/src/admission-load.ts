@@ -30,15 +30,21 @@ export class AdmissionLoad {
     this.refused[this.slot()]!++;
   }
 
+  /** The rate assumed before any is measured (the configured reconnect_rate). */
+  private readonly assumed: number;
+  constructor(assumedRate: number) {
+    this.assumed = assumedRate > 0 ? assumedRate : 100;
+  }
+
   /**
    * What the master admits a second when pressed: the best of the last few whole seconds (the
-   * current one is still counting), at least a modest rate before it has admitted any.
+   * current one is still counting), or the assumed rate while none is measured.
    */
   capacity(): number {
     const now = this.slot();
     let best = 0;
     for (let i = 0; i < SPAN; i++) if (i !== now) best = Math.max(best, this.admitted[i]!);
-    return Math.max(best, 50);
+    return best > 0 ? Math.max(best, 10) : this.assumed;
   }
 
   /**

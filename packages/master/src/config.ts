@@ -120,7 +120,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   pillar_safe_matchers_only: false,
   ping_interval: 30,
   listen_backlog: 8192,
-  max_admitting: 1000,
+  max_admitting: 2000,
   reconnect_rate: 400,
   log_level: 'info',
   file_roots: { base: ['/srv/salt'] },

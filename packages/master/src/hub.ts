@@ -30,6 +30,7 @@ import type { StoreBackend } from './store-backend.js';
 import type { Session } from './session.js';
 import { peerKey, UnauthGuard, type UnauthLimits } from './unauth-guard.js';
 import { AdmissionLoad, reconnectWindow } from './admission-load.js';
+import { SlicedQueue } from './fifo.js';
 
 export type { Session };
 
@@ -75,8 +76,10 @@ export class MinionHub {
     tls_resumed: 0,
   };
   /** How fast minions are admitted: the windows of busy refusals and welcomes. */
-  private readonly load = new AdmissionLoad();
+  private readonly load: AdmissionLoad;
   private busyWarned = 0;
+  /** Hellos and signatures, worked off in slices of the event loop (8 at a time, for a store over the network). */
+  private readonly admitting = new SlicedQueue(8, 10);
   readonly guard: UnauthGuard;
   private heartbeat?: NodeJS.Timeout;
   handlers?: HubHandlers;
@@ -127,6 +130,7 @@ export class MinionHub {
     },
   ) {
     this.deps = deps;
+    this.load = new AdmissionLoad(deps.reconnectRate ?? 0);
     this.hostAsks = new HostAsks((session, msg) => {
       if (session.ws.readyState !== session.ws.OPEN) return false;
       this.send(session, msg);
@@ -293,12 +297,21 @@ export class MinionHub {
     switch (msg.type) {
       case 'hello':
         session.call = msg.call === true;
-        return void this.onHello(session, msg.minion, msg.pub).catch((err: unknown) => {
-          this.storeFailed(err);
-          session.ws.close(1011, 'master store unavailable');
-        });
+        return this.admitting.push(() =>
+          this.onHello(session, msg.minion, msg.pub).catch((err: unknown) => {
+            this.storeFailed(err);
+            session.ws.close(1011, 'master store unavailable');
+          }),
+        );
       case 'auth':
-        return this.onAuth(session, msg.sig, msg.id);
+        return this.admitting.push(async () => {
+          try {
+            this.onAuth(session, msg.sig, msg.id);
+          } catch (err) {
+            this.deps.log.error({ err, minion: session.claimed }, 'auth handler failed');
+            this.sendError(session, 'BRINE_ERR_MASTER_INTERNAL', (err as Error).message);
+          }
+        });
       case 'grains': {
         // the authenticated id wins over whatever the minion reports as its id grain
         session.grains = { ...msg.grains, id: session.minion };
@@ -379,7 +392,10 @@ export class MinionHub {
       session.ws.close(1008, err.code);
       return;
     }
-    this.deps.log.info({ minion, peer: session.peer, key: admission.state }, 'minion hello');
+    // an accepted key is said once, as 'minion authenticated': a fleet's restart logs one line a minion
+    const hello = { minion, peer: session.peer, key: admission.state };
+    if (admission.state === 'accepted') this.deps.log.debug(hello, 'minion hello');
+    else this.deps.log.info(hello, 'minion hello');
     if (admission.state !== 'accepted') {
       if (admission.state === 'pending') {
         this.send(session, { type: 'key_state', state: 'pending' });

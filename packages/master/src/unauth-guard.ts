@@ -1,6 +1,7 @@
 import type { Server } from 'node:https';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Logger } from '@brine/core';
+import { Fifo } from './fifo.js';
 
 export interface UnauthLimits {
   /** Seconds a connection has to authenticate before it is closed. */
@@ -35,39 +36,21 @@ interface Pending {
   timer: NodeJS.Timeout;
   /** The decrypted stream being counted, once the WebSocket is up. */
   watched?: { socket: Socket; onData: (chunk: Buffer) => void };
-  /** When it was given one of the slots (it holds it until its TLS handshake is done). */
+  /** When it was given one of the slots (held until it authenticates or closes, 1 s at most). */
   slotted?: number;
   /** Admitted only to be told to come back later: the queue was too long when it arrived. */
   busy?: boolean;
 }
 
+/**
+ * Connections admitted at once (TLS handshake to signature): enough to keep a core busy across
+ * the round trips of each handshake, few enough that the work ready in one turn of the event
+ * loop stays short.
+ */
+const ADMITTING_AT_ONCE = 256;
+
 /** How long a connection holds an admission slot at most (a handshake that stalls lets the next go). */
 const SLOT_HOLD_MS = 1000;
-
-/** A first-in first-out list that does not copy itself on every take. */
-class Fifo<T> {
-  private items: Array<T | undefined> = [];
-  private head = 0;
-  get length(): number {
-    return this.items.length - this.head;
-  }
-  push(item: T): void {
-    this.items.push(item);
-  }
-  peek(): T | undefined {
-    return this.items[this.head];
-  }
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head++] = undefined;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-}
 
 /** The key of a connection on both its TCP and its TLS socket (the TLS one proxies the TCP one). */
 export function peerKey(address: string | undefined, port: number | undefined): string {
@@ -115,7 +98,6 @@ export class UnauthGuard {
     if (acceptor) {
       this.start = (socket) => server.emit('connection', socket);
       acceptor.on('connection', (socket: Socket) => this.admit(socket));
-      server.on('secureConnection', (tls: Socket) => this.unslot(this.pending.get(peerKey(tls.remoteAddress, tls.remotePort))));
       // a slot held by a stalled handshake is let go after a while, so a few idle connections cannot hold the door
       this.sweep = setInterval(() => this.pump(), SLOT_HOLD_MS / 2);
       this.sweep.unref();
@@ -171,7 +153,7 @@ export class UnauthGuard {
 
   /** Starts waiting connections while slots are free (busy ones first: they are quick). */
   private pump(): void {
-    const max = this.limits.maxInFlight ?? 64;
+    const max = this.limits.maxInFlight ?? ADMITTING_AT_ONCE;
     const stale = Date.now() - SLOT_HOLD_MS;
     for (let p = this.slots.peek(); p && (p.slotted === undefined || p.slotted < stale); p = this.slots.peek()) {
       this.unslot(p, false);
@@ -189,7 +171,7 @@ export class UnauthGuard {
     this.stats.admission_queue = this.waiting;
   }
 
-  /** Its TLS handshake is done (or it closed, or stalled): its slot goes to the next in line. */
+  /** It authenticated (or closed, or stalled): its slot goes to the next in line. */
   private unslot(p: Pending | undefined, pump = true): void {
     if (p?.slotted === undefined) return;
     p.slotted = undefined;
