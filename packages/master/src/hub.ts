@@ -56,6 +56,28 @@ export interface HubHandlers {
   onGone(minion: string): void;
 }
 
+/** What the minion channel works with (the master wires it up). */
+export interface HubDeps {
+  keys: KeyManager;
+  store: StoreBackend;
+  /** This master's name in a cluster (presence rows); SQLite keeps none. */
+  clusterId?: string;
+  events: EventBus;
+  log: Logger;
+  maxFrameBytes: number;
+  pingInterval: number;
+  /** Seconds a minion has to answer host calls. */
+  hostCallTimeout?: number;
+  /** What a connection may cost before it authenticates (see UnauthGuard). */
+  unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
+  /** Minions waiting to be admitted before new connections are told to come back (busy). */
+  maxAdmitting?: number;
+  /** The TCP server that accepts for `server` (pauseOnConnect): the guard admits its connections a few at a time. */
+  acceptor?: NetServer;
+  /** Minions a second readmitted after a restart: the welcome's reconnect window. */
+  reconnectRate?: number;
+}
+
 /**
  * The minion channel. Every frame is validated; a bad one gets a coded `error` frame and is
  * counted. Until a session has authenticated only `hello` and `auth` are accepted.
@@ -89,46 +111,9 @@ export class MinionHub {
   /** Answers `req` frames (compile, files, pillar) for the session's own identity. */
   requests?: (session: Session, msg: ReqMsg) => Promise<unknown>;
 
-  private readonly deps: {
-    keys: KeyManager;
-    store: StoreBackend;
-    /** This master's name in a cluster (presence rows); SQLite keeps none. */
-    clusterId?: string;
-    events: EventBus;
-    log: Logger;
-    maxFrameBytes: number;
-    pingInterval: number;
-    /** Seconds a minion has to answer host calls. */
-    hostCallTimeout?: number;
-    /** What a connection may cost before it authenticates (see UnauthGuard). */
-    unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
-    /** Minions waiting to be admitted before new connections are told to come back (busy). */
-    maxAdmitting?: number;
-    /** The TCP server that accepts for `server` (pauseOnConnect): the guard admits its connections a few at a time. */
-    acceptor?: NetServer;
-    /** Minions a second readmitted after a restart: the welcome's reconnect window. */
-    reconnectRate?: number;
-  };
-  constructor(
-    server: Server,
-    deps: {
-      keys: KeyManager;
-      store: StoreBackend;
-      /** This master's name in a cluster (presence rows); SQLite keeps none. */
-      clusterId?: string;
-      events: EventBus;
-      log: Logger;
-      maxFrameBytes: number;
-      pingInterval: number;
-      /** Seconds a minion has to answer host calls. */
-      hostCallTimeout?: number;
-      /** What a connection may cost before it authenticates (see UnauthGuard). */
-      unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
-      maxAdmitting?: number;
-      reconnectRate?: number;
-      acceptor?: NetServer;
-    },
-  ) {
+  private readonly deps: HubDeps;
+
+  constructor(server: Server, deps: HubDeps) {
     this.deps = deps;
     this.load = new AdmissionLoad(deps.reconnectRate ?? 0);
     this.hostAsks = new HostAsks((session, msg) => {
