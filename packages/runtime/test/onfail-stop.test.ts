@@ -1,19 +1,9 @@
 import t from 'tap';
 import type { LowChunk, RunningDict } from '@brine/core';
 import { runLowState } from '../src/index.js';
-import { makeRegistry, noFiles, shellRunner, testModule } from './helpers/test-registry.js';
+import { chunkMaker, makeRegistry, noFiles, shellRunner, testModule } from './helpers/test-registry.js';
 
-let order = 1;
-const T = (id: string, fun: string, extra: Record<string, unknown> = {}): LowChunk => ({
-  state: 'test',
-  fun,
-  __id__: id,
-  name: id,
-  __sls__: 'main',
-  __env__: 'base',
-  order: order++,
-  ...extra,
-});
+const T = chunkMaker('test');
 const handler = (id: string, fun: string, of: string): LowChunk => T(id, fun, { onfail: [{ test: of }], onfail_stop: false });
 
 async function run(low: LowChunk[]): Promise<{ running: RunningDict; retcode: number }> {

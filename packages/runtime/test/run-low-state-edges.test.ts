@@ -4,19 +4,9 @@
 import t from 'tap';
 import type { CommandRunner, LowChunk, RunningDict, StateResult } from '@brine/core';
 import { runLowState, type RunOptions } from '../src/index.js';
-import { cmdModule, makeRegistry, noFiles, testModule } from './helpers/test-registry.js';
+import { chunkMaker, cmdModule, makeRegistry, noFiles, testModule } from './helpers/test-registry.js';
 
-let order = 1;
-const T = (id: string, fun = 'succeed_without_changes', extra: Record<string, unknown> = {}): LowChunk => ({
-  state: 'test',
-  fun,
-  __id__: id,
-  name: id,
-  __sls__: 'main',
-  __env__: 'base',
-  order: order++,
-  ...extra,
-});
+const T = chunkMaker('test', 'succeed_without_changes');
 
 function recorder() {
   const calls: Array<{ command: string; shell?: string }> = [];

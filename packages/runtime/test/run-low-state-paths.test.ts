@@ -6,19 +6,9 @@
 import t from 'tap';
 import type { LowChunk, RunningDict, StateModule, StateResult, StateReturn } from '@brine/core';
 import { runLowState, type RunOptions } from '../src/index.js';
-import { makeRegistry, noFiles, shellRunner, svcModule, testModule } from './helpers/test-registry.js';
+import { chunkMaker, makeRegistry, noFiles, shellRunner, svcModule, testModule } from './helpers/test-registry.js';
 
-let order = 1;
-const T = (id: string, fun = 'succeed_without_changes', extra: Record<string, unknown> = {}): LowChunk => ({
-  state: 'test',
-  fun,
-  __id__: id,
-  name: id,
-  __sls__: 'main',
-  __env__: 'base',
-  order: order++,
-  ...extra,
-});
+const T = chunkMaker('test', 'succeed_without_changes');
 const C = (state: string, fun: string, id: string, extra: Record<string, unknown> = {}): LowChunk => ({ ...T(id, fun, extra), state });
 
 /** What the functions of `odd` saw of their context, and what they return. */

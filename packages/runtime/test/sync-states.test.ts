@@ -4,7 +4,7 @@
 import t from 'tap';
 import type { LowChunk, RunningDict, StateContext, StateModule, StateReturn } from '@brine/core';
 import { runLowState, type RunOptions } from '../src/index.js';
-import { makeRegistry, noFiles } from './helpers/test-registry.js';
+import { chunkMaker, makeRegistry, noFiles } from './helpers/test-registry.js';
 
 type Impl = (args: Record<string, unknown>, ctx: StateContext) => StateReturn;
 
@@ -40,17 +40,7 @@ function moduleOf(name: string, wrap: (impl: Impl) => StateModule['functions'][s
 const syncModule = moduleOf('s', (impl) => impl);
 const asyncModule = moduleOf('s', (impl) => async (a, ctx) => impl(a, ctx));
 
-let order = 1;
-const S = (id: string, fun: string, extra: Record<string, unknown> = {}): LowChunk => ({
-  state: 's',
-  fun,
-  __id__: id,
-  name: id,
-  __sls__: 'main',
-  __env__: 'base',
-  order: order++,
-  ...extra,
-});
+const S = chunkMaker('s');
 
 const NOW = new Date('2025-01-02T03:04:05.678Z');
 async function run(module: StateModule, low: LowChunk[], o: Partial<RunOptions> = {}) {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { CommandRunner, FileClient, StateFunction, StateModule, StateRegistry, StateReturn } from '@brine/core';
+import type { CommandRunner, FileClient, LowChunk, StateFunction, StateModule, StateRegistry, StateReturn } from '@brine/core';
 
 /**
  * Small state modules for the runtime's own tests (the real ones live in @brine/states, which the
@@ -154,3 +154,9 @@ export function shellRunner(calls: string[] = []): CommandRunner {
 }
 
 export const noFiles: FileClient = { get: async () => undefined };
+
+/** A maker of low chunks of one state module in sls `main`, numbered in the order they are made. */
+export function chunkMaker(state: string, defaultFun?: string): (id: string, fun?: string, extra?: Record<string, unknown>) => LowChunk {
+  let order = 1;
+  return (id, fun = defaultFun, extra = {}) => ({ state, fun: fun!, __id__: id, name: id, __sls__: 'main', __env__: 'base', order: order++, ...extra });
+}
