@@ -8,12 +8,13 @@
 // transport workers, fastify's plugins), and the same single instance of each for everyone.
 // Beside the bundle, stamp.json lists the compiled modules it is made from, with their sizes and
 // times: packages/cli/dist/bin.js runs the bundle only while all of them are unchanged.
-import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { build, version as esbuildVersion } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STAMP_FILE, stampOf } from '../packages/cli/dist/bundle-check.js';
+import { bundleState, STAMP_FILE, stampOf } from '../packages/cli/dist/bundle-check.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'packages/cli/dist');
@@ -40,7 +41,28 @@ const ownCodeOnly = {
   },
 };
 
-rmSync(out, { recursive: true, force: true });
+// how the bundle is made: this script and esbuild's version (bin.js does not check these)
+const maker = createHash('sha256')
+  .update(readFileSync(fileURLToPath(import.meta.url)))
+  .update(esbuildVersion)
+  .digest('hex')
+  .slice(0, 16);
+const current = (() => {
+  try {
+    return JSON.parse(readFileSync(path.join(out, STAMP_FILE), 'utf8')).maker;
+  } catch {
+    return undefined;
+  }
+})();
+// nothing to do (`npm run release` after `npm run build`): the bundle in use is left alone
+if (current === maker && bundleState(out) === 'fresh') {
+  console.log(`bundle: up to date (${path.relative(root, out)})`);
+  process.exit(0);
+}
+
+// made beside and put in place at the end, so that a `brine` starting meanwhile finds a whole bundle
+const next = `${out}.next`;
+rmSync(next, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: { main: path.join(dist, 'main.js') },
@@ -49,7 +71,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node22',
-  outdir: out,
+  outdir: next,
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
   logLevel: 'warning',
@@ -61,7 +83,8 @@ for (const input of Object.keys(result.metafile.inputs).sort()) {
   const file = path.join(root, input);
   inputs[path.relative(out, file)] = stampOf(file);
 }
-// written last: a bundle without its stamp is never run
-writeFileSync(path.join(out, STAMP_FILE), JSON.stringify({ inputs }, null, 1) + '\n');
+writeFileSync(path.join(next, STAMP_FILE), JSON.stringify({ maker, inputs }, null, 1) + '\n');
+rmSync(out, { recursive: true, force: true });
+renameSync(next, out);
 const outputs = Object.keys(result.metafile.outputs).length;
 console.log(`bundle: ${Object.keys(inputs).length} modules in ${outputs} files (${path.relative(root, out)})`);
