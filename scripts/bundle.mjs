@@ -83,6 +83,12 @@ for (const input of Object.keys(result.metafile.inputs).sort()) {
   const file = path.join(root, input);
   inputs[path.relative(out, file)] = stampOf(file);
 }
+// which modules each file of the bundle holds (for the tests of what a command loads; not read at run time)
+const contents = {};
+for (const [file, { inputs: held }] of Object.entries(result.metafile.outputs)) {
+  contents[path.relative(next, path.join(root, file))] = Object.keys(held).map((i) => path.relative(root, path.join(root, i)));
+}
+writeFileSync(path.join(next, 'contents.json'), JSON.stringify(contents, null, 1) + '\n');
 writeFileSync(path.join(next, STAMP_FILE), JSON.stringify({ maker, inputs }, null, 1) + '\n');
 rmSync(out, { recursive: true, force: true });
 renameSync(next, out);
