@@ -19,7 +19,9 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/brine-release.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 
+# the compiled modules and the CLI's bundle (npm run build without the lint and tests)
 npx tsc -b
+node scripts/bundle.mjs
 
 # The Node runtime of one architecture: the host's from node-toolchain.sh, another's by `npm pack`.
 runtime() {
@@ -58,7 +60,8 @@ stage_code() {
       mkdir -p "$dest/$pkg"
       cp "$pkg/package.json" "$dest/$pkg/"
       [ -d "$pkg/ui" ] && cp -r "$pkg/ui" "$dest/$pkg/"
-      (cd "$pkg" && find dist -type f -name '*.js' -print0 | tar --null -T - -cf -) | tar -C "$dest/$pkg" -xf -
+      # with their times (the bundle's stamp.json checks them) and the CLI's bundle
+      (cd "$pkg" && find dist -type f \( -name '*.js' -o -path dist/bundle/stamp.json \) -print0 | tar --null -T - -cf -) | tar -C "$dest/$pkg" -xf -
       continue
     fi
     [ -e "$dest/$rel" ] && continue

@@ -40,6 +40,7 @@ t.test('the tarball runs from anywhere with its own Node', async (t) => {
   const v = runIn(dir, path.join(top, 'bin/brine'), ['--version'], PATH);
   t.equal(v.status, 0, v.stderr);
   t.match(v.stdout, new RegExp(`^brine ${version} \\(node 24\\.`));
+  t.equal(v.stderr, '', "the CLI's bundle, fresh: no warning");
   const ping = runIn(dir, path.join(top, 'bin/brine'), ['local', 'test.ping', '--id', 'tarball'], PATH);
   t.equal(ping.status, 0, ping.stderr);
   t.match(ping.stdout, /^local:\n\s+True/);
@@ -52,6 +53,7 @@ t.test('the tarball runs from anywhere with its own Node', async (t) => {
   );
   for (const dev of ['typescript', 'tap', 'eslint', 'prettier', 'playwright-core']) t.notOk(files.includes(`${lib}node_modules/${dev}/`), `no ${dev}`);
   t.ok(files.includes(`${lib}node_modules/better-sqlite3/prebuilds/linux-x64.node`));
+  t.ok(files.includes(`${lib}packages/cli/dist/bundle/main.js`) && files.includes(`${lib}packages/cli/dist/bundle/stamp.json`), "the CLI's bundle");
   t.notOk(files.includes(`${lib}node_modules/better-sqlite3/prebuilds/win32-x64.node`), 'other platforms left out');
 });
 

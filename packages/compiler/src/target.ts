@@ -1,6 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { BrineError, type Diagnostic, type Grains, type Pillar } from '@brine/core';
-import { createRequire } from 'node:module';
+import { BrineError, packageRequire, type Diagnostic, type Grains, type Pillar } from '@brine/core';
 import type { RE2JS } from 're2js';
 import { compilerErrors } from './errors.js';
 import { globMatch } from './glob.js';
@@ -43,7 +42,7 @@ function bad(target: string, type: string, detail: string): BrineError {
 /** RE2, loaded on the first pcre target: most processes (`brine local`, a glob top) never need it. */
 let re2: typeof RE2JS | undefined;
 function engine(): typeof RE2JS {
-  re2 ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  re2 ??= (packageRequire('compiler')('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
   return re2;
 }
 

@@ -8,6 +8,7 @@ export * from './host/grains.js';
 export * from './host/os-grains.js';
 export * from './host/which.js';
 export * from './host/cache-dir.js';
+export * from './host/install-root.js';
 export * from './host/probe-cache.js';
 export * from './requisites.js';
 export * from './state-args.js';

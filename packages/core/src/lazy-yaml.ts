@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { packageRequire } from './host/install-root.js';
 
 type Yaml = typeof import('yaml');
 let loaded: Yaml | undefined;
@@ -8,5 +8,5 @@ let loaded: Yaml | undefined;
  * commands never parse or print YAML. It is the same module instance `import 'yaml'` gives.
  */
 export function yamlLib(): Yaml {
-  return (loaded ??= createRequire(import.meta.url)('yaml') as Yaml);
+  return (loaded ??= packageRequire('core')('yaml') as Yaml);
 }

@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
 import type { Logger, LoggerOptions } from 'pino';
+import { packageRequire } from './host/install-root.js';
 import { loggerLevel } from './salt-habits.js';
 
 // Loaded when the first logger is made: most `brine` commands (`brine local`) log nothing, and
 // pino with pino-pretty is about 50 modules to read at every start.
-const load = createRequire(import.meta.url);
+const load = (name: string): unknown => packageRequire('core')(name);
 
 export type { Logger };
 

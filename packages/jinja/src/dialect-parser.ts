@@ -4,9 +4,10 @@
  * expressions, tests with an argument and no parentheses, `{% for x in y if c %}`,
  * `{% break %}` / `{% continue %}`, `{% set a, b = t %}`). The compiler is in dialect.ts.
  */
-import { createRequire } from 'node:module';
+import { packageRequire } from '@brine/core';
 
-const require = createRequire(import.meta.url);
+// nunjucks is packages/jinja's own dependency (packages/jinja/node_modules), wherever this code runs from
+const require = packageRequire('jinja');
 
 export const nunjucks: any = require('nunjucks');
 export const nodes: any = nunjucks.nodes;

@@ -17,9 +17,9 @@ const PyRaw = nodes.Node.extend('PyRaw', { fields: ['code'] });
 /** A loop body run in a scope of its own. */
 const PyScope = nodes.Node.extend('PyScope', { fields: ['body'] });
 import { readCompiled, writeCompiled } from './template-cache.js';
-import { createRequire } from 'node:module';
+import { packageRequire } from '@brine/core';
 
-const require = createRequire(import.meta.url);
+const require = packageRequire('jinja');
 
 export { nunjucks };
 const Compiler: any = require('nunjucks/src/compiler.js').Compiler;

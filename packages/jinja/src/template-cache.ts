@@ -1,9 +1,7 @@
-import { trusted, userCacheDir } from '@brine/core';
+import { packageFile, packageRequire, trusted, userCacheDir } from '@brine/core';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /**
  * Compiled template code kept on disk, like Python's .pyc: turning a template into JavaScript
@@ -19,19 +17,13 @@ function cacheDir(): string | null {
   const setting = process.env.BRINE_TEMPLATE_CACHE;
   if (setting === 'off' || setting === '0') return (dir = null);
   try {
-    const here = fileURLToPath(new URL('.', import.meta.url));
+    // The dialect's own code is part of the key: the built .js (which the CLI's bundle is made
+    // from and checked against), or the .ts when run from source.
+    const fromSource = import.meta.url.endsWith('.ts');
+    const here = packageFile('jinja', fromSource ? 'src' : 'dist');
     const h = createHash('sha256');
-    // The dialect's own code is part of the key (built .js, or .ts when run from source).
-    for (const f of ['dialect', 'dialect-parser', 'environment']) {
-      let code: Buffer;
-      try {
-        code = readFileSync(join(here, `${f}.js`));
-      } catch {
-        code = readFileSync(join(here, `${f}.ts`));
-      }
-      h.update(code);
-    }
-    h.update(createRequire(import.meta.url)('nunjucks/package.json').version as string);
+    for (const f of ['dialect', 'dialect-parser', 'environment']) h.update(readFileSync(join(here, `${f}.${fromSource ? 'ts' : 'js'}`)));
+    h.update(packageRequire('jinja')('nunjucks/package.json').version as string);
     // cached code runs with `new Function`: a folder someone else can write to is not used
     const base = userCacheDir('jinja', setting);
     if (!base) return (dir = null);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installRoot } from '@brine/core';
 import type { MasterConfig } from './config.js';
 
 /** What a compile worker process is started with (the pool's fork and the tests' probes alike). */
@@ -32,10 +33,10 @@ function withReal(p: string): string[] {
  * (which the permission model does not guard), no inspector.
  */
 export function workerLaunch(config: LaunchConfig, execArgv: string[] = process.execArgv): WorkerLaunch {
-  const here = fileURLToPath(new URL('.', import.meta.url));
+  // the worker's entry is this package's own file, also when this code runs from the CLI's bundle
   const fromSource = import.meta.url.endsWith('.ts');
-  const packages = path.resolve(here, '../..');
-  const root = path.dirname(packages);
+  const root = installRoot();
+  const packages = path.join(root, 'packages');
   const code = [packages, path.join(root, 'node_modules')];
   // the workspace links lead back to the packages; where node_modules is itself a link (a
   // mutation-testing sandbox), to another copy of Brine's code, which the worker must read too
@@ -56,7 +57,7 @@ export function workerLaunch(config: LaunchConfig, execArgv: string[] = process.
   const flags = process.allowedNodeEnvironmentFlags;
   const reads = [...new Set(code.flatMap(withReal))].filter((p) => existsSync(p));
   return {
-    entry: path.join(here, fromSource ? 'compile-worker.ts' : 'compile-worker.js'),
+    entry: path.join(packages, 'master', fromSource ? 'src/compile-worker.ts' : 'dist/compile-worker.js'),
     execArgv: [
       flags.has('--permission') ? '--permission' : '--experimental-permission',
       ...reads.map((p) => `--allow-fs-read=${p}`),

@@ -1,9 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createLogger } from '@brine/core';
+import { createLogger, installRoot } from '@brine/core';
 import { parse } from 'yaml';
 import type { Command } from '../command.js';
 import { cliErrors } from '../errors.js';
@@ -13,7 +12,7 @@ import { printReport } from '../output/report.js';
 
 /** examples/fleet of this checkout (the demo's state tree and pillar). */
 function exampleDir(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples/fleet');
+  return path.join(installRoot(), 'examples', 'fleet');
 }
 
 /** The minions of the example: each `minions/*.yaml` of the tree's folder gives an id and grains. */

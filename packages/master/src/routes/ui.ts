@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { packageFile } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
 import { masterErrors } from '../errors.js';
 import { tokenMatches } from '../tls.js';
 import { SESSION_COOKIE, type UiSessions } from '../ui-sessions.js';
@@ -13,7 +15,7 @@ export interface UiRouteDeps {
 }
 
 /** The console's files ship in the package (packages/master/ui): no CDN, no separate web server. */
-const UI_DIR = new URL('../../ui/', import.meta.url);
+const uiFile = (name: string): string => path.join(packageFile('master', 'ui'), name);
 const ASSETS: Record<string, string> = {
   'app.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
@@ -22,8 +24,8 @@ const ASSETS: Record<string, string> = {
 
 /** The web console at /ui: a page, its assets, and signing in and out. */
 export async function uiRoutes(app: FastifyInstance, deps: UiRouteDeps): Promise<void> {
-  const page = readFileSync(new URL('index.html', UI_DIR));
-  const assets = new Map(Object.keys(ASSETS).map((f) => [f, readFileSync(new URL(f, UI_DIR))]));
+  const page = readFileSync(uiFile('index.html'));
+  const assets = new Map(Object.keys(ASSETS).map((f) => [f, readFileSync(uiFile(f))]));
 
   app.get('/ui', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/ui/'));
   app.get('/ui/', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page));

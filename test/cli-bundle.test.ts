@@ -1,0 +1,119 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { REPO } from './support/brine-cli.js';
+
+// The CLI's bundle (scripts/bundle.mjs) is made and run in a copy of Brine's built code, so that
+// making it stale here never disturbs the tests running the repository's own `brine` meanwhile.
+const PACKAGES = readdirSync(path.join(REPO, 'packages'));
+
+/** packages/X/{package.json,dist,ui} and node_modules (with @brine/X leading to the copy) in `dir`. */
+function copyInstall(dir: string): void {
+  const version = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
+  // another version than the repository's: `--version` shows which package.json was read
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...version, version: '9.8.7' }));
+  mkdirSync(path.join(dir, 'scripts'));
+  cpSync(path.join(REPO, 'scripts/bundle.mjs'), path.join(dir, 'scripts/bundle.mjs'));
+  for (const pkg of PACKAGES) {
+    const from = path.join(REPO, 'packages', pkg);
+    const to = path.join(dir, 'packages', pkg);
+    mkdirSync(to, { recursive: true });
+    cpSync(path.join(from, 'package.json'), path.join(to, 'package.json'));
+    cpSync(path.join(from, 'dist'), path.join(to, 'dist'), {
+      recursive: true,
+      filter: (f) => !f.endsWith(`${path.sep}dist${path.sep}bundle`) && !f.endsWith('.map'),
+    });
+    for (const extra of ['ui', 'node_modules']) {
+      try {
+        symlinkSync(path.join(from, extra), path.join(to, extra));
+      } catch {}
+    }
+  }
+  mkdirSync(path.join(dir, 'node_modules/@brine'), { recursive: true });
+  for (const name of readdirSync(path.join(REPO, 'node_modules'))) {
+    if (name !== '@brine' && name !== '.bin') symlinkSync(path.join(REPO, 'node_modules', name), path.join(dir, 'node_modules', name));
+  }
+  for (const pkg of PACKAGES) symlinkSync(path.join('..', '..', 'packages', pkg), path.join(dir, 'node_modules/@brine', pkg));
+}
+
+let dir = '';
+t.before(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'brine-bundle-'));
+  copyInstall(dir);
+  const r = spawnSync(process.execPath, ['scripts/bundle.mjs'], { cwd: dir, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bundle.mjs: ${r.stderr}`);
+});
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the copy's `brine`, telling on stderr (`loaded URL`) each of Brine's modules Node loads. */
+function brine(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const hook =
+    'data:text/javascript,import{registerHooks}from"node:module";' +
+    'registerHooks({load(u,c,n){if(u.includes("/packages/")&&!u.includes("/node_modules/"))process._rawDebug("loaded "+u);return n(u,c)}})';
+  const r = spawnSync(process.execPath, [`--import=${hook}`, path.join(dir, 'packages/cli/dist/bin.js'), ...args], {
+    cwd: os.tmpdir(),
+    env: { ...process.env, NO_COLOR: '1', BRINE_COMPILE_CACHE: 'off', ...env },
+    encoding: 'utf8',
+  });
+  const loaded = r.stderr.split('\n').filter((l) => l.startsWith('loaded '));
+  const stderr = r.stderr
+    .split('\n')
+    .filter((l) => !l.startsWith('loaded '))
+    .join('\n');
+  return { code: r.status, stdout: r.stdout, stderr, loaded };
+}
+
+t.test('a fresh bundle is what runs: a few files, and what they read is found from there', async (t) => {
+  const v = brine(['--version']);
+  t.equal(v.code, 0, v.stderr);
+  t.match(v.stdout, /^brine 9\.8\.7 \(node /, "the install's package.json, found from the bundle");
+  t.equal(v.stderr, '', 'no warning');
+  t.ok(v.loaded.some((l) => l.endsWith('/packages/cli/dist/bundle/main.js')));
+  t.notOk(
+    v.loaded.some((l) => /\/packages\/(?!cli\/dist\/(bin|node-check|bundle-check)\.js|core\/dist\/host\/cache-dir\.js|cli\/dist\/bundle\/)/.test(l)),
+    'no separate module of Brine besides bin.js and what it imports itself',
+  );
+  // a Jinja template (nunjucks, packages/jinja's own dependency) and the template cache
+  const tree = mkdtempSync(path.join(dir, 'tree-'));
+  const cache = mkdtempSync(path.join(dir, 'cache-'));
+  writeFileSync(path.join(tree, 'top.sls'), "base:\n  '*':\n    - one\n");
+  writeFileSync(path.join(tree, 'one.sls'), "{% for n in ['a', 'b'] %}\nhello-{{ n }}:\n  test.nop: []\n{% endfor %}\n");
+  const low = brine(['local', 'state.show_lowstate', '--file-root', tree, '--id', 'm', '--out', 'json'], { BRINE_TEMPLATE_CACHE: cache });
+  t.equal(low.code, 0, low.stderr);
+  t.same(
+    (JSON.parse(low.stdout) as { local: Array<{ name: string }> }).local.map((s) => s.name),
+    ['hello-a', 'hello-b'],
+  );
+  t.equal(low.stderr, '');
+  t.ok(readdirSync(cache).length > 0, 'the compiled template is cached (the dialect files that key it are found)');
+  const modules = brine(['local', 'state.show_lowstate', '--file-root', tree, '--id', 'm', '--out', 'json'], { BRINE_BUNDLE: 'off' });
+  t.equal(modules.stdout, low.stdout, 'the same answer from the separate modules');
+  t.ok(low.loaded.length * 4 < modules.loaded.length, `${low.loaded.length} of Brine's files loaded, not ${modules.loaded.length}`);
+});
+
+t.test('a compiled module newer than the bundle: the modules run, with one warning line', async (t) => {
+  const index = path.join(dir, 'packages/core/dist/index.js');
+  const later = new Date(Date.now() + 5_000);
+  utimesSync(index, later, later);
+  const v = brine(['--version']);
+  t.equal(v.code, 0);
+  t.match(v.stdout, /^brine 9\.8\.7 /);
+  t.match(v.stderr, /^brine: warning: the CLI's bundle is stale \(run `npm run build`\); running the separate modules\n$/);
+  t.notOk(
+    v.loaded.some((l) => l.includes('/bundle/')),
+    'nothing of the bundle',
+  );
+  t.ok(v.loaded.some((l) => l.endsWith('/packages/cli/dist/main.js')));
+  const off = brine(['--version'], { BRINE_BUNDLE: 'off' });
+  t.equal(off.stderr, '', 'BRINE_BUNDLE=off: the modules, without a word');
+});
+
+t.test('no bundle (only tsc -b ran): the modules, with one warning line', async (t) => {
+  rmSync(path.join(dir, 'packages/cli/dist/bundle'), { recursive: true });
+  const ping = brine(['local', 'test.ping', '--id', 'm']);
+  t.equal(ping.code, 0);
+  t.match(ping.stdout, /^local:\n\s+True/);
+  t.match(ping.stderr, /^brine: warning: the CLI's bundle is missing \(run `npm run build`\); running the separate modules\n$/);
+});
