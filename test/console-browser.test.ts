@@ -177,8 +177,10 @@ t.test('run a highstate from the console and watch it live; the stored view equa
   t.equal(r.code, 0, r.stderr);
   t.match(r.stdout, /web1/, 'and brine jobs show has it');
 
+  // a fresh page: a change of the hash alone keeps the job view (with its jid) until the list renders
+  await page.goto('about:blank');
   await page.goto(`${cluster.apiUrl}/ui/#/jobs?failed=1&user=console`);
-  await page.waitForSelector(`text=${jid}`);
+  await page.waitForSelector(`tbody tr:has-text("${jid}")`);
   t.equal(await page.locator('tbody tr').count(), 1, 'failed jobs started from the console: this one');
   t.match(await page.locator(`tr:has-text("${jid}")`).innerText(), /state\.apply[\s\S]*console/, "the console is the job's user");
   await shot('jobs');
