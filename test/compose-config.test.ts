@@ -48,8 +48,10 @@ t.test('the Dockerfile copies what exists and runs the built CLI', async (t) => 
 });
 
 t.test('every service: built from the Dockerfile, a real verb, a config that loads', async (t) => {
-  const { commands } = (await import(path.join(REPO, 'packages/cli/dist/commands/index.js'))) as { commands: Array<{ name: string }> };
-  const verbs = new Set(commands.map((c) => c.name));
+  const { allCommands } = (await import(path.join(REPO, 'packages/cli/dist/commands/index.js'))) as {
+    allCommands: () => Promise<Array<{ name: string }>>;
+  };
+  const verbs = new Set((await allCommands()).map((c) => c.name));
   const subnet = compose.networks.brine!.ipam.config[0]!.subnet;
   const masterSvc = compose.services.master!;
   const masterCfgPath = masterSvc.command[masterSvc.command.indexOf('--config') + 1]!;
