@@ -136,3 +136,10 @@ t.test('a master whose tree differs refuses to compile the job, with a clear err
   t.match(JSON.stringify(r.returns.b1?.return), /BRINE_ERR_MASTER_TREE_MISMATCH|another state or pillar tree/);
   t.match(JSON.stringify(r.returns.b1?.return), /master-b/);
 });
+
+t.test('a key rejected on A is refused by B at its next publish', async (t) => {
+  const before = await b.run('a2', 'test.ping');
+  t.same(Object.keys(before.returns), ['a2'], "B targets A's minion");
+  await a.client.post('/v1/keys/reject', { match: 'a2', include_accepted: true });
+  await t.rejects(b.client.post('/v1/jobs', { tgt: 'a2', fun: 'test.ping', wait: true }), { code: 'BRINE_ERR_MASTER_NO_MINIONS' });
+});

@@ -141,8 +141,12 @@ export class KeyManager {
     const state: KeyState = auto ? 'accepted' : 'pending';
     // keys the operator's policy accepts are not throttled: a fleet may enroll at once
     if (!exists && !auto) this.takeRowToken(minion, address);
-    if (exists) await this.store.setKeyState(minion, fingerprint, state);
-    else await this.store.insertKey(minion, pub, fingerprint, state);
+    try {
+      if (exists) await this.store.setKeyState(minion, fingerprint, state);
+      else await this.store.insertKey(minion, pub, fingerprint, state);
+    } finally {
+      if (state === 'accepted') this.keysChanged();
+    }
     this.events.fire('brine/auth', { id: minion, act: state, fingerprint });
     if (state === 'accepted') return { state, key };
     return { state };
@@ -160,8 +164,12 @@ export class KeyManager {
     if (other) throw masterErrors.make('BRINE_ERR_MASTER_KEY_CONFLICT', { minion, accepted: other.fingerprint, offered: fingerprint });
     const mine = rows.find((r) => r.fingerprint === fingerprint);
     if (mine?.state === 'accepted') return { fingerprint, changed: false };
-    if (mine) await this.store.setKeyState(minion, fingerprint, 'accepted');
-    else await this.store.insertKey(minion, pub, fingerprint, 'accepted');
+    try {
+      if (mine) await this.store.setKeyState(minion, fingerprint, 'accepted');
+      else await this.store.insertKey(minion, pub, fingerprint, 'accepted');
+    } finally {
+      this.keysChanged();
+    }
     this.events.fire('brine/key', { id: minion, act: 'accepted', from: mine?.state ?? 'preseed', fingerprint });
     return { fingerprint, changed: true };
   }
@@ -170,8 +178,22 @@ export class KeyManager {
     return this.store.listKeys();
   }
 
+  /**
+   * Ids with an accepted key, read once and then kept by every change made here: a publish and a
+   * minion page no longer read every key row. A shared store's other masters change keys behind
+   * this one's back, so a cluster reads the store each time.
+   */
+  private accepted: Promise<Set<string>> | undefined;
+
   async acceptedIds(): Promise<string[]> {
-    return (await this.store.listKeys()).filter((k) => k.state === 'accepted').map((k) => k.minion);
+    if (this.store.clustered) return (await this.store.listKeys()).filter((k) => k.state === 'accepted').map((k) => k.minion);
+    this.accepted ??= this.store.listKeys().then((rows) => new Set(rows.filter((k) => k.state === 'accepted').map((k) => k.minion)));
+    return [...(await this.accepted)];
+  }
+
+  /** After a write: the next read of the accepted ids goes to the store (a read under way may predate the write). */
+  private keysChanged(): void {
+    this.accepted = undefined;
   }
 
   /**
@@ -193,7 +215,11 @@ export class KeyManager {
         changed.push({ minion: r.minion, fingerprint: r.fingerprint, from: was, to });
       }
     }
-    await this.store.changeKeys(ops);
+    try {
+      await this.store.changeKeys(ops);
+    } finally {
+      if (ops.length > 0) this.keysChanged();
+    }
     for (const c of changed) this.events.fire('brine/key', { id: c.minion, act: c.to, from: c.from, fingerprint: c.fingerprint });
     return changed;
   }

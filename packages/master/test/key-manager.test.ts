@@ -275,3 +275,42 @@ t.test('re-accepting an accepted key is a change of its own', async (t) => {
     [['r', 'accepted', 'accepted']],
   );
 });
+
+t.test('the accepted ids are read from the store once and follow every key change made here', async (t) => {
+  const { keys, store } = manager(t, { autosign: ['auto*'] });
+  let reads = 0;
+  const listKeys = store.listKeys.bind(store);
+  store.listKeys = () => {
+    reads++;
+    return listKeys();
+  };
+  const accepted = async () => (await keys.acceptedIds()).sort();
+  for (const id of ['web1', 'web2']) await keys.admit(id, pub());
+  t.same(await accepted(), []);
+  t.same(await accepted(), []);
+  t.equal(reads, 1, 'a publish and a minion page do not read every key row each time');
+  await keys.change('web*', ['pending'], 'accepted');
+  t.same(await accepted(), ['web1', 'web2'], 'accepted by the operator');
+  await keys.admit('auto1', pub());
+  t.same(await accepted(), ['auto1', 'web1', 'web2'], 'accepted by autosign');
+  await keys.change('web1', ['accepted'], 'rejected');
+  t.same(await accepted(), ['auto1', 'web2'], 'rejected: refused at the next publish');
+  await keys.change('auto1', ['accepted'], 'deleted');
+  t.same(await accepted(), ['web2'], 'deleted');
+  await keys.preseed('pre', pub());
+  t.same(await accepted(), ['pre', 'web2'], 'preseeded');
+  await keys.admit('web2', pub());
+  t.same(await accepted(), ['pre', 'web2'], "an impostor's denied key changes nothing");
+  await keys.change('web1', ['rejected'], 'accepted');
+  t.same(await accepted(), ['pre', 'web1', 'web2'], 'a rejected key accepted again');
+});
+
+t.test('on a shared store the accepted ids are read each time: other masters change keys too', async (t) => {
+  const { keys, store } = manager(t);
+  (store as { clustered: boolean }).clustered = true;
+  await keys.admit('m1', pub());
+  t.same(await keys.acceptedIds(), []);
+  // another master accepts it: only the store knows
+  await store.changeKeys([{ minion: 'm1', fingerprint: (await store.keysOf('m1'))[0]!.fingerprint, to: 'accepted' }]);
+  t.same(await keys.acceptedIds(), ['m1']);
+});
