@@ -34,6 +34,9 @@ import { SlicedQueue } from './fifo.js';
 
 export type { Session };
 
+/** A frame encoded once, sent as text (the protocol's frames are JSON text). */
+const TEXT = { binary: false } as const;
+
 export interface HubStats {
   connections: number;
   authenticated: number;
@@ -153,9 +156,14 @@ export class MinionHub {
     }
   }
 
-  /** Sends a message, or a frame already encoded (one job frame serves every minion). */
-  send(session: Session, msg: Body<MasterToMinion> | string): void {
-    if (session.ws.readyState === session.ws.OPEN) session.ws.send(typeof msg === 'string' ? msg : encode(msg));
+  /**
+   * Sends a message, or a frame already encoded: a Buffer (one job frame serves every minion, as
+   * a text frame, with no conversion per socket).
+   */
+  send(session: Session, msg: Body<MasterToMinion> | string | Buffer): void {
+    if (session.ws.readyState !== session.ws.OPEN) return;
+    if (Buffer.isBuffer(msg)) session.ws.send(msg, TEXT);
+    else session.ws.send(typeof msg === 'string' ? msg : encode(msg));
   }
 
   sendError(session: Session, code: string, message: string, ref?: string): void {
@@ -429,6 +437,9 @@ export class MinionHub {
       this.stats.authenticated--;
     }
     session.minion = minion;
+    // needed only to authenticate: 10,000 sessions keep no key objects or channel bindings
+    session.key = undefined;
+    session.binding = '';
     this.guard.authenticated(session.peer);
     this.sessions.set(minion, session);
     this.stats.authenticated++;

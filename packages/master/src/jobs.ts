@@ -40,9 +40,9 @@ export interface JobReport {
 interface LiveJob {
   job: JobRow;
   /** The job frame, encoded once for every minion it goes to. */
-  frame: string;
+  frame: Buffer;
   /** Its ack frame, likewise (made at the first return). */
-  ack?: string;
+  ack?: Buffer;
   /** The expected minions, for the check each result makes. */
   expected: Set<string>;
   /** Sent and not yet returned. */
@@ -144,7 +144,7 @@ export class JobManager {
     const job = await this.deps.store.getJob(d.jid);
     if (!job) return;
     this.forOthers.set(job.jid, { expected: new Set(job.expected), at: Date.now() });
-    const frame = encode({ type: 'job', jid: job.jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg });
+    const frame = Buffer.from(encode({ type: 'job', jid: job.jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg }));
     for (const m of here) {
       const session = this.deps.hub.sessions.get(m);
       if (!session) continue;
@@ -206,7 +206,7 @@ export class JobManager {
     if (isHighstateJob(job.fun, job.arg, job.kwarg)) await this.deps.store.markHighstate(jid);
     const live: LiveJob = {
       job,
-      frame: encode({ type: 'job', jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg }),
+      frame: Buffer.from(encode({ type: 'job', jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg })),
       expected: new Set(minions),
       pending: new Set(),
       queue: [],
@@ -386,7 +386,7 @@ export class JobManager {
     const current = session.call ? session : this.deps.hub.sessions.get(minion);
     const live = this.live.get(ret.jid);
     // one ack frame for every minion of a live job
-    if (current) this.deps.hub.send(current, live ? (live.ack ??= encode({ type: 'ack', jid: ret.jid })) : { type: 'ack', jid: ret.jid });
+    if (current) this.deps.hub.send(current, live ? (live.ack ??= Buffer.from(encode({ type: 'ack', jid: ret.jid }))) : { type: 'ack', jid: ret.jid });
     if (!inserted) return;
     this.deps.events.fire(`brine/job/${ret.jid}/ret/${minion}`, {
       jid: ret.jid,
