@@ -67,8 +67,8 @@ t.test('a storm is admitted a few handshakes at a time; idle connections cannot 
   const c = new Cluster({ master: { auth_timeout: 600, max_unauthenticated: 10_000, max_unauthenticated_per_address: 10_000 } });
   t.teardown(() => c.close());
   await c.start();
-  // connections that never start TLS: the first ones take the admission slots, the rest queue unread
-  const N = 400;
+  // connections that never start TLS: the first ones take the admission slots (512), the rest queue unread
+  const N = 700;
   const idle = Array.from({ length: N }, () => net.connect(c.port, '127.0.0.1'));
   t.teardown(() => idle.forEach((s) => s.destroy()));
   const queued = await until(async () => {

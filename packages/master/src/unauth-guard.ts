@@ -45,9 +45,11 @@ interface Pending {
 /**
  * Connections admitted at once (TLS handshake to signature): enough to keep a core busy across
  * the round trips of each handshake, few enough that the work ready in one turn of the event
- * loop stays short.
+ * loop stays short. With 10,000 minions (bench/swarm.mjs --storm) 256 held returning minions
+ * back: 63 s until all were in again, 20 s with 512 (the reconnect window) and 1024, which let
+ * the first connect's work pile up (1.3 s blocks, handshake timeouts).
  */
-const ADMITTING_AT_ONCE = 256;
+const ADMITTING_AT_ONCE = 512;
 
 /** How long a connection holds an admission slot at most (a handshake that stalls lets the next go). */
 const SLOT_HOLD_MS = 1000;
