@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { masterErrors } from '../errors.js';
 import type { JobManager } from '../jobs.js';
 import type { StoreBackend } from '../store-backend.js';
+import { reportJson } from './report-json.js';
 import { anyValue, jidParam, obj, responses, str, strList } from './schemas.js';
 
 export interface JobRouteDeps {
@@ -66,6 +67,9 @@ const report = obj({
   done: { type: 'boolean' },
 });
 
+/** A report is sent as text made in slices (reportJson), so fastify does not serialise it again. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** The operator's name the CLI sends; anything odd is recorded as plain 'api'. */
 function requestUser(h: string | string[] | undefined): string {
   return typeof h === 'string' && /^[\w.@-]{1,64}$/.test(h) ? h : 'api';
@@ -83,7 +87,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         response: responses(obj({ jid: str, minions: strList, timeout: { type: 'number' } })),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const b = req.body as {
         tgt: string | string[];
         tgt_type?: TargetType;
@@ -98,7 +102,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
       const published = await deps.jobs.publish({ ...b, timeout, user: requestUser(req.headers['x-brine-user']) });
       if (!b.wait) return { ...published, timeout, done: false };
       const done = await deps.jobs.wait(published.jid, b.batch !== undefined ? 86400 : timeout);
-      return { ...published, timeout, ...done };
+      return reply.type(JSON_TYPE).send(await reportJson({ ...published, timeout, ...done }));
     },
   );
 
@@ -149,12 +153,12 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         response: responses(report),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { jid } = req.params as { jid: string };
       const { wait } = req.query as { wait?: number };
       const found = wait ? await deps.jobs.wait(jid, wait) : await deps.jobs.report(jid);
       if (!found) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
-      return found;
+      return reply.type(JSON_TYPE).send(await reportJson(found));
     },
   );
 }
