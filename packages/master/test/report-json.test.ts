@@ -1,5 +1,5 @@
 import t from 'tap';
-import { reportJson } from '../src/routes/report-json.js';
+import { reportJson, reportStream } from '../src/routes/report-json.js';
 
 const report = (n: number) => ({
   jid: '20261127123456789012',
@@ -30,4 +30,16 @@ t.test('a large report gives the event loop turns while it is made', async (t) =
   await reportJson(report(1000));
   more = false;
   t.ok(turns >= 4, `other work ran ${turns} times while 1,000 returns were serialised`);
+});
+
+t.test('the stream a reply sends carries the same text, in pieces', async (t) => {
+  const r = report(450);
+  let pieces = 0;
+  let text = '';
+  for await (const piece of reportStream(r)) {
+    pieces++;
+    text += String(piece);
+  }
+  t.ok(pieces > 2, `${pieces} pieces`);
+  t.same(JSON.parse(text), r);
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { masterErrors } from '../errors.js';
 import type { JobManager } from '../jobs.js';
 import type { StoreBackend } from '../store-backend.js';
-import { reportJson } from './report-json.js';
+import { reportStream } from './report-json.js';
 import { anyValue, jidParam, obj, responses, str, strList } from './schemas.js';
 
 export interface JobRouteDeps {
@@ -102,7 +102,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
       const published = await deps.jobs.publish({ ...b, timeout, user: requestUser(req.headers['x-brine-user']) });
       if (!b.wait) return { ...published, timeout, done: false };
       const done = await deps.jobs.wait(published.jid, b.batch !== undefined ? 86400 : timeout);
-      return reply.type(JSON_TYPE).send(await reportJson({ ...published, timeout, ...done }));
+      return reply.type(JSON_TYPE).send(reportStream({ ...published, timeout, ...done }));
     },
   );
 
@@ -158,7 +158,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
       const { wait } = req.query as { wait?: number };
       const found = wait ? await deps.jobs.wait(jid, wait) : await deps.jobs.report(jid);
       if (!found) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
-      return reply.type(JSON_TYPE).send(await reportJson(found));
+      return reply.type(JSON_TYPE).send(reportStream(found));
     },
   );
 }

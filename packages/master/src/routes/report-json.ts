@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Returns serialised between turns of the event loop at the most, and the time one slice may take. */
@@ -5,23 +6,40 @@ const RETURNS_PER_TURN = 200;
 const SLICE_MS = 10;
 
 /**
- * A job report as JSON text, its returns serialised a slice at a time with a turn of the event
- * loop between slices: one JSON.stringify of 10,000 minions' state results held the master's loop
- * for a second (bench/fleet.mjs 10000 20), stalling every minion and API call meanwhile.
+ * A job report as JSON text in pieces, its returns serialised a slice at a time with a turn of the
+ * event loop between slices: one JSON.stringify of 10,000 minions' state results, and the write of
+ * that 100 MB string, held the master's loop for a second (bench/fleet.mjs 10000 20), stalling
+ * every minion and API call meanwhile.
  */
-export async function reportJson<T extends { returns: Record<string, unknown> }>(body: T): Promise<string> {
+export async function* reportJsonChunks<T extends { returns: Record<string, unknown> }>(body: T): AsyncGenerator<string> {
   const { returns, ...rest } = body;
-  const parts: string[] = [];
+  const head = JSON.stringify(rest);
+  let chunk = `${head.slice(0, -1)}${head === '{}' ? '' : ','}"returns":{`;
+  let first = true;
   let inSlice = 0;
   let sliceStart = performance.now();
   for (const minion of Object.keys(returns)) {
-    parts.push(`${JSON.stringify(minion)}:${JSON.stringify(returns[minion] ?? null)}`);
+    chunk += `${first ? '' : ','}${JSON.stringify(minion)}:${JSON.stringify(returns[minion] ?? null)}`;
+    first = false;
     if (++inSlice >= RETURNS_PER_TURN || performance.now() - sliceStart > SLICE_MS) {
+      yield chunk;
+      chunk = '';
       await nextTurn();
       inSlice = 0;
       sliceStart = performance.now();
     }
   }
-  const head = JSON.stringify(rest);
-  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"returns":{${parts.join(',')}}}`;
+  yield `${chunk}}}`;
+}
+
+/** The whole text (tests, small callers). */
+export async function reportJson<T extends { returns: Record<string, unknown> }>(body: T): Promise<string> {
+  let text = '';
+  for await (const piece of reportJsonChunks(body)) text += piece;
+  return text;
+}
+
+/** The report as a stream for a reply: written piece by piece, as the socket takes it. */
+export function reportStream<T extends { returns: Record<string, unknown> }>(body: T): Readable {
+  return Readable.from(reportJsonChunks(body), { objectMode: false });
 }
