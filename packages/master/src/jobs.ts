@@ -10,6 +10,7 @@ import { isHighstateJob, normalizeResult } from './state-results.js';
 import type { JobRow, ReturnRow } from './store.js';
 import type { StoreBackend } from './store-backend.js';
 import type { ClusterLink } from './cluster.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface JobRequest {
   tgt: string | string[];
@@ -172,7 +173,7 @@ export class JobManager {
     for (let i = 0; i < accepted.length; i++) {
       const id = accepted[i]!;
       // matching 10,000 minions' grains takes a while: other work goes on between parts
-      if (i % MATCHES_PER_TURN === MATCHES_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+      if (i % MATCHES_PER_TURN === MATCHES_PER_TURN - 1) await nextTurn();
       const g = await this.deps.hub.grainsOf(id);
       const pillar = needsPillar && this.deps.pillarOf ? await this.deps.pillarOf(id, g, jid) : undefined;
       if (matchTarget(tgt, type, pillar ? { id, grains: g, pillar } : { id, grains: g }, opts)) out.push(id);

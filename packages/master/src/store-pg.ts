@@ -18,6 +18,7 @@ import {
 import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { jobsQuery, minionsQuery } from './store-queries.js';
 import { redactStoreUrl, refuseStorePassword } from './store-location.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Committed writes whose waiters run in one turn of the event loop (see `commit`). */
 const DONE_PER_TURN = 500;
@@ -231,7 +232,7 @@ export class PgStore implements StoreBackend {
     // what waits on a write (a minion's ack, an event's subscribers) runs a few hundred a turn
     // of the event loop: a batch of 10,000 returns must not hold it
     for (let i = 0; i < counts.length; i++) {
-      if (i > 0 && i % DONE_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (i > 0 && i % DONE_PER_TURN === 0) await nextTurn();
       counts[i]![0].done(counts[i]![1]);
     }
   }

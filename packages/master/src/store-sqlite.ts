@@ -2,13 +2,13 @@ import type { KeyState, StateResultItem } from '@brine/protocol';
 import { StateResultStore, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
 import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionQuery, type MinionRow, type ReturnRow } from './store.js';
 import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * Rows read or written per turn of the event loop where a job has thousands of minions (its
  * expected minions, its returns): 10,000 in one go would hold the loop for tens of milliseconds.
  */
 const ROWS_PER_TURN = 2000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The embedded SQLite store behind the backend interface (its batching and checks as they are). */
 export class SqliteBackend implements StoreBackend {

@@ -28,6 +28,7 @@ import {
   type RequisiteLookup,
   type ResolvedRequisite,
 } from './requisite-status.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface RunOptions {
   registry: StateRegistry;
@@ -183,7 +184,7 @@ class Runner {
       // States that return without a promise run back to back: the loop gets a turn now and
       // then (the minion's agent talks to its master on it, an abort arrives on it).
       if (++since >= YIELD_STATES || performance.now() - turn >= YIELD_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         turn = performance.now();
         since = 0;
       }

@@ -11,6 +11,7 @@ import type { ClusterLink } from '../cluster.js';
 import type { JobManager } from '../jobs.js';
 import type { TargetType } from '@brine/compiler';
 import { minionParam, nullableStr, obj, responses, str, strList } from './schemas.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface MinionRouteDeps {
   keys: KeyManager;
@@ -80,7 +81,7 @@ async function minionsPage(deps: MinionRouteDeps, q: MinionsQuery): Promise<{ ro
         const page = await deps.store.listMinions({ after: rows.length ? rows[rows.length - 1]!.minion : undefined, limit: ROWS_PER_TURN });
         for (const r of page) rows.push(r);
         if (page.length < ROWS_PER_TURN) return { rows, total: rows.length, next: null };
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     }
     // one row more than the page tells whether another page follows
