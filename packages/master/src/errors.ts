@@ -59,6 +59,8 @@ export const masterErrors = defineErrors({
     'minion {minion}: the {what} could not pass between the master and its compile worker: {detail}; this compile fails, the worker stays in service',
   BRINE_ERR_MASTER_KEY_CONFLICT:
     "minion {minion}: another key is accepted for this id (fingerprint {accepted}); the key offered ({offered}) is not accepted beside it. If the host was reinstalled, 'brine key delete {minion}' first",
+  BRINE_ERR_MASTER_KEY_RACE:
+    'minion {minion}: the key rows of this id kept changing while its hello (key {fingerprint}) was decided (other masters enrolling the same id at once); the minion tries again',
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

@@ -109,10 +109,22 @@ export class KeyManager {
     return turn;
   }
 
+  /**
+   * A hello is decided on the rows read; on a shared store another master may land a first key
+   * between that read and this one's insert, and the store's one-live-key rule refuses the
+   * insert: the hello is decided again on the rows as they now are (its key then denied).
+   */
   private async decide(minion: string, pub: string, address?: string): Promise<Admission> {
     const key = parsePublicKey(minion, pub);
     const fingerprint = keyFingerprint(key);
-    const rows = await this.store.keysOf(minion);
+    for (let tries = 0; ; tries++) {
+      const landed = await this.decideOnRows(minion, pub, key, fingerprint, await this.store.keysOf(minion), address);
+      if (landed) return landed;
+      if (tries === 2) throw masterErrors.make('BRINE_ERR_MASTER_KEY_RACE', { minion, fingerprint });
+    }
+  }
+
+  private async decideOnRows(minion: string, pub: string, key: KeyObject, fingerprint: string, rows: KeyRow[], address?: string): Promise<Admission | null> {
     const mine = rows.find((r) => r.fingerprint === fingerprint);
     const others = rows.filter((r) => r.fingerprint !== fingerprint && r.state !== 'denied');
     if (mine) {
@@ -136,14 +148,15 @@ export class KeyManager {
     return await this.land(minion, pub, key, fingerprint, false, address);
   }
 
-  private async land(minion: string, pub: string, key: KeyObject, fingerprint: string, exists: boolean, address?: string): Promise<Admission> {
+  /** Null when the store refused a new first key: another master's landed meanwhile. */
+  private async land(minion: string, pub: string, key: KeyObject, fingerprint: string, exists: boolean, address?: string): Promise<Admission | null> {
     const auto = this.opts.autoAccept || this.opts.autosign.some((p) => globMatch(minion, p)) || this.inNetworks(address);
     const state: KeyState = auto ? 'accepted' : 'pending';
     // keys the operator's policy accepts are not throttled: a fleet may enroll at once
     if (!exists && !auto) this.takeRowToken(minion, address);
     try {
       if (exists) await this.store.setKeyState(minion, fingerprint, state);
-      else await this.store.insertKey(minion, pub, fingerprint, state);
+      else if (!(await this.store.insertKey(minion, pub, fingerprint, state))) return null;
     } finally {
       if (state === 'accepted') this.keysChanged();
     }
@@ -165,8 +178,17 @@ export class KeyManager {
     const mine = rows.find((r) => r.fingerprint === fingerprint);
     if (mine?.state === 'accepted') return { fingerprint, changed: false };
     try {
+      // the operator read this key on the host itself: a pending or rejected one from the
+      // network gives way to it (one live key per id)
+      const ops: KeyOp[] = rows
+        .filter((r) => r.fingerprint !== fingerprint && r.state !== 'denied')
+        .map((r) => ({ minion, fingerprint: r.fingerprint, to: 'denied' }));
+      if (ops.length) await this.store.changeKeys(ops);
       if (mine) await this.store.setKeyState(minion, fingerprint, 'accepted');
-      else await this.store.insertKey(minion, pub, fingerprint, 'accepted');
+      else if (!(await this.store.insertKey(minion, pub, fingerprint, 'accepted'))) {
+        const live = (await this.store.keysOf(minion)).find((r) => r.state !== 'denied');
+        throw masterErrors.make('BRINE_ERR_MASTER_KEY_CONFLICT', { minion, accepted: live?.fingerprint ?? '?', offered: fingerprint });
+      }
     } finally {
       this.keysChanged();
     }
@@ -209,6 +231,8 @@ export class KeyManager {
         if (!from.includes(r.state)) continue;
         if (match !== undefined && !globMatch(r.minion, match)) continue;
         if (to === 'accepted' && rows.some((o) => o.minion === r.minion && o.state === 'accepted' && o !== r)) continue;
+        // a denied key comes back only while its id has no other live key (one per id)
+        if (r.state === 'denied' && to !== 'deleted' && rows.some((o) => o.minion === r.minion && o.state !== 'denied' && o !== r)) continue;
         const was = r.state;
         ops.push({ minion: r.minion, fingerprint: r.fingerprint, to });
         r.state = to === 'deleted' ? r.state : to;

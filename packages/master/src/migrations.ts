@@ -115,4 +115,18 @@ export const MIGRATIONS: string[] = [
     seen_at TEXT NOT NULL
   );
   `,
+  // 4: one live key per minion id (any state but denied), so two masters of a cluster that take
+  // the first hellos of one id at the same moment cannot both land a first key. Rows that broke
+  // it before are settled as a single master would have: an accepted key stays, else the oldest.
+  `
+  UPDATE keys SET state = 'denied'
+  WHERE state <> 'denied' AND EXISTS (
+    SELECT 1 FROM keys k
+    WHERE k.minion = keys.minion AND k.state <> 'denied' AND k.fingerprint <> keys.fingerprint
+      AND (CASE WHEN k.state = 'accepted' THEN 1 ELSE 0 END > CASE WHEN keys.state = 'accepted' THEN 1 ELSE 0 END
+        OR (CASE WHEN k.state = 'accepted' THEN 1 ELSE 0 END = CASE WHEN keys.state = 'accepted' THEN 1 ELSE 0 END
+          AND (k.created_at < keys.created_at OR (k.created_at = keys.created_at AND k.fingerprint < keys.fingerprint))))
+  );
+  CREATE UNIQUE INDEX keys_one_live ON keys (minion) WHERE state <> 'denied';
+  `,
 ];

@@ -16,7 +16,11 @@ export interface StoreBackend {
 
   keysOf(minion: string): Promise<KeyRow[]>;
   listKeys(): Promise<KeyRow[]>;
-  insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<void>;
+  /**
+   * False when no row was added: the same key is there already, or the id has another live key
+   * (any state but denied; one per id, so two masters' first hellos cannot both land).
+   */
+  insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<boolean>;
   setKeyState(minion: string, fingerprint: string, state: KeyState): Promise<void>;
   deleteKey(minion: string, fingerprint: string): Promise<void>;
   /** Several key moves in one transaction (salt-key -A and friends). */

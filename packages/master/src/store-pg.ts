@@ -304,11 +304,15 @@ export class PgStore implements StoreBackend {
   async listKeys(): Promise<KeyRow[]> {
     return (await this.all('SELECT * FROM keys ORDER BY state, minion')) as unknown as KeyRow[];
   }
-  async insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<void> {
+  async insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<boolean> {
     const now = new Date().toISOString();
-    await this.tx([
-      ['INSERT INTO keys (minion, pub, fingerprint, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [minion, pub, fingerprint, state, now, now]],
+    const [added] = await this.tx([
+      [
+        'INSERT INTO keys (minion, pub, fingerprint, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        [minion, pub, fingerprint, state, now, now],
+      ],
     ]);
+    return added! > 0;
   }
   async setKeyState(minion: string, fingerprint: string, state: KeyState): Promise<void> {
     await this.tx([['UPDATE keys SET state = ?, updated_at = ? WHERE minion = ? AND fingerprint = ?', [state, new Date().toISOString(), minion, fingerprint]]]);

@@ -34,8 +34,8 @@ export class SqliteBackend implements StoreBackend {
   async listKeys(): Promise<KeyRow[]> {
     return this.store.listKeys();
   }
-  async insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<void> {
-    this.store.insertKey(minion, pub, fingerprint, state);
+  async insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): Promise<boolean> {
+    return this.store.insertKey(minion, pub, fingerprint, state);
   }
   async setKeyState(minion: string, fingerprint: string, state: KeyState): Promise<void> {
     this.store.setKeyState(minion, fingerprint, state);

@@ -156,7 +156,7 @@ export class MasterStore {
     this.stmts = {
       keysOf: db.prepare('SELECT * FROM keys WHERE minion = ? ORDER BY created_at'),
       keyAll: db.prepare('SELECT * FROM keys ORDER BY state, minion'),
-      keyInsert: db.prepare('INSERT INTO keys (minion, pub, fingerprint, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      keyInsert: db.prepare('INSERT INTO keys (minion, pub, fingerprint, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING'),
       keySetState: db.prepare('UPDATE keys SET state = ?, updated_at = ? WHERE minion = ? AND fingerprint = ?'),
       keyDelete: db.prepare('DELETE FROM keys WHERE minion = ? AND fingerprint = ?'),
       minionUpsert: db.prepare(
@@ -311,9 +311,10 @@ export class MasterStore {
     return this.stmts.keyAll.all() as KeyRow[];
   }
 
-  insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): void {
+  /** False when the row was not added: this key is there already, or the id has another live key. */
+  insertKey(minion: string, pub: string, fingerprint: string, state: KeyState): boolean {
     const now = new Date().toISOString();
-    this.stmts.keyInsert.run(minion, pub, fingerprint, state, now, now);
+    return this.stmts.keyInsert.run(minion, pub, fingerprint, state, now, now).changes > 0;
   }
 
   setKeyState(minion: string, fingerprint: string, state: KeyState): void {

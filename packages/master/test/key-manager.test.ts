@@ -235,13 +235,19 @@ t.test('the operator moves keys by glob and state; one accepted key per id', asy
   t.match(keyEvents[3], { act: 'deleted', from: /pending|denied/ });
 });
 
-t.test('two pending keys of one id: accepting both takes only the first', async (t) => {
+t.test('one live key per id: a second is never stored, and a denied one comes back only alone', async (t) => {
   const { keys, store } = manager(t);
   await keys.admit('x', pub());
-  await store.insertKey('x', 'pub-2', 'FP-2', 'pending');
-  const changed = await keys.change('x', ['pending'], 'accepted');
-  t.equal(changed.length, 1);
-  t.same((await store.keysOf('x')).map((r) => r.state).sort(), ['accepted', 'pending']);
+  t.equal(await store.insertKey('x', 'pub-2', 'FP-2', 'pending'), false, 'the store refuses a second live key');
+  await keys.admit('x', pub());
+  t.same((await store.keysOf('x')).map((r) => r.state).sort(), ['denied', 'pending']);
+  t.same(await keys.change('x', ['denied'], 'pending'), [], 'the denied key may not join the pending one');
+  t.same(
+    (await keys.change('x', ['pending', 'denied'], 'accepted')).map((c) => c.from),
+    ['pending'],
+    'accepting both takes only the first',
+  );
+  t.same((await store.keysOf('x')).map((r) => r.state).sort(), ['accepted', 'denied']);
 });
 
 t.test('a hello queued behind a failing one of its id is still decided', async (t) => {
@@ -313,4 +319,12 @@ t.test('on a shared store the accepted ids are read each time: other masters cha
   // another master accepts it: only the store knows
   await store.changeKeys([{ minion: 'm1', fingerprint: (await store.keysOf('m1'))[0]!.fingerprint, to: 'accepted' }]);
   t.same(await keys.acceptedIds(), ['m1']);
+});
+
+t.test('a preseeded key (read on the host itself) takes the place of a pending key from the network', async (t) => {
+  const { keys, store } = manager(t);
+  await keys.admit('h1', pub());
+  const { fingerprint, changed } = await keys.preseed('h1', pub());
+  t.ok(changed);
+  t.same(Object.fromEntries((await store.keysOf('h1')).map((r) => [r.state, r.fingerprint === fingerprint])), { accepted: true, denied: false });
 });

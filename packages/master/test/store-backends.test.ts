@@ -8,8 +8,12 @@ import type { StoreBackend } from '../src/store-backend.js';
 import { SqliteBackend } from '../src/store-sqlite.js';
 import { PgStore } from '../src/store-pg.js';
 import { openStore } from '../src/store-url.js';
+import { EventBus } from '../src/event-bus.js';
+import { KeyManager } from '../src/keys.js';
+import { generateKeyPairSync } from 'node:crypto';
 import { migrateSqliteToPostgres } from '../src/store-migrate.js';
 import type { JobRow } from '../src/store.js';
+import { MIGRATIONS } from '../src/migrations.js';
 
 /**
  * One suite, two backends: every query the master makes must answer the same on SQLite and on a
@@ -82,7 +86,7 @@ const item = (run_num: number, result: boolean | null, changes: object = {}): St
 for (const [kind, open] of backends) {
   t.test(`${kind}: keys and minions`, async (t) => {
     const s = await open(t);
-    t.equal(await s.schemaVersion(), 3, 'every schema step ran');
+    t.equal(await s.schemaVersion(), MIGRATIONS.length, 'every schema step ran');
     await s.insertKey('web1', 'PUB1', 'fp1', 'pending');
     await s.insertKey('db1', 'PUB2', 'fp2', 'accepted');
     await s.setKeyState('web1', 'fp1', 'accepted');
@@ -105,6 +109,29 @@ for (const [kind, open] of backends) {
     await s.deleteKey('web1', 'fp1');
     t.same(await s.keysOf('web1'), []);
     t.same(await s.listMinions(), [], 'a minion without keys goes with its last key');
+  });
+
+  t.test(`${kind}: one live key per id, so two masters' first hellos at once cannot both land`, async (t) => {
+    // a second master on the same store: its own key manager (its own one-hello-at-a-time queue)
+    // and, on PostgreSQL, its own connection pool
+    let s: StoreBackend;
+    let other: StoreBackend;
+    if (kind === 'postgres') {
+      const pg = await freshPg(t);
+      s = pg.store;
+      other = await PgStore.open(pg.url, server.password);
+      t.teardown(() => other.close());
+    } else other = s = await open(t);
+    const [a, b] = [s, other].map((st) => new KeyManager(st, new EventBus(st), { autoAccept: false, autosign: [] }));
+    const pem = () => generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    for (let round = 0; round < 5; round++) {
+      const id = `new${round}`;
+      const got = (await Promise.all([a!.admit(id, pem()), b!.admit(id, pem())])).map((r) => r.state).sort();
+      t.same(got, ['denied', 'pending'], `${id}: the first key stays, the other is denied`);
+      t.same((await s.keysOf(id)).map((r) => r.state).sort(), ['denied', 'pending']);
+    }
+    t.equal(await s.insertKey('new0', 'PUB9', 'fp9', 'pending'), false, 'a second live key of an id is never stored');
+    t.equal(await s.insertKey('new0', 'PUB9', 'fp9', 'denied'), true, 'a denied one is');
   });
 
   t.test(`${kind}: minions a page at a time (GET /v1/minions)`, async (t) => {

@@ -4,7 +4,9 @@ import path from 'node:path';
 import t from 'tap';
 import { batchSize } from '../src/jobs.js';
 import { JidGenerator, jidToIso } from '../src/jid.js';
+import Database from 'better-sqlite3';
 import { MasterStore } from '../src/store.js';
+import { MIGRATIONS } from '../src/migrations.js';
 import { StateResultStore } from '../src/state-results.js';
 
 function tmpStore(t: { teardown(fn: () => void): void }): MasterStore {
@@ -40,7 +42,7 @@ t.test('batch sizes: a number or a percentage, at least one', async (t) => {
 
 t.test('a return is stored once; callbacks run after commit; retention prunes by age', async (t) => {
   const store = tmpStore(t);
-  t.equal(store.schemaVersion, 3);
+  t.equal(store.schemaVersion, MIGRATIONS.length, 'every schema step ran');
   const job = {
     jid: '20250101000000000001',
     fun: 'test.ping',
@@ -117,4 +119,28 @@ t.test('a state result sent twice (a minion resending its spool) is stored once'
     [0, 1],
     'one row per (job, minion, run number)',
   );
+});
+
+t.test('a store from before the one-live-key rule: its extra live keys are settled as one master would have', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-store-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'master.db');
+  const old = new Database(file);
+  for (const step of MIGRATIONS.slice(0, 3)) old.exec(step);
+  old.pragma('user_version = 3');
+  const add = old.prepare('INSERT INTO keys (minion, pub, fingerprint, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+  // two masters landed a first key each; a preseeded key beside a pending one; one key alone
+  add.run('raced', 'P1', 'B', 'pending', '2026-01-01T00:00:01Z', 'x');
+  add.run('raced', 'P2', 'A', 'pending', '2026-01-01T00:00:02Z', 'x');
+  add.run('preseeded', 'P3', 'C', 'pending', '2026-01-01T00:00:01Z', 'x');
+  add.run('preseeded', 'P4', 'D', 'accepted', '2026-01-01T00:00:05Z', 'x');
+  add.run('alone', 'P5', 'E', 'rejected', '2026-01-01T00:00:01Z', 'x');
+  old.close();
+  const store = new MasterStore(file);
+  t.teardown(() => store.close());
+  const states = (id: string) => Object.fromEntries(store.keysOf(id).map((r) => [r.fingerprint, r.state]));
+  t.same(states('raced'), { B: 'pending', A: 'denied' }, 'the older key stays');
+  t.same(states('preseeded'), { C: 'denied', D: 'accepted' }, 'an accepted key stays');
+  t.same(states('alone'), { E: 'rejected' });
+  t.equal(store.insertKey('alone', 'P6', 'F', 'pending'), false, 'and the rule holds from now on');
 });
