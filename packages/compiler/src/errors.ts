@@ -27,6 +27,8 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_UNKNOWN_KEY: "ID '{id}': unknown {what} '{key}'",
   BRINE_ERR_COMPILE_BAD_REQUISITE: "ID '{id}': requisite '{requisite}' must be a list of '- <state>: <id or name>' references (got {got})",
   BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND: "ID '{id}': requisite '{requisite}' names '{ref}', which matches no state in this run",
+  BRINE_ERR_COMPILE_REQUISITE_IN_EMPTY:
+    "ID '{id}': requisite '{requisite}' names 'sls: {sls}', which has no states in this run; nothing is extended by it (as in Salt)",
   BRINE_ERR_COMPILE_EXTEND_MISSING: "extend in SLS {sls} names ID '{id}', which is not in this run (was it included?)",
   BRINE_ERR_COMPILE_REQUISITE_IN_LOST:
     "a requisite_in naming '{state}: {from}' went to ID '{id}', which has no '{state}' state; Salt drops such a requisite, and so does Brine",

@@ -208,6 +208,15 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
         let hinges: Array<[string, string, string]> = [];
         for (const [kind, name] of refs) {
           const found = targets(kind, name);
+          if (found.length === 0 && kind === 'sls' && IN_KEYS.has(key)) {
+            // Salt extends each state of that SLS; with none there (an SLS of only includes, or
+            // one not in this run), nothing is extended and the run goes on
+            hinges = [];
+            diagnostics.push(
+              compilerErrors.diag('BRINE_ERR_COMPILE_REQUISITE_IN_EMPTY', { id, requisite: key, sls: name }, where(origins, id, `${state}/${key}`), 'warning'),
+            );
+            continue;
+          }
           if (found.length === 0 && key !== 'prereq') {
             if (kind === 'sls') hinges = [];
             diagnostics.push(

@@ -1,0 +1,2 @@
+more:
+  test.nop: []

@@ -1,0 +1,2 @@
+# an SLS with no states
+{% set unused = 1 %}

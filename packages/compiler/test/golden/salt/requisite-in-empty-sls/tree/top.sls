@@ -1,0 +1,6 @@
+base:
+  '*':
+    - app
+    - empty
+    - only-includes
+    - app.more
