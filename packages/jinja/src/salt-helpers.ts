@@ -6,6 +6,7 @@ import { describeHostCall, HostCallError, type HostCallRecorder } from './host-c
 import { PY_OBJECT, type PyObjectHooks } from './py-object.js';
 import { bindArgs, isDict, splitArgs, str, truthy } from './python.js';
 import { deepCopy, dictUpdate, isMissing, mergeWithStrategy, traverse, traverseRaw } from './traverse.js';
+import { createHash, createHmac } from 'node:crypto';
 import { globMatch, keysOf } from '@brine/core';
 import { slsutilDeserialize, slsutilSerialize } from './slsutil-serialize.js';
 
@@ -100,6 +101,41 @@ export function builtinHelpers(d: HelperData): HelperTable {
       ping: () => true,
     },
     cp: cpHelpers(d),
+    hashutil: hashutilHelpers(),
+  };
+}
+
+/**
+ * hashutil's functions of strings (pure, so answered where the template renders); those that
+ * read or write files (digest_file, base64_encodefile, base64_decodefile) are asked of the host.
+ */
+function hashutilHelpers(): HelperTable[string] {
+  const hex = (algo: string) => (v: unknown) => createHash(algo).update(str(v)).digest('hex');
+  const digests: Record<string, (v: unknown) => string> = { md5: hex('md5'), sha256: hex('sha256'), sha512: hex('sha512') };
+  const hmacHex = (algo: string, value: unknown, secret: unknown) => createHmac(algo, str(secret)).update(str(value)).digest('hex');
+  return {
+    digest: (...raw: unknown[]) => {
+      const a = bindArgs(raw, ['instr', 'checksum'], { checksum: 'md5' });
+      const fn = Object.hasOwn(digests, str(a.checksum)) ? digests[str(a.checksum)] : undefined;
+      if (!fn) throw new Error(`Hash func '${str(a.checksum)}' is not supported.`);
+      return fn(a.instr);
+    },
+    md5_digest: digests.md5!,
+    sha256_digest: digests.sha256!,
+    sha512_digest: digests.sha512!,
+    base64_b64encode: (v: unknown) => Buffer.from(str(v)).toString('base64'),
+    base64_b64decode: (v: unknown) => Buffer.from(str(v), 'base64').toString(),
+    // the MIME form: a newline after every 76 characters and at the end
+    base64_encodestring: (v: unknown) => (Buffer.from(str(v)).toString('base64').match(/.{1,76}/g) ?? []).map((l) => `${l}\n`).join(''),
+    base64_decodestring: (v: unknown) => Buffer.from(str(v).replace(/\s+/g, ''), 'base64').toString(),
+    hmac_signature: (value: unknown, secret: unknown, challenge: unknown) =>
+      createHmac('sha256', str(secret)).update(str(value)).digest('base64') === str(challenge),
+    hmac_compute: (value: unknown, secret: unknown) => hmacHex('sha256', value, secret),
+    github_signature: (value: unknown, secret: unknown, challenge: unknown) => {
+      const [algo = '', sig = ''] = str(challenge).split('=');
+      if (!['sha1', 'sha256', 'sha512', 'md5'].includes(algo)) throw new Error(`hash type '${algo}' is not supported`);
+      return hmacHex(algo, value, secret) === sig;
+    },
   };
 }
 
