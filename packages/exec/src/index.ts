@@ -9,6 +9,17 @@ export * from './context.js';
 export { traverse } from './traverse.js';
 export { which, shlexSplit, defaultShell, runCmd } from './modules/cmd.js';
 export * from './host/apt.js';
+export {
+  type Entry as AptEntry,
+  SourcesList as AptSourcesList,
+  entryText as aptEntryText,
+  lineOptions as aptLineOptions,
+  parseEntry as parseAptEntry,
+  saltInvalid as aptSaltInvalid,
+  signedByOf as aptSignedBy,
+  repoDict as aptRepoDict,
+  listRepos as aptListRepos,
+} from './host/apt-sources.js';
 export * from './host/accounts.js';
 export * from './host/systemd.js';
 export * from './host/sysv.js';

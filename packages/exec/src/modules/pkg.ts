@@ -2,6 +2,7 @@ import { isDict } from '@brine/core';
 import { execErrors } from '../errors.js';
 import type { ExecContext, ExecFunction } from '../function.js';
 import { APT_ENV, APT_OPTS, candidates, compareVersions, diffVersions, dpkgVersions, installedPackages } from '../host/apt.js';
+import { SourcesList, listRepos } from '../host/apt-sources.js';
 
 const osarch = (ctx: ExecContext) => (typeof ctx.grains.osarch === 'string' ? ctx.grains.osarch : undefined);
 
@@ -54,6 +55,13 @@ async function aptAction(fun: string, verb: string[], want: string[], ctx: ExecC
 
 /** Salt's aptpkg module (Debian and Ubuntu): dpkg-query to look, apt-get to act. */
 export const pkgFunctions: ExecFunction[] = [
+  {
+    name: 'pkg.list_repos',
+    doc: "The apt sources (sources.list and sources.list.d/*.list) by URI, each entry as Salt's aptpkg lists it.",
+    params: [],
+    extraKwargs: true,
+    run: async () => ({ return: listRepos(await new SourcesList('/').load()) }),
+  },
   {
     name: 'pkg.version',
     doc: "The installed version of the package, '' when not installed; several names give a dict.",

@@ -2,7 +2,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { CommandOptions, StateContext } from '@brine/core';
-import { type Entry, SourcesList, entryText, lineOptions, parseEntry, saltInvalid, signedByOf } from './sources.js';
+import {
+  type AptEntry as Entry,
+  AptSourcesList as SourcesList,
+  aptEntryText as entryText,
+  aptLineOptions as lineOptions,
+  parseAptEntry as parseEntry,
+  aptSaltInvalid as saltInvalid,
+  aptSignedBy as signedByOf,
+  aptListRepos as listRepos,
+} from '@brine/exec';
 
 /** Salt's aptpkg repo functions (list_repos, get_repo, mod_repo, del_repo) and key imports. */
 
@@ -13,35 +22,6 @@ export interface AptOptions {
   root: string;
   /** Whether apt-key exists (Salt imports keys with it when it does). */
   aptKey: boolean;
-}
-
-/** Salt's repo dict for an entry (list_repos). */
-export function repoDict(e: Entry): Record<string, unknown> {
-  return {
-    file: e.file,
-    comps: e.comps,
-    disabled: e.disabled,
-    dist: e.dist,
-    type: e.type,
-    uri: e.uri,
-    line: e.line.trim(),
-    architectures: e.architectures,
-    signedby: signedByOf(e.line),
-  };
-}
-
-/** Salt's _skip_source: invalid entries count when they carry bracket options (signed-by). */
-function skipped(e: Entry): boolean {
-  if (!e.invalid) return false;
-  if (!(e.uri && ['deb', 'deb-src', 'rpm', 'rpm-src'].includes(e.type))) return true;
-  const pieces = e.line.trim().replace(/^#\s*/, '').split(/\s+/);
-  return !(pieces[1]?.startsWith('[') && pieces[1] !== '[]');
-}
-
-export function listRepos(sources: SourcesList): Record<string, ReturnType<typeof repoDict>[]> {
-  const out: Record<string, ReturnType<typeof repoDict>[]> = {};
-  for (const e of sources.list) if (!skipped(e)) (out[e.uri] ??= []).push(repoDict(e));
-  return out;
 }
 
 export function splitRepo(repo: string) {

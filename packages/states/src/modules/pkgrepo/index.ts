@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Availability, StateContext, StateModule, StateReturn } from '@brine/core';
 import { which } from '../../util/which.js';
-import { RepoError, delRepo, delRepoKey, expandRepoDef, getRepo, listRepos, modRepo, splitRepo, type AptOptions } from './apt.js';
-import { SourcesList } from './sources.js';
+import { AptSourcesList as SourcesList, aptListRepos as listRepos } from '@brine/exec';
+import { RepoError, delRepo, delRepoKey, expandRepoDef, getRepo, modRepo, splitRepo, type AptOptions } from './apt.js';
 
 /** Salt's pkgrepo.managed and pkgrepo.absent for apt (one-line sources, apt-key or signed-by keys). */
 

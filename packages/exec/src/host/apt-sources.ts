@@ -227,3 +227,32 @@ export class SourcesList {
     return entry;
   }
 }
+
+/** Salt's repo dict for an entry (list_repos). */
+export function repoDict(e: Entry): Record<string, unknown> {
+  return {
+    file: e.file,
+    comps: e.comps,
+    disabled: e.disabled,
+    dist: e.dist,
+    type: e.type,
+    uri: e.uri,
+    line: e.line.trim(),
+    architectures: e.architectures,
+    signedby: signedByOf(e.line),
+  };
+}
+
+/** Salt's _skip_source: invalid entries count when they carry bracket options (signed-by). */
+function skipped(e: Entry): boolean {
+  if (!e.invalid) return false;
+  if (!(e.uri && ['deb', 'deb-src', 'rpm', 'rpm-src'].includes(e.type))) return true;
+  const pieces = e.line.trim().replace(/^#\s*/, '').split(/\s+/);
+  return !(pieces[1]?.startsWith('[') && pieces[1] !== '[]');
+}
+
+export function listRepos(sources: SourcesList): Record<string, ReturnType<typeof repoDict>[]> {
+  const out: Record<string, ReturnType<typeof repoDict>[]> = {};
+  for (const e of sources.list) if (!skipped(e)) (out[e.uri] ??= []).push(repoDict(e));
+  return out;
+}
