@@ -48,7 +48,8 @@ async function setvals(fun: string, ctx: ExecContext, values: Record<string, unk
     }
   }
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, yamlLib().stringify(stored), { mode: 0o600 });
+  // YAML 1.1 as it is read (a key like `y` or `on` is quoted)
+  writeFileSync(tmp, yamlLib().stringify(stored, { version: '1.1' }), { mode: 0o600 });
   renameSync(tmp, file);
   await ctx.grainsChanged?.();
 }
