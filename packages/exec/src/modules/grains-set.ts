@@ -12,7 +12,8 @@ export function readGrainsFile(file: string, fun = 'grains'): Record<string, unk
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    // none yet, or another user's minion (brine local by a user on a minion host): no grains of it
+    if (['ENOENT', 'ENOTDIR', 'EACCES'].includes((e as NodeJS.ErrnoException).code ?? '')) return {};
     throw execErrors.make('BRINE_ERR_EXEC_GRAINS_FILE', { fun, file, detail: `cannot be read: ${(e as Error).message}` });
   }
   let data: unknown;
