@@ -71,7 +71,12 @@ export const MINION_JOB_FUNCTIONS: MinionFunction[] = [
     name: 'saltutil.running',
     doc: 'Jobs running on this minion right now.',
     params: [],
-    run: (_a, ctx) => ({ return: ctx.running().filter((j) => j.jid !== ctx.jid).map(saltJob) }),
+    run: (_a, ctx) => ({
+      return: ctx
+        .running()
+        .filter((j) => j.jid !== ctx.jid)
+        .map(saltJob),
+    }),
   },
   {
     name: 'saltutil.find_job',

@@ -13,8 +13,15 @@ t.test("state.sls_id's chunks: the ID and what it needs first, transitively, in 
     chunk('d'),
     chunk('e', { require: [{ sls: 's' }] }),
   ];
-  t.same(chunksForId(low, 'c').map((c) => c.__id__), ['a', 'b', 'c'], 'listen targets are not run first');
-  t.same(chunksForId(low, 'a').map((c) => c.__id__), ['a']);
+  t.same(
+    chunksForId(low, 'c').map((c) => c.__id__),
+    ['a', 'b', 'c'],
+    'listen targets are not run first',
+  );
+  t.same(
+    chunksForId(low, 'a').map((c) => c.__id__),
+    ['a'],
+  );
   t.same(chunksForId(low, 'nope'), []);
   t.same(chunksForId(low, 'e').length, 5, 'an sls requisite names every chunk of the file');
   t.equal(noIdMatch('x', 'web,db', 'base'), "No matches for ID 'x' found in SLS 'web,db' within saltenv 'base'");

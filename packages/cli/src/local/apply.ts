@@ -57,7 +57,10 @@ export const applyFunctions: Record<(typeof APPLY_FUNCTIONS)[number], LocalFunct
     const id = first ?? opts.call.kwargs.id_;
     const sub = { ...opts, call: { ...opts.call, args: first === undefined ? [] : rest } };
     if (id === undefined || slsArgs(sub).length === 0) {
-      throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: 'state.sls_id needs an ID and an SLS name', usage: 'brine local state.sls_id <id> <sls>[,<sls>...]' });
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', {
+        detail: 'state.sls_id needs an ID and an SLS name',
+        usage: 'brine local state.sls_id <id> <sls>[,<sls>...]',
+      });
     }
     const c = await compileFor(sub, 'sls', false, registry);
     if (c.failed) return failed(c.diagnostics, true);

@@ -12,7 +12,10 @@ function saltPath(fun: string, url: unknown, env: string): { rel: string; env: s
   const [rest, query] = s.slice('salt://'.length).split('?', 2) as [string, string | undefined];
   const q = new URLSearchParams(query ?? '');
   const useEnv = q.get('saltenv') ?? q.get('env') ?? env;
-  const rel = rest.split('/').filter((p) => p !== '' && p !== '.').join('/');
+  const rel = rest
+    .split('/')
+    .filter((p) => p !== '' && p !== '.')
+    .join('/');
   return { rel, env: useEnv, url: `salt://${rel}` };
 }
 
@@ -29,7 +32,8 @@ function list(fun: string, ctx: ExecContext, prefix: string, env: string): Promi
 
 /** Salt renders the paths (not the contents) with template=; Brine refuses rather than write to a path with `{{`. */
 function noTemplate(fun: string, a: Record<string, unknown>): void {
-  if (a.template !== undefined && a.template !== null && a.template !== '') throw execErrors.make('BRINE_ERR_EXEC_CP_TEMPLATE', { fun, template: String(a.template) });
+  if (a.template !== undefined && a.template !== null && a.template !== '')
+    throw execErrors.make('BRINE_ERR_EXEC_CP_TEMPLATE', { fun, template: String(a.template) });
 }
 
 function writeAtomic(dest: string, data: Buffer): void {
@@ -113,7 +117,8 @@ export const cpFunctions: ExecFunction[] = [
       if (!ctx.cacheDir) throw execErrors.make('BRINE_ERR_EXEC_NO_FILE_SERVER', { fun: 'cp.cache_file', detail: 'no cache folder' });
       const dest = path.join(ctx.cacheDir, 'files', src.env, ...src.rel.split('/'));
       const inside = path.relative(path.join(ctx.cacheDir, 'files'), dest);
-      if (inside.startsWith('..') || path.isAbsolute(inside)) throw execErrors.make('BRINE_ERR_EXEC_BAD_ARGS', { fun: 'cp.cache_file', detail: `'${src.env}' is not an environment name` });
+      if (inside.startsWith('..') || path.isAbsolute(inside))
+        throw execErrors.make('BRINE_ERR_EXEC_BAD_ARGS', { fun: 'cp.cache_file', detail: `'${src.env}' is not an environment name` });
       mkdirSync(path.dirname(dest), { recursive: true });
       writeAtomic(dest, data);
       return { return: dest };

@@ -28,7 +28,8 @@ export function readGrainsFile(file: string, fun = 'grains'): Record<string, unk
 }
 
 function fileOf(fun: string, ctx: ExecContext): string {
-  if (!ctx.grainsFile) throw execErrors.make('BRINE_ERR_EXEC_NO_GRAINS_FILE', { fun, detail: 'no grains file: run it on a minion, or brine local with --config' });
+  if (!ctx.grainsFile)
+    throw execErrors.make('BRINE_ERR_EXEC_NO_GRAINS_FILE', { fun, detail: 'no grains file: run it on a minion, or brine local with --config' });
   return ctx.grainsFile;
 }
 
