@@ -90,6 +90,11 @@ t.test('state.sls_id runs one id (and what it requires); saltutil.sync_all and r
   t.equal(none.retcode, 1);
   t.equal(none.return, "ERROR executing 'state.sls_id': No matches for ID 'nope' found in SLS 'ids' within saltenv 'base'");
   t.equal((await ret('state.id_exists', ['one,two', 'ids'])).return, true);
+  t.match((await ret('state.single', ['test.succeed_without_changes'], { name: 'solo' })).return, {
+    'test_|-solo_|-solo_|-succeed_without_changes': { result: true, comment: 'Success!' },
+  });
+  const dry = (await ret('state.test', ['ids'])).return as Record<string, { result: unknown }>;
+  t.equal(dry['test_|-two_|-two_|-succeed_with_changes']!.result, null, 'state.test: would change');
   const all = (await ret('saltutil.sync_all')).return as Record<string, unknown>;
   t.same(all.states, []);
   t.same(all.modules, []);

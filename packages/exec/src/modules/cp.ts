@@ -58,7 +58,7 @@ const copyParams: Param[] = [saltenv, { name: 'makedirs', type: 'any' }, { name:
 export const cpFunctions: ExecFunction[] = [
   {
     name: 'cp.get_file',
-    doc: "Copies a salt:// file to dest (a folder keeps the file's name); '' when the source is missing, False when dest's folder is missing and makedirs is not set.",
+    doc: "Copies a salt:// file to dest (a folder keeps the file's name); '' when the source is missing, False when dest's folder is missing and makedirs is not set. gzip is accepted and ignored.",
     params: [{ name: 'path', type: 'string', required: true }, { name: 'dest', type: 'string', required: true }, ...copyParams],
     run: async (a, ctx) => {
       noTemplate('cp.get_file', a);
