@@ -1,4 +1,4 @@
-import type { CommandRunner } from '@brine/core';
+import type { CommandRunner, FileClient } from '@brine/core';
 
 /** The shapes of an execution function and what it is called with (function.ts binds the arguments, registry.ts holds the functions). */
 export type ParamType = 'string' | 'number' | 'boolean' | 'list' | 'dict' | 'any';
@@ -29,6 +29,15 @@ export interface ExecContext {
    * (module.run, unless/onlyif fun:, templates): cmd.* then default to python_shell=True.
    */
   direct?: boolean;
+  // ---- the operators' everyday functions (cp.*, persisted grains); absent where there are none
+  /** salt:// of this host's file server: the master's on a minion, the roots in `brine local`. */
+  files?: FileClient;
+  /** Where cp.cache_file keeps files (`<cacheDir>/files/<env>/<path>`, as the minion's file cache). */
+  cacheDir?: string;
+  /** The YAML file grains.setval & co persist to (Salt's `grains` file). */
+  grainsFile?: string;
+  /** Called after grains.setval & co changed `grains` (the minion sends them to its master). */
+  grainsChanged?(): Promise<void>;
 }
 
 /** The function's value, and the retcode of the job (0 unless the function says otherwise). */

@@ -7,6 +7,7 @@ export * from './registry.js';
 export * from './call.js';
 export * from './context.js';
 export { traverse } from './traverse.js';
+export { readGrainsFile } from './modules/grains-set.js';
 export { which, shlexSplit, defaultShell, runCmd } from './modules/cmd.js';
 export * from './host/apt.js';
 export {

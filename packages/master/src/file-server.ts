@@ -48,21 +48,22 @@ export class FileServer {
 
   /**
    * The files of `saltenv` under the folder `prefix` with their hashes (Salt's
-   * `cp.list_master` with a prefix): what a minion syncs custom modules from.
+   * `cp.list_master` with a prefix; an empty prefix is the whole env): what a minion syncs
+   * custom modules from.
    */
   async list(minion: string, rawPrefix: string, saltenv: string, jid?: string): Promise<Omit<FileGetReply, 'data'>[]> {
-    const why = unsafePath(rawPrefix);
+    const why = rawPrefix === '' ? undefined : unsafePath(rawPrefix);
     if (why) {
       this.refused++;
       this.log.warn({ event: 'file_refused', minion, path: rawPrefix, saltenv }, `file list refused: ${why}`);
       throw masterErrors.make('BRINE_ERR_MASTER_FILE_REFUSED', { path: rawPrefix, detail: why });
     }
     if (!(saltenv in this.roots.roots)) throw masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_ENV', { env: saltenv });
-    const dir =
-      rawPrefix
-        .split('/')
-        .filter((s) => s !== '' && s !== '.')
-        .join('/') + '/';
+    const clean = rawPrefix
+      .split('/')
+      .filter((s) => s !== '' && s !== '.')
+      .join('/');
+    const dir = clean === '' ? '' : `${clean}/`;
     const out: Omit<FileGetReply, 'data'>[] = [];
     for (const [rel, f] of (await this.tree(jid)).files.get(saltenv) ?? []) {
       if (rel.startsWith(dir)) out.push({ path: rel, saltenv, hash: f.hash, size: f.size });

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION, type ErrorMsg, type HostCallItem, type HostCallsMsg, 
 import type { MinionConfig } from './config.js';
 import { MasterConnection, type WorkFrame } from './connection.js';
 import { minionErrors } from './errors.js';
-import { bindArgs, execRegistry, type ExecRegistry } from '@brine/exec';
+import { bindArgs, execRegistry, readGrainsFile, type ExecRegistry } from '@brine/exec';
 import { MINION_JOB_FUNCTIONS } from './exec-modules.js';
 import { answerHostCalls } from './host-calls.js';
 import { ensureIdentity } from './identity.js';
@@ -17,6 +17,7 @@ import { ResultSpool } from './spool.js';
 import { SpoolSender } from './spool-sender.js';
 import { FRAME_ROOM } from './trim.js';
 import { STATE_FUNCTIONS } from './state-functions.js';
+import { RefreshHooks } from './refresh.js';
 
 export const MINION_VERSION = '0.1.0';
 
@@ -47,6 +48,11 @@ export class MinionAgent extends EventEmitter {
   /** Every function this minion runs: @brine/exec's and its own state.* and saltutil.*. */
   readonly exec: ExecRegistry = execRegistry().register(...MINION_JOB_FUNCTIONS, ...STATE_FUNCTIONS);
   private readonly grains: Record<string, unknown>;
+  /** Salt's `grains` file: grains.setval & co persist here, read over the collected grains (under the config's). */
+  readonly grainsFile: string;
+  /** Fired by saltutil.refresh_pillar, refresh_grains and sync_all (mine and schedule reload on it). */
+  readonly refresh: RefreshHooks;
+  private readonly baseGrains?: Record<string, unknown>;
   private readonly log: Logger;
   private readonly conn: MasterConnection;
   private readonly jobs: JobRunner;
@@ -61,7 +67,10 @@ export class MinionAgent extends EventEmitter {
     mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
     const identity = ensureIdentity(config.pki_dir);
     this.spool = new ResultSpool(opts.call ? ':memory:' : path.join(config.data_dir, 'spool.db'));
-    this.grains = opts.grains ? { ...opts.grains, id: config.id } : collectGrains(config.id, config.grains, MINION_VERSION);
+    this.grainsFile = path.join(config.data_dir, 'grains');
+    this.baseGrains = opts.grains;
+    this.refresh = new RefreshHooks((err, what) => this.log.error({ event: 'refresh_hook_failed', what, err }, `a ${what} refresh listener failed`));
+    this.grains = this.collectGrains();
     this.conn = new MasterConnection(config, identity, this.log, MINION_VERSION, opts.call === true);
     this.sender = new SpoolSender({
       spool: this.spool,
@@ -84,6 +93,10 @@ export class MinionAgent extends EventEmitter {
       connected: () => this.conn.connected,
       request: (op, args) => this.conn.request(op, args),
       emit: (event, ...args) => this.emit(event, ...args),
+      grainsFile: this.grainsFile,
+      grainsChanged: () => this.grainsChanged(),
+      refreshGrains: () => this.refreshGrains(),
+      refreshPillar: () => this.refreshPillar(),
     });
     if (!opts.call) this.recoverInterrupted();
     this.conn.on('welcome', () => this.onWelcome());
@@ -124,8 +137,39 @@ export class MinionAgent extends EventEmitter {
     return this.spool.stateSize();
   }
 
-  private onWelcome(): void {
+  /** The host's grains (or a swarm's), then the grains file, then the config's `grains:` (Salt's order). */
+  private collectGrains(): Record<string, unknown> {
+    const persisted = readGrainsFile(this.grainsFile);
+    if (this.baseGrains) return { ...this.baseGrains, ...persisted, ...this.config.grains, id: this.config.id };
+    return collectGrains(this.config.id, { ...persisted, ...this.config.grains }, MINION_VERSION);
+  }
+
+  private sendGrains(): void {
     this.conn.send({ type: 'grains', grains: this.grains, running: this.jobs.runningJids(), spool: this.spool.size() + this.spool.stateSize() });
+  }
+
+  /** grains.setval & co changed the live grains: the master's next compile sees them (a reconnect sends them anyway). */
+  private async grainsChanged(): Promise<void> {
+    if (this.conn.connected) this.sendGrains();
+    await this.refresh.fireGrains(this.grains);
+  }
+
+  /** saltutil.refresh_grains: the live grains object is refilled in place (jobs hold it). */
+  async refreshGrains(): Promise<void> {
+    const fresh = this.collectGrains();
+    for (const k of Object.keys(this.grains)) delete this.grains[k];
+    Object.assign(this.grains, fresh);
+    await this.grainsChanged();
+  }
+
+  /** saltutil.refresh_pillar: the master renders pillar per request, so this asks it once and tells the listeners. */
+  async refreshPillar(): Promise<void> {
+    const r = (await this.conn.request('pillar.items', {})) as { pillar: Record<string, unknown> };
+    await this.refresh.firePillar(r.pillar);
+  }
+
+  private onWelcome(): void {
+    this.sendGrains();
     // state results first: a job's return is only stored after its states
     const resent = this.sender.resendAll();
     const master = formatMaster(this.conn.master);

@@ -15,6 +15,10 @@ export interface RunningJob {
 export interface MinionExecContext extends ExecContext {
   running(): RunningJob[];
   kill(jid: string): boolean;
+  /** saltutil.refresh_grains: collects the grains again (the grains file and config over the host's), tells the master. */
+  refreshGrains?(): Promise<void>;
+  /** saltutil.refresh_pillar: asks the master for this minion's pillar and fires the refresh hook. */
+  refreshPillar?(): Promise<void>;
   /** What state functions need of the minion (absent for a template's host call). */
   state?: StateHost;
 }

@@ -9,6 +9,7 @@ import { remoteFileClient } from './remote-file-client.js';
 import type { ResultSpool, SpooledReturn } from './spool.js';
 import type { SpoolSender } from './spool-sender.js';
 import { syncStates } from './sync-states.js';
+import { stateRunningMessage } from './state-running.js';
 
 interface Running extends RunningJob {
   abort: AbortController;
@@ -32,6 +33,12 @@ export interface JobRunnerDeps {
   request(op: string, args: Record<string, unknown>): Promise<unknown>;
   /** The agent's events ('return'). */
   emit(event: string, ...args: unknown[]): void;
+  /** The grains file grains.setval & co write (Salt's `grains` file). */
+  grainsFile: string;
+  /** grains.setval & co changed the grains: the master hears at once. */
+  grainsChanged(): Promise<void>;
+  refreshGrains(): Promise<void>;
+  refreshPillar(): Promise<void>;
 }
 
 /**
@@ -96,6 +103,12 @@ export class JobRunner {
       signal,
       cmd: deps.cmd,
       registry: deps.exec,
+      files: remoteFileClient((op, args) => deps.request(op, args), path.join(deps.config.data_dir, 'files'), forJob ? jid : undefined),
+      cacheDir: deps.config.data_dir,
+      grainsFile: deps.grainsFile,
+      grainsChanged: () => deps.grainsChanged(),
+      refreshGrains: () => deps.refreshGrains(),
+      refreshPillar: () => deps.refreshPillar(),
       // a job's own function is a direct call (cmd.* through the shell); a template's host call is code
       direct: forJob,
       running: () => [...this.running.values()].map(({ abort: _a, ...r }) => r),
@@ -114,7 +127,7 @@ export class JobRunner {
       request,
       emit: (tag, result) => this.emitState(jid, fun, tag, result),
       claim: () => this.claimStateRun(jid, fun),
-      files: remoteFileClient(request, path.join(deps.config.data_dir, 'files'), jid),
+      files: ctx.files!,
       registry: deps.registry,
       syncStates: (saltenv) => syncStates(request, deps.config.data_dir, deps.registry, saltenv, jid),
     };
@@ -197,16 +210,7 @@ export class JobRunner {
 
   private claimStateRun(jid: string, fun: string): () => void {
     const cur = this.stateRun;
-    if (cur) {
-      const d = cur.started;
-      const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-      const p = (n: number, w = 2) => String(n).padStart(w, '0');
-      const when = `${d.getFullYear()}, ${months[d.getMonth()]} ${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds() * 1000, 6)}`;
-      throw new BrineError(
-        'BRINE_ERR_MINION_STATE_RUNNING',
-        `The function "${cur.fun}" is running as PID ${process.pid} and was started at ${when} with jid ${cur.jid}`,
-      );
-    }
+    if (cur) throw new BrineError('BRINE_ERR_MINION_STATE_RUNNING', stateRunningMessage(cur.fun, cur.jid, cur.started));
     this.stateRun = { jid, fun, started: new Date() };
     return () => {
       if (this.stateRun?.jid === jid) this.stateRun = undefined;

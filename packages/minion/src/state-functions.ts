@@ -1,8 +1,9 @@
 import type { LowChunk, RunningDict } from '@brine/core';
-import { isTrue, noStatesRunning, nothingMatched, runLowState, singleChunk, slsNames } from '@brine/runtime';
+import { chunksForId, isTrue, noIdMatch, noStatesRunning, nothingMatched, runLowState, singleChunk, slsNames } from '@brine/runtime';
 import { execCaller, type ExecResult, type Param } from '@brine/exec';
 import type { MinionExecContext as ExecContext, MinionFunction, StateHost } from './exec-function.js';
 import { minionErrors } from './errors.js';
+import { stateRunningMessage } from './state-running.js';
 
 /** What the master answers to state.compile (see StateService on the master). */
 export interface CompileReply {
@@ -76,6 +77,56 @@ async function apply(ctx: ExecContext, a: Record<string, unknown>, mode: 'highst
 
 const mods: Param = { name: 'mods', type: ['string', 'list'] };
 
+/** Salt's state.sls_id: the SLS compiled, then one ID and what it requires run. */
+async function slsId(ctx: ExecContext, a: Record<string, unknown>): Promise<ExecResult> {
+  const release = host(ctx).claim();
+  try {
+    const c = await compile(ctx, 'sls', a);
+    if (c.failed) return failed(c);
+    const id = String(a.id_);
+    const low = chunksForId(c.low, id);
+    const env = typeof a.saltenv === 'string' ? a.saltenv : 'base';
+    // a SaltInvocationError on a Salt minion: its message, retcode 1
+    if (low.length === 0) return { return: `ERROR executing 'state.sls_id': ${noIdMatch(id, a.mods, env)}`, retcode: 1 };
+    return await runChunks(ctx, low, a, c.pillar);
+  } finally {
+    release();
+  }
+}
+
+/** The state.* functions about state runs rather than running states. */
+const STATE_QUERIES: MinionFunction[] = [
+  {
+    name: 'state.sls_id',
+    doc: 'Runs one ID of the SLS named (and the states it requires): state.sls_id my_id my_sls.',
+    params: [{ name: 'id_', type: 'string', required: true }, { ...mods, required: true }, ...common],
+    run: (a, ctx) => slsId(ctx, a),
+  },
+  {
+    name: 'state.id_exists',
+    doc: 'True when every ID named (a list or comma-separated) is in the SLS named.',
+    params: [{ name: 'ids', type: ['string', 'list'], required: true }, { ...mods, required: true }, ...common],
+    run: async (a, ctx) => {
+      const c = await compile(ctx, 'sls', a, true);
+      if (c.failed) return failed(c);
+      const have = new Set(c.low.map((l) => l.__id__));
+      const ids = Array.isArray(a.ids) ? a.ids.map(String) : String(a.ids).split(',');
+      return { return: ids.every((i) => have.has(i.trim())) };
+    },
+  },
+  {
+    name: 'state.running',
+    doc: 'The state runs in progress on this minion, in the words of the state lock.',
+    params: [{ name: 'concurrent', type: 'any' }],
+    run: (_a, ctx) => ({
+      return: ctx
+        .running()
+        .filter((j) => j.fun.startsWith('state.') && j.jid !== ctx.jid)
+        .map((j) => stateRunningMessage(j.fun, j.jid, new Date(j.started))),
+    }),
+  },
+];
+
 /** The state functions a minion runs for the master (state.apply and friends). */
 export const STATE_FUNCTIONS: MinionFunction[] = [
   {
@@ -84,6 +135,13 @@ export const STATE_FUNCTIONS: MinionFunction[] = [
     params: [mods, ...common],
     run: (a, ctx) => apply(ctx, a, slsNames(a.mods).length > 0 ? 'sls' : 'highstate'),
   },
+  {
+    name: 'state.test',
+    doc: 'state.apply with test=True: what would change.',
+    params: [mods, ...common],
+    run: (a, ctx) => apply(ctx, { ...a, test: true }, slsNames(a.mods).length > 0 ? 'sls' : 'highstate'),
+  },
+  ...STATE_QUERIES,
   {
     name: 'state.highstate',
     doc: 'Applies every SLS the top files and master_tops give this minion.',

@@ -1,5 +1,5 @@
 import { createCommandRunner, type LowChunk, type StateRegistry } from '@brine/core';
-import { isTrue, noStatesRunning, nothingMatched, runLowState, singleChunk } from '@brine/runtime';
+import { chunksForId, isTrue, noIdMatch, noStatesRunning, nothingMatched, runLowState, singleChunk } from '@brine/runtime';
 import { dirFileClient } from '@brine/states';
 import { cliErrors } from '../errors.js';
 import { strictParams } from '@brine/compiler';
@@ -45,6 +45,28 @@ export const applyFunctions: Record<(typeof APPLY_FUNCTIONS)[number], LocalFunct
       throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail: 'state.sls needs an SLS name', usage: 'brine local state.sls <sls>[,<sls>...] [test=True]' });
     }
     return applyCompiled(opts, registry, 'sls');
+  },
+  /** state.apply with test=True. */
+  async 'state.test'(opts, registry) {
+    const dry = { ...opts, call: { ...opts.call, kwargs: { ...opts.call.kwargs, test: true } } };
+    return applyCompiled(dry, registry, slsArgs(dry).length > 0 ? 'sls' : 'highstate');
+  },
+  /** `state.sls_id ID SLS`: one ID of the SLS and the states it requires. */
+  async 'state.sls_id'(opts, registry) {
+    const [first, ...rest] = opts.call.args;
+    const id = first ?? opts.call.kwargs.id_;
+    const sub = { ...opts, call: { ...opts.call, args: first === undefined ? [] : rest } };
+    if (id === undefined || slsArgs(sub).length === 0) {
+      throw cliErrors.make('BRINE_ERR_CLI_USAGE', {
+        detail: 'state.sls_id needs an ID and an SLS name',
+        usage: 'brine local state.sls_id <id> <sls>[,<sls>...]',
+      });
+    }
+    const c = await compileFor(sub, 'sls', false, registry);
+    if (c.failed) return failed(c.diagnostics, true);
+    const low = chunksForId(c.low, String(id));
+    if (low.length === 0) return { value: noIdMatch(String(id), slsArgs(sub), 'base'), retcode: 1, diagnostics: c.diagnostics };
+    return { ...(await run(opts, registry, low)), diagnostics: c.diagnostics, isRun: true };
   },
   /** `state.low '{"state": "pkg", "fun": "installed", "name": "vim"}'`: one raw low chunk. */
   async 'state.low'(opts, registry) {

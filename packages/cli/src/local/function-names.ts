@@ -15,7 +15,7 @@ export const SHOW_FUNCTIONS = [
   'pillar.items',
 ] as const;
 
-export const APPLY_FUNCTIONS = ['state.apply', 'state.highstate', 'state.sls', 'state.low', 'state.single'] as const;
+export const APPLY_FUNCTIONS = ['state.apply', 'state.highstate', 'state.sls', 'state.low', 'state.single', 'state.test', 'state.sls_id'] as const;
 
 const ALL: ReadonlySet<string> = new Set([...SHOW_FUNCTIONS, ...APPLY_FUNCTIONS]);
 

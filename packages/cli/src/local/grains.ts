@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { collectGrains, coreErrors, yamlLib, type Grains } from '@brine/core';
 
 /**
- * The grains `brine local` sees: what this host says about itself, then the minion config's
- * `grains:`, then `--grains FILE` on top.
+ * The grains `brine local` sees: what this host says about itself, then the grains file the
+ * minion's grains.setval writes (`persisted`), then the minion config's `grains:`, then
+ * `--grains FILE` on top.
  */
-export function localGrains(id: string, grainsFile?: string, configGrains?: Grains): Grains {
-  if (!grainsFile) return collectGrains(id, configGrains);
+export function localGrains(id: string, grainsFile?: string, configGrains?: Grains, persisted: Grains = {}): Grains {
+  if (!grainsFile) return collectGrains(id, { ...persisted, ...configGrains });
   let extra: unknown;
   try {
     extra = yamlLib().parse(readFileSync(grainsFile, 'utf8'), { version: '1.1' });
@@ -16,5 +17,5 @@ export function localGrains(id: string, grainsFile?: string, configGrains?: Grai
   if (extra !== null && (typeof extra !== 'object' || Array.isArray(extra))) {
     throw coreErrors.make('BRINE_ERR_CORE_BAD_INPUT', { detail: `grains file ${grainsFile} must hold a dictionary` });
   }
-  return collectGrains(id, { ...configGrains, ...((extra ?? {}) as Grains) });
+  return collectGrains(id, { ...persisted, ...configGrains, ...((extra ?? {}) as Grains) });
 }

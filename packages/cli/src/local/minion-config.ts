@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isDict, yamlLib } from '@brine/core';
 import { cliErrors } from '../errors.js';
 
 /**
  * The part of a Salt minion config that `brine local` honours, as `salt-call --local -c` reads
- * it: file_roots, pillar_roots, grains, id, and the pillar and top file settings below.
+ * it: file_roots, pillar_roots, grains, id, data_dir (cp.cache_file, the grains file), and the
+ * pillar and top file settings below.
  * Command-line flags win over the file.
  */
 export interface MinionConfig {
@@ -19,6 +20,8 @@ export interface MinionConfig {
   top_file_merging_strategy?: 'merge' | 'same' | 'merge_all';
   default_top?: string;
   nodegroups?: Record<string, string | string[]>;
+  /** Absolute (relative to the config file's folder, as the minion reads it). */
+  data_dir?: string;
 }
 
 function bad(file: string, detail: string): never {
@@ -63,6 +66,7 @@ export function readMinionConfig(path: string): MinionConfig {
     if (typeof v !== 'string' && typeof v !== 'number') bad(file, `${key} must be a string`);
     cfg[key] = String(v);
   }
+  if (typeof data.data_dir === 'string') cfg.data_dir = resolve(dirname(file), data.data_dir);
   if (data.pillar_merge_lists !== undefined) cfg.pillar_merge_lists = data.pillar_merge_lists === true;
   const strategy = data.top_file_merging_strategy;
   if (strategy !== undefined) {

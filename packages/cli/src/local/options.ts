@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TopMergeStrategy } from '@brine/compiler';
 import { yamlLib, type Diagnostic, type Grains, type Pillar } from '@brine/core';
@@ -33,6 +33,8 @@ export interface LocalOptions {
   color: boolean;
   /** Highstate outputter mode: full (default), terse, mixed or changes. */
   stateOutput: 'full' | 'terse' | 'mixed' | 'changes';
+  /** The minion's data_dir (config, else the minion's default): cp.cache_file and the grains file. */
+  dataDir: string;
 }
 
 function readDataFile(what: string, file: string): Record<string, unknown> {
@@ -87,7 +89,10 @@ export async function parseLocalOptions(argv: string[], cwd: string, env: NodeJS
   const id = values.id ?? config.id ?? hostname();
   const call = parseSaltArgs(rest);
   const grainsFile = values.grains ? resolve(cwd, values.grains) : undefined;
-  const grains = config.grains ? localGrains(id, grainsFile, config.grains) : localGrains(id, grainsFile);
+  const dataDir = config.data_dir ?? '/var/lib/brine/minion';
+  // the grains the minion's grains.setval persisted, as salt-call --local reads /etc/salt/grains
+  const persisted = (await import('@brine/exec')).readGrainsFile(join(dataDir, 'grains'));
+  const grains = localGrains(id, grainsFile, config.grains, persisted);
   const top = {
     ...(config.top_file_merging_strategy ? { strategy: config.top_file_merging_strategy } : {}),
     ...(config.default_top ? { defaultTop: config.default_top } : {}),
@@ -126,5 +131,6 @@ export async function parseLocalOptions(argv: string[], cwd: string, env: NodeJS
     out,
     color: !values['no-color'] && (!!process.stdout.isTTY || !!env.BRINE_FORCE_COLOR) && !env.NO_COLOR,
     stateOutput,
+    dataDir,
   };
 }

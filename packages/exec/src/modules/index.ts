@@ -3,6 +3,8 @@ import { cmdFunctions } from './cmd.js';
 import { configFunctions } from './config.js';
 import { fileFunctions } from './file.js';
 import { grainsFunctions } from './grains.js';
+import { grainsSetFunctions } from './grains-set.js';
+import { cpFunctions } from './cp.js';
 import { mineFunctions } from './mine.js';
 import { networkFunctions } from './network.js';
 import { pillarFunctions } from './pillar.js';
@@ -25,6 +27,8 @@ export const EXEC_MODULES: ExecFunction[][] = [
   configFunctions,
   fileFunctions,
   grainsFunctions,
+  grainsSetFunctions,
+  cpFunctions,
   mineFunctions,
   networkFunctions,
   pillarFunctions,
