@@ -126,7 +126,14 @@ function hashutilHelpers(): HelperTable[string] {
     base64_b64encode: (v: unknown) => Buffer.from(str(v)).toString('base64'),
     base64_b64decode: (v: unknown) => Buffer.from(str(v), 'base64').toString(),
     // the MIME form: a newline after every 76 characters and at the end
-    base64_encodestring: (v: unknown) => (Buffer.from(str(v)).toString('base64').match(/.{1,76}/g) ?? []).map((l) => `${l}\n`).join(''),
+    base64_encodestring: (v: unknown) =>
+      (
+        Buffer.from(str(v))
+          .toString('base64')
+          .match(/.{1,76}/g) ?? []
+      )
+        .map((l) => `${l}\n`)
+        .join(''),
     base64_decodestring: (v: unknown) => Buffer.from(str(v).replace(/\s+/g, ''), 'base64').toString(),
     hmac_signature: (value: unknown, secret: unknown, challenge: unknown) =>
       createHmac('sha256', str(secret)).update(str(value)).digest('base64') === str(challenge),
