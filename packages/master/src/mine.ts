@@ -1,16 +1,12 @@
 import { checkTarget, matchTarget, TARGET_TYPES, type AskHost, type TargetType } from '@brine/compiler';
 import { BrineError, isDict, type Grains, type Pillar } from '@brine/core';
-import { checkJsonBounds, MAX_DATA_DEPTH, type HostCallAnswer, type HostCallItem } from '@brine/protocol';
+import { checkJsonBounds, MAX_DATA_DEPTH, MINE_MAX_FUNCTIONS, MINE_MAX_VALUE_BYTES, type HostCallAnswer, type HostCallItem } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import type { StoreBackend } from './store-backend.js';
 
-/**
- * What the mine keeps of one minion: at most this many functions, each value at most this much
- * JSON (network.ip_addrs is a few hundred bytes, grains.items a few dozen KB). A push past either
- * is refused whole, naming the function, so nothing half-stored is ever served.
- */
-export const MINE_MAX_FUNCTIONS = 64;
-export const MINE_MAX_VALUE_BYTES = 128 * 1024;
+/** The mine's bounds (the protocol's, which the minion applies before it pushes). */
+export { MINE_MAX_FUNCTIONS, MINE_MAX_VALUE_BYTES };
+
 /** A function or alias name (`network.ip_addrs`, `internal_ip`). */
 const MINE_MAX_NAME = 256;
 
@@ -87,8 +83,8 @@ export class MineService {
     const accepted = new Set(await this.deps.acceptedIds());
     const matched = new Map<string, boolean>();
     const needsPillar = type === 'pillar' || type === 'pillar_pcre' || (type === 'compound' && /(^|[\s(])[IJ]@/.test(String(q.tgt)));
+    // as Salt's master: a function no matched minion pushed has no key at all
     const out: Record<string, Record<string, unknown>> = {};
-    for (const f of funs) out[f] = {};
     for (const r of rows) {
       if (!accepted.has(r.minion) || (q.exclude_minion && r.minion === caller)) continue;
       let hit = matched.get(r.minion);
@@ -98,9 +94,9 @@ export class MineService {
         hit = matchTarget(q.tgt, type, pillar ? { id: r.minion, grains, pillar } : { id: r.minion, grains }, opts);
         matched.set(r.minion, hit);
       }
-      if (hit) out[r.fun]![r.minion] = r.value;
+      if (hit) (out[r.fun] ??= {})[r.minion] = r.value;
     }
-    return byFun ? out : out[funs[0]!]!;
+    return byFun ? out : (out[funs[0]!] ?? {});
   }
 
   /**

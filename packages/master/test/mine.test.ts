@@ -125,7 +125,8 @@ for (const [kind, open] of backends) {
     t.same(await get('nomatch*', 'network.ip_addrs'), {}, 'a target matching nobody');
     t.same(await get('web*', 'network.ip_addrs', undefined, 'web1', true), { web2: ips.web2 }, 'exclude_minion leaves out the caller');
     t.same(await get('web1', 'network.ip_addrs,internal_ip'), { 'network.ip_addrs': { web1: ips.web1 }, internal_ip: { web1: '10.0.0.1' } }, 'several functions: by function');
-    t.same(await get('web2', ['internal_ip']), { internal_ip: {} }, 'a list of functions: by function too');
+    t.same(await get('web*', ['internal_ip']), { internal_ip: { web1: '10.0.0.1' } }, 'a list of functions: by function too');
+    t.same(await get('web2', ['internal_ip', 'network.ip_addrs']), { 'network.ip_addrs': { web2: ips.web2 } }, 'a function without values has no key');
     await t.rejects(get('*', 'network.ip_addrs', 'nosuch'), { code: 'BRINE_ERR_MASTER_BAD_REQUEST' });
     await t.rejects(get('G@', 'network.ip_addrs', 'compound'), { code: 'BRINE_ERR_COMPILE_BAD_TARGET' });
   });
