@@ -15,7 +15,9 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-mine-'));
 const states = path.join(dir, 'states');
 const pillar = path.join(dir, 'pillar');
 writeTree(pillar, {
-  'top.sls': "base:\n  'db1':\n    - mine\n",
+  'top.sls': "base:\n  'db1':\n    - mine\n  'web1':\n    - web\n",
+  // pillar templates read the mine too (rendered on the compile workers, answered by the master)
+  'web.sls': "db_roles: {{ salt['mine.get']('db*', 'db_role') | json }}\n",
   'mine.sls': `mine_functions:
   network.ip_addrs: []
   grains.item: [os, roles]
@@ -44,6 +46,9 @@ no-upstream:
 facts:
   test.succeed_without_changes:
     - comment: '{{ facts | json }}'
+pillar-view:
+  test.succeed_without_changes:
+    - comment: '{{ pillar.db_roles | json }}'
 `,
 });
 
@@ -87,19 +92,22 @@ t.test('a formula renders with the values db1 pushed at start; delete, flush and
   let seen = await highstate(t);
   t.same(JSON.parse(seen['upstream-db1']!), ips, "the grain target found db1's addresses");
   t.same(JSON.parse(seen.facts!), { 'grains.item': { db1: items }, db_role: { db1: ['db'] } }, 'several functions: by function; the alias under its name');
+  t.same(JSON.parse(seen['pillar-view']!), { db1: ['db'] }, "web1's pillar read the mine");
 
   t.equal(await call(t, 'db1', 'mine.delete', ['network.ip_addrs']), true);
   seen = await highstate(t);
-  t.same(Object.keys(seen).sort(), ['facts', 'no-upstream'], 'after mine.delete the formula renders its no-peer branch');
+  t.same(Object.keys(seen).sort(), ['facts', 'no-upstream', 'pillar-view'], 'after mine.delete the formula renders its no-peer branch');
 
   t.equal(await call(t, 'db1', 'mine.flush'), true);
   seen = await highstate(t);
   t.same(JSON.parse(seen.facts!), {}, 'after mine.flush nothing is left');
+  t.same(JSON.parse(seen['pillar-view']!), {}, 'in the pillar either');
 
   t.equal(await call(t, 'db1', 'mine.update'), true, 'mine.update pushes mine_functions again');
   t.equal(await call(t, 'web1', 'mine.send', ['web_role'], { mine_function: 'grains.get', key: 'roles' }), true, 'mine.send');
   t.same(await call(t, 'db1', 'mine.get', ['*', 'db_role,web_role']), { db_role: { db1: ['db'] }, web_role: { web1: ['web'] } });
   seen = await highstate(t);
   t.same(JSON.parse(seen['upstream-db1']!), ips);
+  t.same(JSON.parse(seen['pillar-view']!), { db1: ['db'] });
   t.same(await call(t, 'web1', 'sys.list_functions', ['mine']), ['mine.delete', 'mine.flush', 'mine.get', 'mine.send', 'mine.update'], 'sys.list_functions lists them');
 });

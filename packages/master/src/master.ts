@@ -150,6 +150,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     pillarOf: async (id, grains) => (await states.pillar(id, grains)).pillar,
     nodegroups: config.nodegroups,
   });
+  states.useMine((id, calls) => mine.answer(calls, id, true));
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events);
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);

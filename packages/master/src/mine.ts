@@ -71,7 +71,7 @@ export class MineService {
    * several functions (a list, or names joined by commas), `{fun: {minion: value}}`.
    * `exclude_minion` leaves out `caller`.
    */
-  async get(q: MineQuery, caller?: string): Promise<Record<string, unknown>> {
+  async get(q: MineQuery, caller?: string, inPillar = false): Promise<Record<string, unknown>> {
     const { funs, byFun } = functionsOf(q.fun);
     const type = (q.tgt_type ?? 'glob') as TargetType;
     if (!TARGET_TYPES.includes(type)) throw bad(`mine.get: unknown target type '${String(q.tgt_type)}'`);
@@ -83,6 +83,8 @@ export class MineService {
     const accepted = new Set(await this.deps.acceptedIds());
     const matched = new Map<string, boolean>();
     const needsPillar = type === 'pillar' || type === 'pillar_pcre' || (type === 'compound' && /(^|[\s(])[IJ]@/.test(String(q.tgt)));
+    // a pillar that asked for others' pillars (which may ask for its own) would never end
+    if (needsPillar && inPillar) throw bad(`mine.get in a pillar template cannot target by pillar ('${String(q.tgt)}', ${type})`);
     // as Salt's master: a function no matched minion pushed has no key at all
     const out: Record<string, Record<string, unknown>> = {};
     for (const r of rows) {
@@ -101,13 +103,13 @@ export class MineService {
 
   /**
    * The mine.get calls of a render, answered from the store (a call that fails gets its coded
-   * error, as a host's would): `caller` is the minion compiling.
+   * error, as a host's would): `caller` is the minion compiling; `inPillar` for its pillar's templates.
    */
-  async answer(calls: HostCallItem[], caller: string): Promise<HostCallAnswer[]> {
+  async answer(calls: HostCallItem[], caller: string, inPillar = false): Promise<HostCallAnswer[]> {
     return Promise.all(
       calls.map(async (c): Promise<HostCallAnswer> => {
         try {
-          return { ok: true, value: await this.get(mineQueryOf(c), caller) };
+          return { ok: true, value: await this.get(mineQueryOf(c), caller, inPillar) };
         } catch (e) {
           const err = e as { code?: string; message: string };
           return { ok: false, code: err.code ?? 'BRINE_ERR_MASTER_INTERNAL', message: err.message };

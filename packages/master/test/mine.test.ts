@@ -1,7 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
+import { createLogger } from '@brine/core';
+import { MASTER_DEFAULTS, type MasterConfig } from '../src/config.js';
+import { loadMasterTops } from '../src/master-tops.js';
+import { StateService } from '../src/state-service.js';
 import { startPostgres, type PostgresServer } from '../../../test/support/postgres.js';
 import { askWithMine, MINE_MAX_FUNCTIONS, MINE_MAX_VALUE_BYTES, MineService } from '../src/mine.js';
 import type { StoreBackend } from '../src/store-backend.js';
@@ -178,4 +182,32 @@ t.test("a render's mine.get calls are answered from the store; the other calls g
   t.match(got[3], { ok: false, code: 'BRINE_ERR_MASTER_BAD_REQUEST' }, 'a bad call fails at its line, as a host error would');
   const noHost = askWithMine(mine, 'web1', undefined);
   t.same(await noHost([{ fun: 'mine.get', args: ['db1', 'network.ip_addrs'], kwargs: {} }]), [{ ok: true, value: { db1: ['10.0.0.9'] } }], 'no host needed for the mine');
+});
+
+t.test('pillar templates read the mine (never by pillar targets); a cached pillar follows the mine', async (t) => {
+  const s = await backends[0]![1](t);
+  const mine = service(s);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-mine-pillar-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (rel: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  };
+  write('top.sls', "base:\n  '*':\n    - peers\n");
+  write('peers.sls', "db_hosts: {{ salt['mine.get']('roles:db', 'network.ip_addrs', tgt_type='grain') | json }}\n");
+  const config = { ...MASTER_DEFAULTS, file_roots: {}, pillar_roots: { base: [dir] } } as MasterConfig;
+  const tops = await loadMasterTops([], []);
+  const noMine = new StateService(config, tops, createLogger({ level: 'silent' }));
+  t.match((await noMine.pillar('web1', GRAINS.web1!)).diagnostics, [{ code: 'BRINE_ERR_COMPILE_HOST_CALL' }], 'without the mine, a host call as before');
+  const states = new StateService(config, tops, createLogger({ level: 'silent' }));
+  states.useMine((id, calls) => mine.answer(calls, id, true));
+  t.same((await states.pillar('web1', GRAINS.web1!)).pillar, { db_hosts: {} }, 'before the mine knows anything');
+  await mine.push('db1', { 'network.ip_addrs': ['10.0.0.9'] }, false);
+  t.same((await states.pillar('web1', GRAINS.web1!)).pillar, { db_hosts: { db1: ['10.0.0.9'] } }, 'the pillar follows the mine');
+  t.same((await states.pillar('web1', GRAINS.web1!)).pillar, { db_hosts: { db1: ['10.0.0.9'] } }, 'served from the cache');
+  await mine.delete('db1');
+  t.same((await states.pillar('web1', GRAINS.web1!)).pillar, { db_hosts: {} }, 'a cached pillar is rendered again once the mine changed');
+  write('peers.sls', "db_hosts: {{ salt['mine.get']('I@tier:data', 'network.ip_addrs', tgt_type='compound') | json }}\n");
+  const refused = await states.pillar('web1', GRAINS.web1!);
+  t.match(refused.diagnostics[0]?.message, /cannot target by pillar/, 'a pillar target in a pillar template is refused, not recursed into');
 });
