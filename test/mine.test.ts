@@ -109,5 +109,9 @@ t.test('a formula renders with the values db1 pushed at start; delete, flush and
   seen = await highstate(t);
   t.same(JSON.parse(seen['upstream-db1']!), ips);
   t.same(JSON.parse(seen['pillar-view']!), { db1: ['db'] });
-  t.same(await call(t, 'web1', 'sys.list_functions', ['mine']), ['mine.delete', 'mine.flush', 'mine.get', 'mine.send', 'mine.update'], 'sys.list_functions lists them');
+  t.same(
+    await call(t, 'web1', 'sys.list_functions', ['mine']),
+    ['mine.delete', 'mine.flush', 'mine.get', 'mine.send', 'mine.update'],
+    'sys.list_functions lists them',
+  );
 });

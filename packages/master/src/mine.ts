@@ -55,7 +55,8 @@ export class MineService {
     const kept = clear ? new Set<string>() : new Set((await this.deps.store.mineGet({ minion })).map((r) => r.fun));
     for (const fun of funs) {
       kept.add(fun);
-      if (kept.size > MINE_MAX_FUNCTIONS) throw masterErrors.make('BRINE_ERR_MASTER_MINE_TOO_MANY', { minion, fun, count: kept.size, limit: MINE_MAX_FUNCTIONS });
+      if (kept.size > MINE_MAX_FUNCTIONS)
+        throw masterErrors.make('BRINE_ERR_MASTER_MINE_TOO_MANY', { minion, fun, count: kept.size, limit: MINE_MAX_FUNCTIONS });
     }
     await this.deps.store.minePut(minion, data, clear);
   }
@@ -75,7 +76,8 @@ export class MineService {
     const { funs, byFun } = functionsOf(q.fun);
     const type = (q.tgt_type ?? 'glob') as TargetType;
     if (!TARGET_TYPES.includes(type)) throw bad(`mine.get: unknown target type '${String(q.tgt_type)}'`);
-    if (typeof q.tgt !== 'string' && !(Array.isArray(q.tgt) && q.tgt.every((x) => typeof x === 'string'))) throw bad("mine.get: 'tgt' must be a string or a list");
+    if (typeof q.tgt !== 'string' && !(Array.isArray(q.tgt) && q.tgt.every((x) => typeof x === 'string')))
+      throw bad("mine.get: 'tgt' must be a string or a list");
     const opts = { nodegroups: this.deps.nodegroups };
     const diags = checkTarget(q.tgt, type, opts);
     if (diags.length > 0) throw new BrineError(diags[0]!.code, diags[0]!.message, {}, diags);

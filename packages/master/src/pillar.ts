@@ -1,4 +1,12 @@
-import { compilePillar as compileClassicPillar, mergePillar, renderSls, type HostAnswers, type PillarResult, type RenderInput, type RenderOutput } from '@brine/compiler';
+import {
+  compilePillar as compileClassicPillar,
+  mergePillar,
+  renderSls,
+  type HostAnswers,
+  type PillarResult,
+  type RenderInput,
+  type RenderOutput,
+} from '@brine/compiler';
 import type { Grains } from '@brine/core';
 import type { TreeSnapshot } from './file-roots.js';
 import { checkPillarTop } from './pillar-top-guard.js';

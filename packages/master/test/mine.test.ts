@@ -80,7 +80,10 @@ for (const [kind, open] of backends) {
         ['web1', 'network.ip_addrs', ['10.0.0.1']],
       ],
     );
-    t.ok(rows.every((r) => r.pushed_at >= before), 'stored with the time of the push');
+    t.ok(
+      rows.every((r) => r.pushed_at >= before),
+      'stored with the time of the push',
+    );
     // a later push replaces that function's value and keeps the others
     await s.minePut('web1', { 'network.ip_addrs': ['10.0.0.2'] }, false);
     t.same(
@@ -128,7 +131,11 @@ for (const [kind, open] of backends) {
     t.same(await get('*', 'disk.usage'), {}, 'a function nobody pushed');
     t.same(await get('nomatch*', 'network.ip_addrs'), {}, 'a target matching nobody');
     t.same(await get('web*', 'network.ip_addrs', undefined, 'web1', true), { web2: ips.web2 }, 'exclude_minion leaves out the caller');
-    t.same(await get('web1', 'network.ip_addrs,internal_ip'), { 'network.ip_addrs': { web1: ips.web1 }, internal_ip: { web1: '10.0.0.1' } }, 'several functions: by function');
+    t.same(
+      await get('web1', 'network.ip_addrs,internal_ip'),
+      { 'network.ip_addrs': { web1: ips.web1 }, internal_ip: { web1: '10.0.0.1' } },
+      'several functions: by function',
+    );
     t.same(await get('web*', ['internal_ip']), { internal_ip: { web1: '10.0.0.1' } }, 'a list of functions: by function too');
     t.same(await get('web2', ['internal_ip', 'network.ip_addrs']), { 'network.ip_addrs': { web2: ips.web2 } }, 'a function without values has no key');
     await t.rejects(get('*', 'network.ip_addrs', 'nosuch'), { code: 'BRINE_ERR_MASTER_BAD_REQUEST' });
@@ -139,7 +146,10 @@ for (const [kind, open] of backends) {
 t.test('a push is bounded per function and per minion, and refused whole', async (t) => {
   const s = await backends[0]![1](t);
   const mine = service(s);
-  await t.rejects(mine.push('web1', { big: 'x'.repeat(MINE_MAX_VALUE_BYTES + 1), small: 1 }, false), { code: 'BRINE_ERR_MASTER_MINE_TOO_LARGE', message: /web1.*big/ });
+  await t.rejects(mine.push('web1', { big: 'x'.repeat(MINE_MAX_VALUE_BYTES + 1), small: 1 }, false), {
+    code: 'BRINE_ERR_MASTER_MINE_TOO_LARGE',
+    message: /web1.*big/,
+  });
   let deep: unknown = 1;
   for (let i = 0; i < 80; i++) deep = [deep];
   await t.rejects(mine.push('web1', { deep }, false), { code: 'BRINE_ERR_MASTER_MINE_TOO_LARGE', message: /levels deep/ });
@@ -181,7 +191,11 @@ t.test("a render's mine.get calls are answered from the store; the other calls g
   ]);
   t.match(got[3], { ok: false, code: 'BRINE_ERR_MASTER_BAD_REQUEST' }, 'a bad call fails at its line, as a host error would');
   const noHost = askWithMine(mine, 'web1', undefined);
-  t.same(await noHost([{ fun: 'mine.get', args: ['db1', 'network.ip_addrs'], kwargs: {} }]), [{ ok: true, value: { db1: ['10.0.0.9'] } }], 'no host needed for the mine');
+  t.same(
+    await noHost([{ fun: 'mine.get', args: ['db1', 'network.ip_addrs'], kwargs: {} }]),
+    [{ ok: true, value: { db1: ['10.0.0.9'] } }],
+    'no host needed for the mine',
+  );
 });
 
 t.test('pillar templates read the mine (never by pillar targets); a cached pillar follows the mine', async (t) => {

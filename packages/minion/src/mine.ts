@@ -22,8 +22,12 @@ export function parseMineFunction(name: string, def: unknown): MineFunction | { 
   const args: unknown[] = [];
   const kwargs: Record<string, unknown> = {};
   if (isDict(def)) Object.assign(kwargs, def);
-  else if (Array.isArray(def)) for (const item of def) isDict(item) ? Object.assign(kwargs, item) : args.push(item);
-  else if (def !== null && def !== undefined && def !== '') return { name, refused: 'its arguments must be a list or a dictionary' };
+  else if (Array.isArray(def)) {
+    for (const item of def) {
+      if (isDict(item)) Object.assign(kwargs, item);
+      else args.push(item);
+    }
+  } else if (def !== null && def !== undefined && def !== '') return { name, refused: 'its arguments must be a list or a dictionary' };
   // Salt's allow_tgt limits who may read the value; the master serves every value to every minion, so such a value stays here
   if ('allow_tgt' in kwargs || 'allow_tgt_type' in kwargs) return { name, refused: 'allow_tgt is not supported (every minion may read what the mine holds)' };
   const fun = kwargs.mine_function;
@@ -169,7 +173,12 @@ export class MinePusher {
     const fn = this.deps.exec.get(f.fun);
     const value = (await fn.run(bindArgs(fn, f.args, f.kwargs), this.deps.context(f.fun))).return;
     const p = checkJsonBounds(value, f.name, MAX_DATA_DEPTH, MINE_MAX_VALUE_BYTES);
-    if (p) throw new Error(p.kind === 'depth' ? `its value is nested more than ${p.limit} levels deep` : `its value is about ${p.size} bytes, more than the ${p.limit} the master keeps`);
+    if (p)
+      throw new Error(
+        p.kind === 'depth'
+          ? `its value is nested more than ${p.limit} levels deep`
+          : `its value is about ${p.size} bytes, more than the ${p.limit} the master keeps`,
+      );
     return value;
   }
 

@@ -13,7 +13,12 @@ t.test("mine_functions entries in Salt's forms", async (t) => {
   t.same(parseMineFunction('network.ip_addrs', ['eth0']), { name: 'network.ip_addrs', fun: 'network.ip_addrs', args: ['eth0'], kwargs: {} });
   t.same(parseMineFunction('test.ping', []), { name: 'test.ping', fun: 'test.ping', args: [], kwargs: {} });
   t.same(parseMineFunction('test.ping', null), { name: 'test.ping', fun: 'test.ping', args: [], kwargs: {} });
-  t.same(parseMineFunction('network.ip_addrs', { interface: 'eth0' }), { name: 'network.ip_addrs', fun: 'network.ip_addrs', args: [], kwargs: { interface: 'eth0' } });
+  t.same(parseMineFunction('network.ip_addrs', { interface: 'eth0' }), {
+    name: 'network.ip_addrs',
+    fun: 'network.ip_addrs',
+    args: [],
+    kwargs: { interface: 'eth0' },
+  });
   t.same(parseMineFunction('internal_ip', [{ mine_function: 'network.ip_addrs' }, 'eth0']), {
     name: 'internal_ip',
     fun: 'network.ip_addrs',
@@ -113,7 +118,17 @@ t.test('pushes repeat every mine_interval; reload reschedules; a failing functio
 });
 
 t.test('a push larger than a frame goes in several requests; only the first clears', async (t) => {
-  const { mine, requests } = pusher(t, { requestBytes: () => 2500 }, { mine_functions: { a: [{ mine_function: 'test.echo' }, 'x'.repeat(1400)], b: [{ mine_function: 'test.echo' }, 'y'.repeat(1400)], c: [{ mine_function: 'test.echo' }, 'z'] } });
+  const { mine, requests } = pusher(
+    t,
+    { requestBytes: () => 2500 },
+    {
+      mine_functions: {
+        a: [{ mine_function: 'test.echo' }, 'x'.repeat(1400)],
+        b: [{ mine_function: 'test.echo' }, 'y'.repeat(1400)],
+        c: [{ mine_function: 'test.echo' }, 'z'],
+      },
+    },
+  );
   await mine.reload();
   await mine.update(true);
   t.same(
