@@ -121,6 +121,8 @@ export class MinionAgent extends EventEmitter {
       context: (fun) => this.jobs.context('', fun, new AbortController().signal, false),
       requestBytes: () => this.conn.frameLimit - FRAME_ROOM,
     });
+    // a refreshed pillar may bring other mine_functions: read them again and reschedule
+    if (!opts.call) this.refresh.onPillarRefresh(async (pillar) => void (await this.mine.reload(pillar)));
     if (!opts.call) this.recoverInterrupted();
     this.conn.on('welcome', () => this.onWelcome());
     this.conn.on('master-error', (msg: ErrorMsg) => this.onRefusal(msg));

@@ -66,12 +66,13 @@ export class MinePusher {
 
   /**
    * Reads mine_functions again (config over pillar, as Salt's config.merge) and schedules the
-   * pushes; called at start and again when the pillar is refreshed. Resolves to the functions.
+   * pushes; called at start and again when the pillar is refreshed (with that `pillar`, else it
+   * is asked of the master). Resolves to the functions.
    */
-  async reload(): Promise<MineFunction[]> {
+  async reload(pillar?: Record<string, unknown>): Promise<MineFunction[]> {
     let fromPillar: Record<string, unknown> = {};
     try {
-      const p = (await this.deps.pillar()).mine_functions;
+      const p = (pillar ?? (await this.deps.pillar())).mine_functions;
       if (isDict(p)) fromPillar = p;
     } catch (err) {
       this.deps.log.warn({ event: 'mine_pillar_failed', err }, 'mine: the pillar could not be read; mine_functions of the config only');

@@ -139,3 +139,23 @@ t.test('a push larger than a frame goes in several requests; only the first clea
     ],
   );
 });
+
+t.test('a pillar refresh hands its pillar to reload: its mine_functions replace the earlier ones', async (t) => {
+  let asked = 0;
+  const { mine } = pusher(t, {
+    pillar: async () => {
+      asked++;
+      return { mine_functions: { 'test.ping': [] } };
+    },
+  });
+  t.same(
+    (await mine.reload()).map((f) => f.name),
+    ['test.ping'],
+  );
+  t.same(
+    (await mine.reload({ mine_functions: { 'test.true': [] } })).map((f) => f.name),
+    ['test.true'],
+    'the refreshed pillar',
+  );
+  t.equal(asked, 1, 'not asked of the master again');
+});
