@@ -3,12 +3,18 @@ import { BrineError, isDict, type Grains, type Pillar } from '@brine/core';
 import { checkJsonBounds, MAX_DATA_DEPTH, MINE_MAX_FUNCTIONS, MINE_MAX_VALUE_BYTES, type HostCallAnswer, type HostCallItem } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import type { StoreBackend } from './store-backend.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** The mine's bounds (the protocol's, which the minion applies before it pushes). */
 export { MINE_MAX_FUNCTIONS, MINE_MAX_VALUE_BYTES };
 
 /** A function or alias name (`network.ip_addrs`, `internal_ip`). */
 const MINE_MAX_NAME = 256;
+/** How long one mine.get answer serves the same question (see `gathered`), and how many are kept. */
+const MINE_MEMO_MS = 1000;
+const MINE_MEMO_MAX = 256;
+/** Minions matched against a target per turn of the event loop (as the job manager's targeting). */
+const MATCHES_PER_TURN = 2000;
 
 export interface MineDeps {
   store: Pick<StoreBackend, 'minePut' | 'mineDelete' | 'mineGet'>;
@@ -36,6 +42,7 @@ const bad = (detail: string) => masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST'
  */
 export class MineService {
   private readonly deps: MineDeps;
+  private readonly memo = new Map<string, { at: number; value: Promise<Record<string, Record<string, unknown>>> }>();
   constructor(deps: MineDeps) {
     this.deps = deps;
   }
@@ -59,12 +66,14 @@ export class MineService {
         throw masterErrors.make('BRINE_ERR_MASTER_MINE_TOO_MANY', { minion, fun, count: kept.size, limit: MINE_MAX_FUNCTIONS });
     }
     await this.deps.store.minePut(minion, data, clear);
+    this.memo.clear();
   }
 
   /** mine.delete (one function) or mine.flush (all of them): only the minion's own. */
   async delete(minion: string, fun?: string): Promise<void> {
     if (fun !== undefined && (typeof fun !== 'string' || fun === '')) throw bad("mine.delete: 'fun' must be a function name");
     await this.deps.store.mineDelete(minion, fun);
+    this.memo.clear();
   }
 
   /**
@@ -78,29 +87,60 @@ export class MineService {
     if (!TARGET_TYPES.includes(type)) throw bad(`mine.get: unknown target type '${String(q.tgt_type)}'`);
     if (typeof q.tgt !== 'string' && !(Array.isArray(q.tgt) && q.tgt.every((x) => typeof x === 'string')))
       throw bad("mine.get: 'tgt' must be a string or a list");
-    const opts = { nodegroups: this.deps.nodegroups };
-    const diags = checkTarget(q.tgt, type, opts);
+    const diags = checkTarget(q.tgt, type, { nodegroups: this.deps.nodegroups });
     if (diags.length > 0) throw new BrineError(diags[0]!.code, diags[0]!.message, {}, diags);
-    const rows = await this.deps.store.mineGet({ funs });
-    const accepted = new Set(await this.deps.acceptedIds());
-    const matched = new Map<string, boolean>();
     const needsPillar = type === 'pillar' || type === 'pillar_pcre' || (type === 'compound' && /(^|[\s(])[IJ]@/.test(String(q.tgt)));
     // a pillar that asked for others' pillars (which may ask for its own) would never end
     if (needsPillar && inPillar) throw bad(`mine.get in a pillar template cannot target by pillar ('${String(q.tgt)}', ${type})`);
+    const found = await this.gathered(q.tgt, type, funs, needsPillar);
     // as Salt's master: a function no matched minion pushed has no key at all
     const out: Record<string, Record<string, unknown>> = {};
-    for (const r of rows) {
-      if (!accepted.has(r.minion) || (q.exclude_minion && r.minion === caller)) continue;
+    for (const [fun, values] of Object.entries(found)) {
+      const kept = Object.entries(values).filter(([m]) => !(q.exclude_minion && m === caller));
+      if (kept.length > 0) out[fun] = Object.fromEntries(kept);
+    }
+    return byFun ? out : (out[funs[0]!] ?? {});
+  }
+
+  /**
+   * `{fun: {minion: value}}` of the minions the target matches. A fleet's highstate asks the same
+   * question once per minion: the answer is kept MINE_MEMO_MS (and dropped by this master's own
+   * writes), so 10,000 renders read the store a few times, not 10,000 (another master's push
+   * shows within that time).
+   */
+  private gathered(tgt: string | string[], type: TargetType, funs: string[], needsPillar: boolean): Promise<Record<string, Record<string, unknown>>> {
+    const key = JSON.stringify([tgt, type, funs]);
+    const now = Date.now();
+    const hit = this.memo.get(key);
+    if (hit && now - hit.at < MINE_MEMO_MS) return hit.value;
+    if (this.memo.size >= MINE_MEMO_MAX) this.memo.clear();
+    const value = this.match(tgt, type, funs, needsPillar);
+    this.memo.set(key, { at: now, value });
+    value.catch(() => this.memo.delete(key));
+    return value;
+  }
+
+  private async match(tgt: string | string[], type: TargetType, funs: string[], needsPillar: boolean): Promise<Record<string, Record<string, unknown>>> {
+    const opts = { nodegroups: this.deps.nodegroups };
+    const rows = await this.deps.store.mineGet({ funs });
+    const accepted = new Set(await this.deps.acceptedIds());
+    const matched = new Map<string, boolean>();
+    const out: Record<string, Record<string, unknown>> = {};
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      // thousands of minions' grains are matched in parts: other work goes on between them
+      if (i % MATCHES_PER_TURN === MATCHES_PER_TURN - 1) await nextTurn();
+      if (!accepted.has(r.minion)) continue;
       let hit = matched.get(r.minion);
       if (hit === undefined) {
         const grains = await this.deps.grainsOf(r.minion);
         const pillar = needsPillar && this.deps.pillarOf ? await this.deps.pillarOf(r.minion, grains) : undefined;
-        hit = matchTarget(q.tgt, type, pillar ? { id: r.minion, grains, pillar } : { id: r.minion, grains }, opts);
+        hit = matchTarget(tgt, type, pillar ? { id: r.minion, grains, pillar } : { id: r.minion, grains }, opts);
         matched.set(r.minion, hit);
       }
       if (hit) (out[r.fun] ??= {})[r.minion] = r.value;
     }
-    return byFun ? out : (out[funs[0]!] ?? {});
+    return out;
   }
 
   /**
