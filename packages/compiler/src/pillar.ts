@@ -6,6 +6,7 @@ import { compileTopFiles } from './pipeline.js';
 import { renderSls } from './render/index.js';
 import type { RenderContext, RenderInput, RenderOutput } from './render/types.js';
 import { readSls, slsIndex, type StateTree } from './state-tree.js';
+import type { HostCallRecord } from './host-rounds.js';
 
 /**
  * Classic pillar, the way Salt's master builds it for one minion; the master and `brine local`
@@ -48,6 +49,8 @@ export interface PillarOptions {
 export interface PillarResult {
   pillar: Pillar;
   diagnostics: Diagnostic[];
+  /** The host calls its templates made (with `context.hostAnswers`, answered or not): the master answers mine.get. */
+  hostCalls?: HostCallRecord[];
 }
 
 /**
@@ -58,6 +61,7 @@ export interface PillarResult {
  */
 export function compilePillar(tree: StateTree, minion: { id: string; grains: Grains }, opts: PillarOptions = {}): PillarResult {
   const diagnostics: Diagnostic[] = [];
+  const hostCalls: HostCallRecord[] = [];
   const pillar: Record<string, unknown> = {};
   if (tree.envs().length === 0) return { pillar, diagnostics };
   const render = opts.render ?? renderSls;
@@ -102,6 +106,7 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
         context: pillarContext(opts, minion, pillar, defaults),
       });
       diagnostics.push(...out.diagnostics.map((d) => ({ ...d, message: `pillar: ${d.message}` })));
+      if (out.hostCalls) hostCalls.push(...out.hostCalls);
       if (out.high !== undefined && out.high !== null && !isDict(out.high)) {
         diagnostics.push(
           compilerErrors.diag(
@@ -152,7 +157,7 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
       }
     }
   }
-  return { pillar, diagnostics };
+  return { pillar, diagnostics, ...(hostCalls.length > 0 ? { hostCalls } : {}) };
 }
 
 /** The SLS names an `include:` item names (globs and `.relative` names resolved), with its defaults and key. */

@@ -67,7 +67,7 @@ t.test('test, grains, pillar, config, sys values as Salt gives them', async (t) 
   t.match(await call('sys.doc', ['cmd.which']), { 'cmd.which': /executable/ });
 });
 
-t.test('mine.get: Brine keeps no mine, so it answers {} as salt-call --local does', async (t) => {
+t.test('mine.get without a master answers {} as salt-call --local does', async (t) => {
   t.same(await callExec(registry, 'mine.get', ['*', 'network.ip_addrs'], { tgt_type: 'glob' }, ctx), {});
   t.same(await callExec(registry, 'mine.get', ['G@role:db', 'network.get_hostname', 'compound'], {}, ctx), {});
   await t.rejects(callExec(registry, 'mine.get', [], {}, ctx), { message: /missing required argument 'tgt'/ });

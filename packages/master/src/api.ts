@@ -14,6 +14,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { keyRoutes } from './routes/keys.js';
 import { minionRoutes } from './routes/minions.js';
 import { stateRoutes } from './routes/states.js';
+import type { MineService } from './mine.js';
 import type { StateService } from './state-service.js';
 import type { StoreBackend } from './store-backend.js';
 import type { ClusterLink } from './cluster.js';
@@ -49,6 +50,8 @@ export interface ApiDeps {
   allowedHosts?: string[];
   /** Wrong-token back-off (tests pass their own). */
   guesses?: GuessLimiter;
+  /** The mine: `brine validate --minion` answers mine.get from the store, as a compile does. */
+  mine?: MineService;
 }
 
 /** A coded refusal, as every route answers. */

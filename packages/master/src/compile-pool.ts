@@ -270,9 +270,9 @@ export class CompilePool {
     return this.submit<StepResult>(task, { files: snap }, step.id, `${step.op} step`);
   }
 
-  /** Renders a minion's classic pillar on a worker. */
-  async pillar(id: string, grains: Grains, opts: PillarOptions, snap: TreeSnapshot): Promise<PillarResult> {
-    const res = await this.submit<PillarResult>({ pillar: { id, grains, opts }, snapHash: snap.hash, answers: new Map() }, { pillars: snap }, id, 'pillar');
+  /** Renders a minion's classic pillar on a worker (`answers`: the mine.get calls answered so far). */
+  async pillar(id: string, grains: Grains, opts: PillarOptions, snap: TreeSnapshot, answers = new Map<string, HostAnswer>()): Promise<PillarResult> {
+    const res = await this.submit<PillarResult>({ pillar: { id, grains, opts }, snapHash: snap.hash, answers }, { pillars: snap }, id, 'pillar');
     return { ...res, pillar: unpackKeyOrder(res.pillar) as PillarResult['pillar'] };
   }
 

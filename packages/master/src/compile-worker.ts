@@ -75,7 +75,8 @@ function run(task: number, t: WorkerTask): unknown {
     return renderSls(input);
   };
   if (t.pillar) {
-    const res = compilePillar(pillars.get(t.snapHash), { id: t.pillar.id, grains: t.pillar.grains }, { ...t.pillar.opts, render });
+    const opts = { ...t.pillar.opts, render, context: { hostAnswers: t.answers } };
+    const res = compilePillar(pillars.get(t.snapHash), { id: t.pillar.id, grains: t.pillar.grains }, opts);
     return { ...res, pillar: packKeyOrder(res.pillar) };
   }
   const snap = files.get(t.snapHash);

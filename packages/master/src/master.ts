@@ -19,6 +19,7 @@ import { configuredCertificate, ensureCertificate, ensureToken, ticketKeys, TLS_
 import { FileServer } from './file-server.js';
 import { loadMasterTops } from './master-tops.js';
 import { requestHandler } from './requests.js';
+import { MineService } from './mine.js';
 import { StateService } from './state-service.js';
 import { setRenderTimeout } from '@brine/compiler';
 import { CompilePool } from './compile-pool.js';
@@ -142,6 +143,14 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const acceptor = createNetServer({ pauseOnConnect: true });
   const hub = minionHub(server, config, { keys, store, clusterId, events, log, acceptor });
   const jobs = jobManager(config, await store.lastJid(), { store, hub, keys, events, log, cluster, states });
+  const mine = new MineService({
+    store,
+    acceptedIds: () => keys.acceptedIds(),
+    grainsOf: (id) => hub.grainsOf(id),
+    pillarOf: async (id, grains) => (await states.pillar(id, grains)).pillar,
+    nodegroups: config.nodegroups,
+  });
+  states.useMine((id, calls) => mine.answer(calls, id, true));
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events);
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
@@ -153,6 +162,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     recordCall: (minion, fun, arg, kwarg) => jobs.recordCall(minion, fun, arg, kwarg),
     ...(checkTree ? { checkTree } : {}),
     onCompile: (s) => metrics.compileSeconds.observe(s),
+    mine,
   });
   const port = await listenMinionChannel(acceptor, server, hub, config, log);
 
@@ -170,6 +180,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     states,
     files,
     metrics,
+    mine,
     ...(apiIdentity ? { tls: apiIdentity } : {}),
   });
   // started last: nothing after this can fail, so no failed start is kept alive by its threads

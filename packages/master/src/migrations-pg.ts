@@ -118,4 +118,15 @@ export const PG_MIGRATIONS: string[] = [
   );
   CREATE UNIQUE INDEX keys_one_live ON keys (minion) WHERE state <> 'denied';
   `,
+  // 5: mine: the values minions push (mine_functions, mine.send), one row per minion and function
+  `
+  CREATE TABLE mine (
+    minion    TEXT NOT NULL,
+    fun       TEXT NOT NULL,
+    value     TEXT NOT NULL,
+    pushed_at TEXT NOT NULL,
+    PRIMARY KEY (minion, fun)
+  );
+  CREATE INDEX mine_fun ON mine (fun, minion);
+  `,
 ];

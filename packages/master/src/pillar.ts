@@ -1,4 +1,12 @@
-import { compilePillar as compileClassicPillar, mergePillar, renderSls, type PillarResult, type RenderInput, type RenderOutput } from '@brine/compiler';
+import {
+  compilePillar as compileClassicPillar,
+  mergePillar,
+  renderSls,
+  type HostAnswers,
+  type PillarResult,
+  type RenderInput,
+  type RenderOutput,
+} from '@brine/compiler';
 import type { Grains } from '@brine/core';
 import type { TreeSnapshot } from './file-roots.js';
 import { checkPillarTop } from './pillar-top-guard.js';
@@ -17,6 +25,8 @@ export function compilePillar(
     nodegroups?: Record<string, string | string[]>;
     safeMatchersOnly?: boolean;
     render?: (input: RenderInput) => RenderOutput;
+    /** The mine.get answers known so far (the master's mine answers pillar templates' calls). */
+    context?: { hostAnswers?: HostAnswers };
   } = {},
 ): PillarResult {
   if (!opts.safeMatchersOnly) return compileClassicPillar(snap.tree, minion, opts);

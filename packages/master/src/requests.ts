@@ -5,6 +5,7 @@ import type { FileServer } from './file-server.js';
 import type { MinionHub, Session } from './hub.js';
 import type { AskHost } from '@brine/compiler';
 import type { CompileMode, StateService } from './state-service.js';
+import { askWithMine, mineQueryOf, type MineService } from './mine.js';
 
 const MODES: CompileMode[] = ['top', 'highstate', 'sls'];
 
@@ -32,6 +33,8 @@ export interface RequestDeps {
   recordCall?: (minion: string, fun: string, arg: unknown[], kwarg: Record<string, unknown>) => Promise<string>;
   /** Told how long each compile took, in seconds (metrics). */
   onCompile?: (seconds: number) => void;
+  /** The mine: pushes stored for the session's minion, mine.get answered from the store. */
+  mine?: MineService;
 }
 
 /**
@@ -55,7 +58,7 @@ export function requestHandler(deps: RequestDeps) {
   };
 }
 
-function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCompile }: RequestDeps) {
+function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCompile, mine }: RequestDeps) {
   /**
    * The request's jid when the minion is part of that job, else undefined: a job's snapshot,
    * host answers and tree check are keyed by its jid, and a made-up one must not pin any.
@@ -81,8 +84,9 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
         const saltenv = str(a.saltenv, 'saltenv', msg.op, true);
         const jid = await ownJid(session, msg.op, a.jid);
         if (jid && checkTree) await checkTree(jid);
-        // the templates' host calls go to the host that asked for this compile
-        const ask: AskHost = (calls) => hub.askHost(session, calls, jid);
+        // the templates' host calls go to the host that asked for this compile, mine.get to the store
+        const toHost: AskHost = (calls) => hub.askHost(session, calls, jid);
+        const ask = mine ? askWithMine(mine, id, toHost) : toHost;
         const t0 = performance.now();
         const compiled = await states.compile(
           id,
@@ -127,8 +131,31 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
         session.running.add(jid);
         return { jid };
       }
+      case 'mine.update':
+      case 'mine.delete':
+      case 'mine.flush':
+      case 'mine.get':
+        if (!mine) throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
+        return mineRequest(mine, id, msg.op, a);
       default:
         throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
     }
   };
+}
+
+/** The mine's requests: every write is to the session's own minion's values. */
+async function mineRequest(mine: MineService, id: string, op: string, a: Record<string, unknown>): Promise<unknown> {
+  switch (op) {
+    case 'mine.update':
+      await mine.push(id, a.data, a.clear === true);
+      return true;
+    case 'mine.delete':
+      await mine.delete(id, str(a.fun, 'fun', op)!);
+      return true;
+    case 'mine.flush':
+      await mine.delete(id);
+      return true;
+    default:
+      return mine.get(mineQueryOf({ args: [], kwargs: a }), id);
+  }
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   answersUsed,
   compileAsking,
+  HOST_CALL_ROUNDS,
   hostCallKey,
   type AskHost,
   type HostAnswer,
@@ -125,7 +126,9 @@ export class StateService {
   private readonly shared: BoundedCache<Cached>;
   /** Host answers per job and minion: within a job the same call is asked once. */
   private readonly jobAnswers: BoundedCache<Map<string, HostAnswer>>;
-  private readonly pillarCache: BoundedCache<MinionPillar>;
+  private readonly pillarCache: BoundedCache<{ res: MinionPillar; mine: Array<[HostCall, HostAnswer]> }>;
+  /** Answers the mine.get calls of pillar templates (the master's mine); without it they fail as host calls do. */
+  private mineAsk?: (id: string, calls: HostCall[]) => Promise<HostAnswer[]>;
   private schema: { hash: string; schema: StateSchema } | undefined;
   readonly bindings: BindingsService;
 
@@ -143,7 +146,7 @@ export class StateService {
     const bytes = config.compile_cache_mb * 1024 * 1024;
     this.compiled = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
     this.shared = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
-    this.pillarCache = new BoundedCache(config.compile_cache_size, bytes, (p) => 1024 + JSON.stringify(p.pillar).length);
+    this.pillarCache = new BoundedCache(config.compile_cache_size, bytes, (p) => 1024 + JSON.stringify(p.res.pillar).length);
     this.jobAnswers = new BoundedCache(Math.max(64, config.compile_cache_size), bytes, (m) => 256 + m.size * 512);
     this.bindings = new BindingsService(config.bindings_roots, config.bindings_categories);
   }
@@ -174,8 +177,8 @@ export class StateService {
     const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
     const key = hashOf(snap.hash, loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
-    if (hit) return hit;
-    const classic = await this.classicPillar(snap, id, g);
+    if (hit && (await this.sameMine(id, hit.mine))) return hit.res;
+    const { result: classic, mine } = await this.classicPillar(snap, id, g);
     let res: MinionPillar = { ...classic, explain: {} };
     if (loaded) {
       const bound = this.bindings.resolve(id, g, jid, loaded);
@@ -185,16 +188,50 @@ export class StateService {
         explain: bound.explain,
       };
     }
-    this.pillarCache.set(key, res);
+    this.pillarCache.set(key, { res, mine });
     return res;
   }
 
-  /** Classic pillar, rendered on a compile worker (in process only for a service without a pool: never the master). */
-  private async classicPillar(snap: TreeSnapshot, id: string, g: Grains): Promise<PillarResult> {
+  /** The master's mine answers the mine.get calls of pillar templates (set once the mine exists). */
+  useMine(ask: (id: string, calls: HostCall[]) => Promise<HostAnswer[]>): void {
+    this.mineAsk = ask;
+  }
+
+  /** Whether the mine still answers what a cached pillar was rendered with. */
+  private async sameMine(id: string, used: Array<[HostCall, HostAnswer]>): Promise<boolean> {
+    if (used.length === 0) return true;
+    if (!this.mineAsk) return false;
+    const now = await this.mineAsk(
+      id,
+      used.map(([c]) => c),
+    );
+    return used.every(([, a], i) => JSON.stringify(now[i]) === JSON.stringify(a));
+  }
+
+  /**
+   * Classic pillar, with its templates' mine.get calls answered by the mine in rounds (render,
+   * answer the calls, render again); any other host call fails it as before: pillar has no host.
+   */
+  private async classicPillar(snap: TreeSnapshot, id: string, g: Grains): Promise<{ result: PillarResult; mine: Array<[HostCall, HostAnswer]> }> {
+    const answers = new Map<string, HostAnswer>();
+    for (let round = 0; ; round++) {
+      const { hostCalls = [], ...result } = await this.classicPillarOnce(snap, id, g, answers);
+      const missing = hostCalls.filter((c) => c.fun === 'mine.get' && !answers.has(c.key));
+      if (missing.length === 0 || !this.mineAsk || round >= HOST_CALL_ROUNDS) return { result, mine: answersUsed(hostCalls, answers) };
+      const got = await this.mineAsk(
+        id,
+        missing.map(({ fun, args, kwargs }) => ({ fun, args, kwargs })),
+      );
+      missing.forEach((c, i) => answers.set(c.key, got[i]!));
+    }
+  }
+
+  /** One render of the classic pillar, on a compile worker (in process only for a service without a pool: never the master). */
+  private async classicPillarOnce(snap: TreeSnapshot, id: string, g: Grains, answers: Map<string, HostAnswer>): Promise<PillarResult> {
     const opts = { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups, safeMatchersOnly: this.config.pillar_safe_matchers_only };
-    if (!this.pool) return compilePillar(snap, { id, grains: g }, opts);
+    if (!this.pool) return compilePillar(snap, { id, grains: g }, { ...opts, context: { hostAnswers: answers } });
     try {
-      return await this.pool.pillar(id, g, opts, snap);
+      return await this.pool.pillar(id, g, opts, snap, answers);
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === undefined || !POOL_FAILURES.has(code)) throw e;

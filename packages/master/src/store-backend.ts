@@ -75,6 +75,22 @@ export interface StoreBackend {
   /** Told how long each committed write batch took, in seconds (metrics). */
   onWriteTime: (seconds: number) => void;
   close(): Promise<void>;
+
+  // ---- the mine (mine_functions, mine.send): one value per minion and function ----
+  /** Stores a minion's values, each with the time of the push; `clear` drops its other functions first. */
+  minePut(minion: string, data: Record<string, unknown>, clear: boolean): Promise<void>;
+  /** Drops one function of a minion (mine.delete), or all of them without `fun` (mine.flush). */
+  mineDelete(minion: string, fun?: string): Promise<void>;
+  /** The values pushed for any of `funs`, by minion then function; without `funs`, one minion's (`minion`). */
+  mineGet(q: { funs?: string[]; minion?: string }): Promise<MineRow[]>;
+}
+
+/** One mine value as stored. */
+export interface MineRow {
+  minion: string;
+  fun: string;
+  value: unknown;
+  pushed_at: string;
 }
 
 export interface StoredEvent {

@@ -15,6 +15,7 @@ const TABLES: Array<[string, string[]]> = [
     ['jid', 'minion', 'run_num', 'tag', 'id', 'name', 'state', 'fun', 'sls', 'result', 'changed', 'changes', 'comment', 'start_time', 'duration', 'stored_at'],
   ],
   ['events', ['tag', 'data', 'created_at']],
+  ['mine', ['minion', 'fun', 'value', 'pushed_at']],
 ];
 
 const BATCH = 500;

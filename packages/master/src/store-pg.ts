@@ -15,8 +15,8 @@ import {
   type Raw,
   type ReturnRow,
 } from './store.js';
-import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
-import { jobsQuery, minionsQuery } from './store-queries.js';
+import { eventOf, type KeyOp, type MineRow, type StoredEvent, type StoreBackend } from './store-backend.js';
+import { jobsQuery, MINE_SQL, mineQuery, mineRowOf, minionsQuery } from './store-queries.js';
 import { redactStoreUrl, refuseStorePassword } from './store-location.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -560,5 +560,19 @@ export class PgStore implements StoreBackend {
   async close(): Promise<void> {
     await this.flush().catch(() => undefined);
     await this.pool.end();
+  }
+
+  // ---- the mine ----
+  async minePut(minion: string, data: Record<string, unknown>, clear: boolean): Promise<void> {
+    const now = new Date().toISOString();
+    const statements: Array<[string, unknown[]]> = clear ? [[MINE_SQL.clear, [minion]]] : [];
+    for (const [fun, value] of Object.entries(data)) statements.push([MINE_SQL.put, [minion, fun, JSON.stringify(value) ?? 'null', now]]);
+    if (statements.length) await this.tx(statements);
+  }
+  async mineDelete(minion: string, fun?: string): Promise<void> {
+    await this.tx([fun === undefined ? [MINE_SQL.clear, [minion]] : [MINE_SQL.delete, [minion, fun]]]);
+  }
+  async mineGet(q: { funs?: string[]; minion?: string }): Promise<MineRow[]> {
+    return (await this.all(...mineQuery(q))).map(mineRowOf);
   }
 }

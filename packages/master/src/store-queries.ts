@@ -58,3 +58,30 @@ export function minionsQuery(q: MinionQuery): [string, unknown[]] {
   }
   return [sql, params];
 }
+
+// ---- the mine: the same text on both backends ----
+export const MINE_SQL = {
+  put: `INSERT INTO mine (minion, fun, value, pushed_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (minion, fun) DO UPDATE SET value = excluded.value, pushed_at = excluded.pushed_at`,
+  clear: 'DELETE FROM mine WHERE minion = ?',
+  delete: 'DELETE FROM mine WHERE minion = ? AND fun = ?',
+};
+
+/** Mine rows of some functions (every minion), or of one minion (every function). */
+export function mineQuery(q: { funs?: string[]; minion?: string }): [string, unknown[]] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.funs) {
+    where.push(q.funs.length ? `fun IN (${q.funs.map(() => '?').join(', ')})` : '1 = 0');
+    params.push(...q.funs);
+  }
+  if (q.minion !== undefined) {
+    where.push('minion = ?');
+    params.push(q.minion);
+  }
+  return [`SELECT minion, fun, value, pushed_at FROM mine${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY minion, fun`, params];
+}
+
+export function mineRowOf(r: Record<string, unknown>): { minion: string; fun: string; value: unknown; pushed_at: string } {
+  return { minion: r.minion as string, fun: r.fun as string, value: JSON.parse(r.value as string), pushed_at: r.pushed_at as string };
+}

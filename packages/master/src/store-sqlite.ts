@@ -1,7 +1,8 @@
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { StateResultStore, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
 import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionQuery, type MinionRow, type ReturnRow } from './store.js';
-import { eventOf, type KeyOp, type StoredEvent, type StoreBackend } from './store-backend.js';
+import { eventOf, type KeyOp, type MineRow, type StoredEvent, type StoreBackend } from './store-backend.js';
+import { MINE_SQL, mineQuery, mineRowOf } from './store-queries.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
@@ -172,5 +173,31 @@ export class SqliteBackend implements StoreBackend {
   }
   async close(): Promise<void> {
     this.store.close();
+  }
+
+  // ---- the mine ----
+  minePut(minion: string, data: Record<string, unknown>, clear: boolean): Promise<void> {
+    const now = new Date().toISOString();
+    const rows = Object.entries(data).map(([fun, value]) => [minion, fun, JSON.stringify(value) ?? 'null', now]);
+    return new Promise((resolve) =>
+      this.store.enqueue(() => {
+        if (clear) this.store.db.prepare(MINE_SQL.clear).run(minion);
+        const put = this.store.db.prepare(MINE_SQL.put);
+        for (const r of rows) put.run(...r);
+      }, resolve),
+    );
+  }
+  mineDelete(minion: string, fun?: string): Promise<void> {
+    return new Promise((resolve) =>
+      this.store.enqueue(() => {
+        if (fun === undefined) this.store.db.prepare(MINE_SQL.clear).run(minion);
+        else this.store.db.prepare(MINE_SQL.delete).run(minion, fun);
+      }, resolve),
+    );
+  }
+  async mineGet(q: { funs?: string[]; minion?: string }): Promise<MineRow[]> {
+    this.store.flush();
+    const [sql, params] = mineQuery(q);
+    return (this.store.db.prepare(sql).all(...params) as Array<Record<string, unknown>>).map(mineRowOf);
   }
 }

@@ -275,6 +275,7 @@ t.test('brine store migrate: a SQLite store carried into PostgreSQL, row for row
     await src.insertStateResults(jid, 'web1', [item(0, true), item(1, j !== 2)]);
   }
   await src.insertEvent('brine/minion/web1/start', { id: 'web1' });
+  await src.minePut('web1', { 'network.ip_addrs': ['10.0.0.1'] }, false);
   await src.close();
   await server.createDatabase('brine_migrate');
   const url = server.url('brine_migrate');
@@ -287,11 +288,12 @@ t.test('brine store migrate: a SQLite store carried into PostgreSQL, row for row
     returns: 3,
     state_results: 6,
     events: 1,
+    mine: 1,
   });
   const again = await migrateSqliteToPostgres(file, url, server.password);
   t.same(
     Object.values(again).map((v) => v.written),
-    [0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0],
     'a second run copies nothing twice',
   );
   const dst = await PgStore.open(url, server.password);
@@ -302,5 +304,6 @@ t.test('brine store migrate: a SQLite store carried into PostgreSQL, row for row
   t.same(await dst.listJobs(), await back.listJobs());
   t.same(await dst.returnsOf('20250101000000000002'), await back.returnsOf('20250101000000000002'));
   t.same(await dst.stateResultsOf('20250101000000000002'), await back.stateResultsOf('20250101000000000002'));
+  t.same(await dst.mineGet({ minion: 'web1' }), await back.mineGet({ minion: 'web1' }));
   await t.rejects(migrateSqliteToPostgres(path.join(tmpDir(t), 'none.db'), url, server.password), { code: 'BRINE_ERR_MASTER_STORE_MIGRATE' });
 });

@@ -9,6 +9,8 @@ import { MasterConnection, type WorkFrame } from './connection.js';
 import { minionErrors } from './errors.js';
 import { bindArgs, execRegistry, readGrainsFile, type ExecRegistry } from '@brine/exec';
 import { MINION_JOB_FUNCTIONS } from './exec-modules.js';
+import { MinePusher } from './mine.js';
+import { mineFunctions } from './mine-functions.js';
 import { answerHostCalls } from './host-calls.js';
 import { ensureIdentity } from './identity.js';
 import { JobRunner } from './job-runner.js';
@@ -45,8 +47,18 @@ export interface AgentOptions {
 export class MinionAgent extends EventEmitter {
   readonly id: string;
   private readonly spool: ResultSpool;
-  /** Every function this minion runs: @brine/exec's and its own state.* and saltutil.*. */
-  readonly exec: ExecRegistry = execRegistry().register(...MINION_JOB_FUNCTIONS, ...STATE_FUNCTIONS);
+  /** Every function this minion runs: @brine/exec's and its own state.*, saltutil.* and mine.*. */
+  readonly exec: ExecRegistry = execRegistry().register(
+    ...MINION_JOB_FUNCTIONS,
+    ...STATE_FUNCTIONS,
+    ...mineFunctions(
+      () => this.mine,
+      (op, args) => this.request(op, args),
+    ),
+  );
+  /** mine_functions: pushed after the first welcome, every mine_interval, on mine.update. */
+  readonly mine: MinePusher;
+  private mineStarted = false;
   private readonly grains: Record<string, unknown>;
   /** Salt's `grains` file: grains.setval & co persist here, read over the collected grains (under the config's). */
   readonly grainsFile: string;
@@ -59,9 +71,11 @@ export class MinionAgent extends EventEmitter {
   private readonly sender: SpoolSender;
 
   readonly config: MinionConfig;
+  private readonly call: boolean;
   constructor(config: MinionConfig, opts: AgentOptions) {
     super();
     this.config = config;
+    this.call = opts.call === true;
     this.id = config.id;
     this.log = opts.log.child({ minion: config.id });
     mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
@@ -98,6 +112,17 @@ export class MinionAgent extends EventEmitter {
       refreshGrains: () => this.refreshGrains(),
       refreshPillar: () => this.refreshPillar(),
     });
+    this.mine = new MinePusher({
+      config,
+      log: this.log,
+      exec: this.exec,
+      request: (op, args) => this.conn.request(op, args),
+      pillar: () => this.jobs.context('', 'mine.update', new AbortController().signal, false).pillar(),
+      context: (fun) => this.jobs.context('', fun, new AbortController().signal, false),
+      requestBytes: () => this.conn.frameLimit - FRAME_ROOM,
+    });
+    // a refreshed pillar may bring other mine_functions: read them again and reschedule
+    if (!opts.call) this.refresh.onPillarRefresh(async (pillar) => void (await this.mine.reload(pillar)));
     if (!opts.call) this.recoverInterrupted();
     this.conn.on('welcome', () => this.onWelcome());
     this.conn.on('master-error', (msg: ErrorMsg) => this.onRefusal(msg));
@@ -114,6 +139,7 @@ export class MinionAgent extends EventEmitter {
   }
 
   async stop(): Promise<void> {
+    this.mine.stop();
     this.jobs.stop();
     await this.conn.stop();
     this.spool.close();
@@ -178,6 +204,14 @@ export class MinionAgent extends EventEmitter {
       `authenticated with the master ${master}`,
     );
     this.emit('ready');
+    // the mine's first push (Salt's run_on_start); `brine call` pushes only when asked
+    if (!this.mineStarted && !this.call) {
+      this.mineStarted = true;
+      this.mine.start().then(
+        () => this.emit('mine-pushed'),
+        (err: unknown) => this.log.warn({ event: 'mine_push_failed', err }, `mine: the first push failed: ${(err as Error).message}`),
+      );
+    }
   }
 
   /** Jobs a previous process was running when it died are returned as failed. */

@@ -24,6 +24,11 @@ export interface MinionConfig {
   /** Largest state result or return sent as is (Salt's max_event_size); larger ones are trimmed. */
   max_event_size: number;
   log_level: string;
+  // ---- the mine ----
+  /** Salt's mine_functions: function (or alias) -> its arguments; the pillar's entries go over these. */
+  mine_functions: Record<string, unknown>;
+  /** Minutes between pushes of mine_functions (Salt's default, 60); 0 pushes only at start and on mine.update. */
+  mine_interval: number;
   /** `master` parsed: the masters in the order the minion tries them (not an option itself). */
   masters: MasterAddress[];
 }
@@ -46,6 +51,8 @@ export const MINION_DEFAULTS: Omit<MinionOptions, 'id'> & { id: string | null } 
   max_frame_bytes: 1024 * 1024,
   max_event_size: 1048576,
   log_level: 'info',
+  mine_functions: {},
+  mine_interval: 60,
 };
 
 const KINDS: Record<keyof MinionOptions, string> = {
@@ -64,6 +71,8 @@ const KINDS: Record<keyof MinionOptions, string> = {
   max_frame_bytes: 'number',
   max_event_size: 'number',
   log_level: 'string',
+  mine_functions: 'object',
+  mine_interval: 'number',
 };
 
 /** Salt minion options whose silent absence would leave the host less guarded than its operator believes. */

@@ -10,6 +10,13 @@ export const MAX_DATA_DEPTH = 64;
 export const MAX_RESULT_DEPTH = 512;
 /** Grains of a real host are a few KB; custom grains of the minion config add to them. */
 export const MAX_GRAINS_BYTES = 256 * 1024;
+/**
+ * The mine keeps at most this many functions per minion, each value at most this much JSON
+ * (network.ip_addrs is a few hundred bytes, grains.items a few dozen KB): the master refuses a
+ * push past either, the minion leaves such a value out and says so.
+ */
+export const MINE_MAX_FUNCTIONS = 64;
+export const MINE_MAX_VALUE_BYTES = 128 * 1024;
 
 export type JsonBoundsProblem = { kind: 'depth'; limit: number; at: string } | { kind: 'size'; limit: number; size: number };
 

@@ -1,14 +1,15 @@
 import type { ExecFunction } from '../function.js';
 
 /**
- * Salt's mine: Brine keeps no mine (minions do not publish function results to the master), so
- * mine.get finds no data, the answer salt-call --local gives too. A formula that lists other
- * minions' addresses through the mine renders its "no peers" branch, as masterless Salt does.
+ * Salt's mine without a master (`brine local`, like salt-call --local with no mine cache):
+ * mine.get finds no data, so a formula that lists other minions' addresses renders its "no
+ * peers" branch. A minion with a master replaces these with its own mine.* (packages/minion),
+ * and the master answers templates' mine.get from its store.
  */
 export const mineFunctions: ExecFunction[] = [
   {
     name: 'mine.get',
-    doc: "Other minions' mine data for a function: always {} (Brine keeps no mine, as masterless Salt has none).",
+    doc: "Other minions' mine data for a function: {} here (masterless, no mine); a minion asks its master.",
     params: [
       { name: 'tgt', type: ['string', 'list'], required: true },
       { name: 'fun', type: ['string', 'list'], required: true },

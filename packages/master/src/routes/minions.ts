@@ -9,7 +9,8 @@ import type { StoreBackend } from '../store-backend.js';
 import type { MinionRow } from '../store.js';
 import type { ClusterLink } from '../cluster.js';
 import type { JobManager } from '../jobs.js';
-import type { TargetType } from '@brine/compiler';
+import type { AskHost, TargetType } from '@brine/compiler';
+import { askWithMine, type MineService } from '../mine.js';
 import { minionParam, nullableStr, obj, responses, str, strList } from './schemas.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -20,6 +21,7 @@ export interface MinionRouteDeps {
   cluster?: ClusterLink;
   states: StateService;
   jobs: Pick<JobManager, 'resolve'>;
+  mine?: MineService;
 }
 
 /**
@@ -256,7 +258,8 @@ function validateRoute(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (i
         .filter(Boolean);
       const grains = await grainsOf(b.minion);
       // host calls of the templates are asked of that minion while it is connected
-      const report = await deps.states.validate(b.minion, grains, sls, b.saltenv ?? 'base', (calls) => deps.hub.askHost(b.minion, calls));
+      const toHost: AskHost = (calls) => deps.hub.askHost(b.minion, calls);
+      const report = await deps.states.validate(b.minion, grains, sls, b.saltenv ?? 'base', deps.mine ? askWithMine(deps.mine, b.minion, toHost) : toHost);
       return { minion: b.minion, ...report };
     },
   );
