@@ -159,7 +159,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     files,
     hub,
     isExpected: (jid, minion) => store.isExpected(jid, minion),
-    recordCall: (minion, fun, arg, kwarg) => jobs.recordCall(minion, fun, arg, kwarg),
+    recordCall: (minion, fun, arg, kwarg, schedule) => jobs.recordCall(minion, fun, arg, kwarg, schedule),
     ...(checkTree ? { checkTree } : {}),
     onCompile: (s) => metrics.compileSeconds.observe(s),
     mine,

@@ -20,9 +20,10 @@ export interface ScheduleItem {
   run_on_start: boolean;
   enabled: boolean;
   jid_include: boolean;
-  /** Salt's return_job: false runs it without storing a job. */
-  return_job: boolean;
 }
+
+/** Keys of a `schedule` that set the whole scheduler rather than name an entry. */
+export const SCHEDULE_GLOBAL_KEYS = ['enabled', 'skip_function', 'skip_during_range', 'splay'];
 
 /** Keys a schedule entry may hold (Salt's SCHEDULE_CONF); others are warned about and ignored. */
 export const SCHEDULE_KEYS = [
@@ -116,7 +117,6 @@ export function parseScheduleItem(name: string, raw: unknown, where: string): { 
     run_on_start: false,
     enabled: true,
     jid_include: true,
-    return_job: true,
   };
   if (interval !== undefined) item.interval = interval;
   if (raw.cron !== undefined) {
@@ -131,6 +131,7 @@ export function parseScheduleItem(name: string, raw: unknown, where: string): { 
   if (interval === undefined && !item.cron && !item.when) throw fail("no time given: one of 'seconds', 'minutes', 'hours', 'days', 'cron' or 'when'");
   readOptions(raw, item, fail);
   if (raw.returner !== undefined) warnings.push(`'returner' is ignored: Brine stores the return on the master as a job`);
+  if (raw.return_job !== undefined && bool(raw.return_job, true) !== true) warnings.push(`'return_job: false' is ignored: Brine stores every return on the master`);
   const unknown = Object.keys(raw).filter((k) => !SCHEDULE_KEYS.includes(k));
   if (unknown.length) warnings.push(`unknown options ignored: ${unknown.join(', ')}`);
   return { item, warnings };
@@ -169,7 +170,7 @@ function readOptions(raw: Record<string, unknown>, item: ScheduleItem, fail: (d:
     if (m === undefined || m < 1 || !Number.isInteger(m)) throw fail("'maxrunning' must be a whole number of at least 1");
     item.maxrunning = m;
   }
-  for (const k of ['run_on_start', 'enabled', 'jid_include', 'return_job'] as const) {
+  for (const k of ['run_on_start', 'enabled', 'jid_include'] as const) {
     const b = bool(raw[k], item[k]);
     if (b === undefined) throw fail(`'${k}' must be true or false`);
     item[k] = b;
