@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import path from 'node:path';
-import { createLogger, type Logger } from '@brine/core';
+import { createLogger, type Logger, type ScheduleEngine } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApi, type ApiDeps } from './api.js';
 import type { MasterConfig } from './config.js';
@@ -25,6 +25,7 @@ import { setRenderTimeout } from '@brine/compiler';
 import { CompilePool } from './compile-pool.js';
 import { ClusterLink, defaultClusterId } from './cluster.js';
 import { MasterMetrics } from './metrics.js';
+import { startMasterSchedule } from './master-schedule.js';
 
 export interface Master {
   config: MasterConfig;
@@ -192,10 +193,12 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   await cluster?.start();
 
   const retention = pruneOldJobs(store, config, log);
+  // TODO(runners.ts): pass the master's RunRunner once packages/master/src/runners.ts lands
+  const schedule = startMasterSchedule({ schedule: config.schedule, log });
 
   logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
-  const close = closer({ retention, jobs, hub, cluster, api, server, acceptor, store, pool, log });
+  const close = closer({ retention, schedule, jobs, hub, cluster, api, server, acceptor, store, pool, log });
   return {
     config,
     store,
@@ -239,6 +242,7 @@ async function listenApi(config: MasterConfig, acceptor: NetServer, parts: ApiPa
 /** The master's close(): stops taking work, then closes each part (once). */
 function closer(p: {
   retention: NodeJS.Timeout;
+  schedule: ScheduleEngine;
   jobs: JobManager;
   hub: MinionHub;
   cluster: ClusterLink | undefined;
@@ -249,12 +253,13 @@ function closer(p: {
   pool: CompilePool;
   log: Logger;
 }): () => Promise<void> {
-  const { retention, jobs, hub, cluster, api, server, acceptor, store, pool, log } = p;
+  const { retention, schedule, jobs, hub, cluster, api, server, acceptor, store, pool, log } = p;
   let closed = false;
   return async () => {
     if (closed) return;
     closed = true;
     clearInterval(retention);
+    schedule.stop();
     jobs.close();
     hub.close();
     await cluster?.close();
