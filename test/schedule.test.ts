@@ -46,7 +46,10 @@ t.before(async () => {
         undefined,
         (e) => {
           events.push(e);
-          for (const w of waiters.splice(0)) (w.pred(e) ? w.resolve(e) : waiters.push(w)) as unknown;
+          for (const w of waiters.splice(0)) {
+            if (w.pred(e)) w.resolve(e);
+            else waiters.push(w);
+          }
         },
         stopEvents.signal,
         resolve,
@@ -63,7 +66,10 @@ t.teardown(async () => {
 
 t.test("the config's schedule runs test.ping and the master stores each run as a job named after it", async (t) => {
   const first = await nextRun('ping', 0);
-  const second = await nextRun('ping', events.findIndex((e) => e.tag === `brine/job/${first}/ret/sched`));
+  const second = await nextRun(
+    'ping',
+    events.findIndex((e) => e.tag === `brine/job/${first}/ret/sched`),
+  );
   t.not(first, second, 'a second run is a second job');
   const job = await cluster.client.get<{ job: { fun: string; user: string; expected: string[] }; returns: Record<string, { return: unknown }> }>(
     `/v1/jobs/${first}`,
@@ -93,7 +99,10 @@ t.test('schedule.add over brine run adds a state.apply that runs, is listed, and
   );
   const list = await cluster.brine(['run', 'sched', 'schedule.list', '--out', 'json']);
   const yaml = (JSON.parse(list.stdout) as { sched: string }).sched;
-  t.match(yaml, /^schedule:\n {2}hello:\n {4}enabled: true\n {4}function: state.apply\n {4}jid_include: true\n {4}maxrunning: 1\n {4}name: hello\n {4}saved: true\n {4}seconds: 2\n/);
+  t.match(
+    yaml,
+    /^schedule:\n {2}hello:\n {4}enabled: true\n {4}function: state.apply\n {4}jid_include: true\n {4}maxrunning: 1\n {4}name: hello\n {4}saved: true\n {4}seconds: 2\n/,
+  );
   // Salt's persist writes the whole non-pillar schedule: the config's entry is saved too
   t.match(yaml, /\n {2}ping:\n {4}enabled: true\n {4}function: test.ping\n {4}name: ping\n {4}saved: true\n {4}seconds: 2\n/);
 

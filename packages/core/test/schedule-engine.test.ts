@@ -80,7 +80,10 @@ t.test('an interval runs every N seconds from the load, not at once', async (t) 
 t.test('minutes, hours and days add up; run_on_start runs at load', async (t) => {
   const { clock, runs, engine } = setup();
   engine.load([{ name: 'x', raw: { function: 'test.ping', minutes: 1, hours: 1, days: '1', run_on_start: true }, where: 'w' }]);
-  t.same(runs.map((r) => r.at), []);
+  t.same(
+    runs.map((r) => r.at),
+    [],
+  );
   clock.advance(0);
   t.same(
     runs.map((r) => r.at),

@@ -277,7 +277,10 @@ export class JobManager {
       user: job.user,
       ...(schedule === undefined ? {} : { schedule }),
     });
-    this.deps.log.info({ jid, fun, minion, ...(schedule === undefined ? {} : { schedule }) }, schedule === undefined ? 'brine call job recorded' : 'scheduled job recorded');
+    this.deps.log.info(
+      { jid, fun, minion, ...(schedule === undefined ? {} : { schedule }) },
+      schedule === undefined ? 'brine call job recorded' : 'scheduled job recorded',
+    );
     return jid;
   }
 

@@ -218,7 +218,9 @@ export class ScheduleEngine {
       done = Promise.reject(err);
     }
     done
-      .catch((err: unknown) => this.deps.log.error({ event: 'schedule_failed', schedule: item.name, err }, `schedule '${item.name}' did not run: ${String(err)}`))
+      .catch((err: unknown) =>
+        this.deps.log.error({ event: 'schedule_failed', schedule: item.name, err }, `schedule '${item.name}' did not run: ${String(err)}`),
+      )
       .finally(() => {
         // a reload may have replaced the state: count down the one that holds the name now
         const cur = this.jobs.get(item.name);

@@ -131,7 +131,8 @@ export function parseScheduleItem(name: string, raw: unknown, where: string): { 
   if (interval === undefined && !item.cron && !item.when) throw fail("no time given: one of 'seconds', 'minutes', 'hours', 'days', 'cron' or 'when'");
   readOptions(raw, item, fail);
   if (raw.returner !== undefined) warnings.push(`'returner' is ignored: Brine stores the return on the master as a job`);
-  if (raw.return_job !== undefined && bool(raw.return_job, true) !== true) warnings.push(`'return_job: false' is ignored: Brine stores every return on the master`);
+  if (raw.return_job !== undefined && bool(raw.return_job, true) !== true)
+    warnings.push(`'return_job: false' is ignored: Brine stores every return on the master`);
   const unknown = Object.keys(raw).filter((k) => !SCHEDULE_KEYS.includes(k));
   if (unknown.length) warnings.push(`unknown options ignored: ${unknown.join(', ')}`);
   return { item, warnings };
