@@ -144,6 +144,23 @@ t.test('a reload keeps the next time of unchanged entries and drops removed ones
   );
 });
 
+t.test('disabling and enabling an entry keeps its times', async (t) => {
+  const { clock, runs, engine, done } = setup();
+  const ping = (enabled: boolean) => [{ name: 'ping', raw: { function: 'test.ping', seconds: 60, enabled }, where: 'w' }];
+  engine.load(ping(true));
+  clock.advance(30_000);
+  engine.load(ping(false));
+  clock.advance(15_000);
+  engine.load(ping(true));
+  clock.advance(60_000);
+  await done();
+  t.same(
+    runs.map((r) => r.at),
+    ['12:01:00'],
+    'the interval did not restart',
+  );
+});
+
 t.test('cron: five fields, or six with the seconds last (croniter)', async (t) => {
   const { clock, runs, engine } = setup('2026-11-27T12:02:30Z');
   engine.load([

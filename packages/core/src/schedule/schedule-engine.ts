@@ -44,13 +44,20 @@ export interface ScheduleEngineDeps {
 interface JobState {
   item: ScheduleItem;
   entry: ScheduleEntry;
-  /** JSON of the options: a reload that leaves them alone keeps the job's next time. */
+  /** JSON of the options but `enabled`: a reload that leaves them alone keeps the job's next time. */
   key: string;
   /** When it is due, splay included; undefined when it will not run again (every `when` passed). */
   next?: number;
   /** The due time before splay: the next `when` or cron time is the one after it. */
   base?: number;
   running: number;
+}
+
+/** The options of an entry but `enabled` (and what only listings add): what its times depend on. */
+function timingKey(raw: unknown): string {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return JSON.stringify(raw);
+  const { enabled: _e, saved: _s, ...rest } = raw as Record<string, unknown>;
+  return JSON.stringify(rest);
 }
 
 /** Wakes at least this often, so a change of the wall clock is seen within a minute. */
@@ -85,11 +92,14 @@ export class ScheduleEngine {
     const errors: BrineError[] = [];
     const keep = new Set<string>();
     for (const entry of entries) {
-      const key = JSON.stringify(entry.raw);
+      const key = timingKey(entry.raw);
       const old = this.jobs.get(entry.name);
       keep.add(entry.name);
       if (old && old.key === key) {
+        // enabling or disabling an entry keeps its times, as Salt's enable_job does
         old.entry = entry;
+        old.item.enabled =
+          (entry.raw as { enabled?: unknown }).enabled !== false && String((entry.raw as { enabled?: unknown }).enabled).toLowerCase() !== 'false';
         continue;
       }
       try {
