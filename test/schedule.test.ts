@@ -11,7 +11,11 @@ const states = path.join(cluster.dir, 'states');
 mkdirSync(states);
 writeFileSync(path.join(states, 'top.sls'), "base:\n  '*':\n    - hello\n");
 writeFileSync(path.join(states, 'hello.sls'), 'hello:\n  test.succeed_without_changes: []\n');
-cluster.setMasterOptions({ file_roots: { base: [states] } });
+const pillar = path.join(cluster.dir, 'pillar');
+mkdirSync(pillar);
+writeFileSync(path.join(pillar, 'top.sls'), "base:\n  '*':\n    - sched\n");
+writeFileSync(path.join(pillar, 'sched.sls'), 'other: 1\n');
+cluster.setMasterOptions({ file_roots: { base: [states] }, pillar_roots: { base: [pillar] } });
 const minionSchedule = { schedule: { ping: { function: 'test.ping', seconds: 2 } } };
 
 interface JobNew {
@@ -124,4 +128,13 @@ t.test('schedule.disable_job stops a job while the others go on', async (t) => {
   t.notOk(events.slice(after).some(isNew('schedule:hello')), 'no run of the disabled job');
   const enabled = await cluster.brine(['run', 'sched', 'schedule.is_enabled', 'hello', '--out', 'json']);
   t.equal((JSON.parse(enabled.stdout) as { sched: { enabled: boolean } }).sched.enabled, false);
+});
+
+t.test("saltutil.refresh_pillar loads the pillar's schedule again", async (t) => {
+  writeFileSync(path.join(pillar, 'sched.sls'), 'schedule:\n  frompillar:\n    function: test.ping\n    hours: 1\n');
+  const r = await cluster.brine(['run', 'sched', 'saltutil.refresh_pillar']);
+  t.equal(r.code, 0, r.stderr);
+  const list = await cluster.brine(['run', 'sched', 'schedule.list', 'return_yaml=False', '--out', 'json']);
+  const jobs = (JSON.parse(list.stdout) as { sched: Record<string, { function?: string }> }).sched;
+  t.equal(jobs.frompillar?.function, 'test.ping');
 });

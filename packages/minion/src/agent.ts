@@ -133,6 +133,8 @@ export class MinionAgent extends EventEmitter {
     if (!opts.call) {
       this.recoverInterrupted();
       this.schedule = new MinionSchedule({ dataDir: config.data_dir, config: config.schedule, log: this.log, run: (item) => this.runScheduled(item) });
+      const schedule = this.schedule;
+      this.refresh.onPillarRefresh((pillar) => schedule.load(pillar));
     }
     this.conn.on('welcome', () => this.onWelcome());
     this.conn.on('master-error', (msg: ErrorMsg) => this.onRefusal(msg));
