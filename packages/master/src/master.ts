@@ -193,8 +193,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   await cluster?.start();
 
   const retention = pruneOldJobs(store, config, log);
-  // TODO(runners.ts): pass the master's RunRunner once packages/master/src/runners.ts lands
-  const schedule = startMasterSchedule({ schedule: config.schedule, log });
+  const schedule = startMasterSchedule({ schedule: config.schedule, log }); // TODO(runners.ts): and the master's runRunner
 
   logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
