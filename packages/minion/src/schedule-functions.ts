@@ -8,6 +8,13 @@ function scheduler(ctx: MinionExecContext, fun: string): MinionSchedule {
   return ctx.schedule;
 }
 
+/** Salt's `%Y-%m-%dT%H:%M:%S` in local time. */
+function localIso(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
 const name: Param = { name: 'name', type: 'string', required: true };
 
 /** Salt answers with result False but a successful job; Brine says it with retcode 1 too. */
@@ -90,6 +97,16 @@ export const SCHEDULE_FUNCTIONS: MinionFunction[] = [
     doc: 'Runs a scheduled job now (force=True runs a disabled one).',
     params: [name, { name: 'force', type: 'boolean', default: false }],
     run: (a, ctx) => answer(scheduler(ctx, 'schedule.run_job').runJob(a.name as string, a.force === true)),
+  },
+  {
+    name: 'schedule.show_next_fire_time',
+    doc: 'When a job runs next (local time).',
+    params: [name],
+    run: (a, ctx) => {
+      const next = scheduler(ctx, 'schedule.show_next_fire_time').engine.nextFireTime(a.name as string);
+      if (next === undefined) return { return: { result: true, comment: 'next fire time not available.' } };
+      return { return: { result: true, next_fire_time: localIso(next) } };
+    },
   },
   {
     name: 'schedule.purge',

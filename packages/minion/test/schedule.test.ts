@@ -5,6 +5,8 @@ import t from 'tap';
 import { parse } from 'yaml';
 import { createLogger, type ScheduleClock, type ScheduleItem } from '@brine/core';
 import { MinionSchedule } from '../src/schedule.js';
+import { SCHEDULE_FUNCTIONS } from '../src/schedule-functions.js';
+import type { MinionExecContext } from '../src/exec-function.js';
 
 const log = createLogger({ level: 'silent' });
 
@@ -90,4 +92,13 @@ t.test("the pillar's schedule loads over the config's, again on each load; its c
     s.engine.entries().map((e) => [e.name, e.where]),
     [['good', 'pillar']],
   );
+});
+
+t.test('schedule.show_next_fire_time answers in local time, as Salt does', async (t) => {
+  process.env.TZ = 'UTC';
+  const { s } = setup({ ping: { function: 'test.ping', seconds: 90 } });
+  const fn = SCHEDULE_FUNCTIONS.find((f) => f.name === 'schedule.show_next_fire_time')!;
+  const ctx = { schedule: s } as unknown as MinionExecContext;
+  t.same((await fn.run({ name: 'ping' }, ctx)).return, { result: true, next_fire_time: '1970-01-01T00:01:30' });
+  t.same((await fn.run({ name: 'nope' }, ctx)).return, { result: true, comment: 'next fire time not available.' });
 });
