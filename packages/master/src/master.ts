@@ -192,12 +192,11 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   apiUrlForCluster = apiUrl;
   await cluster?.start();
 
-  const retention = pruneOldJobs(store, config, log);
-  const schedule = startMasterSchedule({ schedule: config.schedule, log }); // TODO(runners.ts): and the master's runRunner
+  const timers = startTimers(store, config, log);
 
   logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
-  const close = closer({ retention, schedule, jobs, hub, cluster, api, server, acceptor, store, pool, log });
+  const close = closer({ ...timers, jobs, hub, cluster, api, server, acceptor, store, pool, log });
   return {
     config,
     store,
@@ -328,6 +327,12 @@ async function listenMinionChannel(acceptor: NetServer, server: Server, hub: Min
   acceptor.on('error', (err) => log.warn({ event: 'minion_accept_failed', err: err.message }, 'accepting a minion connection failed'));
   const port = (acceptor.address() as AddressInfo).port;
   return port;
+}
+
+/** What the master does by the clock: prune old jobs, run its `schedule`. */
+function startTimers(store: StoreBackend, config: MasterConfig, log: Logger): { retention: NodeJS.Timeout; schedule: ScheduleEngine } {
+  // TODO(runners.ts): the master schedule gets the master's runRunner
+  return { retention: pruneOldJobs(store, config, log), schedule: startMasterSchedule({ schedule: config.schedule, log }) };
 }
 
 /** Prunes old jobs and events now and then (at most hourly, at least every minute). */
