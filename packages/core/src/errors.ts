@@ -61,6 +61,7 @@ export function defineErrors<T extends ErrorTable>(table: T) {
 export const coreErrors = defineErrors({
   BRINE_ERR_CORE_INTERNAL: 'internal error: {detail}',
   BRINE_ERR_CORE_BAD_INPUT: '{detail}',
+  BRINE_ERR_CORE_SCHEDULE: "schedule '{name}' ({where}): {detail}",
 });
 
 /** Turns anything thrown into a BrineError; used at boundaries (CLI main, HTTP, WS). */

@@ -25,3 +25,6 @@ export * from './path-lookup.js';
 export * from './salt-signatures.js';
 export * from './tree-names.js';
 export * from './lazy-yaml.js';
+export * from './schedule/schedule-time.js';
+export * from './schedule/schedule-item.js';
+export * from './schedule/schedule-engine.js';

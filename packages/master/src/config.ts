@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { LOG_LEVEL_NAMES, loadOptions, loggerLevel, unknownOptions } from '@brine/core';
+import { LOG_LEVEL_NAMES, loadOptions, loggerLevel, parseScheduleItem, SCHEDULE_GLOBAL_KEYS, unknownOptions } from '@brine/core';
 import type { CategorySpec } from '@brine/bindings';
 import { masterErrors } from './errors.js';
 import { refuseStorePassword } from './store-location.js';
@@ -88,6 +88,8 @@ export interface MasterConfig {
   api_insecure_http: boolean;
   /** Host names the API answers to beyond IP addresses, localhost, this host's name and api_host. */
   api_allowed_hosts: string[];
+  /** Salt's master-side `schedule`: runner functions (state.orchestrate) run on a timetable. */
+  schedule: Record<string, unknown>;
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -146,6 +148,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   api_tls_ca: null,
   api_insecure_http: false,
   api_allowed_hosts: [],
+  schedule: {},
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -204,6 +207,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   api_tls_ca: 'string?',
   api_insecure_http: 'boolean',
   api_allowed_hosts: 'string[]',
+  schedule: 'object',
 };
 
 const KIND_TEXT: Record<string, string> = {
@@ -292,6 +296,14 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   if (!level) throw fail(file ?? '-', `log_level '${cfg.log_level}' is not a log level (one of ${LOG_LEVEL_NAMES.join(', ')})`);
   cfg.log_level = level;
   parseNetworks(cfg.autosign_networks, file);
+  for (const [name, raw] of Object.entries(cfg.schedule)) {
+    if (SCHEDULE_GLOBAL_KEYS.includes(name)) continue;
+    try {
+      parseScheduleItem(name, raw, file ?? '-');
+    } catch (err) {
+      throw fail(file ?? '-', (err as Error).message);
+    }
+  }
   const abs = (p: string) => path.resolve(base, p);
   cfg.data_dir = abs(cfg.data_dir);
   cfg.pki_dir = cfg.pki_dir ? abs(cfg.pki_dir) : path.join(cfg.data_dir, 'pki');

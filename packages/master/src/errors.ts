@@ -65,6 +65,7 @@ export const masterErrors = defineErrors({
     'minion {minion}: the mine value of {fun} is refused: {detail} (the mine keeps at most {limit} per minion and function); push less, or leave that function out of mine_functions',
   BRINE_ERR_MASTER_MINE_TOO_MANY:
     'minion {minion}: the mine would hold {count} functions for it, more than the {limit} it keeps per minion; {fun} is refused (mine.delete or mine.flush the ones no longer used)',
+  BRINE_ERR_MASTER_SCHEDULE_NO_RUNNER: "schedule '{name}': the runner function {fun} is not available on this master",
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

@@ -244,11 +244,12 @@ export class JobManager {
   }
 
   /**
-   * A job a minion runs on its own host (`brine call`, Salt's salt-call): stored with that minion
-   * as its only expected one, so its state results and return are taken and kept like any job's
-   * and `brine jobs show` finds it. Nothing is sent: the caller runs it.
+   * A job a minion runs on its own host (`brine call`, Salt's salt-call, or a run of its
+   * schedule): stored with that minion as its only expected one, so its state results and return
+   * are taken and kept like any job's and `brine jobs show` finds it. A schedule's run is the
+   * user `schedule:<name>`. Nothing is sent: the minion runs it.
    */
-  async recordCall(minion: string, fun: string, arg: unknown[], kwarg: Record<string, unknown>): Promise<string> {
+  async recordCall(minion: string, fun: string, arg: unknown[], kwarg: Record<string, unknown>, schedule?: string): Promise<string> {
     const jid = this.jids.next();
     const job: JobRow = {
       jid,
@@ -257,7 +258,7 @@ export class JobManager {
       kwarg,
       target: minion,
       tgt_type: 'glob',
-      user: 'brine call',
+      user: schedule === undefined ? 'brine call' : `schedule:${schedule}`,
       batch: null,
       created_at: new Date().toISOString(),
       expected: [minion],
@@ -265,8 +266,21 @@ export class JobManager {
     };
     await this.deps.store.insertJob(job);
     if (isHighstateJob(fun, arg, kwarg)) await this.deps.store.markHighstate(jid);
-    this.deps.events.fire(`brine/job/${jid}/new`, { jid, fun, arg, kwarg, tgt: minion, tgt_type: 'glob', minions: [minion], user: job.user });
-    this.deps.log.info({ jid, fun, minion }, 'brine call job recorded');
+    this.deps.events.fire(`brine/job/${jid}/new`, {
+      jid,
+      fun,
+      arg,
+      kwarg,
+      tgt: minion,
+      tgt_type: 'glob',
+      minions: [minion],
+      user: job.user,
+      ...(schedule === undefined ? {} : { schedule }),
+    });
+    this.deps.log.info(
+      { jid, fun, minion, ...(schedule === undefined ? {} : { schedule }) },
+      schedule === undefined ? 'brine call job recorded' : 'scheduled job recorded',
+    );
     return jid;
   }
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import path from 'node:path';
-import { createLogger, type Logger } from '@brine/core';
+import { createLogger, type Logger, type ScheduleEngine } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApi, type ApiDeps } from './api.js';
 import type { MasterConfig } from './config.js';
@@ -25,6 +25,7 @@ import { setRenderTimeout } from '@brine/compiler';
 import { CompilePool } from './compile-pool.js';
 import { ClusterLink, defaultClusterId } from './cluster.js';
 import { MasterMetrics } from './metrics.js';
+import { startMasterSchedule } from './master-schedule.js';
 
 export interface Master {
   config: MasterConfig;
@@ -159,7 +160,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     files,
     hub,
     isExpected: (jid, minion) => store.isExpected(jid, minion),
-    recordCall: (minion, fun, arg, kwarg) => jobs.recordCall(minion, fun, arg, kwarg),
+    recordCall: (minion, fun, arg, kwarg, schedule) => jobs.recordCall(minion, fun, arg, kwarg, schedule),
     ...(checkTree ? { checkTree } : {}),
     onCompile: (s) => metrics.compileSeconds.observe(s),
     mine,
@@ -191,11 +192,11 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   apiUrlForCluster = apiUrl;
   await cluster?.start();
 
-  const retention = pruneOldJobs(store, config, log);
+  const timers = startTimers(store, config, log);
 
   logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
-  const close = closer({ retention, jobs, hub, cluster, api, server, acceptor, store, pool, log });
+  const close = closer({ ...timers, jobs, hub, cluster, api, server, acceptor, store, pool, log });
   return {
     config,
     store,
@@ -239,6 +240,7 @@ async function listenApi(config: MasterConfig, acceptor: NetServer, parts: ApiPa
 /** The master's close(): stops taking work, then closes each part (once). */
 function closer(p: {
   retention: NodeJS.Timeout;
+  schedule: ScheduleEngine;
   jobs: JobManager;
   hub: MinionHub;
   cluster: ClusterLink | undefined;
@@ -249,12 +251,13 @@ function closer(p: {
   pool: CompilePool;
   log: Logger;
 }): () => Promise<void> {
-  const { retention, jobs, hub, cluster, api, server, acceptor, store, pool, log } = p;
+  const { retention, schedule, jobs, hub, cluster, api, server, acceptor, store, pool, log } = p;
   let closed = false;
   return async () => {
     if (closed) return;
     closed = true;
     clearInterval(retention);
+    schedule.stop();
     jobs.close();
     hub.close();
     await cluster?.close();
@@ -324,6 +327,12 @@ async function listenMinionChannel(acceptor: NetServer, server: Server, hub: Min
   acceptor.on('error', (err) => log.warn({ event: 'minion_accept_failed', err: err.message }, 'accepting a minion connection failed'));
   const port = (acceptor.address() as AddressInfo).port;
   return port;
+}
+
+/** What the master does by the clock: prune old jobs, run its `schedule`. */
+function startTimers(store: StoreBackend, config: MasterConfig, log: Logger): { retention: NodeJS.Timeout; schedule: ScheduleEngine } {
+  // TODO(runners.ts): the master schedule gets the master's runRunner
+  return { retention: pruneOldJobs(store, config, log), schedule: startMasterSchedule({ schedule: config.schedule, log }) };
 }
 
 /** Prunes old jobs and events now and then (at most hourly, at least every minute). */

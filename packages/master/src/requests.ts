@@ -9,6 +9,9 @@ import { askWithMine, mineQueryOf, type MineService } from './mine.js';
 
 const MODES: CompileMode[] = ['top', 'highstate', 'sls'];
 
+/** A schedule's name as a job records it (`schedule:<name>`): printable, bounded. */
+const SCHEDULE_NAME = /^[^\u0000-\u001f\u007f]{1,128}$/;
+
 /**
  * Requests one session may have waiting for answers. A minion asks one thing at a time per job
  * (a compile, then its files one by one); a flood of them is refused rather than queued.
@@ -29,8 +32,8 @@ export interface RequestDeps {
   isExpected: (jid: string, minion: string) => Promise<boolean>;
   /** In a cluster: refuses a job published with another tree than this master serves. */
   checkTree?: (jid: string) => Promise<void>;
-  /** Records a job a `brine call` session runs on its own host; gives its jid. */
-  recordCall?: (minion: string, fun: string, arg: unknown[], kwarg: Record<string, unknown>) => Promise<string>;
+  /** Records a job a minion runs on its own host (`brine call`, or its schedule named `schedule`); gives its jid. */
+  recordCall?: (minion: string, fun: string, arg: unknown[], kwarg: Record<string, unknown>, schedule?: string) => Promise<string>;
   /** Told how long each compile took, in seconds (metrics). */
   onCompile?: (seconds: number) => void;
   /** The mine: pushes stored for the session's minion, mine.get answered from the store. */
@@ -120,13 +123,17 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
         return files.list(id, prefix, saltenv, await ownJid(session, msg.op, a.jid));
       }
       case 'job.new': {
-        // only a call runs a job nobody published; the daemon's session is sent its jobs
-        if (!session.call || !recordCall) throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
+        // a call runs a job nobody published; the daemon's session records only its schedule's runs
+        const schedule = str(a.schedule, 'schedule', msg.op, true);
+        if ((!session.call && schedule === undefined) || !recordCall) throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
+        if (schedule !== undefined && !SCHEDULE_NAME.test(schedule)) {
+          throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `${msg.op}: 'schedule' must be a name of 1 to 128 printable characters` });
+        }
         const fun = str(a.fun, 'fun', msg.op)!;
         if (!Array.isArray(a.arg) || !isDict(a.kwarg)) {
           throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `${msg.op}: 'arg' must be a list and 'kwarg' a dictionary` });
         }
-        const jid = await recordCall(id, fun, a.arg, a.kwarg);
+        const jid = await recordCall(id, fun, a.arg, a.kwarg, schedule);
         // the call's file and compile requests name this jid: they read the job's snapshot
         session.running.add(jid);
         return { jid };

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { collectGrains, createCommandRunner, type CommandRunner, type Logger, type StateRegistry } from '@brine/core';
+import { collectGrains, createCommandRunner, type CommandRunner, type Logger, type ScheduleItem, type StateRegistry } from '@brine/core';
 import { defaultRegistry } from '@brine/states';
 import { PROTOCOL_VERSION, type ErrorMsg, type HostCallItem, type HostCallsMsg, type JobMsg } from '@brine/protocol';
 import type { MinionConfig } from './config.js';
@@ -15,7 +15,9 @@ import { answerHostCalls } from './host-calls.js';
 import { ensureIdentity } from './identity.js';
 import { JobRunner } from './job-runner.js';
 import { formatMaster } from './master-list.js';
-import { ResultSpool } from './spool.js';
+import { MinionSchedule } from './schedule.js';
+import { SCHEDULE_FUNCTIONS } from './schedule-functions.js';
+import { ResultSpool, type SpooledReturn } from './spool.js';
 import { SpoolSender } from './spool-sender.js';
 import { FRAME_ROOM } from './trim.js';
 import { STATE_FUNCTIONS } from './state-functions.js';
@@ -47,10 +49,11 @@ export interface AgentOptions {
 export class MinionAgent extends EventEmitter {
   readonly id: string;
   private readonly spool: ResultSpool;
-  /** Every function this minion runs: @brine/exec's and its own state.*, saltutil.* and mine.*. */
+  /** Every function this minion runs: @brine/exec's and its own state.*, saltutil.*, mine.* and schedule.*. */
   readonly exec: ExecRegistry = execRegistry().register(
     ...MINION_JOB_FUNCTIONS,
     ...STATE_FUNCTIONS,
+    ...SCHEDULE_FUNCTIONS,
     ...mineFunctions(
       () => this.mine,
       (op, args) => this.request(op, args),
@@ -69,6 +72,9 @@ export class MinionAgent extends EventEmitter {
   private readonly conn: MasterConnection;
   private readonly jobs: JobRunner;
   private readonly sender: SpoolSender;
+  /** The daemon's schedule (a `brine call` has none: the daemon beside it runs it). */
+  readonly schedule?: MinionSchedule;
+  private schedulePillarLoaded = false;
 
   readonly config: MinionConfig;
   private readonly call: boolean;
@@ -111,6 +117,7 @@ export class MinionAgent extends EventEmitter {
       grainsChanged: () => this.grainsChanged(),
       refreshGrains: () => this.refreshGrains(),
       refreshPillar: () => this.refreshPillar(),
+      schedule: () => this.schedule,
     });
     this.mine = new MinePusher({
       config,
@@ -123,7 +130,12 @@ export class MinionAgent extends EventEmitter {
     });
     // a refreshed pillar may bring other mine_functions: read them again and reschedule
     if (!opts.call) this.refresh.onPillarRefresh(async (pillar) => void (await this.mine.reload(pillar)));
-    if (!opts.call) this.recoverInterrupted();
+    if (!opts.call) {
+      this.recoverInterrupted();
+      this.schedule = new MinionSchedule({ dataDir: config.data_dir, config: config.schedule, log: this.log, run: (item) => this.runScheduled(item) });
+      const schedule = this.schedule;
+      this.refresh.onPillarRefresh((pillar) => schedule.load(pillar));
+    }
     this.conn.on('welcome', () => this.onWelcome());
     this.conn.on('master-error', (msg: ErrorMsg) => this.onRefusal(msg));
     this.conn.on('work', (msg: WorkFrame) => this.onWork(msg));
@@ -131,6 +143,8 @@ export class MinionAgent extends EventEmitter {
   }
 
   start(): void {
+    // the config's and the saved entries run from the start, the pillar's once the master answers
+    this.schedule?.load();
     this.conn.start();
   }
 
@@ -140,6 +154,7 @@ export class MinionAgent extends EventEmitter {
 
   async stop(): Promise<void> {
     this.mine.stop();
+    this.schedule?.stop();
     this.jobs.stop();
     await this.conn.stop();
     this.spool.close();
@@ -153,6 +168,36 @@ export class MinionAgent extends EventEmitter {
   /** Runs a job as if the master had sent it (`brine call`: a job it recorded with `job.new`). */
   runJob(job: Omit<JobMsg, 'v' | 'type'>): void {
     this.jobs.onJob({ v: PROTOCOL_VERSION, type: 'job', ...job });
+  }
+
+  /**
+   * Loads the schedule again with the pillar's `schedule` (at the first welcome; a pillar
+   * refresh calls it again). Unchanged entries keep their next time.
+   */
+  async reloadSchedule(): Promise<void> {
+    if (!this.schedule) return;
+    const r = (await this.conn.request('pillar.items', {})) as { pillar: Record<string, unknown>; errors?: string[] };
+    if (r.errors?.length) this.log.warn({ event: 'schedule_pillar_errors', errors: r.errors }, 'the pillar has errors; its schedule is read as it came');
+    this.schedule.load(r.pillar);
+  }
+
+  /**
+   * One run of a schedule entry: the master records it as a job of this minion (user
+   * `schedule:<name>`), it runs like any job (state runs take the state lock, results are
+   * spooled until acknowledged), and the run ends when it returned.
+   */
+  private async runScheduled(item: ScheduleItem): Promise<void> {
+    const { jid } = (await this.conn.request('job.new', { fun: item.function, arg: item.args, kwarg: item.kwargs, schedule: item.name })) as { jid: string };
+    this.log.info({ event: 'schedule_run', schedule: item.name, jid, fun: item.function }, `running scheduled job '${item.name}'`);
+    await new Promise<void>((resolve) => {
+      const done = (r: SpooledReturn) => {
+        if (r.jid !== jid) return;
+        this.off('return', done);
+        resolve();
+      };
+      this.on('return', done);
+      this.runJob({ jid, fun: item.function, arg: item.args, kwarg: item.kwargs });
+    });
   }
 
   spooled(): number {
@@ -211,6 +256,13 @@ export class MinionAgent extends EventEmitter {
         () => this.emit('mine-pushed'),
         (err: unknown) => this.log.warn({ event: 'mine_push_failed', err }, `mine: the first push failed: ${(err as Error).message}`),
       );
+    }
+    if (this.schedule && !this.schedulePillarLoaded) {
+      this.schedulePillarLoaded = true;
+      this.reloadSchedule().catch((err: unknown) => {
+        this.schedulePillarLoaded = false;
+        this.log.warn({ event: 'schedule_pillar_failed', err }, "the pillar's schedule was not loaded; tried again at the next connection");
+      });
     }
   }
 

@@ -1,7 +1,7 @@
 import { checkJsonBounds, isValidMinionId, MAX_DATA_DEPTH, MAX_GRAINS_BYTES } from '@brine/protocol';
 import os from 'node:os';
 import path from 'node:path';
-import { LOG_LEVEL_NAMES, loadOptions, loggerLevel, unknownOptions } from '@brine/core';
+import { LOG_LEVEL_NAMES, loadOptions, loggerLevel, parseScheduleItem, SCHEDULE_GLOBAL_KEYS, unknownOptions } from '@brine/core';
 import { minionErrors } from './errors.js';
 import { parseMasters, type MasterAddress } from './master-list.js';
 
@@ -29,6 +29,8 @@ export interface MinionConfig {
   mine_functions: Record<string, unknown>;
   /** Minutes between pushes of mine_functions (Salt's default, 60); 0 pushes only at start and on mine.update. */
   mine_interval: number;
+  /** Salt's `schedule`: jobs this minion runs on its own (see @brine/core's schedule engine). */
+  schedule: Record<string, unknown>;
   /** `master` parsed: the masters in the order the minion tries them (not an option itself). */
   masters: MasterAddress[];
 }
@@ -53,6 +55,7 @@ export const MINION_DEFAULTS: Omit<MinionOptions, 'id'> & { id: string | null } 
   log_level: 'info',
   mine_functions: {},
   mine_interval: 60,
+  schedule: {},
 };
 
 const KINDS: Record<keyof MinionOptions, string> = {
@@ -73,6 +76,7 @@ const KINDS: Record<keyof MinionOptions, string> = {
   log_level: 'string',
   mine_functions: 'object',
   mine_interval: 'number',
+  schedule: 'object',
 };
 
 /** Salt minion options whose silent absence would leave the host less guarded than its operator believes. */
@@ -102,6 +106,18 @@ function checkGrains(grains: Record<string, unknown>, file: string): void {
       ? `grains are nested more than ${p.limit} levels deep (at ${p.at}): the master refuses them`
       : `grains hold about ${p.size} bytes of JSON, more than the ${p.limit} the master accepts beside the collected grains`;
   throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file, detail });
+}
+
+/** A schedule entry that cannot run is refused at start, naming the file and the entry. */
+function checkSchedule(schedule: Record<string, unknown>, file: string): void {
+  for (const [name, raw] of Object.entries(schedule)) {
+    if (SCHEDULE_GLOBAL_KEYS.includes(name)) continue;
+    try {
+      parseScheduleItem(name, raw, file);
+    } catch (err) {
+      throw minionErrors.make('BRINE_ERR_MINION_CONFIG', { file, detail: (err as Error).message });
+    }
+  }
 }
 
 /** Defaults, then the YAML file, then overrides; relative paths are from the file's folder. */
@@ -135,6 +151,7 @@ export function loadMinionConfig(file?: string, overrides: Partial<MinionOptions
     });
   }
   checkGrains(cfg.grains, file ?? '-');
+  checkSchedule(cfg.schedule, file ?? '-');
   cfg.masters = parseMasters(cfg.master, cfg.master_port, file ?? '-');
   // `master: host:port` stays a shorthand for master + master_port
   if (typeof cfg.master === 'string') {

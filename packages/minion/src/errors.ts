@@ -20,4 +20,6 @@ export const minionErrors = defineErrors({
   BRINE_ERR_MINION_CALL_LOST: 'lost the master {master} before the call finished; nothing more is stored',
   BRINE_ERR_MINION_ANSWER_PARTS: "the master's answer to '{op}' came in parts out of order or did not parse: {detail}",
   BRINE_ERR_MINION_MINE_FUNCTION: '{where}: {name} is not pushed to the mine: {detail}',
+  BRINE_ERR_MINION_SCHEDULE: "schedule '{name}': {detail}",
+  BRINE_ERR_MINION_NO_SCHEDULER: '{fun} changes the schedule of the running minion daemon: run it through the master (brine run), not brine call',
 });

@@ -1,5 +1,6 @@
 import type { FileClient, StateRegistry, StateResult } from '@brine/core';
 import type { ExecContext, ExecFunction } from '@brine/exec';
+import type { MinionSchedule } from './schedule.js';
 import type { SyncedStates } from './sync-states.js';
 
 export interface RunningJob {
@@ -21,6 +22,8 @@ export interface MinionExecContext extends ExecContext {
   refreshPillar?(): Promise<void>;
   /** What state functions need of the minion (absent for a template's host call). */
   state?: StateHost;
+  /** The daemon's schedule (schedule.*); absent in `brine call`. */
+  schedule?: MinionSchedule;
 }
 
 /** A function only a minion can run (it needs the master channel or the job table). */

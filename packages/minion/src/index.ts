@@ -13,3 +13,5 @@ export * from './remote-file-client.js';
 export * from './master-list.js';
 export * from './call.js';
 export * from './check.js';
+export * from './schedule.js';
+export * from './schedule-functions.js';

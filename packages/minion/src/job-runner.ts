@@ -6,6 +6,7 @@ import { minionErrors } from './errors.js';
 import { bindArgs, type ExecRegistry } from '@brine/exec';
 import type { MinionExecContext, RunningJob } from './exec-function.js';
 import { remoteFileClient } from './remote-file-client.js';
+import type { MinionSchedule } from './schedule.js';
 import type { ResultSpool, SpooledReturn } from './spool.js';
 import type { SpoolSender } from './spool-sender.js';
 import { syncStates } from './sync-states.js';
@@ -39,6 +40,8 @@ export interface JobRunnerDeps {
   grainsChanged(): Promise<void>;
   refreshGrains(): Promise<void>;
   refreshPillar(): Promise<void>;
+  /** The daemon's schedule, for the schedule.* functions. */
+  schedule?: () => MinionSchedule | undefined;
 }
 
 /**
@@ -112,6 +115,7 @@ export class JobRunner {
       // a job's own function is a direct call (cmd.* through the shell); a template's host call is code
       direct: forJob,
       running: () => [...this.running.values()].map(({ abort: _a, ...r }) => r),
+      ...(deps.schedule?.() ? { schedule: deps.schedule()! } : {}),
       kill: (id) => {
         const r = this.running.get(id);
         if (!r) return false;

@@ -129,7 +129,7 @@ async function showJob({ client, out, dump, io }: Asked, jid: string | undefined
   const j = report.job;
   io.stdout(
     `jid:        ${j.jid}\nfunction:   ${j.fun}\narguments:  ${JSON.stringify(j.arg)}${Object.keys(j.kwarg).length ? ' ' + JSON.stringify(j.kwarg) : ''}\n` +
-      `target:     ${Array.isArray(j.target) ? j.target.join(',') : j.target} (${j.tgt_type})\nstarted:    ${j.created_at}\n` +
+      `target:     ${Array.isArray(j.target) ? j.target.join(',') : j.target} (${j.tgt_type})\nstarted:    ${j.created_at}\nuser:       ${j.user}\n` +
       `minions:    ${j.expected.join(', ')}\nreturned:   ${Object.keys(report.returns).length}/${j.expected.length}\n` +
       (report.missing.length ? `not returned: ${report.missing.map((m) => m.minion).join(', ')}\n` : '') +
       '\n',
