@@ -1,7 +1,7 @@
 // Lists the functions of packages/*/src longer than a limit (default 100 lines), longest first:
 // `node scripts/long-functions.mjs [lines] [files...]`. Exits 1 when there is one: `npm run lint`
 // runs it, so a function over 100 lines is split where a name would explain the piece.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -10,7 +10,12 @@ const sources = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [path.join(dir, e.name)] : [],
   );
-const files = process.argv.length > 3 ? process.argv.slice(3) : readdirSync('packages').flatMap((p) => sources(path.join('packages', p, 'src')));
+const files =
+  process.argv.length > 3
+    ? process.argv.slice(3)
+    : readdirSync('packages')
+        .filter((p) => existsSync(path.join('packages', p, 'src')))
+        .flatMap((p) => sources(path.join('packages', p, 'src')));
 const long = [];
 for (const file of files) {
   const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
