@@ -171,17 +171,6 @@ export class MinionAgent extends EventEmitter {
   }
 
   /**
-   * Loads the schedule again with the pillar's `schedule` (at the first welcome; a pillar
-   * refresh calls it again). Unchanged entries keep their next time.
-   */
-  async reloadSchedule(): Promise<void> {
-    if (!this.schedule) return;
-    const r = (await this.conn.request('pillar.items', {})) as { pillar: Record<string, unknown>; errors?: string[] };
-    if (r.errors?.length) this.log.warn({ event: 'schedule_pillar_errors', errors: r.errors }, 'the pillar has errors; its schedule is read as it came');
-    this.schedule.load(r.pillar);
-  }
-
-  /**
    * One run of a schedule entry: the master records it as a job of this minion (user
    * `schedule:<name>`), it runs like any job (state runs take the state lock, results are
    * spooled until acknowledged), and the run ends when it returned.
@@ -249,20 +238,40 @@ export class MinionAgent extends EventEmitter {
       `authenticated with the master ${master}`,
     );
     this.emit('ready');
-    // the mine's first push (Salt's run_on_start); `brine call` pushes only when asked
-    if (!this.mineStarted && !this.call) {
-      this.mineStarted = true;
-      this.mine.start().then(
-        () => this.emit('mine-pushed'),
-        (err: unknown) => this.log.warn({ event: 'mine_push_failed', err }, `mine: the first push failed: ${(err as Error).message}`),
-      );
-    }
-    if (this.schedule && !this.schedulePillarLoaded) {
+    if (!this.call && !this.schedulePillarLoaded) {
       this.schedulePillarLoaded = true;
-      this.reloadSchedule().catch((err: unknown) => {
-        this.schedulePillarLoaded = false;
-        this.log.warn({ event: 'schedule_pillar_failed', err }, "the pillar's schedule was not loaded; tried again at the next connection");
-      });
+      this.startOnPillar().catch((err: unknown) => this.log.warn({ event: 'mine_reload_failed', err }, `mine: ${(err as Error).message}`));
+    }
+  }
+
+  /**
+   * At the first welcome the pillar is asked once, for both the schedule's and the mine's entries
+   * (a fleet connecting at once makes one pillar render per minion, not two); then the mine's
+   * first push (Salt's run_on_start). `brine call` does neither.
+   */
+  private async startOnPillar(): Promise<void> {
+    let pillar: Record<string, unknown> | undefined;
+    try {
+      const r = (await this.conn.request('pillar.items', {})) as { pillar: Record<string, unknown>; errors?: string[] };
+      if (r.errors?.length)
+        this.log.warn({ event: 'schedule_pillar_errors', errors: r.errors }, 'the pillar has errors; its schedule and mine_functions are read as they came');
+      pillar = r.pillar;
+      this.schedule?.load(pillar);
+    } catch (err) {
+      this.schedulePillarLoaded = false;
+      this.log.warn({ event: 'schedule_pillar_failed', err }, "the pillar's schedule was not loaded; tried again at the next connection");
+    }
+    if (this.mineStarted) {
+      if (pillar) await this.mine.reload(pillar);
+      return;
+    }
+    this.mineStarted = true;
+    try {
+      // without the pillar, the config's mine_functions only
+      await this.mine.start(pillar ?? {});
+      this.emit('mine-pushed');
+    } catch (err) {
+      this.log.warn({ event: 'mine_push_failed', err }, `mine: the first push failed: ${(err as Error).message}`);
     }
   }
 

@@ -89,8 +89,9 @@ export class MinePusher {
   }
 
   /** The first push, after the first welcome: reload, then update. */
-  async start(): Promise<void> {
-    await this.reload();
+  /** The first push; `pillar` when the caller has it already (else it is asked for). */
+  async start(pillar?: Record<string, unknown>): Promise<void> {
+    await this.reload(pillar);
     if (this.functions.length > 0) await this.update();
   }
 
