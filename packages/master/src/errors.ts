@@ -61,6 +61,8 @@ export const masterErrors = defineErrors({
     "minion {minion}: another key is accepted for this id (fingerprint {accepted}); the key offered ({offered}) is not accepted beside it. If the host was reinstalled, 'brine key delete {minion}' first",
   BRINE_ERR_MASTER_KEY_RACE:
     'minion {minion}: the key rows of this id kept changing while its hello (key {fingerprint}) was decided (other masters enrolling the same id at once); the minion tries again',
+  BRINE_ERR_MASTER_JOB_RATE:
+    'minion {minion} records jobs for itself faster than {rate} a minute (its schedules or brine call); this one is refused, try again later',
   BRINE_ERR_MASTER_MINE_TOO_LARGE:
     'minion {minion}: the mine value of {fun} is refused: {detail} (the mine keeps at most {limit} per minion and function); push less, or leave that function out of mine_functions',
   BRINE_ERR_MASTER_MINE_TOO_MANY:

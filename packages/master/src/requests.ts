@@ -6,6 +6,10 @@ import type { MinionHub, Session } from './hub.js';
 import type { AskHost } from '@brine/compiler';
 import type { CompileMode, StateService } from './state-service.js';
 import { askWithMine, mineQueryOf, type MineService } from './mine.js';
+import { NewKeyLimiter } from './new-key-limiter.js';
+
+/** Jobs a minion may record for itself a minute (schedules every second, several at once, fit). */
+export const JOBS_PER_MINUTE = 600;
 
 const MODES: CompileMode[] = ['top', 'highstate', 'sls'];
 
@@ -66,6 +70,9 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
    * The request's jid when the minion is part of that job, else undefined: a job's snapshot,
    * host answers and tree check are keyed by its jid, and a made-up one must not pin any.
    */
+  // jobs a minion records for itself (schedules, brine call), per minion id: a flood of them
+  // would fill the store with jobs nobody published
+  const jobsRecorded = new NewKeyLimiter({ perSource: JOBS_PER_MINUTE, total: JOBS_PER_MINUTE * 1000 });
   const ownJid = async (session: Session, op: string, v: unknown): Promise<string | undefined> => {
     const jid = str(v, 'jid', op, true);
     if (jid === undefined) return undefined;
@@ -133,6 +140,7 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
         if (!Array.isArray(a.arg) || !isDict(a.kwarg)) {
           throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `${msg.op}: 'arg' must be a list and 'kwarg' a dictionary` });
         }
+        if (jobsRecorded.take(id) !== 'ok') throw masterErrors.make('BRINE_ERR_MASTER_JOB_RATE', { minion: id, rate: JOBS_PER_MINUTE });
         const jid = await recordCall(id, fun, a.arg, a.kwarg, schedule);
         // the call's file and compile requests name this jid: they read the job's snapshot
         session.running.add(jid);
