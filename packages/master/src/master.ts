@@ -26,6 +26,8 @@ import { CompilePool } from './compile-pool.js';
 import { ClusterLink, defaultClusterId } from './cluster.js';
 import { MasterMetrics } from './metrics.js';
 import { startMasterSchedule } from './master-schedule.js';
+import { masterRunners } from './orchestrations.js';
+import type { RunRunner } from './runners.js';
 
 export interface Master {
   config: MasterConfig;
@@ -34,6 +36,8 @@ export interface Master {
   cluster?: ClusterLink;
   hub: MinionHub;
   jobs: JobManager;
+  /** The master's runners (state.orchestrate): the reactor and master schedules take this. */
+  runRunner: RunRunner;
   keys: KeyManager;
   events: EventBus;
   states: StateService;
@@ -154,6 +158,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   states.useMine((id, calls) => mine.answer(calls, id, true));
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events);
+  const runners = masterRunners({ config, jobs, events, states, store, log });
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
   hub.requests = requestHandler({
     states,
@@ -182,6 +187,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     files,
     metrics,
     mine,
+    runners,
     ...(apiIdentity ? { tls: apiIdentity } : {}),
   });
   // started last: nothing after this can fail, so no failed start is kept alive by its threads
@@ -203,6 +209,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     ...(cluster ? { cluster } : {}),
     hub,
     jobs,
+    runRunner: runners.run,
     keys,
     events,
     states,

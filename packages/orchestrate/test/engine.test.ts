@@ -85,7 +85,12 @@ t.test('the steps run in order with their requisites, values bound across minion
   t.equal(r['test_|-cleanup_|-cleanup_|-succeed_with_changes']!.result, true, 'the onfail handler ran');
   t.equal(r['test_|-not_run_|-not_run_|-succeed_without_changes']!.result, true);
   t.equal(r['test_|-not_run_|-not_run_|-succeed_without_changes']!.comment, 'State was not run because none of the onchanges reqs changed');
-  t.same(seen.slice(0, 4), ['salt_|-db_|-db_|-state', 'salt_|-get_addr_|-pillar.get_|-function', 'salt_|-web_|-web_|-state', 'salt_|-broken_|-test.false_|-function']);
+  t.same(seen.slice(0, 4), [
+    'salt_|-db_|-db_|-state',
+    'salt_|-get_addr_|-pillar.get_|-function',
+    'salt_|-web_|-web_|-state',
+    'salt_|-broken_|-test.false_|-function',
+  ]);
 });
 
 t.test('a targeted minion that does not return fails the step', async (t) => {
