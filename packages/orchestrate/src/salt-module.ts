@@ -130,7 +130,7 @@ async function saltFunction(o: SaltModuleOptions, a: Args, ctx: StateContext): P
   const got = await publish(o, { ...targetOf(a), fun: name, arg, kwarg, ...jobOptions(a), step: tagOf(ctx) });
   if ('error' in got) return finish({ ...ret, result: false, comment: got.error }, ctx, undefined, warnings);
   const minions = eachMinion(got);
-  if (minions.length === 0) return finish({ ...ret, result: false, comment: 'No minions responded' }, ctx, got, warnings);
+  if (!minions.some((m) => m.returned)) return finish({ ...ret, result: false, comment: 'No minions responded' }, ctx, got, warnings);
   const changes: Args = {};
   const fail: string[] = [];
   for (const m of minions) {
