@@ -107,7 +107,8 @@ export async function startOrchestration(d: OrchestrationDeps, req: RunnerReques
   const started = new Date().toISOString();
   const finish = async (success: boolean, ret: unknown): Promise<RunnerOutcome> => {
     await d.jobs.finishRunner(jid, self, { success, retcode: success ? 0 : 1, return: ret, started });
-    return { jid, success, ret: { [self]: ret } };
+    // the runner's return as salt-run gives it
+    return { jid, success, ret: { data: { [self]: ret }, outputter: 'highstate', retcode: success ? 0 : 1 } };
   };
   const done = (async () => {
     try {

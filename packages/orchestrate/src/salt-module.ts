@@ -77,14 +77,15 @@ async function saltState(o: SaltModuleOptions, a: Args, ctx: StateContext): Prom
   } else return { ...ret, result: false, comment: 'No highstate or sls specified, no execution made' };
   const concurrent = a.concurrent ?? false;
   if (typeof concurrent !== 'boolean') return { ...ret, result: false, comment: "Must pass in boolean for value of 'concurrent'" };
-  const test = ctx.test || isTrue(a.test);
+  // test, saltenv and queue are the state system's own arguments: the chunk has them, not `a`
+  const low = ctx.low;
+  const test = low.test !== undefined && low.test !== null ? isTrue(low.test) : ctx.test;
   const kwarg: Args = {};
   if (test) kwarg.test = true;
   if (a.pillar) kwarg.pillar = a.pillar;
-  const saltenv = typeof a.saltenv === 'string' ? a.saltenv : o.saltenv;
+  const saltenv = typeof low.saltenv === 'string' ? low.saltenv : o.saltenv;
   if (saltenv !== undefined) kwarg.saltenv = saltenv;
-  if (isTrue(a.failhard)) kwarg.failhard = true;
-  if (isTrue(a.queue)) kwarg.queue = true;
+  if (isTrue(low.queue)) kwarg.queue = true;
   const fails = failMinions(a.fail_minions, warnings);
   const got = await publish(o, { ...targetOf(a), fun, arg, kwarg, ...jobOptions(a), step: tagOf(ctx) });
   if ('error' in got) return finish({ ...ret, result: false, comment: got.error }, ctx, undefined, warnings);
@@ -111,7 +112,7 @@ async function saltState(o: SaltModuleOptions, a: Args, ctx: StateContext): Prom
     if (Object.keys(changes).length > 0) ret.comment += ` Updating ${Object.keys(changes).join(', ')}.`;
     if (noChange.length > 0) ret.comment += ` No changes made to ${noChange.join(', ')}.`;
   }
-  if (test && Object.keys(ret.changes).length > 0 && ret.result === true) ret.result = null;
+  if ((test || ctx.test) && Object.keys(ret.changes).length > 0 && ret.result === true) ret.result = null;
   return finish(ret, ctx, got, warnings);
 }
 

@@ -128,3 +128,31 @@ t.test('wait_for_event counts the ids seen on matching tags', async (t) => {
   t.same(w.changes, { minions_seen: ['a', 'b'] });
   t.match(w.comment, /^All events seen in [\d.]+ seconds\.$/);
 });
+
+t.test('salt.runner runs a master runner; a step-level test=False still applies in a test run', async (t) => {
+  const tree3 = memoryTree({
+    base: {
+      'r.sls':
+        'nested:\n  salt.runner:\n    - name: state.orchestrate\n    - mods: other\nreal:\n  salt.state:\n    - tgt: db1\n    - sls: db\n    - test: false\n',
+      'db.sls': 'x:\n  test.succeed_with_changes: []\n',
+    },
+  });
+  const asked: unknown[] = [];
+  const fleet = localFleet({
+    tree: tree3,
+    minions: ['db1'],
+    runner: async (call) => {
+      asked.push(call);
+      return { jid: '20261127000000009999', success: true, ret: { data: {} } };
+    },
+  });
+  const c = renderOrchestration({ tree: tree3, sls: 'r', id: 'm_master' });
+  const out = await runOrchestration({ low: c.low, jobs: fleet });
+  const r = out.running['salt_|-nested_|-state.orchestrate_|-runner']!;
+  t.same([r.result, r.comment, r.__jid__], [true, "Runner function 'state.orchestrate' executed.", '20261127000000009999']);
+  t.same(asked, [{ fun: 'state.orchestrate', arg: [], kwarg: { mods: 'other' } }]);
+  const tested = await runOrchestration({ low: c.low, jobs: fleet, test: true });
+  t.equal(tested.running['salt_|-nested_|-state.orchestrate_|-runner']!.comment, "Runner function 'state.orchestrate' would be executed.");
+  t.same(fleet.calls.at(-1)!.kwarg, {}, 'test: false on the step: the minions apply for real');
+  t.equal(tested.running['salt_|-real_|-real_|-state']!.result, null, 'the step still says None: the orchestration is a test run');
+});
