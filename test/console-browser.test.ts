@@ -26,7 +26,7 @@ site += `wait-for-gate:\n  cmd.run:\n    - name: 'while [ ! -f ${gate} ]; do sle
 site += `late:\n  test.succeed_without_changes: []\n`;
 site += `broken:\n  test.fail_without_changes:\n    - comment: '${XSS}'\n`;
 writeFileSync(path.join(tree, 'site.sls'), site);
-writeFileSync(path.join(tree, 'orch.sls'), "ping:\n  salt.function:\n    - name: test.ping\n    - tgt: db1\n");
+writeFileSync(path.join(tree, 'orch.sls'), 'ping:\n  salt.function:\n    - name: test.ping\n    - tgt: db1\n');
 
 const cluster = new Cluster({
   autosign: false,

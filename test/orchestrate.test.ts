@@ -79,7 +79,12 @@ t.test('brine orch: steps in order, values bound across minions, onfail, the job
   const jid = /^orchestration (\d{20})$/m.exec(r.stderr)?.[1];
   t.ok(jid, r.stderr);
   // live: one line per step, with its child job
-  const live = [...r.stderr.matchAll(/^step (\d+) (\S+) (\S+): (\S+(?: change)?)(?: \(job (\d{20})\))?$/gm)].map((m) => ({ n: Number(m[1]), id: m[3], outcome: m[4], child: m[5] }));
+  const live = [...r.stderr.matchAll(/^step (\d+) (\S+) (\S+): (\S+(?: change)?)(?: \(job (\d{20})\))?$/gm)].map((m) => ({
+    n: Number(m[1]),
+    id: m[3],
+    outcome: m[4],
+    child: m[5],
+  }));
   t.same(
     live.map((s) => [s.n, s.id, s.outcome]),
     [
@@ -94,7 +99,9 @@ t.test('brine orch: steps in order, values bound across minions, onfail, the job
   t.match(r.stdout, /Running function test\.retcode failed on minions: web1/);
 
   // stored: the orchestration's job, its steps, its children
-  const report = await cluster.client.get<{ job: { fun: string }; returns: Record<string, { success: boolean; return: Record<string, Step> }> }>(`/v1/jobs/${jid}`);
+  const report = await cluster.client.get<{ job: { fun: string }; returns: Record<string, { success: boolean; return: Record<string, Step> }> }>(
+    `/v1/jobs/${jid}`,
+  );
   t.equal(report.job.fun, 'state.orchestrate');
   const steps = Object.values(report.returns.m1_master!.return).sort((a, b) => a.__run_num__ - b.__run_num__);
   t.same(

@@ -126,7 +126,7 @@ t.test("an orchestration step's changes show each minion's run as a highstate bl
     },
   } as unknown as RunningDict;
   const text = formatHighstate(step, { minion: 'm_master', color: false });
-  t.match(text, /\n {14}db1:\n {14}----------\n {14}          ID: pw\n {14}    Function: test\.succeed_with_changes\n/);
+  t.match(text, /\n {14}db1:\n {14}----------\n {14} {10}ID: pw\n {14} {4}Function: test\.succeed_with_changes\n/);
   t.match(text, /\n {14}Summary for db1\n/);
   t.notMatch(text, /\bout:\n/, 'not the raw dict');
 });

@@ -160,16 +160,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const metrics = new MasterMetrics(hub, events);
   const runners = masterRunners({ config, jobs, events, states, store, log });
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
-  hub.requests = requestHandler({
-    states,
-    files,
-    hub,
-    isExpected: (jid, minion) => store.isExpected(jid, minion),
-    recordCall: (minion, fun, arg, kwarg, schedule) => jobs.recordCall(minion, fun, arg, kwarg, schedule),
-    ...(checkTree ? { checkTree } : {}),
-    onCompile: (s) => metrics.compileSeconds.observe(s),
-    mine,
-  });
+  hub.requests = minionRequests({ states, files, hub, store, jobs, metrics, mine }, checkTree);
   const port = await listenMinionChannel(acceptor, server, hub, config, log);
 
   const { api, apiPort } = await listenApi(config, acceptor, {
@@ -222,6 +213,23 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     token,
     close,
   };
+}
+
+/** What the master answers a minion's requests with (compiles, files, pillar, `brine call` jobs). */
+function minionRequests(
+  d: { states: StateService; files: FileServer; hub: MinionHub; store: StoreBackend; jobs: JobManager; metrics: MasterMetrics; mine: MineService },
+  checkTree: ReturnType<typeof treeCheck> | undefined,
+): MinionHub['requests'] {
+  return requestHandler({
+    states: d.states,
+    files: d.files,
+    hub: d.hub,
+    isExpected: (jid, minion) => d.store.isExpected(jid, minion),
+    recordCall: (minion, fun, arg, kwarg, schedule) => d.jobs.recordCall(minion, fun, arg, kwarg, schedule),
+    ...(checkTree ? { checkTree } : {}),
+    onCompile: (s) => d.metrics.compileSeconds.observe(s),
+    mine: d.mine,
+  });
 }
 
 type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | 'allowedHosts'>;

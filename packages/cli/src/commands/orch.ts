@@ -29,7 +29,14 @@ export function stepLine(r: { run_num: number; tag: string; result: boolean | nu
  * stderr), then the orchestration's steps the way Salt's highstate outputter shows them, and
  * the child jobs. Non-zero when a step failed.
  */
-export async function runRunner(client: MasterClient, fun: string, arg: unknown[], kwarg: Record<string, unknown>, io: CommandIO, json: boolean): Promise<number> {
+export async function runRunner(
+  client: MasterClient,
+  fun: string,
+  arg: unknown[],
+  kwarg: Record<string, unknown>,
+  io: CommandIO,
+  json: boolean,
+): Promise<number> {
   const ac = new AbortController();
   let jid = '';
   const early: StepEvent[] = [];

@@ -126,7 +126,15 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         return new Date(t).toISOString();
       };
       return {
-        jobs: await deps.store.listJobs({ fun: q.function, target: q.target, minion: q.minion, since: iso(q.since), until: iso(q.until), limit: q.limit, parent: q.parent }),
+        jobs: await deps.store.listJobs({
+          fun: q.function,
+          target: q.target,
+          minion: q.minion,
+          since: iso(q.since),
+          until: iso(q.until),
+          limit: q.limit,
+          parent: q.parent,
+        }),
       };
     },
   );
