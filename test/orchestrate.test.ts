@@ -9,7 +9,15 @@ import path from 'node:path';
 import t from 'tap';
 import { Cluster } from './helpers/cluster.js';
 
-type Step = { __id__: string; __run_num__: number; result: boolean | null; comment: string; __jid__?: string; bound_args?: Record<string, unknown> };
+type Step = {
+  __id__: string;
+  __run_num__: number;
+  result: boolean | null;
+  comment: string;
+  __jid__?: string;
+  bound_args?: Record<string, unknown>;
+  new_state?: unknown;
+};
 type Row = { jid: string; fun: string; parent_jid: string | null; target: string };
 
 const ORCH = `
@@ -111,6 +119,7 @@ t.test('brine orch: steps in order, values bound across minions, onfail, the job
   );
   const { jobs } = await cluster.client.get<{ jobs: Row[] }>(`/v1/jobs?parent=${jid}`);
   t.same(jobs.map((j) => j.jid).sort(), live.flatMap((s) => (s.child ? [s.child] : [])).sort(), 'every child job points at the orchestration');
+  t.notOk(steps[0]!.new_state, 'what bindings read is not stored a second time');
   t.same(steps[2]!.bound_args, { pillar: { db_token: 's3cret', db_host: 'db1' } }, 'the resolved values are stored with the step');
   t.equal(steps[0]!.comment, 'States ran successfully. Updating db1.');
   t.equal(steps[2]!.comment, 'States ran successfully. Updating web1, web2.');

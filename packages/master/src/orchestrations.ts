@@ -99,6 +99,15 @@ function orchArgs(req: RunnerRequest): { sls: string; saltenv?: string; pillar?:
   };
 }
 
+/**
+ * A step's result as stored: without the `new_state` argument binding read during the run (each
+ * minion's whole return a second time); what the step was given stays (`bound_args`).
+ */
+function stored(res: StateResult): StateResult {
+  const { new_state: _n, old_state: _o, ...rest } = res;
+  return rest as StateResult;
+}
+
 /** Starts an orchestration: its job is stored before this resolves; `done` settles when it ends. */
 export async function startOrchestration(d: OrchestrationDeps, req: RunnerRequest, runner: RunRunner): Promise<StartedRunner> {
   const a = orchArgs(req);
@@ -124,9 +133,10 @@ export async function startOrchestration(d: OrchestrationDeps, req: RunnerReques
         test: a.test,
         ...(a.saltenv ? { saltenv: a.saltenv } : {}),
         modules: [testModule()],
-        onStep: (tag, res) => recordStep(d, jid, self, tag, res),
+        onStep: (tag, res) => recordStep(d, jid, self, tag, stored(res)),
       });
-      return await finish(out.retcode === 0, out.running);
+      const steps = Object.fromEntries(Object.entries(out.running).map(([tag, res]) => [tag, stored(res)]));
+      return await finish(out.retcode === 0, steps);
     } catch (e) {
       d.log.error({ jid, err: (e as Error).message }, 'orchestration failed');
       return await finish(false, [(e as Error).message]);
