@@ -1,4 +1,4 @@
-import type { JobOutcome } from './jobs.js';
+import type { JobCall, JobOutcome } from './jobs.js';
 
 /**
  * Salt's judgement of one minion's state run (`state.check_result`): a dict of state results
@@ -31,11 +31,20 @@ export function stateRunChanged(ret: unknown): boolean {
 /**
  * Every targeted minion in order, with what it returned; a minion that did not return answers
  * `false`, as Salt records a failed minion (Brine counts it failed whether or not
- * `expect_minions` is set: a step is not a success on minions nobody heard from).
+ * `expect_minions` is set: a step is not a success on minions nobody heard from). A list target
+ * expects every id it names, known or not, as Salt's does.
  */
-export function eachMinion(outcome: JobOutcome): Array<{ minion: string; ret: unknown; retcode: number; returned: boolean }> {
+export function eachMinion(
+  outcome: JobOutcome,
+  call: Pick<JobCall, 'tgt' | 'tgt_type'>,
+): Array<{ minion: string; ret: unknown; retcode: number; returned: boolean }> {
   const out = Object.keys(outcome.returns).map((m) => ({ minion: m, ret: outcome.returns[m]!.ret, retcode: outcome.returns[m]!.retcode, returned: true }));
-  for (const m of outcome.missing) out.push({ minion: m, ret: false, retcode: 1, returned: false });
+  const missing = new Set(outcome.missing);
+  if (call.tgt_type === 'list') {
+    const named = Array.isArray(call.tgt) ? call.tgt : call.tgt.split(',');
+    for (const id of named.map((s) => s.trim()).filter(Boolean)) if (!(id in outcome.returns)) missing.add(id);
+  }
+  for (const m of missing) out.push({ minion: m, ret: false, retcode: 1, returned: false });
   return out.sort((a, b) => (a.minion < b.minion ? -1 : a.minion > b.minion ? 1 : 0));
 }
 

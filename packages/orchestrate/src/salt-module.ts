@@ -87,10 +87,12 @@ async function saltState(o: SaltModuleOptions, a: Args, ctx: StateContext): Prom
   if (saltenv !== undefined) kwarg.saltenv = saltenv;
   if (isTrue(low.queue)) kwarg.queue = true;
   const fails = failMinions(a.fail_minions, warnings);
-  const got = await publish(o, { ...targetOf(a), fun, arg, kwarg, ...jobOptions(a), step: tagOf(ctx) });
+  const target = targetOf(a);
+  const got = await publish(o, { ...target, fun, arg, kwarg, ...jobOptions(a), step: tagOf(ctx) });
   if ('error' in got) return finish({ ...ret, result: false, comment: got.error }, ctx, undefined, warnings);
-  const minions = eachMinion(got);
-  if (minions.length === 0 && isTrue(a.expect_minions)) {
+  const minions = eachMinion(got, target);
+  // Salt 3007 expects minions unless told otherwise
+  if (minions.length === 0 && (a.expect_minions === undefined || isTrue(a.expect_minions))) {
     return finish({ ...ret, result: false, comment: 'No minions returned' }, ctx, got, warnings);
   }
   const changes: Args = {};
@@ -128,9 +130,10 @@ async function saltFunction(o: SaltModuleOptions, a: Args, ctx: StateContext): P
   const kwarg = a.kwarg !== null && typeof a.kwarg === 'object' && !Array.isArray(a.kwarg) ? (a.kwarg as Args) : {};
   if (ctx.test) return finish({ ...ret, result: null, comment: `Function ${name} would be executed on target ${String(a.tgt)}` }, ctx, undefined, warnings);
   const fails = failMinions(a.fail_minions, warnings);
-  const got = await publish(o, { ...targetOf(a), fun: name, arg, kwarg, ...jobOptions(a), step: tagOf(ctx) });
+  const target = targetOf(a);
+  const got = await publish(o, { ...target, fun: name, arg, kwarg, ...jobOptions(a), step: tagOf(ctx) });
   if ('error' in got) return finish({ ...ret, result: false, comment: got.error }, ctx, undefined, warnings);
-  const minions = eachMinion(got);
+  const minions = eachMinion(got, target);
   if (!minions.some((m) => m.returned)) return finish({ ...ret, result: false, comment: 'No minions responded' }, ctx, got, warnings);
   const changes: Args = {};
   const fail: string[] = [];
