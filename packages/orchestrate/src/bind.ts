@@ -43,6 +43,16 @@ export function boundArguments(ctx: StateContext): Record<string, unknown> {
   return out;
 }
 
+/**
+ * The references of this step a test run could not resolve (the steps they read have not run
+ * for real): their text, as written. A minion must never be handed one as if it were a value.
+ */
+export function unresolvedReferences(ctx: StateContext): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(boundArguments(ctx))) for (const u of findArgBindRefs(k, v).uses) out.push(u.ref.text);
+  return [...new Set(out)];
+}
+
 /** The chunk as compiled (references unresolved): same ID, state and function, and the same tag where the name was not bound. */
 function findOriginal(lowstate: LowChunk[], low: LowChunk): LowChunk | undefined {
   const same = lowstate.filter((c) => c.__id__ === low.__id__ && c.state === low.state && c.fun === low.fun);

@@ -156,3 +156,16 @@ t.test('salt.runner runs a master runner; a step-level test=False still applies 
   t.same(fleet.calls.at(-1)!.kwarg, {}, 'test: false on the step: the minions apply for real');
   t.equal(tested.running['salt_|-real_|-real_|-state']!.result, null, 'the step still says None: the orchestration is a test run');
 });
+
+t.test('a test run never hands a minion a reference it could not resolve', async (t) => {
+  const c = renderOrchestration({ tree, sls: 'orch.main', id: 'm_master' });
+  const fleet = localFleet({ tree, minions: ['db1', 'web1', 'web2'], pillar: () => ({ db_addr: 'x' }) });
+  const out = await runOrchestration({ low: c.low, jobs: fleet, modules: [testModule()], test: true });
+  const web = out.running['salt_|-web_|-web_|-state']!;
+  t.equal(web.result, null);
+  t.equal(web.comment, 'state.sls would run on target web* with values bound at run time: ${salt:get_addr:changes:ret:db1}, ${salt:get_addr:returns[*]:ret}');
+  t.notOk(
+    fleet.calls.some((c) => JSON.stringify(c).includes('${')),
+    'no job carries a reference',
+  );
+});
