@@ -144,6 +144,10 @@ t.test('brine run state.orchestrate: a runner takes no target; test=True changes
   t.match(r.stderr, /^step 0 salt\.state db: would change/m);
   t.match(r.stderr, /^step 1 salt\.function db_info: would change$/m);
   t.match(r.stdout, /Function test\.echo would be executed on target db1/);
+  // an orchestration that does not render fails as Salt's does, listing the errors
+  const missing = await cluster.brine(['orch', 'orch.nowhere']);
+  t.equal(missing.code, 1);
+  t.match(missing.stdout, /m1_master:\n\s+Data failed to compile:\n[\s\S]*orch\.nowhere/);
   // the API: a runner Brine does not have is refused; with wait, the return as salt-run gives it
   await t.rejects(cluster.client.post('/v1/runner', { fun: 'manage.up' }), { code: 'BRINE_ERR_MASTER_UNKNOWN_RUNNER' });
   const done = await cluster.client.post<{ success: boolean; return: { retcode: number; data: Record<string, unknown> } }>('/v1/runner', {

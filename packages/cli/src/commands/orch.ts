@@ -40,8 +40,15 @@ export async function runRunner(
   const ac = new AbortController();
   let jid = '';
   const early: StepEvent[] = [];
+  // the return's event comes after every step's on the stream: the live lines are whole once it is seen
+  let retSeen = false;
+  let onRet = () => {};
   const onEvent = (ev: StepEvent) => {
     if (!jid) return void early.push(ev);
+    if (ev.tag.startsWith(`brine/job/${jid}/ret/`)) {
+      retSeen = true;
+      onRet();
+    }
     if (!ev.tag.startsWith(`brine/job/${jid}/prog/`)) return;
     for (const r of ev.data.results ?? []) io.stderr(stepLine(r));
   };
@@ -54,6 +61,12 @@ export async function runRunner(
     io.stderr(`orchestration ${jid}\n`);
     early.splice(0).forEach(onEvent);
     const report = await client.get<JobReport>(`/v1/jobs/${jid}?wait=86400`);
+    if (!retSeen) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 2000);
+        onRet = () => (clearTimeout(timer), resolve());
+      });
+    }
     const ret = Object.values(report.returns)[0];
     if (json) {
       io.stdout(`${JSON.stringify({ jid, return: Object.fromEntries(Object.entries(report.returns).map(([m, r]) => [m, r.return])) }, null, 2)}\n`);
