@@ -148,14 +148,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const acceptor = createNetServer({ pauseOnConnect: true });
   const hub = minionHub(server, config, { keys, store, clusterId, events, log, acceptor });
   const jobs = jobManager(config, await store.lastJid(), { store, hub, keys, events, log, cluster, states });
-  const mine = new MineService({
-    store,
-    acceptedIds: () => keys.acceptedIds(),
-    grainsOf: (id) => hub.grainsOf(id),
-    pillarOf: async (id, grains) => (await states.pillar(id, grains)).pillar,
-    nodegroups: config.nodegroups,
-  });
-  states.useMine((id, calls) => mine.answer(calls, id, true));
+  const mine = mineService(config, { store, keys, hub, states });
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events);
   const runners = masterRunners({ config, jobs, events, states, store, log });
@@ -213,6 +206,19 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     token,
     close,
   };
+}
+
+/** The mine, read from the store; renders on this master answer their `mine.get` calls from it. */
+function mineService(config: MasterConfig, d: { store: StoreBackend; keys: KeyManager; hub: MinionHub; states: StateService }): MineService {
+  const mine = new MineService({
+    store: d.store,
+    acceptedIds: () => d.keys.acceptedIds(),
+    grainsOf: (id) => d.hub.grainsOf(id),
+    pillarOf: async (id, grains) => (await d.states.pillar(id, grains)).pillar,
+    nodegroups: config.nodegroups,
+  });
+  d.states.useMine((id, calls) => mine.answer(calls, id, true));
+  return mine;
 }
 
 /** What the master answers a minion's requests with (compiles, files, pillar, `brine call` jobs). */
