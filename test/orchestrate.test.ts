@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { Cluster } from './helpers/cluster.js';
+import { until } from './helpers/proc.js';
 
 type Step = {
   __id__: string;
@@ -74,9 +75,16 @@ t.before(async () => {
     "web_conf:\n  test.configurable_test_state:\n    - name: 'db {{ pillar.db_host }} token {{ pillar.db_token }}'\n    - changes: true\n    - result: true\n",
   );
   writeFileSync(path.join(states, 'orch', 'site.sls'), ORCH);
+  writeFileSync(path.join(states, 'orch', 'tiny.sls'), 'hello:\n  test.succeed_without_changes: []\n');
   writeFileSync(path.join(pillar, 'top.sls'), "base:\n  '*_master':\n    - orch\n");
   writeFileSync(path.join(pillar, 'orch.sls'), "web_target: 'web*'\n");
-  cluster.setMasterOptions({ file_roots: { base: [states] }, pillar_roots: { base: [pillar] }, cluster_id: 'm1' });
+  cluster.setMasterOptions({
+    file_roots: { base: [states] },
+    pillar_roots: { base: [pillar] },
+    cluster_id: 'm1',
+    // the master's own schedule runs an orchestration through the same runner
+    schedule: { nightly: { function: 'state.orchestrate', args: ['orch.tiny'], hours: 24, run_on_start: true } },
+  });
   await cluster.start();
 });
 t.teardown(() => cluster.close());
@@ -157,4 +165,13 @@ t.test('brine run state.orchestrate: a runner takes no target; test=True changes
     wait: true,
   });
   t.same([done.success, done.return.retcode, Object.keys(done.return.data)], [true, 0, ['m1_master']]);
+});
+
+t.test("the master's schedule runs an orchestration as the user schedule:<name>", async (t) => {
+  const job = await until(async () => {
+    const { jobs } = await cluster.client.get<{ jobs: Array<Row & { user: string; returned: number }> }>('/v1/jobs?function=state.orchestrate');
+    return jobs.find((j) => j.user === 'schedule:nightly' && j.returned === 1);
+  }, 'the scheduled orchestration');
+  const report = await cluster.client.get<{ returns: Record<string, { success: boolean }> }>(`/v1/jobs/${job.jid}`);
+  t.same(report.returns.m1_master?.success, true);
 });

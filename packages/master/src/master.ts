@@ -182,7 +182,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   apiUrlForCluster = apiUrl;
   await cluster?.start();
 
-  const timers = startTimers(store, config, log);
+  const timers = startTimers(store, config, log, runners.run);
 
   logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
@@ -351,9 +351,8 @@ async function listenMinionChannel(acceptor: NetServer, server: Server, hub: Min
 }
 
 /** What the master does by the clock: prune old jobs, run its `schedule`. */
-function startTimers(store: StoreBackend, config: MasterConfig, log: Logger): { retention: NodeJS.Timeout; schedule: ScheduleEngine } {
-  // TODO(runners.ts): the master schedule gets the master's runRunner
-  return { retention: pruneOldJobs(store, config, log), schedule: startMasterSchedule({ schedule: config.schedule, log }) };
+function startTimers(store: StoreBackend, config: MasterConfig, log: Logger, runRunner: RunRunner): { retention: NodeJS.Timeout; schedule: ScheduleEngine } {
+  return { retention: pruneOldJobs(store, config, log), schedule: startMasterSchedule({ schedule: config.schedule, log, runRunner }) };
 }
 
 /** Prunes old jobs and events now and then (at most hourly, at least every minute). */
