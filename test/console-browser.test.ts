@@ -26,6 +26,7 @@ site += `wait-for-gate:\n  cmd.run:\n    - name: 'while [ ! -f ${gate} ]; do sle
 site += `late:\n  test.succeed_without_changes: []\n`;
 site += `broken:\n  test.fail_without_changes:\n    - comment: '${XSS}'\n`;
 writeFileSync(path.join(tree, 'site.sls'), site);
+writeFileSync(path.join(tree, 'orch.sls'), 'ping:\n  salt.function:\n    - name: test.ping\n    - tgt: db1\n');
 
 const cluster = new Cluster({
   autosign: false,
@@ -201,6 +202,18 @@ t.test('the events page streams the bus live', async (t) => {
   const tags = await page.locator('tbody tr td:nth-child(2)').allInnerTexts();
   t.ok(tags.length > 0 && tags.every((tag) => tag.startsWith('brine/job/')), `only tags the filter matches: ${tags.join(', ')}`);
   await shot('events');
+});
+
+t.test("an orchestration's job page links the job its step published, and that job links back", async (t) => {
+  const { jid } = await cluster.client.post<{ jid: string }>('/v1/runner', { fun: 'state.orchestrate', arg: ['orch'], wait: true });
+  await page.goto(`${cluster.apiUrl}/ui/#/job/${jid}`);
+  const link = page.locator('a.child-job');
+  await link.waitFor();
+  const child = (await link.innerText()).replace(/^job /, '');
+  t.match(child, /^\d{20}$/);
+  await link.click();
+  await page.waitForSelector(`h1:has-text("${child}")`);
+  t.match(await page.locator('#main p').first().innerText(), new RegExp(`step of orchestration ${jid}`));
 });
 
 t.test('a minion id holding markup is refused before it could reach any page', async (t) => {

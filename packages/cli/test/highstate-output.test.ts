@@ -97,3 +97,36 @@ t.test('nested changes: lists, dicts in lists, multi-line strings, scalars', asy
     '      True',
   ]);
 });
+
+t.test("an orchestration step's changes show each minion's run as a highstate block (Salt's outputter)", async (t) => {
+  const step = {
+    'salt_|-db_|-db_|-state': {
+      name: 'db',
+      result: true,
+      comment: 'States ran successfully. Updating db1.',
+      __run_num__: 0,
+      __sls__: 'orch',
+      __id__: 'db',
+      changes: {
+        out: 'highstate',
+        ret: {
+          db1: {
+            'test_|-pw_|-pw_|-succeed_with_changes': {
+              name: 'pw',
+              result: true,
+              comment: 'Success!',
+              __run_num__: 0,
+              __sls__: 'db',
+              __id__: 'pw',
+              changes: { a: 1 },
+            },
+          },
+        },
+      },
+    },
+  } as unknown as RunningDict;
+  const text = formatHighstate(step, { minion: 'm_master', color: false });
+  t.match(text, /\n {14}db1:\n {14}----------\n {14} {10}ID: pw\n {14} {4}Function: test\.succeed_with_changes\n/);
+  t.match(text, /\n {14}Summary for db1\n/);
+  t.notMatch(text, /\bout:\n/, 'not the raw dict');
+});

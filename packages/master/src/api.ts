@@ -22,6 +22,7 @@ import { tokenMatches } from './tls.js';
 import type { MasterMetrics } from './metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { uiRoutes } from './routes/ui.js';
+import { runnerRoutes, type RunnerRouteDeps } from './routes/runners.js';
 import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from './ui-sessions.js';
 import { allowedHosts } from './api-host-check.js';
 import { GuessLimiter, sourceKey } from './guess-limiter.js';
@@ -41,6 +42,7 @@ export interface ApiDeps {
   states: StateService;
   files: FileServer;
   metrics: MasterMetrics;
+  runners: RunnerRouteDeps['runners'];
   /** /metrics without the token (for a scraper on a trusted network). */
   metricsPublic?: boolean;
   /** Serve HTTPS with this certificate and key (PEM). */
@@ -152,6 +154,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(async (i) => keyRoutes(i, deps));
   await app.register(async (i) => minionRoutes(i, deps));
   await app.register(async (i) => jobRoutes(i, deps));
+  await app.register(async (i) => runnerRoutes(i, deps));
   await app.register(async (i) => stateRoutes(i, deps));
   await app.register(async (i) => eventRoutes(i, deps));
   await app.register(async (i) => metricsRoutes(i, deps));

@@ -68,6 +68,8 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_MINE_TOO_MANY:
     'minion {minion}: the mine would hold {count} functions for it, more than the {limit} it keeps per minion; {fun} is refused (mine.delete or mine.flush the ones no longer used)',
   BRINE_ERR_MASTER_SCHEDULE_NO_RUNNER: "schedule '{name}': the runner function {fun} is not available on this master",
+  // orchestration
+  BRINE_ERR_MASTER_UNKNOWN_RUNNER: "runner '{fun}' is not available (this master has: state.orchestrate, state.orch)",
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

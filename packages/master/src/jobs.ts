@@ -23,6 +23,8 @@ export interface JobRequest {
   /** Seconds a batch slot waits for a minion before moving on. */
   timeout?: number;
   user?: string;
+  /** The orchestration whose step publishes this job. */
+  parent_jid?: string;
 }
 
 export interface MissingMinion {
@@ -202,6 +204,7 @@ export class JobManager {
       created_at: new Date().toISOString(),
       expected: minions,
       ...(this.deps.cluster && this.deps.treeHash ? { tree_hash: await this.deps.treeHash(jid) } : {}),
+      ...(req.parent_jid ? { parent_jid: req.parent_jid } : {}),
     };
     await this.deps.store.insertJob(job);
     if (isHighstateJob(job.fun, job.arg, job.kwarg)) await this.deps.store.markHighstate(jid);
@@ -237,6 +240,7 @@ export class JobManager {
       tgt_type: type,
       minions,
       user: job.user,
+      ...(req.parent_jid ? { parent_jid: req.parent_jid } : {}),
     });
     this.deps.log.info({ jid, fun: job.fun, minions: minions.length }, 'job published');
     this.fill(live);
@@ -282,6 +286,54 @@ export class JobManager {
       schedule === undefined ? 'brine call job recorded' : 'scheduled job recorded',
     );
     return jid;
+  }
+
+  /**
+   * A runner's job (`state.orchestrate`): stored with the master's own minion id as its only
+   * expected one and kept live until finishRunner, so `wait`, reports and `brine jobs show` treat
+   * it like any job. Nothing is sent to a minion.
+   */
+  async recordRunner(req: { fun: string; arg: unknown[]; kwarg: Record<string, unknown>; user: string }, self: string): Promise<string> {
+    const jid = this.jids.next();
+    const job: JobRow = { jid, ...req, target: self, tgt_type: 'glob', batch: null, created_at: new Date().toISOString(), expected: [self] };
+    await this.deps.store.insertJob(job);
+    const live: LiveJob = {
+      job,
+      frame: Buffer.alloc(0),
+      expected: new Set([self]),
+      pending: new Set([self]),
+      queue: [],
+      head: 0,
+      window: 1,
+      notConnected: new Set(),
+      remote: new Set(),
+      slotTimers: new Map(),
+      waiters: [],
+      timeout: this.deps.defaultTimeout,
+    };
+    this.live.set(jid, live);
+    this.deps.events.fire(`brine/job/${jid}/new`, {
+      jid,
+      fun: req.fun,
+      arg: req.arg,
+      kwarg: req.kwarg,
+      tgt: self,
+      tgt_type: 'glob',
+      minions: [self],
+      user: req.user,
+    });
+    this.deps.log.info({ jid, fun: req.fun }, 'runner job recorded');
+    return jid;
+  }
+
+  /** A runner's job is done: its return is stored (then told on the bus) and its waiters released. */
+  async finishRunner(jid: string, self: string, ret: { success: boolean; retcode: number; return: unknown; started: string }): Promise<void> {
+    const finished = new Date().toISOString();
+    const fun = this.live.get(jid)?.job.fun ?? 'runner';
+    await this.deps.store.insertReturn({ jid, minion: self, fun, ...ret, finished });
+    this.deps.events.fire(`brine/job/${jid}/ret/${self}`, { jid, id: self, fun, success: ret.success, retcode: ret.retcode, return: ret.return });
+    const live = this.live.get(jid);
+    if (live) this.release(live, self);
   }
 
   private queued(live: LiveJob): number {

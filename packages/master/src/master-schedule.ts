@@ -1,20 +1,9 @@
 import { SCHEDULE_GLOBAL_KEYS, ScheduleEngine, type Logger, type ScheduleClock, type ScheduleEntry } from '@brine/core';
 import { masterErrors } from './errors.js';
 
-// TODO(runners.ts): these three come from packages/master/src/runners.ts (the orchestration
-// part of issue 25) at the merge; they are repeated here with exactly its shape until then.
-export interface RunnerRequest {
-  fun: string;
-  arg: unknown[];
-  kwarg: Record<string, unknown>;
-  user: string;
-}
-export interface RunnerOutcome {
-  jid: string;
-  success: boolean;
-  ret: unknown;
-}
-export type RunRunner = (req: RunnerRequest) => Promise<RunnerOutcome>;
+import type { RunRunner } from './runners.js';
+
+export type { RunnerOutcome, RunnerRequest, RunRunner } from './runners.js';
 
 export interface MasterScheduleDeps {
   /** The master config's `schedule`. */

@@ -26,6 +26,8 @@ import { CompilePool } from './compile-pool.js';
 import { ClusterLink, defaultClusterId } from './cluster.js';
 import { MasterMetrics } from './metrics.js';
 import { startMasterSchedule } from './master-schedule.js';
+import { masterRunners } from './orchestrations.js';
+import type { RunRunner } from './runners.js';
 
 export interface Master {
   config: MasterConfig;
@@ -34,6 +36,8 @@ export interface Master {
   cluster?: ClusterLink;
   hub: MinionHub;
   jobs: JobManager;
+  /** The master's runners (state.orchestrate): the reactor and master schedules take this. */
+  runRunner: RunRunner;
   keys: KeyManager;
   events: EventBus;
   states: StateService;
@@ -144,27 +148,12 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const acceptor = createNetServer({ pauseOnConnect: true });
   const hub = minionHub(server, config, { keys, store, clusterId, events, log, acceptor });
   const jobs = jobManager(config, await store.lastJid(), { store, hub, keys, events, log, cluster, states });
-  const mine = new MineService({
-    store,
-    acceptedIds: () => keys.acceptedIds(),
-    grainsOf: (id) => hub.grainsOf(id),
-    pillarOf: async (id, grains) => (await states.pillar(id, grains)).pillar,
-    nodegroups: config.nodegroups,
-  });
-  states.useMine((id, calls) => mine.answer(calls, id, true));
+  const mine = mineService(config, { store, keys, hub, states });
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events);
+  const runners = masterRunners({ config, jobs, events, states, store, log });
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
-  hub.requests = requestHandler({
-    states,
-    files,
-    hub,
-    isExpected: (jid, minion) => store.isExpected(jid, minion),
-    recordCall: (minion, fun, arg, kwarg, schedule) => jobs.recordCall(minion, fun, arg, kwarg, schedule),
-    ...(checkTree ? { checkTree } : {}),
-    onCompile: (s) => metrics.compileSeconds.observe(s),
-    mine,
-  });
+  hub.requests = minionRequests({ states, files, hub, store, jobs, metrics, mine }, checkTree);
   const port = await listenMinionChannel(acceptor, server, hub, config, log);
 
   const { api, apiPort } = await listenApi(config, acceptor, {
@@ -182,6 +171,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     files,
     metrics,
     mine,
+    runners,
     ...(apiIdentity ? { tls: apiIdentity } : {}),
   });
   // started last: nothing after this can fail, so no failed start is kept alive by its threads
@@ -192,7 +182,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   apiUrlForCluster = apiUrl;
   await cluster?.start();
 
-  const timers = startTimers(store, config, log);
+  const timers = startTimers(store, config, log, runners.run);
 
   logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
@@ -203,6 +193,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     ...(cluster ? { cluster } : {}),
     hub,
     jobs,
+    runRunner: runners.run,
     keys,
     events,
     states,
@@ -215,6 +206,36 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     token,
     close,
   };
+}
+
+/** The mine, read from the store; renders on this master answer their `mine.get` calls from it. */
+function mineService(config: MasterConfig, d: { store: StoreBackend; keys: KeyManager; hub: MinionHub; states: StateService }): MineService {
+  const mine = new MineService({
+    store: d.store,
+    acceptedIds: () => d.keys.acceptedIds(),
+    grainsOf: (id) => d.hub.grainsOf(id),
+    pillarOf: async (id, grains) => (await d.states.pillar(id, grains)).pillar,
+    nodegroups: config.nodegroups,
+  });
+  d.states.useMine((id, calls) => mine.answer(calls, id, true));
+  return mine;
+}
+
+/** What the master answers a minion's requests with (compiles, files, pillar, `brine call` jobs). */
+function minionRequests(
+  d: { states: StateService; files: FileServer; hub: MinionHub; store: StoreBackend; jobs: JobManager; metrics: MasterMetrics; mine: MineService },
+  checkTree: ReturnType<typeof treeCheck> | undefined,
+): MinionHub['requests'] {
+  return requestHandler({
+    states: d.states,
+    files: d.files,
+    hub: d.hub,
+    isExpected: (jid, minion) => d.store.isExpected(jid, minion),
+    recordCall: (minion, fun, arg, kwarg, schedule) => d.jobs.recordCall(minion, fun, arg, kwarg, schedule),
+    ...(checkTree ? { checkTree } : {}),
+    onCompile: (s) => d.metrics.compileSeconds.observe(s),
+    mine: d.mine,
+  });
 }
 
 type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | 'allowedHosts'>;
@@ -330,9 +351,8 @@ async function listenMinionChannel(acceptor: NetServer, server: Server, hub: Min
 }
 
 /** What the master does by the clock: prune old jobs, run its `schedule`. */
-function startTimers(store: StoreBackend, config: MasterConfig, log: Logger): { retention: NodeJS.Timeout; schedule: ScheduleEngine } {
-  // TODO(runners.ts): the master schedule gets the master's runRunner
-  return { retention: pruneOldJobs(store, config, log), schedule: startMasterSchedule({ schedule: config.schedule, log }) };
+function startTimers(store: StoreBackend, config: MasterConfig, log: Logger, runRunner: RunRunner): { retention: NodeJS.Timeout; schedule: ScheduleEngine } {
+  return { retention: pruneOldJobs(store, config, log), schedule: startMasterSchedule({ schedule: config.schedule, log, runRunner }) };
 }
 
 /** Prunes old jobs and events now and then (at most hourly, at least every minute). */

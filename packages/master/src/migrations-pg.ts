@@ -129,4 +129,9 @@ export const PG_MIGRATIONS: string[] = [
   );
   CREATE INDEX mine_fun ON mine (fun, minion);
   `,
+  // 6: orchestration: the job an orchestration step published points at the orchestration's job
+  `
+  ALTER TABLE jobs ADD COLUMN parent_jid TEXT;
+  CREATE INDEX jobs_parent ON jobs (parent_jid, jid);
+  `,
 ];

@@ -370,7 +370,7 @@ export class PgStore implements StoreBackend {
     await this.flush();
     await this.tx([
       [
-        'INSERT INTO jobs (jid, fun, args, target, tgt_type, "user", batch, created_at, expected, tree_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO jobs (jid, fun, args, target, tgt_type, "user", batch, created_at, expected, tree_hash, parent_jid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         [
           job.jid,
           job.fun,
@@ -382,6 +382,7 @@ export class PgStore implements StoreBackend {
           job.created_at,
           JSON.stringify(job.expected),
           job.tree_hash ?? null,
+          job.parent_jid ?? null,
         ],
       ],
       // one statement for the whole target list: a round trip per minion would dominate a large job

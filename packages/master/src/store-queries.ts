@@ -6,6 +6,8 @@ export interface JobQuery {
   since?: string;
   until?: string;
   limit?: number;
+  /** Only the jobs an orchestration's steps published (their parent_jid). */
+  parent?: string;
 }
 
 /** The jobs query of `brine jobs`, for both backends: (sql with ? placeholders, params). */
@@ -21,6 +23,7 @@ export function jobsQuery(q: JobQuery): [string, unknown[]] {
   if (q.minion) add('j.jid IN (SELECT jid FROM job_minions WHERE minion = ?)', q.minion);
   if (q.since) add('j.created_at >= ?', q.since);
   if (q.until) add('j.created_at <= ?', q.until);
+  if (q.parent) add('j.parent_jid = ?', q.parent);
   const sql =
     `SELECT j.*, (SELECT count(*) FROM returns r WHERE r.jid = j.jid) AS returned FROM jobs j` +
     (where.length ? ` WHERE ${where.join(' AND ')}` : '') +

@@ -34,6 +34,8 @@ export interface JobRow {
   expected: string[];
   /** The content hash of the state and pillar trees the job was published with (a cluster checks it). */
   tree_hash?: string | null;
+  /** The orchestration whose step published this job. */
+  parent_jid?: string | null;
 }
 
 /** A minion's return as stored: what it sent, who sent it and when it was committed. */
@@ -58,6 +60,7 @@ export function jobFromRow(r: Raw): JobRow {
     created_at: r.created_at as string,
     expected: JSON.parse(r.expected as string) as string[],
     tree_hash: (r.tree_hash as string | null | undefined) ?? null,
+    parent_jid: (r.parent_jid as string | null | undefined) ?? null,
   };
 }
 
@@ -169,8 +172,8 @@ export class MasterStore {
       minionGrains: db.prepare('SELECT grains FROM minions WHERE minion = ?'),
       minionDelete: db.prepare('DELETE FROM minions WHERE minion = ?'),
       jobInsert: db.prepare(
-        `INSERT INTO jobs (jid, fun, args, target, tgt_type, user, batch, created_at, expected, tree_hash)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO jobs (jid, fun, args, target, tgt_type, user, batch, created_at, expected, tree_hash, parent_jid)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       jobMinionsInsert: db.prepare('INSERT OR IGNORE INTO job_minions (jid, minion) SELECT ?, value FROM json_each(?)'),
       jobGet: db.prepare('SELECT * FROM jobs WHERE jid = ?'),
@@ -381,6 +384,7 @@ export class MasterStore {
         job.created_at,
         JSON.stringify(job.expected),
         job.tree_hash ?? null,
+        job.parent_jid ?? null,
       );
       this.stmts.jobMinionsInsert.run(job.jid, JSON.stringify(minions));
     })();

@@ -187,6 +187,19 @@ for (const [kind, open] of backends) {
     t.same((await s.listJobs({ limit: 1 })).length, 1);
   });
 
+  t.test(`${kind}: an orchestration's child jobs point at it`, async (t) => {
+    const s = await open(t);
+    await s.insertJob(job('20260101000000000001', ['m_master'], 'state.orchestrate'));
+    await s.insertJob({ ...job('20260101000000000002', ['web1']), parent_jid: '20260101000000000001' });
+    await s.insertJob(job('20260101000000000003', ['web1']));
+    t.equal((await s.getJob('20260101000000000002'))?.parent_jid, '20260101000000000001');
+    t.equal((await s.getJob('20260101000000000003'))?.parent_jid, null);
+    t.same(
+      (await s.listJobs({ parent: '20260101000000000001' })).map((j) => j.jid),
+      ['20260101000000000002'],
+    );
+  });
+
   t.test(`${kind}: state results exactly once per run number, events, retention`, async (t) => {
     const s = await open(t);
     await s.insertJob(job('20250101000000000001', ['web1']));

@@ -405,6 +405,7 @@ async function jobView(jid, params) {
         ' on ',
         h('span', { class: 'mono' }, Array.isArray(job.target) ? job.target.join(',') : job.target),
         ` · by ${job.user} · ${time(job.created_at)}`,
+        job.parent_jid ? h('span', {}, ' · step of orchestration ', h('a', { href: `#/job/${job.parent_jid}`, class: 'mono' }, job.parent_jid)) : '',
       ),
       h(
         'div',
@@ -442,7 +443,10 @@ async function jobView(jid, params) {
           ),
         ),
       );
+      // an orchestration's steps link the jobs they published (their jid is in the step's result)
+      const children = ret && job.fun === 'state.orchestrate' && ret.return && typeof ret.return === 'object' ? ret.return : {};
       for (const s of list) {
+        const child = children[s.tag]?.__jid__;
         const isChanged = Object.keys(s.changes).length > 0;
         if ((filter === 'failed' && s.result !== false) || (filter === 'changed' && !isChanged)) continue;
         const key = `${s.minion}/${s.run_num}`;
@@ -455,7 +459,13 @@ async function jobView(jid, params) {
               onclick: () => (location.hash = `#/job/${jid}?show=${filter}&state=${encodeURIComponent(key)}`),
             },
             h('td', { class: 'muted' }, String(s.run_num)),
-            h('td', {}, s.id, s.name !== s.id ? h('div', { class: 'muted' }, s.name) : ''),
+            h(
+              'td',
+              {},
+              s.id,
+              s.name !== s.id ? h('div', { class: 'muted' }, s.name) : '',
+              child ? h('div', {}, h('a', { href: `#/job/${child}`, class: 'mono child-job', onclick: (ev) => ev.stopPropagation() }, `job ${child}`)) : '',
+            ),
             h('td', { class: 'mono hide-narrow' }, `${s.state}.${s.fun}`),
             h('td', { class: resultClass(s.result) }, resultText(s.result)),
             h('td', {}, isChanged ? h('span', { class: 'pill warn' }, 'changed') : ''),

@@ -13,6 +13,7 @@ const loaders = new Map<string, () => Promise<Command>>([
   ['key', async () => (await import('./key.js')).keyCommand],
   ['run', async () => (await import('./run.js')).runCommand],
   ['jobs', async () => (await import('./jobs.js')).jobsCommand],
+  ['orch', async () => (await import('./orch.js')).orchCommand],
   ['events', async () => (await import('./events.js')).eventsCommand],
   ['demo', async () => (await import('./demo.js')).demoCommand],
   ['validate', async () => (await import('./validate.js')).validateCommand],

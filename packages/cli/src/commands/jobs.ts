@@ -6,6 +6,7 @@ import { outputOption, renderData, type Outputter } from '../output/outputters.j
 import { ANSI, NO_COLOR } from '../output/highstate.js';
 import { printFleetRun, STATE_RUN_FUNCTIONS, useColor, type FleetStateRow } from '../output/fleet.js';
 import { printReport } from '../output/report.js';
+import { printChildren } from './orch.js';
 
 interface StoredState extends FleetStateRow {
   jid: string;
@@ -125,6 +126,13 @@ async function showJob({ client, out, dump, io }: Asked, jid: string | undefined
     // the same rendering as the live `brine run`, from the stored returns and state results
     const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${encodeURIComponent(jid)}/states`);
     return printFleetRun({ jid: report.jid, returns: report.returns, missing: report.missing, states }, io);
+  }
+  if (report.job.fun === 'state.orchestrate') {
+    // an orchestration: its steps as they were stored, then the jobs they published
+    const { states } = await client.get<{ states: FleetStateRow[] }>(`/v1/jobs/${encodeURIComponent(jid)}/states`);
+    const code = printFleetRun({ jid: report.jid, returns: report.returns, missing: report.missing, states }, io);
+    await printChildren(client, jid, io);
+    return code;
   }
   const j = report.job;
   io.stdout(

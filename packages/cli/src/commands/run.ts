@@ -7,6 +7,7 @@ import { printFleetRun, STATE_RUN_FUNCTIONS, type FleetStateRow } from '../outpu
 import type { HighstateMode } from '../output/highstate.js';
 import { printReport } from '../output/report.js';
 import { parseSaltArgs } from '../salt-args.js';
+import { RUNNERS, runRunner } from './orch.js';
 
 const TYPE_FLAGS = {
   pcre: 'pcre',
@@ -55,6 +56,11 @@ export const runCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseRun(argv);
     const [target, fun, ...rest] = positionals;
+    if (target && RUNNERS.has(target)) {
+      // a runner (salt-run): no target
+      const { args, kwargs } = parseSaltArgs(positionals.slice(1));
+      return runRunner(new MasterClient(resolveApi(values.config, io.env)), target, args, kwargs, io, values.out === 'json');
+    }
     if (!target || !fun) {
       io.stderr(`usage: ${this.usage}\n`);
       return 2;

@@ -121,8 +121,35 @@ function full(tag: string, r: StateResult, tcolor: string, c: Palette): string {
   text += `    ${tcolor}  Result: ${pyScalar(r.result)}${e}\n    ${tcolor} Comment: ${commentText(r.comment)}${e}\n`;
   // As Salt: an entry without timing (a Listen_Error, a failed requisite) shows none.
   if (r.start_time !== undefined) text += `    ${tcolor} Started: ${String(r.start_time)}${e}\n    ${tcolor}Duration: ${durationText(r.duration)}${e}\n`;
-  const changes = hasChanges(r) ? `\n${formatNested(r.changes, 14, e ? { ...c, GREEN: c.CYAN } : c).join('\n')}` : '';
+  const nested = hasChanges(r) ? nestedHighstate(r.changes, c) : undefined;
+  const changes = hasChanges(r) ? (nested ?? `\n${formatNested(r.changes, 14, e ? { ...c, GREEN: c.CYAN } : c).join('\n')}`) : '';
   return `${text}${tcolor}     Changes:   ${changes}${e}`;
+}
+
+/**
+ * An orchestration step's changes `{out: highstate, ret: {minion: its run}}`: each minion's run
+ * as a highstate block of its own, indented under the step (as Salt's outputter shows them).
+ */
+function nestedHighstate(changes: Record<string, unknown>, c: Palette): string | undefined {
+  const ret = changes.ret;
+  if (changes.out !== 'highstate' || ret === null || typeof ret !== 'object' || Array.isArray(ret)) return undefined;
+  let text = '';
+  for (const [host, data] of Object.entries(ret as Record<string, unknown>)) {
+    const opts = { minion: host, color: c === ANSI };
+    const block =
+      data !== null && typeof data === 'object' && !Array.isArray(data) && Object.keys(data).every((k) => k.includes('_|-'))
+        ? formatHighstate(data as RunningDict, opts)
+        : Array.isArray(data) && data.every((x) => typeof x === 'string')
+          ? formatHighstateErrors(data as string[], opts)
+          : `${host}:\n${formatNested(data, 4, c).join('\n')}`;
+    text +=
+      '\n' +
+      block
+        .split('\n')
+        .map((l) => ' '.repeat(14) + l)
+        .join('\n');
+  }
+  return text;
 }
 
 /** The summary counts: Succeeded (with changed/unchanged), Failed, totals and run time. */

@@ -42,6 +42,7 @@ const jobsQuery = {
     since: { type: 'string', description: 'ISO 8601 time' },
     until: { type: 'string', description: 'ISO 8601 time' },
     limit: { type: 'integer', minimum: 1, maximum: 10000 },
+    parent: { type: 'string', description: 'only the jobs the steps of this orchestration published' },
   },
 } as const;
 
@@ -71,7 +72,7 @@ const report = obj({
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The operator's name the CLI sends; anything odd is recorded as plain 'api'. */
-function requestUser(h: string | string[] | undefined): string {
+export function requestUser(h: string | string[] | undefined): string {
   return typeof h === 'string' && /^[\w.@-]{1,64}$/.test(h) ? h : 'api';
 }
 
@@ -117,7 +118,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
       },
     },
     async (req) => {
-      const q = req.query as { function?: string; target?: string; minion?: string; since?: string; until?: string; limit?: number };
+      const q = req.query as { function?: string; target?: string; minion?: string; since?: string; until?: string; limit?: number; parent?: string };
       const iso = (s?: string) => {
         if (s === undefined) return undefined;
         const t = Date.parse(s);
@@ -125,7 +126,15 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         return new Date(t).toISOString();
       };
       return {
-        jobs: await deps.store.listJobs({ fun: q.function, target: q.target, minion: q.minion, since: iso(q.since), until: iso(q.until), limit: q.limit }),
+        jobs: await deps.store.listJobs({
+          fun: q.function,
+          target: q.target,
+          minion: q.minion,
+          since: iso(q.since),
+          until: iso(q.until),
+          limit: q.limit,
+          parent: q.parent,
+        }),
       };
     },
   );
