@@ -130,6 +130,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const tops = await loadMasterTops(config.master_tops, config.master_tops_dirs);
   for (const e of tops.errors) log.error({ event: 'master_tops_error' }, e);
   const states = new StateService(config, tops, log);
+  states.requirePool();
   const files = new FileServer(states.files, log);
 
   // the API URL is known once it listens; the link only publishes it with its heartbeats

@@ -229,9 +229,10 @@ export class StateService {
   /** One render of the classic pillar, on a compile worker (in process only for a service without a pool: never the master). */
   private async classicPillarOnce(snap: TreeSnapshot, id: string, g: Grains, answers: Map<string, HostAnswer>): Promise<PillarResult> {
     const opts = { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups, safeMatchersOnly: this.config.pillar_safe_matchers_only };
-    if (!this.pool) return compilePillar(snap, { id, grains: g }, { ...opts, context: { hostAnswers: answers } });
+    const pool = await this.workers();
+    if (!pool) return compilePillar(snap, { id, grains: g }, { ...opts, context: { hostAnswers: answers } });
     try {
-      return await this.pool.pillar(id, g, opts, snap, answers);
+      return await pool.pillar(id, g, opts, snap, answers);
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === undefined || !POOL_FAILURES.has(code)) throw e;
@@ -289,15 +290,31 @@ export class StateService {
    * its event loop. Without a pool (tests, library use) steps run in process.
    */
   private pool?: CompilePool;
+  private poolReady?: Promise<CompilePool>;
+  private resolvePool?: (pool: CompilePool) => void;
+
+  /**
+   * The master's mode: every render waits for the compile workers, also one asked for (by a
+   * minion or a runner) between the ports opening and the workers starting, never in process.
+   */
+  requirePool(): void {
+    this.poolReady = new Promise((resolve) => (this.resolvePool = resolve));
+  }
 
   usePool(pool: CompilePool | undefined): void {
     this.pool = pool;
+    if (pool) this.resolvePool?.(pool);
+  }
+
+  private async workers(): Promise<CompilePool | undefined> {
+    return this.pool ?? (this.poolReady ? await this.poolReady : undefined);
   }
 
   /** One compile step, on a worker against the job's snapshot. */
-  private step(step: CompileStep, snap: TreeSnapshot, answers: HostAnswers): Promise<StepResult> {
-    if (this.pool) return this.pool.run(step, snap, answers as Map<string, HostAnswer>);
-    return Promise.resolve(runCompileStep(step, snap, this.schemaOf(snap), answers as Map<string, HostAnswer>));
+  private async step(step: CompileStep, snap: TreeSnapshot, answers: HostAnswers): Promise<StepResult> {
+    const pool = await this.workers();
+    if (pool) return pool.run(step, snap, answers as Map<string, HostAnswer>);
+    return runCompileStep(step, snap, this.schemaOf(snap), answers as Map<string, HostAnswer>);
   }
 
   /**

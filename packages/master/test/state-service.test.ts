@@ -8,6 +8,8 @@ import { FileServer, unsafePath } from '../src/file-server.js';
 import { loadMasterTops } from '../src/master-tops.js';
 import { deepMerge } from '../src/pillar.js';
 import { StateService } from '../src/state-service.js';
+import { CompilePool } from '../src/compile-pool.js';
+import { poolConfig } from './helpers/pool-config.js';
 import type { HostAnswer, HostCall } from '@brine/compiler';
 
 function write(root: string, files: Record<string, string>): void {
@@ -277,4 +279,27 @@ t.test('identical minions share one compile unless a template reads the id', asy
   const b = await s.compile('b1', grains, { mode: 'highstate' });
   t.equal(b.cached, false);
   t.same([a.low[1]!.name, b.low[1]!.name], ['a1', 'b1']);
+});
+
+t.test("the master's mode: a compile asked for before the workers start waits for them, never renders in process", async (t) => {
+  const config = poolConfig(t, 'brine-ss-pool-', { 'top.sls': "base:\n  '*':\n    - one\n", 'one.sls': 'x:\n  test.nop: []\n' });
+  const s = new StateService(config, await loadMasterTops(config.master_tops, config.master_tops_dirs), log);
+  s.requirePool();
+  const compiled = s.compile('web1', grains, { mode: 'highstate' });
+  // a negative: in process this tiny compile ends in a few milliseconds; here it must still wait
+  const early = await Promise.race([compiled.then(() => 'compiled'), new Promise((r) => setTimeout(r, 300, 'waiting'))]);
+  t.equal(early, 'waiting', 'no render before the workers are there');
+  const pool = new CompilePool(config, log, 1);
+  t.teardown(() => pool.close());
+  let onWorkers = 0;
+  const run = pool.run.bind(pool);
+  pool.run = (...args) => (onWorkers++, run(...args));
+  s.usePool(pool);
+  const hs = await compiled;
+  t.notOk(hs.failed, hs.errors.join('\n'));
+  t.same(
+    hs.low.map((c) => c.__id__),
+    ['x'],
+  );
+  t.ok(onWorkers > 0, 'rendered on a worker');
 });
