@@ -104,3 +104,22 @@ t.test('credentials come from files only; URLs are shown without passwords', asy
   t.equal(spec.passwordFile, '/etc/brine/pw');
   t.equal(spec.sslVerify, false);
 });
+
+t.test('HTTPS-style auth: the password comes from password_file and shows nowhere', async (t) => {
+  const repo = new TestRepo();
+  repo.commit('master', { 'a.sls': 'behind auth' });
+  const { httpGit } = await import('./http-git.ts');
+  const { url, server } = await httpGit(path.dirname(repo.bare), 'bob', 's3cret-pw');
+  t.teardown(() => server.close());
+  const remoteUrl = `${url}/${path.basename(repo.bare)}`;
+  const pw = path.join(tmp(), 'pw');
+  writeFileSync(pw, 's3cret-pw\n', { mode: 0o600 });
+  const denied = new GitFs([parseRemote(remoteUrl, {}, 'gitfs_remotes', '/')], { cacheDir: tmp() });
+  const [no] = await denied.update();
+  t.equal(no!.ok, false, 'no credentials: refused, and no prompt hangs the fetch');
+  const fs = new GitFs([parseRemote({ [remoteUrl]: [{ user: 'bob' }, { password_file: pw }] }, {}, 'gitfs_remotes', '/')], { cacheDir: tmp() });
+  const [st] = await fs.update();
+  t.equal(st!.ok, true, st!.error);
+  t.equal(text((await fs.current()).read('base', 'a.sls')), 'behind auth');
+  t.notMatch(JSON.stringify([st, no, fs.status()]), /s3cret/);
+});
