@@ -3,7 +3,7 @@ import { GitRemote, type RemoteStatus } from './git-remote.js';
 import { parseRemote, type GitDefaults, type GitRemoteSpec } from './git-remote-spec.js';
 import { JobSnapshots } from './job-snapshots.js';
 import { coalesced } from './coalesce.js';
-import { buildSnapshot, type TreeSnapshot } from './snapshot.js';
+import type { TreeSnapshot } from './snapshot.js';
 
 /** One git_pillar source: a branch of a remote, served as one pillar env. */
 export interface GitPillarSpec {
@@ -67,8 +67,7 @@ export class GitPillar {
     const snaps: TreeSnapshot[] = [];
     for (const r of this.remotes) {
       if ((await r.update()) !== undefined) this.onFailure(r.status());
-      const { files, data } = await r.files();
-      snaps.push(buildSnapshot(files, data));
+      snaps.push(await r.snapshot());
     }
     this.latest = snaps;
     return this.status();

@@ -5,7 +5,7 @@ import { servedTreeName } from '@brine/core';
 import { fileserverErrors } from './errors.js';
 import { redactGitUrl, type GitRemoteSpec } from './git-remote-spec.js';
 import { runGit, type GitOutput } from './git.js';
-import type { RootFile } from './snapshot.js';
+import { buildSnapshot, type RootFile, type TreeSnapshot } from './snapshot.js';
 
 /** A blob's bytes and their sha256 (what minions compare). Blobs never change: kept by object id. */
 interface Blob {
@@ -50,6 +50,7 @@ export class GitRemote {
   private error: string | undefined;
   private lastFetch: number | undefined;
   private lastGood: number | undefined;
+  private built: { at: string; snap: TreeSnapshot } | undefined;
 
   /** `slot` tells apart remotes of one URL (other roots or branches): each has its own mirror, fetched on its own. */
   constructor(spec: GitRemoteSpec, cacheDir: string, timeout: number, slot = 0) {
@@ -214,8 +215,17 @@ export class GitRemote {
     }
   }
 
+  /** The tree at the current commits (the same object while no env moved). */
+  async snapshot(): Promise<TreeSnapshot> {
+    const at = JSON.stringify([...this.envs]);
+    if (this.built?.at === at) return this.built.snap;
+    const { files, data } = await this.files();
+    this.built = { at, snap: buildSnapshot(files, data) };
+    return this.built.snap;
+  }
+
   /** The files per saltenv at the current commits, and a reader of their bytes. */
-  async files(): Promise<{ files: RemoteFiles; data: (f: RootFile) => Buffer | undefined }> {
+  private async files(): Promise<{ files: RemoteFiles; data: (f: RootFile) => Buffer | undefined }> {
     const files: RemoteFiles = new Map();
     const byAbs = new Map<string, Buffer>();
     const used = new Set<string>();

@@ -27,6 +27,7 @@ export class GitFs implements TreeBackend {
   private readonly envOrder: string[];
   private readonly onFailure: (remote: RemoteStatus) => void;
   private latest?: TreeSnapshot;
+  private latestParts: TreeSnapshot[] = [];
   private readonly jobs = new JobSnapshots();
 
   constructor(specs: GitRemoteSpec[], o: GitFsOptions) {
@@ -50,10 +51,10 @@ export class GitFs implements TreeBackend {
     };
     await Promise.all(Array.from({ length: Math.min(FETCHES_AT_ONCE, queue.length) }, worker));
     const parts: TreeSnapshot[] = [];
-    for (const r of this.remotes) {
-      const { files, data } = await r.files();
-      parts.push(buildSnapshot(files, data));
-    }
+    for (const r of this.remotes) parts.push(await r.snapshot());
+    // remotes whose commits did not move keep their snapshots: so does the merge
+    if (this.latest && parts.every((p, i) => p === this.latestParts[i])) return this.status();
+    this.latestParts = parts;
     const snap = parts.length ? mergeSnapshots(parts, this.envOrder) : buildSnapshot(new Map(), () => undefined);
     // an unchanged tree keeps its object (and what hangs on it)
     if (this.latest?.hash !== snap.hash) this.latest = snap;
