@@ -1,3 +1,5 @@
+import { sortEnvs } from '@brine/core';
+
 /**
  * How the compiler reads a state tree. The stages never touch the disk: whoever calls them
  * passes one of these (a directory tree for `brine local`, the master's file roots, or an
@@ -21,10 +23,7 @@ export function memoryTree(files: Record<string, Record<string, string>>): State
   };
 }
 
-/** `base` first, then the others alphabetically: Salt's default env order. */
-export function sortEnvs(envs: string[]): string[] {
-  return [...envs].sort((a, b) => (a === 'base' ? -1 : b === 'base' ? 1 : a < b ? -1 : a > b ? 1 : 0));
-}
+export { sortEnvs };
 
 /** All SLS references in an env: `a/b.sls` -> `a.b`, `a/init.sls` -> `a` (and `a.init`). */
 export function slsIndex(tree: StateTree, env: string): Map<string, string> {

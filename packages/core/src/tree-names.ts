@@ -9,3 +9,8 @@ const VCS_FOLDERS = new Set(['.git', '.hg', '.svn', '.bzr', 'CVS']);
 export function servedTreeName(name: string): boolean {
   return !VCS_FOLDERS.has(name);
 }
+
+/** `base` first, then the others alphabetically: Salt's default env order. */
+export function sortEnvs(envs: string[]): string[] {
+  return [...envs].sort((a, b) => (a === 'base' ? -1 : b === 'base' ? 1 : a < b ? -1 : a > b ? 1 : 0));
+}

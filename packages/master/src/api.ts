@@ -26,6 +26,7 @@ import { runnerRoutes, type RunnerRouteDeps } from './routes/runners.js';
 import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from './ui-sessions.js';
 import { allowedHosts } from './api-host-check.js';
 import { GuessLimiter, sourceKey } from './guess-limiter.js';
+import { fileserverRoutes } from './routes/fileserver.js';
 
 export interface ApiDeps {
   token: string;
@@ -158,6 +159,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(async (i) => stateRoutes(i, deps));
   await app.register(async (i) => eventRoutes(i, deps));
   await app.register(async (i) => metricsRoutes(i, deps));
+  await app.register(async (i) => fileserverRoutes(i, deps.states));
   await app.register(async (i) => uiRoutes(i, { token: deps.token, sessions, guesses }));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

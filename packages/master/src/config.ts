@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LOG_LEVEL_NAMES, loadOptions, loggerLevel, parseScheduleItem, SCHEDULE_GLOBAL_KEYS, unknownOptions } from '@brine/core';
 import type { CategorySpec } from '@brine/bindings';
+import { absRemotePaths } from '@brine/fileserver';
 import { masterErrors } from './errors.js';
 import { refuseStorePassword } from './store-location.js';
 
@@ -90,6 +91,19 @@ export interface MasterConfig {
   api_allowed_hosts: string[];
   /** Salt's master-side `schedule`: runner functions (state.orchestrate) run on a timetable. */
   schedule: Record<string, unknown>;
+  /** Tree backends in precedence order: roots, gitfs (Salt's fileserver_backend). */
+  fileserver_backend: string[];
+  /** gitfs: the remotes (a URL or {URL: [params]}), and the defaults of their params. */
+  gitfs_remotes: unknown[];
+  gitfs_base: string | null;
+  gitfs_root: string;
+  gitfs_mountpoint: string;
+  gitfs_ssl_verify: boolean;
+  gitfs_saltenv: unknown[];
+  /** Seconds between fetches of the git remotes (gitfs and git_pillar). */
+  gitfs_update_interval: number;
+  /** External pillar sources (`- git: [...]`), merged over the pillar roots' pillar. */
+  ext_pillar: unknown[];
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -149,6 +163,15 @@ export const MASTER_DEFAULTS: MasterConfig = {
   api_insecure_http: false,
   api_allowed_hosts: [],
   schedule: {},
+  fileserver_backend: ['roots'],
+  gitfs_remotes: [],
+  gitfs_base: null,
+  gitfs_root: '',
+  gitfs_mountpoint: '',
+  gitfs_ssl_verify: true,
+  gitfs_saltenv: [],
+  gitfs_update_interval: 60,
+  ext_pillar: [],
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -208,11 +231,21 @@ const KINDS: Record<keyof MasterConfig, string> = {
   api_insecure_http: 'boolean',
   api_allowed_hosts: 'string[]',
   schedule: 'object',
+  fileserver_backend: 'string[]',
+  gitfs_remotes: 'list',
+  gitfs_base: 'string?',
+  gitfs_root: 'string',
+  gitfs_mountpoint: 'string',
+  gitfs_ssl_verify: 'boolean',
+  gitfs_saltenv: 'list',
+  gitfs_update_interval: 'number',
+  ext_pillar: 'list',
 };
 
 const KIND_TEXT: Record<string, string> = {
   layers: '{site: [dirs], modules: [dirs]}',
   categories: 'a list of category names or {name, from} / {name, value} entries',
+  list: 'a list',
 };
 
 /** Salt master options whose silent absence would leave the master less guarded than its operator believes. */
@@ -248,9 +281,13 @@ function masterKind(kind: string, v: unknown): boolean | undefined {
       );
     case 'strategy':
       return v === 'merge' || v === 'same' || v === 'merge_all';
+    case 'list':
+      return Array.isArray(v);
   }
   return undefined;
 }
+
+const isGitPillar = (e: unknown): e is { git: unknown[] } => typeof e === 'object' && e !== null && Array.isArray((e as { git?: unknown }).git);
 
 /**
  * `autosign_networks` (`10.0.0.0/8`, `fd00::/8`, a bare address) as one BlockList; an entry that
@@ -322,5 +359,7 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
     site: (cfg.bindings_roots.site ?? []).map(abs),
     modules: (cfg.bindings_roots.modules ?? []).map(abs),
   };
+  cfg.gitfs_remotes = cfg.gitfs_remotes.map((e) => absRemotePaths(e, abs));
+  cfg.ext_pillar = cfg.ext_pillar.map((e) => (isGitPillar(e) ? { git: e.git.map((r) => absRemotePaths(r, abs)) } : e));
   return cfg;
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@brine/core';
 import { masterErrors } from './errors.js';
-import type { FileRoots, TreeSnapshot } from './file-roots.js';
+import type { TreeBackend, TreeSnapshot } from '@brine/fileserver';
 
 /** Why a requested path is refused, or undefined when it is a plain relative path. */
 export function unsafePath(p: string): string | undefined {
@@ -31,9 +31,9 @@ export class FileServer {
   refused = 0;
   served = 0;
 
-  private readonly roots: FileRoots;
+  private readonly roots: TreeBackend;
   private readonly log: Logger;
-  constructor(roots: FileRoots, log: Logger) {
+  constructor(roots: TreeBackend, log: Logger) {
     this.roots = roots;
     this.log = log;
   }
@@ -42,8 +42,11 @@ export class FileServer {
    * The tree a request reads: its job's snapshot, else the current one. `jid` must be a job the
    * asking minion is part of (the caller checks): a minion's made-up jid would pin a snapshot.
    */
-  private tree(jid: string | undefined): Promise<TreeSnapshot> {
-    return jid === undefined ? this.roots.current() : this.roots.forJob(jid);
+  private async tree(jid: string | undefined, saltenv: string): Promise<TreeSnapshot> {
+    const snap = await (jid === undefined ? this.roots.current() : this.roots.forJob(jid));
+    // the envs are the tree's: gitfs serves a branch as an env only while the branch exists
+    if (!snap.files.has(saltenv)) throw masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_ENV', { env: saltenv });
+    return snap;
   }
 
   /**
@@ -58,14 +61,13 @@ export class FileServer {
       this.log.warn({ event: 'file_refused', minion, path: rawPrefix, saltenv }, `file list refused: ${why}`);
       throw masterErrors.make('BRINE_ERR_MASTER_FILE_REFUSED', { path: rawPrefix, detail: why });
     }
-    if (!(saltenv in this.roots.roots)) throw masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_ENV', { env: saltenv });
     const clean = rawPrefix
       .split('/')
       .filter((s) => s !== '' && s !== '.')
       .join('/');
     const dir = clean === '' ? '' : `${clean}/`;
     const out: Omit<FileGetReply, 'data'>[] = [];
-    for (const [rel, f] of (await this.tree(jid)).files.get(saltenv) ?? []) {
+    for (const [rel, f] of (await this.tree(jid, saltenv)).files.get(saltenv) ?? []) {
       if (rel.startsWith(dir)) out.push({ path: rel, saltenv, hash: f.hash, size: f.size });
     }
     return out;
@@ -78,12 +80,11 @@ export class FileServer {
       this.log.warn({ event: 'file_refused', minion, path: rawPath, saltenv }, `file request refused: ${why}`);
       throw masterErrors.make('BRINE_ERR_MASTER_FILE_REFUSED', { path: rawPath, detail: why });
     }
-    if (!(saltenv in this.roots.roots)) throw masterErrors.make('BRINE_ERR_MASTER_UNKNOWN_ENV', { env: saltenv });
     const rel = rawPath
       .split('/')
       .filter((s) => s !== '' && s !== '.')
       .join('/');
-    const snap = await this.tree(jid);
+    const snap = await this.tree(jid, saltenv);
     const f = snap.lookup(saltenv, rel);
     if (!f) return null;
     this.served++;

@@ -79,8 +79,11 @@ export async function startMaster(config: MasterConfig, log: Logger = createLogg
     release();
     throw err;
   }
+  // the git remotes (gitfs, git_pillar): fetched now and every gitfs_update_interval
+  master.states.git.start(config.gitfs_update_interval);
   const close = master.close.bind(master);
   master.close = async () => {
+    master.states.git.stop();
     await close();
     release();
   };
@@ -151,7 +154,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const jobs = jobManager(config, await store.lastJid(), { store, hub, keys, events, log, cluster, states });
   const mine = mineService(config, { store, keys, hub, states });
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
-  const metrics = new MasterMetrics(hub, events);
+  const metrics = new MasterMetrics(hub, events, states.git);
   const runners = masterRunners({ config, jobs, events, states, store, log });
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
   hub.requests = minionRequests({ states, files, hub, store, jobs, metrics, mine }, checkTree);

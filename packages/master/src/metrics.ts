@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBus } from './event-bus.js';
 import type { MinionHub } from './hub.js';
+import type { GitUpdates } from './git-updates.js';
 
 /**
  * The master's Prometheus metrics (`/metrics`). Jobs and state results are counted from this
@@ -12,7 +13,7 @@ export class MasterMetrics {
   readonly compileSeconds: Histogram;
   readonly storeWriteSeconds: Histogram;
 
-  constructor(hub: MinionHub, events: EventBus) {
+  constructor(hub: MinionHub, events: EventBus, git?: GitUpdates) {
     const registers = [this.registry];
     // Node's own: process CPU and RSS, heap, GC, and nodejs_eventloop_lag_max_seconds (the longest
     // event-loop block since the previous scrape), which the fleet benches read
@@ -41,6 +42,16 @@ export class MasterMetrics {
       collect() {
         this.reset();
         for (const [id, s] of hub.sessions) if (s.spool) this.set({ minion: id }, s.spool);
+      },
+    });
+    new Gauge({
+      name: 'brine_git_remote_failing',
+      help: 'Git remotes (gitfs, git_pillar) whose last fetch failed: 1 while they serve their last good commit',
+      labelNames: ['kind', 'remote'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of git?.status() ?? []) this.set({ kind: r.kind, remote: r.name }, r.ok ? 0 : 1);
       },
     });
     const jobs = new Counter({ name: 'brine_jobs_published_total', help: 'Jobs published on this master, by function', labelNames: ['function'], registers });

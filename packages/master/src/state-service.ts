@@ -17,10 +17,12 @@ import { mergeWithClassicPillar, type Explanation } from '@brine/bindings';
 import { errorLines, hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
 import type { Logger } from '@brine/core';
 import type { MasterConfig } from './config.js';
-import { FileRoots, type TreeSnapshot } from './file-roots.js';
+import { FileRoots, type GitFs, type GitPillar, type TreeBackend, type TreeSnapshot } from '@brine/fileserver';
+import { fileBackends, gitPillar } from './file-backends.js';
+import { GitUpdates, type GitSource } from './git-updates.js';
 import { runMasterTops, type LoadedTops } from './master-tops.js';
 import { BindingsService } from './bindings-service.js';
-import { compilePillar, type PillarResult } from './pillar.js';
+import { compilePillar, deepMerge, type PillarResult } from './pillar.js';
 import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
 import { runCompileStep, type CompileStep, type StepResult } from './compile-steps.js';
@@ -102,7 +104,7 @@ interface CompileJob {
 }
 
 /** A job's snapshot of `roots`, or the tree as it is now outside a job (walked off the event loop). */
-function treeOf(roots: FileRoots, jid: string | undefined): Promise<TreeSnapshot> {
+function treeOf(roots: TreeBackend, jid: string | undefined): Promise<TreeSnapshot> {
   return jid === undefined ? roots.fresh() : roots.forJob(jid);
 }
 
@@ -119,8 +121,14 @@ interface Cached {
  * again.
  */
 export class StateService {
-  readonly files: FileRoots;
-  readonly pillars: FileRoots;
+  readonly files: TreeBackend;
+  readonly pillars: TreeBackend;
+  /** gitfs, when fileserver_backend names it (updated by the master's timer and the webhook). */
+  readonly gitfs?: GitFs;
+  /** ext_pillar git sources, merged over the pillar roots' pillar. */
+  readonly gitPillar?: GitPillar;
+  /** The git remotes of both, fetched on a timer and on demand. */
+  readonly git: GitUpdates;
   private readonly compiled: BoundedCache<Cached>;
   /** Compiles that never read the minion id, shared by every minion of the same shape. */
   private readonly shared: BoundedCache<Cached>;
@@ -141,7 +149,12 @@ export class StateService {
     this.log = log;
     const escape = (what: string) => (env: string, file: string, target: string) =>
       log.warn({ event: 'file_refused', env, path: file, target, roots: what }, 'symlink points out of its root; it is not served');
-    this.files = new FileRoots(config.file_roots, config.env_order, escape('file_roots'));
+    const backends = fileBackends(config, log, new FileRoots(config.file_roots, config.env_order, escape('file_roots')));
+    this.files = backends.files;
+    if (backends.gitfs) this.gitfs = backends.gitfs;
+    const gp = gitPillar(config, log);
+    if (gp) this.gitPillar = gp;
+    this.git = new GitUpdates(this.gitSources(), log);
     this.pillars = new FileRoots(config.pillar_roots, config.env_order, escape('pillar_roots'));
     const bytes = config.compile_cache_mb * 1024 * 1024;
     this.compiled = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
@@ -149,6 +162,14 @@ export class StateService {
     this.pillarCache = new BoundedCache(config.compile_cache_size, bytes, (p) => 1024 + JSON.stringify(p.res.pillar).length);
     this.jobAnswers = new BoundedCache(Math.max(64, config.compile_cache_size), bytes, (m) => 256 + m.size * 512);
     this.bindings = new BindingsService(config.bindings_roots, config.bindings_categories);
+  }
+
+  /** The git remotes to fetch (gitfs, git_pillar), by kind. */
+  private gitSources(): Array<[string, GitSource]> {
+    const out: Array<[string, GitSource]> = [];
+    if (this.gitfs) out.push(['gitfs', this.gitfs]);
+    if (this.gitPillar) out.push(['git_pillar', this.gitPillar]);
+    return out;
   }
 
   get stats() {
@@ -174,11 +195,23 @@ export class StateService {
   /** pillar() for grains that already carry the id, with the rest of them serialised (the cache key). */
   private async pillarOf(id: string, g: Grains, grainsJson: string, jid?: string): Promise<MinionPillar> {
     const snap = await treeOf(this.pillars, jid);
+    const gits = await this.gitPillarTrees(jid);
     const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
-    const key = hashOf(snap.hash, loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
+    const key = hashOf(snap.hash, ...gits.map((s) => s.hash), loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
     if (hit && (await this.sameMine(id, hit.mine))) return hit.res;
-    const { result: classic, mine } = await this.classicPillar(snap, id, g);
+    const first = await this.classicPillar(snap, id, g);
+    let classic = first.result;
+    const mine = [...first.mine];
+    // git_pillar sources after the pillar roots, each compiled with its own top file (Salt's ext_pillar order)
+    for (const git of gits) {
+      const more = await this.classicPillar(git, id, g);
+      classic = {
+        pillar: deepMerge(classic.pillar, more.result.pillar, this.config.pillar_merge_lists),
+        diagnostics: [...classic.diagnostics, ...more.result.diagnostics],
+      };
+      mine.push(...more.mine);
+    }
     let res: MinionPillar = { ...classic, explain: {} };
     if (loaded) {
       const bound = this.bindings.resolve(id, g, jid, loaded);
@@ -190,6 +223,12 @@ export class StateService {
     }
     this.pillarCache.set(key, { res, mine });
     return res;
+  }
+
+  /** The git_pillar trees of job `jid` (the last update's outside a job). */
+  private gitPillarTrees(jid: string | undefined): Promise<TreeSnapshot[]> {
+    if (!this.gitPillar) return Promise.resolve([]);
+    return jid === undefined ? this.gitPillar.current() : this.gitPillar.forJob(jid);
   }
 
   /** The master's mine answers the mine.get calls of pillar templates (set once the mine exists). */
@@ -243,8 +282,8 @@ export class StateService {
 
   /** The content hash of the state and pillar trees a job compiles against (a cluster compares it). */
   async treeHash(jid?: string): Promise<string> {
-    const [files, pillars] = await Promise.all([treeOf(this.files, jid), treeOf(this.pillars, jid)]);
-    return hashOf('tree', files.hash, pillars.hash);
+    const [files, pillars, gits] = await Promise.all([treeOf(this.files, jid), treeOf(this.pillars, jid), this.gitPillarTrees(jid)]);
+    return gits.length ? hashOf('tree', files.hash, pillars.hash, ...gits.map((s) => s.hash)) : hashOf('tree', files.hash, pillars.hash);
   }
 
   /** The state names a snapshot's states may use: one schema per tree hash. */

@@ -23,6 +23,7 @@ const loaders = new Map<string, () => Promise<Command>>([
   ['doctor', async () => (await import('./doctor.js')).doctorCommand],
   ['bootstrap', async () => (await import('./bootstrap.js')).bootstrapCommand],
   ['minion-key', async () => (await import('./minion-key.js')).minionKeyCommand],
+  ['fileserver', async () => (await import('./fileserver.js')).fileserverCommand],
 ]);
 
 /** The verb's command, loaded now; undefined for a word that is not a verb. */

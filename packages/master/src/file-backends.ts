@@ -1,0 +1,70 @@
+import path from 'node:path';
+import type { Logger } from '@brine/core';
+import { FileRoots, FileTrees, GitFs, GitPillar, parseGitPillar, parseRemote, type RemoteStatus, type TreeBackend } from '@brine/fileserver';
+import type { MasterConfig } from './config.js';
+import { masterErrors } from './errors.js';
+
+/** The state tree's backends as configured, and gitfs among them (to update and ask the status of). */
+export interface FileBackends {
+  files: TreeBackend;
+  gitfs?: GitFs;
+}
+
+/** Logged once per failed fetch: the remote keeps serving the commits it was at. */
+export function logFetchFailure(log: Logger, kind: string) {
+  return (s: RemoteStatus) =>
+    log.warn(
+      { event: 'gitfs_fetch_failed', kind, remote: s.name, url: s.url, serving: s.envs },
+      `${kind} remote '${s.name}' failed to fetch; serving its last good commits: ${s.error ?? ''}`,
+    );
+}
+
+/**
+ * `fileserver_backend` in order (Salt's precedence: the first backend holding a path serves it):
+ * `roots` (file_roots) and `gitfs` (gitfs_remotes, mirrored under <data_dir>/gitfs).
+ */
+export function fileBackends(config: MasterConfig, log: Logger, roots: FileRoots): FileBackends {
+  const out: TreeBackend[] = [];
+  let gitfs: GitFs | undefined;
+  for (const name of config.fileserver_backend) {
+    if (name === 'roots' || name === 'root') out.push(roots);
+    else if (name === 'gitfs' || name === 'git') {
+      const defaults = {
+        ...(config.gitfs_base !== null ? { base: config.gitfs_base } : {}),
+        root: config.gitfs_root,
+        mountpoint: config.gitfs_mountpoint,
+        sslVerify: config.gitfs_ssl_verify,
+        saltenv: config.gitfs_saltenv,
+      };
+      const specs = config.gitfs_remotes.map((e) => parseRemote(e, defaults, 'gitfs_remotes', config.data_dir));
+      gitfs = new GitFs(specs, { cacheDir: path.join(config.data_dir, 'gitfs'), envOrder: config.env_order, onFailure: logFetchFailure(log, 'gitfs') });
+      out.push(gitfs);
+    } else {
+      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: '-', detail: `fileserver_backend: unknown backend '${name}' (known: roots, gitfs)` });
+    }
+  }
+  if (out.length === 0) throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: '-', detail: 'fileserver_backend names no backend (roots, gitfs)' });
+  const files = out.length === 1 ? out[0]! : new FileTrees(out, config.env_order);
+  return { files, ...(gitfs ? { gitfs } : {}) };
+}
+
+/**
+ * The `git` sources of `ext_pillar` (mirrored under <data_dir>/git_pillar), or undefined without
+ * any. Another ext_pillar kind is refused: ignoring it would serve minions a pillar without it.
+ */
+export function gitPillar(config: MasterConfig, log: Logger): GitPillar | undefined {
+  const specs = [];
+  for (const entry of config.ext_pillar) {
+    const [kind, value] =
+      typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.keys(entry).length === 1 ? Object.entries(entry)[0]! : [];
+    if (kind !== 'git') {
+      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', {
+        file: '-',
+        detail: `ext_pillar: ${kind ? `'${kind}' is not supported` : `expected {KIND: ...}, got ${JSON.stringify(entry)}`} (supported: git)`,
+      });
+    }
+    specs.push(...parseGitPillar(value, { sslVerify: config.gitfs_ssl_verify }, config.data_dir));
+  }
+  if (specs.length === 0) return undefined;
+  return new GitPillar(specs, { cacheDir: path.join(config.data_dir, 'git_pillar'), onFailure: logFetchFailure(log, 'git_pillar') });
+}
