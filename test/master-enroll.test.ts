@@ -160,7 +160,7 @@ t.test('the API needs the token; the OpenAPI document is served', async (t) => {
   t.ok(job.responses['200']!.content!['application/json']!.schema!.properties!.returns, 'responses carry their schemas');
   t.ok(job.responses['4XX'] ?? job.responses['4xx'], 'and the coded error');
   t.notOk(doc.paths['/v1/openapi.json'], 'the document does not list itself');
-  t.same(Object.keys(doc.paths).sort().slice(0, 4), ['/metrics', '/v1/events', '/v1/jobs', '/v1/jobs/active']);
+  for (const p of ['/metrics', '/v1/events', '/v1/jobs', '/v1/jobs/active', '/v1/keys', '/v1/minions']) t.ok(doc.paths[p], `${p} is documented`);
 });
 
 t.test('a minion pinned to another fingerprint refuses the master loudly', async (t) => {
