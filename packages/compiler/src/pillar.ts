@@ -63,11 +63,10 @@ export interface PillarResult {
  */
 export function compilePillar(tree: StateTree, minion: { id: string; grains: Grains }, opts: PillarOptions = {}): PillarResult {
   const diagnostics: Diagnostic[] = [];
-  const hostCalls: HostCallRecord[] = [];
+  const { hostCalls, gpg } = { hostCalls: [] as HostCallRecord[], gpg: new Map<string, string>() };
   const pillar: Record<string, unknown> = {};
   if (tree.envs().length === 0) return { pillar, diagnostics };
   const render = opts.render ?? renderSls;
-  const gpg = new Map<string, string>();
   const top = compileTopFiles({
     tree,
     minion,
