@@ -51,6 +51,8 @@ export interface PillarResult {
   diagnostics: Diagnostic[];
   /** The host calls its templates made (with `context.hostAnswers`, answered or not): the master answers mine.get. */
   hostCalls?: HostCallRecord[];
+  /** The PGP blocks files rendered through the gpg renderer hold, with their file: the master decrypts these (only). */
+  gpg?: Array<[block: string, file: string]>;
 }
 
 /**
@@ -61,7 +63,7 @@ export interface PillarResult {
  */
 export function compilePillar(tree: StateTree, minion: { id: string; grains: Grains }, opts: PillarOptions = {}): PillarResult {
   const diagnostics: Diagnostic[] = [];
-  const hostCalls: HostCallRecord[] = [];
+  const { hostCalls, gpg } = { hostCalls: [] as HostCallRecord[], gpg: new Map<string, string>() };
   const pillar: Record<string, unknown> = {};
   if (tree.envs().length === 0) return { pillar, diagnostics };
   const render = opts.render ?? renderSls;
@@ -103,7 +105,7 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
         sls,
         path: file.path,
         text: file.text,
-        context: pillarContext(opts, minion, pillar, defaults),
+        context: { ...pillarContext(opts, minion, pillar, defaults), gpg },
       });
       diagnostics.push(...out.diagnostics.map((d) => ({ ...d, message: `pillar: ${d.message}` })));
       if (out.hostCalls) hostCalls.push(...out.hostCalls);
@@ -157,7 +159,7 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
       }
     }
   }
-  return { pillar, diagnostics, ...(hostCalls.length > 0 ? { hostCalls } : {}) };
+  return { pillar, diagnostics, ...(hostCalls.length > 0 ? { hostCalls } : {}), ...(gpg.size > 0 ? { gpg: [...gpg] } : {}) };
 }
 
 /** The SLS names an `include:` item names (globs and `.relative` names resolved), with its defaults and key. */

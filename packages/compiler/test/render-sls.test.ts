@@ -38,14 +38,50 @@ t.test('p18-jinja renders to the high data Salt showed (before reconcile)', asyn
 t.test('renderer pipe', async (t) => {
   t.same(render({ 'a.sls': '#!yaml\nx: "{{ y }}"\n' }, 'a.sls', 'a').high, { x: '{{ y }}' }, '#!yaml skips jinja');
   t.same(render({ 'a.sls': '#!jinja|yaml\nx: {{ 1 + 1 }}\n' }, 'a.sls', 'a').high, { x: 2 });
-  t.same(render({ 'a.sls': '#! yaml | jinja\nx: {{ 1 + 1 }}\n' }, 'a.sls', 'a').high, { x: 2 });
+  // Salt runs the pipe in order: Jinja after YAML has data, not text, to render (Salt fails too)
+  t.equal(render({ 'a.sls': '#! yaml | jinja\nx: "{{ 1 + 1 }}"\n' }, 'a.sls', 'a').diagnostics[0]?.code, 'BRINE_ERR_COMPILE_RENDERER');
   t.same(render({ 'a.sls': '#!json\n{"b": 1, "a": {"c": 2}}' }, 'a.sls', 'a').high, { b: 1, a: { c: 2 } });
   const py = render({ 'a.sls': '#!pyobjects\nFile.managed("/x")\n' }, 'a.sls', 'a');
-  t.equal(py.diagnostics[0].code, 'BRINE_ERR_COMPILE_RENDERER');
+  t.equal(py.diagnostics[0].code, 'BRINE_ERR_COMPILE_RENDERER_PYTHON');
   t.match(py.diagnostics[0].message, /pyobjects/);
   const bad = render({ 'a.sls': '#!jinja|yaml\n\nx: [\n' }, 'a.sls', 'a');
   t.equal(bad.diagnostics[0].code, 'BRINE_ERR_COMPILE_YAML');
   t.equal(bad.diagnostics[0].line, 4, 'line numbers count the shebang line');
+});
+
+t.test('#!py and the other Python renderers: refused, naming the file, line 1 and what to write instead', async (t) => {
+  for (const r of ['py', 'pydsl', 'mako', 'jinja|py']) {
+    const out = render({ 'web/init.sls': `#!${r}\ndef run():\n  return {}\n` }, 'web/init.sls', 'web');
+    t.equal(out.high, undefined, r);
+    t.equal(out.diagnostics[0]?.code, 'BRINE_ERR_COMPILE_RENDERER_PYTHON', r);
+    t.match(out.diagnostics[0]?.message, /web\/init\.sls: line 1: .*runs Python.*#!jinja\|yaml/, r);
+    t.equal(out.diagnostics[0]?.line, 1);
+  }
+  // Salt has no `text` renderer: it logs "not available" and renders nothing; Brine refuses it
+  const text = render({ 'a.sls': '#!text\nhello\n' }, 'a.sls', 'a');
+  t.equal(text.diagnostics[0]?.code, 'BRINE_ERR_COMPILE_RENDERER');
+  t.match(text.diagnostics[0]?.message, /'text'/);
+});
+
+t.test('#!yamlex and #!jinja|json', async (t) => {
+  const yx = render({ 'a.sls': '#!yamlex\nx:\n  test.nop:\n    - v: !aggregate 1\n    - w: !aggregate [1, 2]\n    - z: on\n' }, 'a.sls', 'a');
+  t.same(yx.high, { x: { 'test.nop': [{ v: [1] }, { w: [1, 2] }, { z: true }] } });
+  t.same(render({ 'a.sls': '#!jinja|json\n{"x{{ 1 }}": "{{ grains.id }}"}' }, 'a.sls', 'a').high, { x1: 'anchor' });
+});
+
+t.test('#!yaml|gpg: PGP blocks go to the gpg sink for the master; without one (a state file) the render fails', async (t) => {
+  const block = '-----BEGIN PGP MESSAGE-----\n\nhQEMA0\n=abcd\n-----END PGP MESSAGE-----';
+  const text = `#!jinja|yaml|gpg\nsecret: |\n  ${block.split('\n').join('\n  ')}\nplain: '{{ grains.id }}'\n`;
+  const gpg = new Map<string, string>();
+  const out = render({ 'p.sls': text }, 'p.sls', 'p', { gpg });
+  t.same(out.diagnostics, []);
+  t.same([...gpg], [[block, 'p.sls']]);
+  t.equal((out.high as Record<string, unknown>).plain, 'anchor');
+  const state = render({ 'p.sls': text }, 'p.sls', 'p');
+  t.equal(state.diagnostics[0]?.code, 'BRINE_ERR_COMPILE_GPG_NOT_HERE');
+  t.match(state.diagnostics[0]?.message, /p\.sls/);
+  // without a block the gpg step changes nothing and needs no sink
+  t.same(render({ 'p.sls': '#!yaml|gpg\na: 1\n' }, 'p.sls', 'p').high, { a: 1 });
 });
 
 t.test('template variables', async (t) => {

@@ -66,7 +66,8 @@ export function saltTemplateVars(i: SaltVarsInput): Record<string, unknown> {
     enumerable: true,
     configurable: true,
   });
-  Object.assign(opts, i.opts);
+  // Salt's opts carry the minion's grains and pillar too
+  Object.assign(opts, { grains, pillar }, i.opts);
   const helpers = builtinHelpers({ grains, pillar, opts, ...(i.listFiles ? { listFiles: i.listFiles } : {}), ...(i.log ? { log: i.log } : {}) });
   return { ...(i.pathVars === false ? {} : templatePathVars(i.path)), grains, pillar, opts, salt: saltObject(helpers, i.salt, i.host) };
 }

@@ -91,9 +91,9 @@ function errorText(text: string, code: string, message: string, offset: number):
 }
 
 /** Parses one YAML document; the first error is reported with its 1-based line and column. */
-export function loadYaml(source: string, options: { fast?: boolean } = {}): YamlResult {
+export function loadYaml(source: string, options: { fast?: boolean; yamlex?: boolean } = {}): YamlResult {
   const text = pyAnchorNames(source);
-  const quick = options.fast === false ? undefined : fastYaml(text);
+  const quick = options.fast === false || options.yamlex ? undefined : fastYaml(text);
   const lineCounter = new LineCounter();
   if (quick) return { value: quick.value, lineCounter, fast: quick.positions };
   const doc = parseDocument(text, { ...OPTIONS, lineCounter });
@@ -115,7 +115,26 @@ export function loadYaml(source: string, options: { fast?: boolean } = {}): Yaml
       error: { message: errorText(text, err.code, err.message, err.pos[0]), line: pos?.line, column: pos?.col },
     };
   }
+  if (options.yamlex) yamlexTags(doc);
   return finish(doc, lineCounter, text);
+}
+
+/**
+ * Salt's yamlex renderer: `!aggregate` makes a scalar a one-item list and leaves a list or a
+ * mapping as it is; `!reset` leaves its value as it is. (Aggregating repeated keys is not done.)
+ */
+function yamlexTags(doc: Document): void {
+  doc.warnings = doc.warnings.filter((w) => w.code !== 'TAG_RESOLVE_FAILED');
+  visit(doc, {
+    Node(_key, node) {
+      if (node.tag !== '!aggregate' && node.tag !== '!reset') return undefined;
+      const tag = node.tag;
+      node.tag = undefined;
+      // the scalar read again without its tag: `!aggregate 1` is the number 1 in a list
+      if (tag === '!aggregate' && isScalar(node)) return doc.createNode([parseDocument(String(node.source), OPTIONS).toJS(TO_JS)]);
+      return undefined;
+    },
+  });
 }
 
 /** A mapping or list used as a key: PyYAML cannot hash it, Salt's loader refuses it. */

@@ -37,12 +37,16 @@ export interface CompileStep {
   defaultTop: string;
   stateTop: string;
   nodegroups: Record<string, string | string[]>;
+  /** `opts` as templates see it: the master's view of the minion (minionOpts). */
+  opts?: Record<string, unknown>;
 }
 
 export interface StepResult {
   result: ReturnType<typeof compileTopFiles> | ReturnType<typeof compileMatches> | ValidateResult;
   /** Whether a template read the minion id (a compile that did is not shared with other minions). */
   idRead: boolean;
+  /** PGP blocks of `#!...|gpg` state files (block, file): the master decrypts them in the result. */
+  gpg?: Array<[block: string, file: string]>;
 }
 
 /** Grains whose `id` is watched: a compile that never reads it is the same for every minion of that shape. */
@@ -74,7 +78,22 @@ export function runCompileStep(
   snap: TreeSnapshot,
   schema: StateSchema,
   hostAnswers: Map<string, HostAnswer>,
-  render: (input: RenderInput) => RenderOutput = renderSls,
+  renderFile: (input: RenderInput) => RenderOutput = renderSls,
+): StepResult {
+  const gpg = new Map<string, string>();
+  const opts = step.opts;
+  const render = (input: RenderInput) =>
+    renderFile({ ...input, context: { ...input.context, gpg, ...(opts ? { opts: { ...input.context.opts, ...opts } } : {}) } });
+  const out = runWith(step, snap, schema, hostAnswers, render);
+  return gpg.size > 0 ? { ...out, gpg: [...gpg] } : out;
+}
+
+function runWith(
+  step: CompileStep,
+  snap: TreeSnapshot,
+  schema: StateSchema,
+  hostAnswers: Map<string, HostAnswer>,
+  render: (input: RenderInput) => RenderOutput,
 ): StepResult {
   const watch = watchIdReads(step.grains);
   const opts: CompileOptions = {

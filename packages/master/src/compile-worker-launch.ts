@@ -14,7 +14,7 @@ export interface WorkerLaunch {
   denied: string[];
 }
 
-export type LaunchConfig = Pick<MasterConfig, 'compile_worker_memory_mb' | 'data_dir' | 'pki_dir' | 'token_file'>;
+export type LaunchConfig = Pick<MasterConfig, 'compile_worker_memory_mb' | 'data_dir' | 'pki_dir' | 'token_file'> & Partial<Pick<MasterConfig, 'gpg_keydir'>>;
 
 function withReal(p: string): string[] {
   const abs = path.resolve(p);
@@ -67,6 +67,6 @@ export function workerLaunch(config: LaunchConfig, execArgv: string[] = process.
       ...hooks,
     ],
     env: { BRINE_TEMPLATE_CACHE: 'off', BRINE_PROBE_CACHE: 'off', NODE_DISABLE_COMPILE_CACHE: '1', ...(process.env.TZ ? { TZ: process.env.TZ } : {}) },
-    denied: [config.data_dir, config.pki_dir, config.token_file].map((p) => path.resolve(p)),
+    denied: [config.data_dir, config.pki_dir, config.token_file, ...(config.gpg_keydir ? [config.gpg_keydir] : [])].map((p) => path.resolve(p)),
   };
 }

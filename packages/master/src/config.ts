@@ -104,6 +104,8 @@ export interface MasterConfig {
   gitfs_update_interval: number;
   /** External pillar sources (`- git: [...]`), merged over the pillar roots' pillar. */
   ext_pillar: unknown[];
+  /** The keyring (a gpg home) that decrypts `#!...|gpg` pillar values; default <data_dir>/gpgkeys. */
+  gpg_keydir: string;
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -172,6 +174,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   gitfs_saltenv: [],
   gitfs_update_interval: 60,
   ext_pillar: [],
+  gpg_keydir: '',
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -240,6 +243,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   gitfs_saltenv: 'list',
   gitfs_update_interval: 'number',
   ext_pillar: 'list',
+  gpg_keydir: 'string',
 };
 
 const KIND_TEXT: Record<string, string> = {
@@ -345,6 +349,7 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   cfg.data_dir = abs(cfg.data_dir);
   cfg.pki_dir = cfg.pki_dir ? abs(cfg.pki_dir) : path.join(cfg.data_dir, 'pki');
   cfg.token_file = cfg.token_file ? abs(cfg.token_file) : path.join(cfg.data_dir, 'api_token');
+  cfg.gpg_keydir = cfg.gpg_keydir ? abs(cfg.gpg_keydir) : path.join(cfg.data_dir, 'gpgkeys');
   if (cfg.tls_cert) cfg.tls_cert = abs(cfg.tls_cert);
   if (cfg.tls_key) cfg.tls_key = abs(cfg.tls_key);
   if (cfg.store_password_file) cfg.store_password_file = abs(cfg.store_password_file);

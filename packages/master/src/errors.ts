@@ -70,6 +70,8 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_SCHEDULE_NO_RUNNER: "schedule '{name}': the runner function {fun} is not available on this master",
   // orchestration
   BRINE_ERR_MASTER_UNKNOWN_RUNNER: "runner '{fun}' is not available (this master has: state.orchestrate, state.orch)",
+  BRINE_ERR_MASTER_GPG_DECRYPT:
+    "{what} file {file}: a PGP block encrypted to key {key} cannot be decrypted with the keyring in gpg_keydir ({keydir}): {reason}; this minion's {fails} fails. Import that secret key there (gpg --homedir {keydir} --import), or encrypt the value to a key the keyring holds",
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

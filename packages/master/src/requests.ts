@@ -109,6 +109,8 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
             ...(pillar ? { pillar } : {}),
             ...(params ? { params } : {}),
             ...(jid ? { jid } : {}),
+            ...(session.call ? { call: true } : {}),
+            ...(a.test === true ? { test: true } : {}),
           },
           ask,
         );

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import {
   answersUsed,
   compileAsking,
@@ -9,6 +11,7 @@ import {
   type HostAnswers,
   type HostCall,
   type Compiled,
+  minionOpts,
   type StateSchema,
   type ValidateReport,
   type ValidateResult,
@@ -22,6 +25,7 @@ import { fileBackends, gitPillar } from './file-backends.js';
 import { GitUpdates, type GitSource } from './git-updates.js';
 import { runMasterTops, type LoadedTops } from './master-tops.js';
 import { BindingsService } from './bindings-service.js';
+import { GpgDecryptor } from './gpg-decrypt.js';
 import { compilePillar, deepMerge, type PillarResult } from './pillar.js';
 import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
@@ -48,6 +52,10 @@ export interface CompileRequest {
   params?: Record<string, unknown>;
   /** The job asking: every minion of a job compiles against one snapshot of the tree. */
   jid?: string;
+  /** `brine call` asked (opts.__cli 'salt-call'), not the daemon's job ('salt-minion'). */
+  call?: boolean;
+  /** The job runs with test=True (opts.test). */
+  test?: boolean;
 }
 
 /** A minion's pillar with the explanation of every name its bindings bound. */
@@ -247,6 +255,46 @@ export class StateService {
     return used.every(([, a], i) => JSON.stringify(now[i]) === JSON.stringify(a));
   }
 
+  /** A pillar with the PGP blocks its gpg-rendered files hold decrypted here (gpg-decrypt.ts). */
+  private async decryptPillar(id: string, res: PillarResult): Promise<PillarResult> {
+    if (!res.gpg?.length || hasErrors(res.diagnostics)) return res;
+    const plain = await this.decryptor().decryptPillar(res.pillar, res.gpg);
+    for (const d of plain.diagnostics) this.log.error({ event: 'pillar_gpg_failed', minion: id, code: d.code, file: d.file }, d.message);
+    return { pillar: plain.pillar, diagnostics: [...res.diagnostics, ...plain.diagnostics] };
+  }
+
+  private gpg?: GpgDecryptor;
+
+  /** The master's view of a minion's options (templates' `opts`): nothing of the master's own but its host name. */
+  private optsFor(grains: Grains, req: CompileRequest): Record<string, unknown> {
+    return minionOpts({
+      cli: req.call ? 'salt-call' : 'salt-minion',
+      fileClient: 'remote',
+      saltenv: req.saltenv ?? null,
+      test: !!req.test,
+      master: typeof grains.master === 'string' ? grains.master : os.hostname(),
+      stateTop: this.config.state_top,
+      defaultTop: this.config.default_top,
+    });
+  }
+
+  private decryptor(): GpgDecryptor {
+    return (this.gpg ??= new GpgDecryptor({ keydir: this.config.gpg_keydir || path.join(this.config.data_dir, 'gpgkeys') }));
+  }
+
+  /** The blocks of `#!...|gpg` state files decrypted in a compile's high data and chunks, or the compile failed. */
+  private async decryptCompiled(c: Compiled, blocks: Array<[string, string]>, id: string): Promise<void> {
+    const out = await this.decryptor().decryptIn([c.rawHigh, c.low], blocks, 'state');
+    for (const d of out.diagnostics) this.log.error({ event: 'compile_gpg_failed', minion: id, code: d.code, file: d.file }, d.message);
+    if (out.diagnostics.length > 0) {
+      c.failed = true;
+      c.diagnostics.push(...out.diagnostics);
+      return;
+    }
+    c.rawHigh = out.values[0] as Compiled['rawHigh'];
+    c.low = out.values[1] as Compiled['low'];
+  }
+
   /**
    * Classic pillar, with its templates' mine.get calls answered by the mine in rounds (render,
    * answer the calls, render again); any other host call fails it as before: pillar has no host.
@@ -256,7 +304,8 @@ export class StateService {
     for (let round = 0; ; round++) {
       const { hostCalls = [], ...result } = await this.classicPillarOnce(snap, id, g, answers);
       const missing = hostCalls.filter((c) => c.fun === 'mine.get' && !answers.has(c.key));
-      if (missing.length === 0 || !this.mineAsk || round >= HOST_CALL_ROUNDS) return { result, mine: answersUsed(hostCalls, answers) };
+      if (missing.length === 0 || !this.mineAsk || round >= HOST_CALL_ROUNDS)
+        return { result: await this.decryptPillar(id, result), mine: answersUsed(hostCalls, answers) };
       const got = await this.mineAsk(
         id,
         missing.map(({ fun, args, kwargs }) => ({ fun, args, kwargs })),
@@ -393,6 +442,8 @@ export class StateService {
       !!req.raw,
       this.config.top_file_merging_strategy,
       req.params ?? {},
+      !!req.call,
+      !!req.test,
     );
     const answers = this.answersFor(id, req.jid);
     try {
@@ -421,11 +472,14 @@ export class StateService {
       nodegroups: this.config.nodegroups,
       ...(req.saltenv ? { saltenv: req.saltenv } : {}),
       ...(req.sls ? { sls: req.sls } : {}),
+      opts: this.optsFor(grains, req),
     };
     let idRead = true;
+    let gpg: StepResult['gpg'];
     const run = (step: CompileStep) => async (hostAnswers: HostAnswers) => {
       const r = await this.step(step, snap, hostAnswers);
       idRead = r.idRead;
+      gpg = r.gpg;
       return r.result as Exclude<StepResult['result'], ValidateResult>;
     };
     let entry: Cached;
@@ -452,7 +506,7 @@ export class StateService {
         }
         if (top && hasErrors(top.diagnostics)) return fail(top.diagnostics, top.matches);
         const matches = top ? top.matches : { [req.saltenv ?? 'base']: req.sls ?? [] };
-        const shapeKey = hashOf('shape', snap.hash, grainsJson, pillarJson, ext, matches, req.mode, !!req.raw, req.params ?? {});
+        const shapeKey = hashOf('shape', snap.hash, grainsJson, pillarJson, ext, matches, req.mode, !!req.raw, req.params ?? {}, base.opts ?? {});
         const shared = this.shared.get(shapeKey);
         if (shared && (await this.sameHost(shared, answers, ask))) {
           this.compiled.set(key, { reply: shared.reply, host: [...topHost, ...shared.host] });
@@ -461,6 +515,7 @@ export class StateService {
         const asked = await compileAsking(run({ ...base, op: req.mode === 'sls' ? 'sls' : 'matches', matches }), asking);
         const c = asked.result as Compiled;
         if (top) c.diagnostics.unshift(...top.diagnostics);
+        if (gpg?.length && !c.failed) await this.decryptCompiled(c, gpg, id);
         const reply = c.failed
           ? fail(c.diagnostics, c.matches)
           : { matches: c.matches, high: c.rawHigh, low: c.low, diagnostics: c.diagnostics, errors: [], failed: false, pillar, cached: false };

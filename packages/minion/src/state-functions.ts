@@ -35,6 +35,8 @@ async function compile(ctx: ExecContext, mode: 'top' | 'highstate' | 'sls', a: R
   if (typeof a.saltenv === 'string') args.saltenv = a.saltenv;
   if (a.pillar) args.pillar = a.pillar;
   if (a.params) args.params = a.params;
+  // templates read it as opts.test
+  if (isTrue(a.test)) args.test = true;
   if (raw) args.raw = true;
   return (await host(ctx).request('state.compile', args)) as CompileReply;
 }

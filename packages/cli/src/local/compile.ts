@@ -4,6 +4,7 @@ import {
   compileSls,
   compileTopFiles,
   dirTree,
+  minionOpts,
   renderSls,
   strictParams,
   type Compiled,
@@ -32,11 +33,23 @@ export function compileOptions(opts: LocalOptions, registry?: StateRegistry): Co
     minion: { id: opts.id, grains: opts.grains },
     pillar: { ...opts.pillar, ...inlinePillar },
     params: strictParams(opts.params),
-    render: renderSls,
+    render: localRender(opts),
     ...opts.top,
     ...(typeof kw.saltenv === 'string' ? { saltenv: kw.saltenv } : {}),
     ...(registry ? { schema: registrySchema(registry) } : {}),
   };
+}
+
+/** Templates see `opts` as salt-call --local's: this host's roots, the saltenv and test asked. */
+function localRender(opts: LocalOptions): CompileOptions['render'] {
+  const kw = opts.call.kwargs;
+  const view = minionOpts({
+    saltenv: typeof kw.saltenv === 'string' ? kw.saltenv : null,
+    test: kw.test === true || kw.test === 'True' || kw.test === 'true',
+    fileRoots: opts.roots,
+    pillarRoots: opts.pillarRoots,
+  });
+  return (input) => renderSls({ ...input, context: { ...input.context, opts: { ...view, ...input.context.opts } } });
 }
 
 /** SLS names from `state.sls a,b` / `state.show_sls a b` / `mods=a,b`. */

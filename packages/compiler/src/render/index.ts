@@ -1,5 +1,5 @@
 export type { IdPositions, PositionMap, RenderContext, RenderInput, RenderOutput, SaltHelpers } from './types.js';
-export { renderSls, rendererPipe, templateVars, jinjaEnvironmentFor } from './render-sls.js';
+export { renderSls, rendererPipe, templateVars, jinjaEnvironmentFor, gpgBlocks, PGP_MESSAGE } from './render-sls.js';
 export {
   renderTemplateString,
   createJinjaEnvironment,
@@ -17,3 +17,4 @@ export {
   type YamlResult,
   type YamlError,
 } from '@brine/jinja';
+export { minionOpts, type OptsView } from './opts.js';

@@ -17,6 +17,7 @@ import {
   TemplateFailure,
   type JinjaEnvironment,
 } from '@brine/jinja';
+import { minionOpts } from './opts.js';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './types.js';
 
 const environments = new WeakMap<StateTree, Map<string, JinjaEnvironment>>();
@@ -36,7 +37,39 @@ export function jinjaEnvironmentFor(tree: StateTree, env: string): JinjaEnvironm
   return jinja;
 }
 
-const SUPPORTED = new Set(['jinja', 'yaml', 'json']);
+/** The renderers of Salt's that Brine runs; gpg blocks are decrypted by the master. */
+const SUPPORTED = new Set(['jinja', 'yaml', 'yamlex', 'json', 'gpg']);
+/** Salt renderers that run Python (or a Python template engine): never run here. */
+const PYTHON = new Set(['py', 'pyobjects', 'pydsl', 'stateconf', 'mako', 'wempy', 'genshi', 'cheetah']);
+/** Salt's armoured PGP message, found anywhere in a string as its gpg renderer does. */
+export const PGP_MESSAGE = /-----BEGIN PGP MESSAGE-----[\s\S]*?-----END PGP MESSAGE-----/g;
+
+type Where = { file: string; sls: string | undefined; env: string };
+
+function refusePipe(pipe: string[], file: string, where: Where): Diagnostic | undefined {
+  const at = { ...where, line: 1, column: 1 };
+  const python = pipe.find((p) => PYTHON.has(p));
+  if (python !== undefined) return compilerErrors.diag('BRINE_ERR_COMPILE_RENDERER_PYTHON', { file, renderer: python }, at);
+  const unknown = pipe.find((p) => !SUPPORTED.has(p));
+  if (unknown !== undefined || pipe.length === 0) return compilerErrors.diag('BRINE_ERR_COMPILE_RENDERER', { file, renderer: unknown ?? '' }, at);
+  return undefined;
+}
+
+function pipeOrder(file: string, renderer: string, where: Where): Diagnostic {
+  return compilerErrors.diag('BRINE_ERR_COMPILE_RENDERER', { file, renderer: `${renderer} after a data renderer` }, { ...where, line: 1, column: 1 });
+}
+
+/** The armoured blocks in the string values of a rendered file (keys are not decrypted, as in Salt). */
+export function gpgBlocks(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(PGP_MESSAGE)) out.push(m[0]);
+  } else if (Array.isArray(value)) {
+    for (const v of value) gpgBlocks(v, out);
+  } else if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) gpgBlocks(v, out);
+  }
+  return out;
+}
 
 /** `#!jinja|yaml` on the first line; Salt's default pipe when there is none. */
 export function rendererPipe(text: string): { pipe: string[]; body: string } {
@@ -63,7 +96,7 @@ export function templateVars(input: RenderInput, host?: HostCallRecorder): Recor
       path: input.path,
       grains: ctx.grains ?? {},
       pillar: ctx.pillar ?? {},
-      opts: { saltenv: input.env, ...(ctx.opts ?? {}) },
+      opts: { ...minionOpts(), ...(ctx.opts ?? {}) },
       ...(ctx.salt ? { salt: ctx.salt } : {}),
       ...(host ? { host } : {}),
       listFiles: () => input.tree.list(input.env),
@@ -128,45 +161,53 @@ function renderWith(input: RenderInput, host: HostCallRecorder): RenderOutput {
   const where = { file, sls: input.sls, env: input.env };
 
   const { pipe, body } = rendererPipe(input.text);
-  const unknown = pipe.find((p) => !SUPPORTED.has(p));
-  if (unknown !== undefined || pipe.length === 0) {
-    return fail(compilerErrors.diag('BRINE_ERR_COMPILE_RENDERER', { file, renderer: unknown ?? '' }, { ...where, line: 1, column: 1 }));
-  }
+  const refused = refusePipe(pipe, file, where);
+  if (refused) return fail(refused);
 
-  let text = body;
-  if (pipe.includes('jinja') && hasJinja(text)) {
-    try {
-      text = jinjaEnvironmentFor(input.tree, input.env).render(file, text, templateVars(input, host));
-    } catch (e) {
-      if (!(e instanceof TemplateFailure)) throw e;
-      const at = { ...where, file: e.file ?? file, line: e.line, column: e.column };
-      if (e.code === 'BRINE_ERR_COMPILE_RENDER_TIMEOUT')
-        return fail(compilerErrors.diag('BRINE_ERR_COMPILE_RENDER_TIMEOUT', { file: e.file ?? file, detail: e.message }, at));
-      return fail(compilerErrors.diag('BRINE_ERR_COMPILE_TEMPLATE', { detail: e.message }, at));
-    }
-  }
-
-  let value: unknown;
+  // each renderer in turn, as Salt runs the pipe: text until a data renderer reads it
+  let value: unknown = body;
   let keyOrder: string[] | undefined;
-  if (pipe.includes('yaml')) {
-    const res = loadYaml(text);
-    if (res.error) {
-      return fail(compilerErrors.diag('BRINE_ERR_COMPILE_YAML', { detail: res.error.message }, { ...where, line: res.error.line, column: res.error.column }));
+  for (const r of pipe) {
+    if (r === 'jinja') {
+      if (typeof value !== 'string') return fail(pipeOrder(file, r, where));
+      if (!hasJinja(value)) continue;
+      try {
+        value = jinjaEnvironmentFor(input.tree, input.env).render(file, value, templateVars(input, host));
+      } catch (e) {
+        if (!(e instanceof TemplateFailure)) throw e;
+        const at = { ...where, file: e.file ?? file, line: e.line, column: e.column };
+        if (e.code === 'BRINE_ERR_COMPILE_RENDER_TIMEOUT')
+          return fail(compilerErrors.diag('BRINE_ERR_COMPILE_RENDER_TIMEOUT', { file: e.file ?? file, detail: e.message }, at));
+        return fail(compilerErrors.diag('BRINE_ERR_COMPILE_TEMPLATE', { detail: e.message }, at));
+      }
+    } else if (r === 'yaml' || r === 'yamlex') {
+      if (typeof value !== 'string') continue;
+      const res = loadYaml(value, { yamlex: r === 'yamlex' });
+      if (res.error) {
+        return fail(compilerErrors.diag('BRINE_ERR_COMPILE_YAML', { detail: res.error.message }, { ...where, line: res.error.line, column: res.error.column }));
+      }
+      value = res.value;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        Object.assign(positions, collectPositions(res, file));
+        if (Object.keys(value).some(isIndexKey)) keyOrder = topLevelKeyOrder(res);
+      }
+    } else if (r === 'json') {
+      if (typeof value !== 'string') continue;
+      try {
+        value = value.trim() === '' ? null : JSON.parse(value);
+      } catch (e) {
+        return fail(compilerErrors.diag('BRINE_ERR_COMPILE_YAML', { detail: `bad JSON: ${(e as Error).message}` }, where));
+      }
+    } else if (r === 'gpg') {
+      const blocks = gpgBlocks(value);
+      if (blocks.length === 0) continue;
+      // decrypted on the master after the render (workers cannot run gpg): the pillar collects them
+      const sink = input.context.gpg;
+      if (!sink) return fail(compilerErrors.diag('BRINE_ERR_COMPILE_GPG_NOT_HERE', { file }, { ...where, line: 1, column: 1 }));
+      for (const b of blocks) if (!sink.has(b)) sink.set(b, file);
     }
-    value = res.value;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      Object.assign(positions, collectPositions(res, file));
-      if (Object.keys(value).some(isIndexKey)) keyOrder = topLevelKeyOrder(res);
-    }
-  } else if (pipe.includes('json')) {
-    try {
-      value = text.trim() === '' ? null : JSON.parse(text);
-    } catch (e) {
-      return fail(compilerErrors.diag('BRINE_ERR_COMPILE_YAML', { detail: `bad JSON: ${(e as Error).message}` }, where));
-    }
-  } else {
-    value = text.trim() === '' ? null : text;
   }
+  if (typeof value === 'string') value = value.trim() === '' ? null : value;
 
   if (value === null || value === undefined) return { high: {}, positions, diagnostics: [] };
   if (typeof value !== 'object' || Array.isArray(value)) {

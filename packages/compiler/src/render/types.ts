@@ -23,6 +23,8 @@ export interface RenderContext {
    * call in `hostCalls`, for a caller that can ask the host and render again.
    */
   hostAnswers?: HostAnswers;
+  /** Where the gpg renderer puts the PGP blocks it finds (block -> file), for the master to decrypt (pillar only). */
+  gpg?: Map<string, string>;
   /** Where `salt.log.*` calls in templates go (dropped when absent). */
   log?: (level: 'debug' | 'info' | 'warning' | 'error' | 'critical', message: string) => void;
 }

@@ -1,0 +1,2 @@
+p:
+  seen_id: '{{ opts.id }}'

@@ -1,0 +1,2 @@
+#!yaml
+p: "{{ grains.id }}"

@@ -1,0 +1,5 @@
+#!yamlex
+x:
+  flag: yes
+  octal: 0o17
+  tilde: ~

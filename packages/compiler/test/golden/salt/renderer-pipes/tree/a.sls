@@ -1,0 +1,4 @@
+#!yaml
+x{{ 1 }}:
+  test.nop:
+    - v: "{{ grains.id }}"

@@ -1,0 +1,2 @@
+#!jinja|json
+{"c{{ 1 }}": {"test.nop": [{"v": "{{ grains.id }}"}]}}
