@@ -70,6 +70,18 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_SCHEDULE_NO_RUNNER: "schedule '{name}': the runner function {fun} is not available on this master",
   // orchestration
   BRINE_ERR_MASTER_UNKNOWN_RUNNER: "runner '{fun}' is not available (this master has: state.orchestrate, state.orch)",
+  // ---- events and the reactor (issue 25) ----
+  BRINE_ERR_MASTER_EVENT_TAG:
+    "event tag '{tag}' refused: {detail} (a minion may not fire under salt/ or brine/, the master's own record of jobs, keys and minions)",
+  BRINE_ERR_MASTER_EVENT_DATA: 'event {tag}: the data is refused: {detail}',
+  BRINE_ERR_MASTER_REACTOR_RENDER: 'reactor {file} for event {tag}: {detail}',
+  BRINE_ERR_MASTER_REACTOR_REACTION: "reactor {file}:{line}: reaction '{id}' ({fun}) for event {tag} failed: {detail}",
+  BRINE_ERR_MASTER_REACTOR_LOOP:
+    "reactor rule '{rule}': event {tag} comes from a chain of {depth} reactions (reactor_max_depth {max}): not reacting again, a reaction seems to trigger itself",
+  BRINE_ERR_MASTER_REACTOR_RATE:
+    "reactor rule '{rule}' reacted {count} times in the last minute (reactor_rate {rate}): event {tag} is not reacted to, a reaction seems to trigger itself",
+  BRINE_ERR_MASTER_EVENT_RATE: 'minion {minion} sends events faster than {rate} a minute (event.send); this one is refused, try again later',
+  BRINE_ERR_MASTER_REACTOR_NO_RUNNER: "reactor {file}:{line}: '{fun}' needs the master's runners, which this master does not have",
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

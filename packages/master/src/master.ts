@@ -28,6 +28,8 @@ import { MasterMetrics } from './metrics.js';
 import { startMasterSchedule } from './master-schedule.js';
 import { masterRunners } from './orchestrations.js';
 import type { RunRunner } from './runners.js';
+import { startReactor } from './reactor-wiring.js';
+import type { Reactor } from './reactor.js';
 
 export interface Master {
   config: MasterConfig;
@@ -157,7 +159,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const metrics = new MasterMetrics(hub, events, states.git);
   const runners = masterRunners({ config, jobs, events, states, store, log });
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
-  hub.requests = minionRequests({ states, files, hub, store, jobs, metrics, mine }, checkTree);
+  hub.requests = minionRequests({ states, files, hub, store, jobs, metrics, mine, events }, checkTree);
   const port = await listenMinionChannel(acceptor, server, hub, config, log);
 
   const { api, apiPort } = await listenApi(config, acceptor, {
@@ -178,10 +180,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     runners,
     ...(apiIdentity ? { tls: apiIdentity } : {}),
   });
-  // started last: nothing after this can fail, so no failed start is kept alive by its threads
-  // templates are untrusted: they render only on worker processes, never on this event loop
-  const pool = new CompilePool(config, log, Math.max(1, config.compile_workers));
-  states.usePool(pool);
+  const { pool, reactor } = startWorkers(config, { store, events, states, jobs, keys, hub, log, masterId: clusterId ?? null, runRunner: runners.run });
   const apiUrl = `${apiIdentity ? 'https' : 'http'}://${config.api_host.includes(':') ? `[${config.api_host}]` : config.api_host}:${apiPort}`;
   apiUrlForCluster = apiUrl;
   await cluster?.start();
@@ -190,7 +189,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
 
   logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
-  const close = closer({ ...timers, jobs, hub, cluster, api, server, acceptor, store, pool, log });
+  const close = closer({ ...timers, jobs, hub, cluster, api, server, acceptor, store, pool, log, reactor });
   return {
     config,
     store,
@@ -227,7 +226,16 @@ function mineService(config: MasterConfig, d: { store: StoreBackend; keys: KeyMa
 
 /** What the master answers a minion's requests with (compiles, files, pillar, `brine call` jobs). */
 function minionRequests(
-  d: { states: StateService; files: FileServer; hub: MinionHub; store: StoreBackend; jobs: JobManager; metrics: MasterMetrics; mine: MineService },
+  d: {
+    states: StateService;
+    files: FileServer;
+    hub: MinionHub;
+    store: StoreBackend;
+    jobs: JobManager;
+    metrics: MasterMetrics;
+    mine: MineService;
+    events: EventBus;
+  },
   checkTree: ReturnType<typeof treeCheck> | undefined,
 ): MinionHub['requests'] {
   return requestHandler({
@@ -239,7 +247,19 @@ function minionRequests(
     ...(checkTree ? { checkTree } : {}),
     onCompile: (s) => d.metrics.compileSeconds.observe(s),
     mine: d.mine,
+    fireEvent: (tag, data, once) => d.events.fire(tag, data, once),
   });
+}
+
+/**
+ * Started last: nothing after this can fail, so no failed start is kept alive by its threads.
+ * Templates are untrusted: they render only on worker processes, never on the event loop (SLS,
+ * pillar, and the reactor's files).
+ */
+function startWorkers(config: MasterConfig, parts: Omit<Parameters<typeof startReactor>[1], 'pool'>): { pool: CompilePool; reactor: Reactor } {
+  const pool = new CompilePool(config, parts.log, Math.max(1, config.compile_workers));
+  parts.states.usePool(pool);
+  return { pool, reactor: startReactor(config, { ...parts, pool }) };
 }
 
 type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | 'allowedHosts'>;
@@ -275,14 +295,16 @@ function closer(p: {
   store: StoreBackend;
   pool: CompilePool;
   log: Logger;
+  reactor: Reactor;
 }): () => Promise<void> {
-  const { retention, schedule, jobs, hub, cluster, api, server, acceptor, store, pool, log } = p;
+  const { retention, schedule, jobs, hub, cluster, api, server, acceptor, store, pool, log, reactor } = p;
   let closed = false;
   return async () => {
     if (closed) return;
     closed = true;
     clearInterval(retention);
     schedule.stop();
+    await reactor.close();
     jobs.close();
     hub.close();
     await cluster?.close();
@@ -363,6 +385,9 @@ function startTimers(store: StoreBackend, config: MasterConfig, log: Logger, run
 function pruneOldJobs(store: StoreBackend, config: MasterConfig, log: Logger): NodeJS.Timeout {
   const retention = setInterval(
     () => {
+      store
+        .pruneReactions(config.keep_jobs_seconds)
+        .catch((err: unknown) => log.error({ event: 'store_prune_failed', err: (err as Error).message }, 'pruning reactions failed'));
       store.prune(config.keep_jobs_seconds).then(
         (r) => {
           if (r.jobs || r.events) log.info(r, 'pruned old jobs and events');
