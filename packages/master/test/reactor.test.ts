@@ -155,7 +155,14 @@ async function harness(
   t: { teardown(fn: () => unknown): void },
   files: Record<string, string>,
   rules: ReactorDeps['rules'],
-  opts: { store?: StoreBackend; masterId?: string; rate?: number; maxDepth?: number; onPublish?: (jid: string, bus: EventBus) => void } = {},
+  opts: {
+    store?: StoreBackend;
+    masterId?: string;
+    rate?: number;
+    maxDepth?: number;
+    onPublish?: (jid: string, bus: EventBus) => void;
+    runRunner?: ReactorDeps['runRunner'];
+  } = {},
 ): Promise<Harness> {
   const store = opts.store ?? (await openStore({ url: `sqlite:${path.join(mkdtempSync(path.join(dir, 'h-')), 'master.db')}` }));
   if (!opts.store) t.teardown(() => store.close());
@@ -179,6 +186,7 @@ async function harness(
       return { jid };
     },
     wheelKey: async () => [],
+    ...(opts.runRunner ? { runRunner: opts.runRunner } : {}),
     maxDepth: opts.maxDepth ?? 3,
     rate: opts.rate ?? 60,
     log,
@@ -186,6 +194,15 @@ async function harness(
   reactor.start();
   t.teardown(() => reactor.close());
   return { reactor, bus, store, published, lines, logged };
+}
+
+/** Polls a store read until it answers (the store is real; its writes land a turn later). */
+async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    await new Promise((r) => setImmediate(r));
+  }
 }
 
 /** Fires an event and waits until the bus has handed it to the reactor and its reactions ran. */
@@ -234,6 +251,29 @@ t.test('failed renders and reactions are logged with file and line; a runner wit
   t.match(errors[1], { obj: { code: 'BRINE_ERR_MASTER_REACTOR_RENDER', file: '/r/missing.sls' }, msg: /no such file/ });
   t.match(errors[2], { obj: { code: 'BRINE_ERR_MASTER_REACTOR_REACTION', file: '/r/orch.sls', line: 3 }, msg: /orch\.sls:3.*needs the master's runners/ });
   t.same(h.published, []);
+});
+
+t.test("runner reactions go through the master's runners, as user reactor, their jid recorded", async (t) => {
+  const asked: unknown[] = [];
+  let ran!: () => void;
+  const done = new Promise<void>((r) => (ran = r));
+  const h = await harness(
+    t,
+    { '/r/orch.sls': 'orch:\n  runner.state.orchestrate:\n    - args:\n      - mods: orch.deploy\n' },
+    [{ glob: 'myco/orch', files: ['/r/orch.sls'] }],
+    {
+      runRunner: async (req) => {
+        asked.push(req);
+        setImmediate(ran);
+        return { jid: '20261127000000009999', success: true, ret: {} };
+      },
+    },
+  );
+  await fire(h, 'myco/orch', {});
+  await done;
+  t.same(asked, [{ fun: 'state.orchestrate', arg: [], kwarg: { mods: 'orch.deploy' }, user: 'reactor' }]);
+  await until(async () => ((await h.store.reactorDepthOf('20261127000000009999')) === 1 ? true : undefined));
+  t.pass('the orchestration job is recorded as a reaction at depth 1');
 });
 
 t.test('a reaction that triggers itself stops at reactor_max_depth, logged', async (t) => {
