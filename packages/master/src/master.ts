@@ -158,6 +158,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events, states.git);
   const runners = masterRunners({ config, jobs, events, states, store, log });
+  const reactor = startReactor(config, { store, events, states, jobs, keys, hub, log, masterId: clusterId ?? null, runRunner: runners.run });
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
   hub.requests = minionRequests({ states, files, hub, store, jobs, metrics, mine, events }, checkTree);
   const port = await listenMinionChannel(acceptor, server, hub, config, log);
@@ -180,7 +181,10 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
     runners,
     ...(apiIdentity ? { tls: apiIdentity } : {}),
   });
-  const { pool, reactor } = startWorkers(config, { store, events, states, jobs, keys, hub, log, masterId: clusterId ?? null, runRunner: runners.run });
+  // started last: nothing after this can fail, so no failed start is kept alive by its threads
+  // templates are untrusted: they render only on worker processes, never on this event loop
+  const pool = new CompilePool(config, log, Math.max(1, config.compile_workers));
+  states.usePool(pool);
   const apiUrl = `${apiIdentity ? 'https' : 'http'}://${config.api_host.includes(':') ? `[${config.api_host}]` : config.api_host}:${apiPort}`;
   apiUrlForCluster = apiUrl;
   await cluster?.start();
@@ -249,17 +253,6 @@ function minionRequests(
     mine: d.mine,
     fireEvent: (tag, data, once) => d.events.fire(tag, data, once),
   });
-}
-
-/**
- * Started last: nothing after this can fail, so no failed start is kept alive by its threads.
- * Templates are untrusted: they render only on worker processes, never on the event loop (SLS,
- * pillar, and the reactor's files).
- */
-function startWorkers(config: MasterConfig, parts: Omit<Parameters<typeof startReactor>[1], 'pool'>): { pool: CompilePool; reactor: Reactor } {
-  const pool = new CompilePool(config, parts.log, Math.max(1, config.compile_workers));
-  parts.states.usePool(pool);
-  return { pool, reactor: startReactor(config, { ...parts, pool }) };
 }
 
 type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | 'allowedHosts'>;

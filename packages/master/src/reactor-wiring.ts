@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '@brine/core';
 import type { TargetType } from '@brine/compiler';
-import type { CompilePool } from './compile-pool.js';
 import type { MasterConfig } from './config.js';
 import type { EventBus } from './event-bus.js';
 import type { MinionHub } from './hub.js';
@@ -17,8 +16,10 @@ import type { StoreBackend } from './store-backend.js';
 
 /**
  * The master's reactor, wired to its parts: reactor files read from disk (an absolute path) or
- * the state tree (salt://), rendered on the compile pool, jobs published by the job manager,
- * wheel key reactions on the key manager, runner reactions through the master's runners.
+ * the state tree (salt://), rendered on the compile workers (through the state service), jobs
+ * published by the job manager, wheel key reactions on the key manager, runner reactions through
+ * the master's runners. Started before the minion port opens, so the first minions' events react
+ * too (their renders wait for the compile workers, which start last).
  */
 export function startReactor(
   config: MasterConfig,
@@ -26,7 +27,6 @@ export function startReactor(
     store: StoreBackend;
     events: EventBus;
     states: StateService;
-    pool: CompilePool;
     jobs: JobManager;
     keys: KeyManager;
     hub: MinionHub;
@@ -40,7 +40,7 @@ export function startReactor(
     bus: d.events,
     store: d.store,
     masterId: d.masterId,
-    render: (task) => d.pool.reactor(task),
+    render: (task) => d.states.renderReactor(task),
     readFile: async (ref) => {
       if (ref.startsWith('salt://')) {
         const data = (await d.states.files.fresh()).read('base', ref.slice('salt://'.length));

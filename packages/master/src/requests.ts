@@ -159,13 +159,8 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
       case 'mine.get':
         if (!mine) throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
         return mineRequest(mine, id, msg.op, a);
-      case 'event.fire': {
-        if (!fireEvent) throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
-        const { tag, data } = minionEvent(id, a, await ownJid(session, msg.op, a.jid));
-        if (eventsSent.take(id) !== 'ok') throw masterErrors.make('BRINE_ERR_MASTER_EVENT_RATE', { minion: id, rate: EVENTS_PER_MINUTE });
-        fireEvent(tag, data, `minion/${id}/${typeof a.eid === 'string' && a.eid.length <= 64 ? a.eid : randomUUID()}`);
-        return true;
-      }
+      case 'event.fire':
+        return fireMinionEvent(fireEvent, eventsSent, id, a, await ownJid(session, msg.op, a.jid));
       default:
         throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
     }
@@ -187,4 +182,17 @@ async function mineRequest(mine: MineService, id: string, op: string, a: Record<
     default:
       return mine.get(mineQueryOf({ args: [], kwargs: a }), id);
   }
+}
+
+/**
+ * A minion's event.send: fired on the bus in Salt's shape with the session's id (minion-event.ts),
+ * at most EVENTS_PER_MINUTE a minute per minion; the minion's event id makes a resend after a
+ * failover the same occurrence to the reactor.
+ */
+function fireMinionEvent(fireEvent: RequestDeps['fireEvent'], sent: NewKeyLimiter, id: string, a: Record<string, unknown>, jid: string | undefined): true {
+  if (!fireEvent) throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: 'event.fire' });
+  const { tag, data } = minionEvent(id, a, jid);
+  if (sent.take(id) !== 'ok') throw masterErrors.make('BRINE_ERR_MASTER_EVENT_RATE', { minion: id, rate: EVENTS_PER_MINUTE });
+  fireEvent(tag, data, `minion/${id}/${typeof a.eid === 'string' && a.eid.length <= 64 ? a.eid : randomUUID()}`);
+  return true;
 }
