@@ -1,7 +1,7 @@
 import t from 'tap';
 import { brine } from './support/brine-cli.js';
 
-const VERBS = ['local', 'master', 'minion', 'minions', 'key', 'run', 'jobs', 'events', 'demo', 'validate', 'pillar', 'store'];
+const VERBS = ['local', 'master', 'minion', 'minions', 'key', 'run', 'jobs', 'events', 'event', 'demo', 'validate', 'pillar', 'store'];
 
 t.test('every verb prints its usage with --help and -h, and exits 0', async (t) => {
   for (const verb of VERBS) {

@@ -10,6 +10,7 @@ import { masterErrors } from './errors.js';
 import type { TreeSnapshot } from './file-roots.js';
 import type { PillarResult } from './pillar.js';
 import { shipTree, type ShippedState } from './tree-shipment.js';
+import type { ReactorRenderResult, ReactorRenderTask } from './reactor-render.js';
 
 /** Seconds past render_timeout before the watchdog stops a worker that renders one file. */
 export const WATCHDOG_GRACE_SECONDS = 5;
@@ -274,6 +275,17 @@ export class CompilePool {
   async pillar(id: string, grains: Grains, opts: PillarOptions, snap: TreeSnapshot, answers = new Map<string, HostAnswer>()): Promise<PillarResult> {
     const res = await this.submit<PillarResult>({ pillar: { id, grains, opts }, snapHash: snap.hash, answers }, { pillars: snap }, id, 'pillar');
     return { ...res, pillar: unpackKeyOrder(res.pillar) as PillarResult['pillar'] };
+  }
+
+  /** Renders a reactor file for an event on a worker (reactor templates are untrusted like any SLS). */
+  async reactor(task: ReactorRenderTask): Promise<ReactorRenderResult> {
+    const res = await this.submit<ReactorRenderResult>(
+      { reactor: { ...task, data: packKeyOrder(task.data) }, snapHash: '', answers: new Map() },
+      {},
+      'reactor',
+      `reactor ${task.file}`,
+    );
+    return res.high ? { ...res, high: unpackKeyOrder(res.high) as Record<string, unknown> } : res;
   }
 
   private submit<T>(task: Queued['task'], snaps: Queued['snaps'], minion: string, what: string): Promise<T> {

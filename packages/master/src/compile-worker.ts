@@ -5,6 +5,7 @@ import { runCompileStep, type CompileStep } from './compile-steps.js';
 import { compilePillar } from './pillar.js';
 import { treeSchema } from './state-schema.js';
 import { ShippedTree, type TreeShipment } from './tree-shipment.js';
+import { renderReactor, type ReactorRenderTask } from './reactor-render.js';
 
 /**
  * A compile worker process: runs compile steps for the master, off its event loop, under Node's
@@ -16,6 +17,8 @@ export interface WorkerTask {
   /** A compile step, or a minion's classic pillar. */
   step?: CompileStep;
   pillar?: { id: string; grains: Grains; opts: PillarOptions };
+  /** A reactor file to render for an event (its text read by the master). */
+  reactor?: ReactorRenderTask;
   snapHash: string;
   answers: Map<string, HostAnswer>;
   /** The snapshot the task compiles against, when the worker does not hold it yet. */
@@ -74,6 +77,10 @@ function run(task: number, t: WorkerTask): unknown {
     send({ task, rendering: `${input.env}:${input.path}` });
     return renderSls(input);
   };
+  if (t.reactor) {
+    const res = renderReactor({ ...t.reactor, data: unpackKeyOrder(t.reactor.data) }, render);
+    return res.high ? { ...res, high: packKeyOrder(res.high) } : res;
+  }
   if (t.pillar) {
     const opts = { ...t.pillar.opts, render, context: { hostAnswers: t.answers } };
     const res = compilePillar(pillars.get(t.snapHash), { id: t.pillar.id, grains: t.pillar.grains }, opts);

@@ -106,6 +106,13 @@ export interface MasterConfig {
   ext_pillar: unknown[];
   /** The keyring (a gpg home) that decrypts `#!...|gpg` pillar values; default <data_dir>/gpgkeys. */
   gpg_keydir: string;
+  // ---- the reactor (issue 25) ----
+  /** Salt's `reactor:`: a list of `{tag glob: [reactor SLS files]}` (absolute paths or salt://). */
+  reactor: Array<Record<string, string | string[]>>;
+  /** Reactions one event may cause in a chain (an event caused by a reaction's job is one deeper). */
+  reactor_max_depth: number;
+  /** Reactions one rule may start per minute on this master; more are dropped and logged. */
+  reactor_rate: number;
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -175,6 +182,9 @@ export const MASTER_DEFAULTS: MasterConfig = {
   gitfs_update_interval: 60,
   ext_pillar: [],
   gpg_keydir: '',
+  reactor: [],
+  reactor_max_depth: 4,
+  reactor_rate: 60,
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -244,12 +254,16 @@ const KINDS: Record<keyof MasterConfig, string> = {
   gitfs_update_interval: 'number',
   ext_pillar: 'list',
   gpg_keydir: 'string',
+  reactor: 'reactor',
+  reactor_max_depth: 'number',
+  reactor_rate: 'number',
 };
 
 const KIND_TEXT: Record<string, string> = {
   layers: '{site: [dirs], modules: [dirs]}',
   categories: 'a list of category names or {name, from} / {name, value} entries',
   list: 'a list',
+  reactor: "a list of {'tag glob': [reactor SLS files]}",
 };
 
 /** Salt master options whose silent absence would leave the master less guarded than its operator believes. */
@@ -287,11 +301,20 @@ function masterKind(kind: string, v: unknown): boolean | undefined {
       return v === 'merge' || v === 'same' || v === 'merge_all';
     case 'list':
       return Array.isArray(v);
+    case 'reactor':
+      return Array.isArray(v) && v.every(reactorRuleShape);
   }
   return undefined;
 }
 
 const isGitPillar = (e: unknown): e is { git: unknown[] } => typeof e === 'object' && e !== null && Array.isArray((e as { git?: unknown }).git);
+
+/** One `reactor:` entry: a single tag glob naming a file or a list of files. */
+function reactorRuleShape(r: unknown): boolean {
+  if (typeof r !== 'object' || r === null || Array.isArray(r) || Object.keys(r).length !== 1) return false;
+  const files = Object.values(r)[0];
+  return typeof files === 'string' || (Array.isArray(files) && files.every((f) => typeof f === 'string'));
+}
 
 /**
  * `autosign_networks` (`10.0.0.0/8`, `fd00::/8`, a bare address) as one BlockList; an entry that

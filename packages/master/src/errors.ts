@@ -72,6 +72,18 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_UNKNOWN_RUNNER: "runner '{fun}' is not available (this master has: state.orchestrate, state.orch)",
   BRINE_ERR_MASTER_GPG_DECRYPT:
     "{what} file {file}: a PGP block encrypted to key {key} cannot be decrypted with the keyring in gpg_keydir ({keydir}): {reason}; this minion's {fails} fails. Import that secret key there (gpg --homedir {keydir} --import), or encrypt the value to a key the keyring holds",
+  // ---- events and the reactor (issue 25) ----
+  BRINE_ERR_MASTER_EVENT_TAG:
+    "event tag '{tag}' refused: {detail} (a minion may not fire under salt/ or brine/, the master's own record of jobs, keys and minions)",
+  BRINE_ERR_MASTER_EVENT_DATA: 'event {tag}: the data is refused: {detail}',
+  BRINE_ERR_MASTER_REACTOR_RENDER: 'reactor {file} for event {tag}: {detail}',
+  BRINE_ERR_MASTER_REACTOR_REACTION: "reactor {file}:{line}: reaction '{id}' ({fun}) for event {tag} failed: {detail}",
+  BRINE_ERR_MASTER_REACTOR_LOOP:
+    "reactor rule '{rule}': event {tag} comes from a chain of {depth} reactions (reactor_max_depth {max}): not reacting again, a reaction seems to trigger itself",
+  BRINE_ERR_MASTER_REACTOR_RATE:
+    "reactor rule '{rule}' reacted {count} times in the last minute (reactor_rate {rate}): event {tag} is not reacted to, a reaction seems to trigger itself",
+  BRINE_ERR_MASTER_EVENT_RATE: 'minion {minion} sends events faster than {rate} a minute (event.send); this one is refused, try again later',
+  BRINE_ERR_MASTER_REACTOR_NO_RUNNER: "reactor {file}:{line}: '{fun}' needs the master's runners, which this master does not have",
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

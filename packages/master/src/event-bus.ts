@@ -7,6 +7,12 @@ export interface BusEvent {
   stamp: string;
   /** Set on an event another master of the cluster fired. */
   origin?: string;
+  /**
+   * What makes this event the same occurrence when it is fired again (a job's return resent to
+   * another master, a minion's event.send asked again after a failover): the reactor claims it
+   * under this key, so it reacts once. Not stored.
+   */
+  once?: string;
 }
 
 type Listener = (ev: BusEvent) => void;
@@ -27,8 +33,8 @@ export class EventBus {
     this.onLost = onLost;
   }
 
-  fire(tag: string, data: unknown): void {
-    const ev: BusEvent = { tag, data, stamp: new Date().toISOString() };
+  fire(tag: string, data: unknown, once?: string): void {
+    const ev: BusEvent = { tag, data, stamp: new Date().toISOString(), ...(once !== undefined ? { once } : {}) };
     this.counts.fired++;
     this.store.insertEvent(tag, data).then(
       () => {

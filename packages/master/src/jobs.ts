@@ -455,14 +455,9 @@ export class JobManager {
     // one ack frame for every minion of a live job
     if (current) this.deps.hub.send(current, live ? (live.ack ??= Buffer.from(encode({ type: 'ack', jid: ret.jid }))) : { type: 'ack', jid: ret.jid });
     if (!inserted) return;
-    this.deps.events.fire(`brine/job/${ret.jid}/ret/${minion}`, {
-      jid: ret.jid,
-      id: minion,
-      fun: ret.fun,
-      success: ret.success,
-      retcode: ret.retcode,
-      return: ret.return,
-    });
+    const retTag = `brine/job/${ret.jid}/ret/${minion}`;
+    // a return is stored once per job and minion, whichever master took it: the tag is the occurrence
+    this.deps.events.fire(retTag, { jid: ret.jid, id: minion, fun: ret.fun, success: ret.success, retcode: ret.retcode, return: ret.return }, retTag);
     if (live) this.release(live, minion);
   }
 
@@ -486,6 +481,17 @@ export class JobManager {
         return { run_num: r.run_num, tag: r.tag, result, changed, duration };
       }),
     });
+    // a failed state is an event of its own (a reactor's trigger); a resent one is the same occurrence
+    for (const r of msg.results) {
+      if (r.ret.result !== false) continue;
+      const tag = `brine/job/${msg.jid}/failed/${minion}`;
+      const { name, comment, __id__, __sls__ } = r.ret;
+      this.deps.events.fire(
+        tag,
+        { jid: msg.jid, id: minion, fun: msg.fun, run_num: r.run_num, state_tag: r.tag, __id__, __sls__, name, comment },
+        `${tag}/${r.run_num}`,
+      );
+    }
   }
 
   private onGone(minion: string): void {

@@ -28,6 +28,8 @@ import { MasterMetrics } from './metrics.js';
 import { startMasterSchedule } from './master-schedule.js';
 import { masterRunners } from './orchestrations.js';
 import type { RunRunner } from './runners.js';
+import { startReactor } from './reactor-wiring.js';
+import type { Reactor } from './reactor.js';
 
 export interface Master {
   config: MasterConfig;
@@ -156,8 +158,9 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const checkTree = cluster ? treeCheck(store, states, cluster) : undefined;
   const metrics = new MasterMetrics(hub, events, states.git);
   const runners = masterRunners({ config, jobs, events, states, store, log });
+  const reactor = startReactor(config, { store, events, states, jobs, keys, hub, log, masterId: clusterId ?? null, runRunner: runners.run });
   store.onWriteTime = (s) => metrics.storeWriteSeconds.observe(s);
-  hub.requests = minionRequests({ states, files, hub, store, jobs, metrics, mine }, checkTree);
+  hub.requests = minionRequests({ states, files, hub, store, jobs, metrics, mine, events }, checkTree);
   const port = await listenMinionChannel(acceptor, server, hub, config, log);
 
   const { api, apiPort } = await listenApi(config, acceptor, {
@@ -190,7 +193,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
 
   logReady(log, config, { port, apiPort, apiUrl, fingerprint: tls.fingerprint });
 
-  const close = closer({ ...timers, jobs, hub, cluster, api, server, acceptor, store, pool, log });
+  const close = closer({ ...timers, jobs, hub, cluster, api, server, acceptor, store, pool, log, reactor });
   return {
     config,
     store,
@@ -227,7 +230,16 @@ function mineService(config: MasterConfig, d: { store: StoreBackend; keys: KeyMa
 
 /** What the master answers a minion's requests with (compiles, files, pillar, `brine call` jobs). */
 function minionRequests(
-  d: { states: StateService; files: FileServer; hub: MinionHub; store: StoreBackend; jobs: JobManager; metrics: MasterMetrics; mine: MineService },
+  d: {
+    states: StateService;
+    files: FileServer;
+    hub: MinionHub;
+    store: StoreBackend;
+    jobs: JobManager;
+    metrics: MasterMetrics;
+    mine: MineService;
+    events: EventBus;
+  },
   checkTree: ReturnType<typeof treeCheck> | undefined,
 ): MinionHub['requests'] {
   return requestHandler({
@@ -239,6 +251,7 @@ function minionRequests(
     ...(checkTree ? { checkTree } : {}),
     onCompile: (s) => d.metrics.compileSeconds.observe(s),
     mine: d.mine,
+    fireEvent: (tag, data, once) => d.events.fire(tag, data, once),
   });
 }
 
@@ -275,14 +288,16 @@ function closer(p: {
   store: StoreBackend;
   pool: CompilePool;
   log: Logger;
+  reactor: Reactor;
 }): () => Promise<void> {
-  const { retention, schedule, jobs, hub, cluster, api, server, acceptor, store, pool, log } = p;
+  const { retention, schedule, jobs, hub, cluster, api, server, acceptor, store, pool, log, reactor } = p;
   let closed = false;
   return async () => {
     if (closed) return;
     closed = true;
     clearInterval(retention);
     schedule.stop();
+    await reactor.close();
     jobs.close();
     hub.close();
     await cluster?.close();
@@ -363,6 +378,9 @@ function startTimers(store: StoreBackend, config: MasterConfig, log: Logger, run
 function pruneOldJobs(store: StoreBackend, config: MasterConfig, log: Logger): NodeJS.Timeout {
   const retention = setInterval(
     () => {
+      store
+        .pruneReactions(config.keep_jobs_seconds)
+        .catch((err: unknown) => log.error({ event: 'store_prune_failed', err: (err as Error).message }, 'pruning reactions failed'));
       store.prune(config.keep_jobs_seconds).then(
         (r) => {
           if (r.jobs || r.events) log.info(r, 'pruned old jobs and events');

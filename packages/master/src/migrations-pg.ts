@@ -134,4 +134,23 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE jobs ADD COLUMN parent_jid TEXT;
   CREATE INDEX jobs_parent ON jobs (parent_jid, jid);
   `,
+  // 7: the reactor: each event reacted to is claimed once across a cluster (`reactions`), and
+  // each job a reaction published is kept with its event and chain depth (`reactor_jobs`)
+  `
+  CREATE TABLE reactions (
+    event_key  TEXT PRIMARY KEY,
+    tag        TEXT NOT NULL,
+    master     TEXT,
+    depth      INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE reactor_jobs (
+    jid        TEXT PRIMARY KEY,
+    tag        TEXT NOT NULL,
+    depth      INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX reactor_jobs_created ON reactor_jobs (created_at);
+  CREATE INDEX reactions_created ON reactions (created_at);
+  `,
 ];

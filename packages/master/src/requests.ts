@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { errorLines, isDict } from '@brine/core';
 import type { ReqMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
@@ -6,10 +7,13 @@ import type { MinionHub, Session } from './hub.js';
 import type { AskHost } from '@brine/compiler';
 import type { CompileMode, StateService } from './state-service.js';
 import { askWithMine, mineQueryOf, type MineService } from './mine.js';
+import { minionEvent } from './minion-event.js';
 import { NewKeyLimiter } from './new-key-limiter.js';
 
 /** Jobs a minion may record for itself a minute (schedules every second, several at once, fit). */
 export const JOBS_PER_MINUTE = 600;
+/** Events a minion may send a minute (event.send): each is stored, and may start reactions. */
+export const EVENTS_PER_MINUTE = 600;
 
 const MODES: CompileMode[] = ['top', 'highstate', 'sls'];
 
@@ -42,6 +46,8 @@ export interface RequestDeps {
   onCompile?: (seconds: number) => void;
   /** The mine: pushes stored for the session's minion, mine.get answered from the store. */
   mine?: MineService;
+  /** Fires a minion's event (event.send) on the master's bus; `once` names the occurrence. */
+  fireEvent?: (tag: string, data: Record<string, unknown>, once: string) => void;
 }
 
 /**
@@ -65,7 +71,7 @@ export function requestHandler(deps: RequestDeps) {
   };
 }
 
-function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCompile, mine }: RequestDeps) {
+function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCompile, mine, fireEvent }: RequestDeps) {
   /**
    * The request's jid when the minion is part of that job, else undefined: a job's snapshot,
    * host answers and tree check are keyed by its jid, and a made-up one must not pin any.
@@ -73,6 +79,7 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
   // jobs a minion records for itself (schedules, brine call), per minion id: a flood of them
   // would fill the store with jobs nobody published
   const jobsRecorded = new NewKeyLimiter({ perSource: JOBS_PER_MINUTE, total: JOBS_PER_MINUTE * 1000 });
+  const eventsSent = new NewKeyLimiter({ perSource: EVENTS_PER_MINUTE, total: EVENTS_PER_MINUTE * 1000 });
   const ownJid = async (session: Session, op: string, v: unknown): Promise<string | undefined> => {
     const jid = str(v, 'jid', op, true);
     if (jid === undefined) return undefined;
@@ -154,6 +161,8 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
       case 'mine.get':
         if (!mine) throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
         return mineRequest(mine, id, msg.op, a);
+      case 'event.fire':
+        return fireMinionEvent(fireEvent, eventsSent, id, a, await ownJid(session, msg.op, a.jid));
       default:
         throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: msg.op });
     }
@@ -175,4 +184,17 @@ async function mineRequest(mine: MineService, id: string, op: string, a: Record<
     default:
       return mine.get(mineQueryOf({ args: [], kwargs: a }), id);
   }
+}
+
+/**
+ * A minion's event.send: fired on the bus in Salt's shape with the session's id (minion-event.ts),
+ * at most EVENTS_PER_MINUTE a minute per minion; the minion's event id makes a resend after a
+ * failover the same occurrence to the reactor.
+ */
+function fireMinionEvent(fireEvent: RequestDeps['fireEvent'], sent: NewKeyLimiter, id: string, a: Record<string, unknown>, jid: string | undefined): true {
+  if (!fireEvent) throw masterErrors.make('BRINE_ERR_MASTER_BAD_OP', { op: 'event.fire' });
+  const { tag, data } = minionEvent(id, a, jid);
+  if (sent.take(id) !== 'ok') throw masterErrors.make('BRINE_ERR_MASTER_EVENT_RATE', { minion: id, rate: EVENTS_PER_MINUTE });
+  fireEvent(tag, data, `minion/${id}/${typeof a.eid === 'string' && a.eid.length <= 64 ? a.eid : randomUUID()}`);
+  return true;
 }

@@ -31,6 +31,7 @@ import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
 import { runCompileStep, type CompileStep, type StepResult } from './compile-steps.js';
 import type { CompilePool } from './compile-pool.js';
+import { renderReactor, type ReactorRenderResult, type ReactorRenderTask } from './reactor-render.js';
 
 /** A compile worker that died or data that could not cross to it: this compile fails, the next ones go on. */
 const POOL_FAILURES = new Set(['BRINE_ERR_MASTER_COMPILE_WORKER', 'BRINE_ERR_MASTER_COMPILE_TRANSFER']);
@@ -392,6 +393,12 @@ export class StateService {
   usePool(pool: CompilePool | undefined): void {
     this.pool = pool;
     if (pool) this.resolvePool?.(pool);
+  }
+
+  /** A reactor file for an event, rendered on a worker (waiting for the workers to start). */
+  async renderReactor(task: ReactorRenderTask): Promise<ReactorRenderResult> {
+    const pool = await this.workers();
+    return pool ? pool.reactor(task) : renderReactor(task);
   }
 
   private async workers(): Promise<CompilePool | undefined> {

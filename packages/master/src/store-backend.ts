@@ -83,6 +83,21 @@ export interface StoreBackend {
   mineDelete(minion: string, fun?: string): Promise<void>;
   /** The values pushed for any of `funs`, by minion then function; without `funs`, one minion's (`minion`). */
   mineGet(q: { funs?: string[]; minion?: string }): Promise<MineRow[]>;
+
+  // ---- the reactor (issue 25) ----
+  /**
+   * Claims an event for reacting: true for the first master to claim `key` (the one that reacts),
+   * false for every later claim of it (by this master or another of the cluster).
+   */
+  claimReaction(key: string, tag: string, master: string | null, depth: number): Promise<boolean>;
+  /** Records a job a reaction published, with the event tag and chain depth. */
+  noteReactorJob(jid: string, tag: string, depth: number): Promise<void>;
+  /** The chain depth of a job a reaction published; undefined for any other job. */
+  reactorDepthOf(jid: string): Promise<number | undefined>;
+  /** The jobs reactions published, newest first. */
+  reactorJobs(limit: number): Promise<ReactorJobRow[]>;
+  /** Drops reaction claims and records older than `keepSeconds` (with the jobs' retention). */
+  pruneReactions(keepSeconds: number, now?: number): Promise<void>;
 }
 
 /** One mine value as stored. */
@@ -91,6 +106,13 @@ export interface MineRow {
   fun: string;
   value: unknown;
   pushed_at: string;
+}
+
+export interface ReactorJobRow {
+  jid: string;
+  tag: string;
+  depth: number;
+  created_at: string;
 }
 
 export interface StoredEvent {

@@ -15,7 +15,7 @@ import {
   type Raw,
   type ReturnRow,
 } from './store.js';
-import { eventOf, type KeyOp, type MineRow, type StoredEvent, type StoreBackend } from './store-backend.js';
+import { eventOf, type KeyOp, type MineRow, type ReactorJobRow, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { jobsQuery, MINE_SQL, mineQuery, mineRowOf, minionsQuery } from './store-queries.js';
 import { redactStoreUrl, refuseStorePassword } from './store-location.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -575,5 +575,41 @@ export class PgStore implements StoreBackend {
   }
   async mineGet(q: { funs?: string[]; minion?: string }): Promise<MineRow[]> {
     return (await this.all(...mineQuery(q))).map(mineRowOf);
+  }
+
+  // ---- the reactor (issue 25) ----
+  // not batched: the claim's answer (first or not) decides whether this master reacts
+  async claimReaction(key: string, tag: string, master: string | null, depth: number): Promise<boolean> {
+    const [n] = await this.tx([
+      [
+        'INSERT INTO reactions (event_key, tag, master, depth, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_key) DO NOTHING',
+        [key, tag, master, depth, new Date().toISOString()],
+      ],
+    ]);
+    return n === 1;
+  }
+  async noteReactorJob(jid: string, tag: string, depth: number): Promise<void> {
+    await this.tx([
+      ['INSERT INTO reactor_jobs (jid, tag, depth, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (jid) DO NOTHING', [jid, tag, depth, new Date().toISOString()]],
+    ]);
+  }
+  async reactorDepthOf(jid: string): Promise<number | undefined> {
+    const row = (await this.all('SELECT depth FROM reactor_jobs WHERE jid = ?', [jid]))[0];
+    return row ? Number(row.depth) : undefined;
+  }
+  async reactorJobs(limit: number): Promise<ReactorJobRow[]> {
+    return (await this.all('SELECT jid, tag, depth, created_at FROM reactor_jobs ORDER BY jid DESC LIMIT ?', [limit])).map((r) => ({
+      jid: r.jid as string,
+      tag: r.tag as string,
+      depth: Number(r.depth),
+      created_at: r.created_at as string,
+    }));
+  }
+  async pruneReactions(keepSeconds: number, now = Date.now()): Promise<void> {
+    const cutoff = new Date(now - keepSeconds * 1000).toISOString();
+    await this.tx([
+      ['DELETE FROM reactions WHERE created_at < ?', [cutoff]],
+      ['DELETE FROM reactor_jobs WHERE created_at < ?', [cutoff]],
+    ]);
   }
 }

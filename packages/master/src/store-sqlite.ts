@@ -1,7 +1,7 @@
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { StateResultStore, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
 import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionQuery, type MinionRow, type ReturnRow } from './store.js';
-import { eventOf, type KeyOp, type MineRow, type StoredEvent, type StoreBackend } from './store-backend.js';
+import { eventOf, type KeyOp, type MineRow, type ReactorJobRow, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { MINE_SQL, mineQuery, mineRowOf } from './store-queries.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -199,5 +199,29 @@ export class SqliteBackend implements StoreBackend {
     this.store.flush();
     const [sql, params] = mineQuery(q);
     return (this.store.db.prepare(sql).all(...params) as Array<Record<string, unknown>>).map(mineRowOf);
+  }
+
+  // ---- the reactor (issue 25) ----
+  async claimReaction(key: string, tag: string, master: string | null, depth: number): Promise<boolean> {
+    const r = this.store.db
+      .prepare('INSERT INTO reactions (event_key, tag, master, depth, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_key) DO NOTHING')
+      .run(key, tag, master, depth, new Date().toISOString());
+    return r.changes === 1;
+  }
+  async noteReactorJob(jid: string, tag: string, depth: number): Promise<void> {
+    this.store.db
+      .prepare('INSERT INTO reactor_jobs (jid, tag, depth, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (jid) DO NOTHING')
+      .run(jid, tag, depth, new Date().toISOString());
+  }
+  async reactorDepthOf(jid: string): Promise<number | undefined> {
+    return (this.store.db.prepare('SELECT depth FROM reactor_jobs WHERE jid = ?').get(jid) as { depth: number } | undefined)?.depth;
+  }
+  async reactorJobs(limit: number): Promise<ReactorJobRow[]> {
+    return this.store.db.prepare('SELECT jid, tag, depth, created_at FROM reactor_jobs ORDER BY jid DESC LIMIT ?').all(limit) as ReactorJobRow[];
+  }
+  async pruneReactions(keepSeconds: number, now = Date.now()): Promise<void> {
+    const cutoff = new Date(now - keepSeconds * 1000).toISOString();
+    this.store.db.prepare('DELETE FROM reactions WHERE created_at < ?').run(cutoff);
+    this.store.db.prepare('DELETE FROM reactor_jobs WHERE created_at < ?').run(cutoff);
   }
 }

@@ -320,3 +320,27 @@ t.test('brine store migrate: a SQLite store carried into PostgreSQL, row for row
   t.same(await dst.mineGet({ minion: 'web1' }), await back.mineGet({ minion: 'web1' }));
   await t.rejects(migrateSqliteToPostgres(path.join(tmpDir(t), 'none.db'), url, server.password), { code: 'BRINE_ERR_MASTER_STORE_MIGRATE' });
 });
+
+// ---- the reactor (issue 25) ----
+for (const [kind, open] of backends) {
+  t.test(`${kind}: reaction claims are first-come, reactor jobs keep their depth`, async (t) => {
+    const s = await open(t);
+    t.equal(await s.claimReaction('ev1|rule', 'myco/x', 'master-a', 1), true, 'the first claim wins');
+    t.equal(await s.claimReaction('ev1|rule', 'myco/x', 'master-b', 1), false, 'a second claim of the same event loses');
+    t.equal(await s.claimReaction('ev1|other', 'myco/x', 'master-b', 1), true, 'another rule claims on its own');
+    await s.noteReactorJob('20261127000000000001', 'myco/x', 2);
+    await s.noteReactorJob('20261127000000000002', 'myco/y', 1);
+    t.equal(await s.reactorDepthOf('20261127000000000001'), 2);
+    t.equal(await s.reactorDepthOf('20261127000000000009'), undefined);
+    t.same(
+      (await s.reactorJobs(10)).map((r) => [r.jid, r.tag, r.depth]),
+      [
+        ['20261127000000000002', 'myco/y', 1],
+        ['20261127000000000001', 'myco/x', 2],
+      ],
+    );
+    await s.pruneReactions(60, Date.now() + 120_000);
+    t.same(await s.reactorJobs(10), []);
+    t.equal(await s.claimReaction('ev1|rule', 'myco/x', 'master-a', 1), true, 'pruned claims are gone');
+  });
+}

@@ -11,6 +11,7 @@ import { bindArgs, execRegistry, readGrainsFile, type ExecRegistry } from '@brin
 import { MINION_JOB_FUNCTIONS } from './exec-modules.js';
 import { MinePusher } from './mine.js';
 import { mineFunctions } from './mine-functions.js';
+import { EVENT_FUNCTIONS } from './event-functions.js';
 import { answerHostCalls } from './host-calls.js';
 import { ensureIdentity } from './identity.js';
 import { JobRunner } from './job-runner.js';
@@ -49,11 +50,12 @@ export interface AgentOptions {
 export class MinionAgent extends EventEmitter {
   readonly id: string;
   private readonly spool: ResultSpool;
-  /** Every function this minion runs: @brine/exec's and its own state.*, saltutil.*, mine.* and schedule.*. */
+  /** Every function this minion runs: @brine/exec's and its own state.*, saltutil.*, mine.*, schedule.* and event.*. */
   readonly exec: ExecRegistry = execRegistry().register(
     ...MINION_JOB_FUNCTIONS,
     ...STATE_FUNCTIONS,
     ...SCHEDULE_FUNCTIONS,
+    ...EVENT_FUNCTIONS,
     ...mineFunctions(
       () => this.mine,
       (op, args) => this.request(op, args),

@@ -15,6 +15,7 @@ const loaders = new Map<string, () => Promise<Command>>([
   ['jobs', async () => (await import('./jobs.js')).jobsCommand],
   ['orch', async () => (await import('./orch.js')).orchCommand],
   ['events', async () => (await import('./events.js')).eventsCommand],
+  ['event', async () => (await import('./event.js')).eventCommand],
   ['demo', async () => (await import('./demo.js')).demoCommand],
   ['validate', async () => (await import('./validate.js')).validateCommand],
   ['pillar', async () => (await import('./pillar.js')).pillarCommand],

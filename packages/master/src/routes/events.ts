@@ -6,6 +6,8 @@ import type { JobManager } from '../jobs.js';
 import type { StateService } from '../state-service.js';
 import type { StoreBackend } from '../store-backend.js';
 import { obj, responses } from './schemas.js';
+import { masterErrors } from '../errors.js';
+import { refusedTag } from '../reactor-rules.js';
 
 export interface EventRouteDeps {
   events: EventBus;
@@ -48,6 +50,37 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
       files_served: deps.files.served,
       files_refused: deps.files.refused,
     }),
+  );
+
+  app.post(
+    '/v1/events',
+    {
+      schema: {
+        summary: "Fires an operator's event on the bus (Salt's event.send from the master side); tags under salt/ and brine/ are refused",
+        tags: ['events'],
+        body: { type: 'object', required: ['tag'], properties: { tag: { type: 'string' }, data: { type: 'object' } } },
+        response: responses(obj({ tag: { type: 'string' } })),
+      },
+    },
+    async (req) => {
+      const { tag, data } = req.body as { tag: string; data?: Record<string, unknown> };
+      const why = refusedTag(tag);
+      if (why) throw masterErrors.make('BRINE_ERR_MASTER_EVENT_TAG', { tag: tag.slice(0, 80), detail: why });
+      deps.events.fire(tag, { ...(data ?? {}), _stamp: new Date().toISOString() });
+      return { tag };
+    },
+  );
+
+  app.get(
+    '/v1/reactions',
+    {
+      schema: {
+        summary: 'Jobs the reactor published, newest first, with the event tag and chain depth of each',
+        tags: ['events'],
+        querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 } } },
+      },
+    },
+    async (req) => ({ reactions: await deps.store.reactorJobs((req.query as { limit?: number }).limit ?? 100) }),
   );
 
   app.get(

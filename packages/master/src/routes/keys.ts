@@ -102,21 +102,24 @@ export async function keyRoutes(app: FastifyInstance, deps: KeyRouteDeps): Promi
         throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: 'name a minion id (glob) or all=true' });
       }
       const match = b.all ? undefined : b.match;
-      let from: KeyState[];
-      let to: KeyState | 'deleted';
-      if (action === 'accept') {
-        from = ['pending', ...(b.include_rejected ? (['rejected'] as const) : []), ...(b.include_denied ? (['denied'] as const) : [])];
-        to = 'accepted';
-      } else if (action === 'reject') {
-        from = ['pending', ...(b.include_accepted ? (['accepted'] as const) : []), ...(b.include_denied ? (['denied'] as const) : [])];
-        to = 'rejected';
-      } else {
-        from = ['pending', 'accepted', 'rejected', 'denied'];
-        to = 'deleted';
-      }
+      const { from, to } = keyAction(action, b);
       const changed = await deps.keys.change(match, from, to);
       for (const c of changed) if (c.from === 'accepted') deps.hub.disconnect(c.minion);
       return { changed };
     },
   );
+}
+
+/** The key states an action moves from, and to (Salt's salt-key and wheel key.* flags). */
+export function keyAction(
+  action: 'accept' | 'reject' | 'delete',
+  b: { include_rejected?: boolean; include_accepted?: boolean; include_denied?: boolean },
+): { from: KeyState[]; to: KeyState | 'deleted' } {
+  if (action === 'accept') {
+    return { from: ['pending', ...(b.include_rejected ? (['rejected'] as const) : []), ...(b.include_denied ? (['denied'] as const) : [])], to: 'accepted' };
+  }
+  if (action === 'reject') {
+    return { from: ['pending', ...(b.include_accepted ? (['accepted'] as const) : []), ...(b.include_denied ? (['denied'] as const) : [])], to: 'rejected' };
+  }
+  return { from: ['pending', 'accepted', 'rejected', 'denied'], to: 'deleted' };
 }
