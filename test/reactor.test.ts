@@ -29,10 +29,11 @@ const reactors = path.join(tmp, 'reactor');
 mkdirSync(tree);
 mkdirSync(reactors);
 writeFileSync(path.join(tree, 'web.sls'), 'deployed:\n  test.succeed_with_changes:\n    - name: deployed by {{ pillar.get("from", "nobody") }}\n');
+writeFileSync(path.join(tree, 'top.sls'), "base:\n  'b1':\n    - web\n");
 writeFileSync(path.join(tree, 'broken.sls'), 'broken:\n  test.fail_without_changes:\n    - name: it broke\n');
 writeFileSync(
   path.join(reactors, 'deploy.sls'),
-  "deploy_b1:\n  local.state.apply:\n    - tgt: b1\n    - args:\n      - mods: web\n      - pillar: {from: {{ data['id'] }}-{{ data['data']['version'] }}}\n",
+  "deploy_b1:\n  local.state.apply:\n    - tgt: b1\n    - args:\n      - pillar: {from: {{ data['id'] }}-{{ data['data']['version'] }}}\n",
 );
 writeFileSync(path.join(reactors, 'ops.sls'), "say:\n  local.test.echo:\n    - tgt: {{ data['to'] }}\n    - arg:\n      - {{ tag }}\n");
 writeFileSync(path.join(reactors, 'loop.sls'), 'again:\n  local.event.send:\n    - tgt: a1\n    - args:\n      - tag: {{ tag }}\n');
@@ -68,7 +69,7 @@ t.teardown(async () => {
 
 const reactions = async (tag: string) => (await a.client.get<{ reactions: ReactorJob[] }>('/v1/reactions')).reactions.filter((r) => r.tag === tag);
 
-t.test("a1's event.send applies an SLS on b1, once, though both masters have the rule", async (t) => {
+t.test("a1's event.send runs b1's highstate, once, though both masters have the rule", async (t) => {
   const sent = await a.run('a1', 'event.send', ['myco/deploy', { version: 3 }]);
   t.match(sent.returns.a1, { success: true, retcode: 0, return: true });
   const [r] = await until(async () => ((await reactions('myco/deploy')).length ? reactions('myco/deploy') : undefined), 'the reaction job');
