@@ -76,6 +76,10 @@ t.before(async () => {
   );
   writeFileSync(path.join(states, 'orch', 'site.sls'), ORCH);
   writeFileSync(path.join(states, 'orch', 'tiny.sls'), 'hello:\n  test.succeed_without_changes: []\n');
+  writeFileSync(
+    path.join(states, 'orch', 'wait.sls'),
+    'ready:\n  salt.wait_for_event:\n    - name: myapp/ready\n    - id_list: [web1, web2]\n    - timeout: 60\ngo:\n  test.succeed_with_changes:\n    - require:\n      - salt: ready\n',
+  );
   writeFileSync(path.join(pillar, 'top.sls'), "base:\n  '*_master':\n    - orch\n");
   writeFileSync(path.join(pillar, 'orch.sls'), "web_target: 'web*'\n");
   cluster.setMasterOptions({
@@ -174,4 +178,25 @@ t.test("the master's schedule runs an orchestration as the user schedule:<name>"
   }, 'the scheduled orchestration');
   const report = await cluster.client.get<{ returns: Record<string, { success: boolean }> }>(`/v1/jobs/${job.jid}`);
   t.same(report.returns.m1_master?.success, true);
+});
+
+t.test('salt.wait_for_event waits for the events the web minions send, then the steps that require it run', async (t) => {
+  let finished: Awaited<ReturnType<Cluster['brine']>> | undefined;
+  const orch = cluster.brine(['orch', 'orch.wait']).then((r) => (finished = r));
+  // the minions send until the orchestration has seen both (an event sent before the step
+  // started listening is not counted, as in Salt)
+  const r = await until(
+    async () => {
+      if (finished) return finished;
+      await cluster.brine(['run', 'web*', 'event.send', 'myapp/ready']);
+      return finished;
+    },
+    'the orchestration waiting for web1 and web2',
+    60_000,
+  );
+  await orch;
+  t.equal(r.code, 0, r.stdout + r.stderr);
+  t.match(r.stderr, /^step 0 salt\.wait_for_event ready: \S+/m);
+  t.match(r.stderr, /^step 1 test\.succeed_with_changes go: changed/m);
+  t.match(r.stdout, /All events seen/);
 });
