@@ -23,7 +23,9 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
     cfg,
     `interface: 127.0.0.1\nport: ${port}\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n${caps}${extra}`,
   );
-  const proc = spawn(process.execPath, ['packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
+  // BENCH_MASTER_NODE_ARGS: Node flags for the master alone (e.g. --cpu-prof --cpu-prof-dir=DIR)
+  const nodeArgs = (process.env.BENCH_MASTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, 'packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   // a bench that fails half way does not leave its master running
