@@ -24,9 +24,14 @@ import { FileRoots, type GitFs, type GitPillar, type TreeBackend, type TreeSnaps
 import { fileBackends, gitPillar } from './file-backends.js';
 import { GitUpdates, type GitSource } from './git-updates.js';
 import { runMasterTops, type LoadedTops } from './master-tops.js';
-import { BindingsService } from './bindings-service.js';
+import { BindingsService, type LoadedTree } from './bindings-service.js';
 import { GpgDecryptor } from './gpg-decrypt.js';
-import { compilePillar, deepMerge, type PillarResult } from './pillar.js';
+import { masterErrors } from './errors.js';
+import { assemblePillar, type PillarPart } from './ext-pillar/assemble.js';
+import { extPillarPlan, type PlanEntry } from './ext-pillar/ext-pillar-plan.js';
+import type { ExtSource } from './ext-pillar/ext-source.js';
+import type { MergeStrategy } from './ext-pillar/merge-strategy.js';
+import { compilePillar, type PillarResult } from './pillar.js';
 import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
 import { runCompileStep, type CompileStep, type StepResult } from './compile-steps.js';
@@ -62,6 +67,15 @@ export interface CompileRequest {
 /** A minion's pillar with the explanation of every name its bindings bound. */
 export interface MinionPillar extends PillarResult {
   explain: Record<string, Explanation>;
+  /** Each source's own pillar, in merge order (`brine pillar explain` names where a value came from). */
+  parts?: PillarPart[];
+}
+
+/** A minion's pillar from the trees (pillar roots, git_pillar), and the whole of it when no other source is asked each time. */
+interface CachedPillar {
+  trees: PillarPart[];
+  mine: Array<[HostCall, HostAnswer]>;
+  res?: MinionPillar;
 }
 
 /** `brine validate --minion`: validateSls's report, rendered on the master for that minion. */
@@ -143,7 +157,9 @@ export class StateService {
   private readonly shared: BoundedCache<Cached>;
   /** Host answers per job and minion: within a job the same call is asked once. */
   private readonly jobAnswers: BoundedCache<Map<string, HostAnswer>>;
-  private readonly pillarCache: BoundedCache<{ res: MinionPillar; mine: Array<[HostCall, HostAnswer]> }>;
+  private readonly pillarCache: BoundedCache<CachedPillar>;
+  /** The ext_pillar entries in config order (git sources and the others). */
+  private readonly extPlan: PlanEntry[];
   /** Answers the mine.get calls of pillar templates (the master's mine); without it they fail as host calls do. */
   private mineAsk?: (id: string, calls: HostCall[]) => Promise<HostAnswer[]>;
   private schema: { hash: string; schema: StateSchema } | undefined;
@@ -161,14 +177,16 @@ export class StateService {
     const backends = fileBackends(config, log, new FileRoots(config.file_roots, config.env_order, escape('file_roots')));
     this.files = backends.files;
     if (backends.gitfs) this.gitfs = backends.gitfs;
-    const gp = gitPillar(config, log);
+    const gitCounts: number[] = [];
+    const gp = gitPillar(config, log, gitCounts);
     if (gp) this.gitPillar = gp;
+    this.extPlan = extPillarPlan(config, gitCounts);
     this.git = new GitUpdates(this.gitSources(), log);
     this.pillars = new FileRoots(config.pillar_roots, config.env_order, escape('pillar_roots'));
     const bytes = config.compile_cache_mb * 1024 * 1024;
     this.compiled = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
     this.shared = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
-    this.pillarCache = new BoundedCache(config.compile_cache_size, bytes, (p) => 1024 + JSON.stringify(p.res.pillar).length);
+    this.pillarCache = new BoundedCache(config.compile_cache_size, bytes, (p) => 1024 + p.trees.reduce((n, t) => n + JSON.stringify(t.pillar).length, 0));
     this.jobAnswers = new BoundedCache(Math.max(64, config.compile_cache_size), bytes, (m) => 256 + m.size * 512);
     this.bindings = new BindingsService(config.bindings_roots, config.bindings_categories);
   }
@@ -208,30 +226,51 @@ export class StateService {
     const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
     const key = hashOf(snap.hash, ...gits.map((s) => s.hash), loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
-    if (hit && (await this.sameMine(id, hit.mine))) return hit.res;
+    if (hit && (await this.sameMine(id, hit.mine))) return hit.res ?? this.withExtSources(id, g, jid, loaded, hit);
     const first = await this.classicPillar(snap, id, g);
-    let classic = first.result;
     const mine = [...first.mine];
-    // git_pillar sources after the pillar roots, each compiled with its own top file (Salt's ext_pillar order)
-    for (const git of gits) {
+    const trees: PillarPart[] = [{ label: 'pillar_roots', ...first.result }];
+    // git_pillar sources: each compiled with its own top file
+    for (const [i, git] of gits.entries()) {
       const more = await this.classicPillar(git, id, g);
-      classic = {
-        pillar: deepMerge(classic.pillar, more.result.pillar, this.config.pillar_merge_lists),
-        diagnostics: [...classic.diagnostics, ...more.result.diagnostics],
-      };
+      trees.push({ label: `ext_pillar:git ${this.gitPillar!.remotes[i]!.status().name}`, ...more.result });
       mine.push(...more.mine);
     }
-    let res: MinionPillar = { ...classic, explain: {} };
-    if (loaded) {
-      const bound = this.bindings.resolve(id, g, jid, loaded);
-      res = {
-        pillar: mergeWithClassicPillar(classic.pillar, bound.pillar),
-        diagnostics: [...classic.diagnostics, ...bound.diagnostics],
-        explain: bound.explain,
-      };
+    // with commands or queries among the sources, only the trees' parts are kept: the rest is asked each time
+    const dynamic = this.extPlan.some((e) => e.kind === 'source');
+    const entry: CachedPillar = { trees, mine };
+    if (!dynamic) entry.res = await this.withExtSources(id, g, jid, loaded, entry);
+    this.pillarCache.set(key, entry);
+    return entry.res ?? this.withExtSources(id, g, jid, loaded, entry);
+  }
+
+  /** The trees' parts and the other ext_pillar sources merged in Salt's order, then the bindings on top. */
+  private async withExtSources(id: string, g: Grains, jid: string | undefined, loaded: LoadedTree | undefined, cached: CachedPillar): Promise<MinionPillar> {
+    const [roots, ...gitParts] = cached.trees;
+    const ext = (
+      await Promise.all(this.extPlan.map((e) => (e.kind === 'git' ? gitParts.splice(0, e.count) : this.fetchPart(e.source, id).then((p) => [p]))))
+    ).flat();
+    const c = this.config;
+    const merged = assemblePillar(roots!, ext, { extFirst: c.ext_pillar_first, strategy: c.pillar_source_merging_strategy as MergeStrategy, mergeLists: c.pillar_merge_lists });
+    if (!loaded) return { pillar: merged.pillar, diagnostics: merged.diagnostics, explain: {}, parts: merged.parts };
+    const bound = this.bindings.resolve(id, g, jid, loaded);
+    return {
+      pillar: mergeWithClassicPillar(merged.pillar, bound.pillar),
+      diagnostics: [...merged.diagnostics, ...bound.diagnostics],
+      explain: bound.explain,
+      parts: merged.parts,
+    };
+  }
+
+  /** One ext_pillar source's pillar for a minion; a failure is that minion's pillar error naming the source (Salt's `_errors`). */
+  private async fetchPart(source: ExtSource, id: string): Promise<PillarPart> {
+    try {
+      return { label: source.label, pillar: await source.fetch(id), diagnostics: [] };
+    } catch (e) {
+      const err = masterErrors.make('BRINE_ERR_MASTER_EXT_PILLAR', { source: source.label, detail: (e as Error).message });
+      this.log.error({ event: 'ext_pillar_failed', minion: id, source: source.label, code: err.code }, err.message);
+      return { label: source.label, pillar: {}, diagnostics: [{ severity: 'error', code: err.code, message: err.message }] };
     }
-    this.pillarCache.set(key, { res, mine });
-    return res;
   }
 
   /** The git_pillar trees of job `jid` (the last update's outside a job). */
