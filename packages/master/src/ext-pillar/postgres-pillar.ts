@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import pg from 'pg';
+import type pg from 'pg';
 import { isDict, type Pillar } from '@brine/core';
 import { masterErrors } from '../errors.js';
 import { ExtPillarFailure } from './ext-source.js';
@@ -87,7 +87,7 @@ export function pgLocation(c: PgPillarConnection): string {
 
 /** One pool per master for every `postgres` entry; queries for a fleet share its few connections. */
 export class PgPillar {
-  private pool?: pg.Pool;
+  private pool?: Promise<pg.Pool>;
   private readonly conn: PgPillarConnection;
   private readonly timeoutMs: number;
   constructor(conn: PgPillarConnection, timeoutMs: number) {
@@ -95,27 +95,36 @@ export class PgPillar {
     this.timeoutMs = timeoutMs;
   }
 
-  private poolOf(): pg.Pool {
-    if (!this.pool) {
-      const { host, port, user, db } = this.conn;
-      const password = this.conn.passFile ? readPassword(this.conn.passFile) : undefined;
-      this.pool = new pg.Pool({
-        host,
-        port,
-        user,
-        database: db,
-        ...(password !== undefined ? { password } : {}),
-        max: 4,
-        idleTimeoutMillis: 10_000,
-        allowExitOnIdle: true,
-        connectionTimeoutMillis: this.timeoutMs,
-        statement_timeout: this.timeoutMs,
-        query_timeout: this.timeoutMs,
-      });
-      // an idle connection the server drops must not crash the master
-      this.pool.on('error', () => undefined);
-    }
+  private poolOf(): Promise<pg.Pool> {
+    // a failed open (an unreadable password file) is tried again at the next ask
+    this.pool ??= this.open().catch((e: unknown) => {
+      this.pool = undefined;
+      throw e;
+    });
     return this.pool;
+  }
+
+  private async open(): Promise<pg.Pool> {
+    const { host, port, user, db } = this.conn;
+    const password = this.conn.passFile ? readPassword(this.conn.passFile) : undefined;
+    // pg is loaded only when a postgres pillar is asked: another master never pays for it
+    const { Pool } = (await import('pg')).default;
+    const pool = new Pool({
+      host,
+      port,
+      user,
+      database: db,
+      ...(password !== undefined ? { password } : {}),
+      max: 4,
+      idleTimeoutMillis: 10_000,
+      allowExitOnIdle: true,
+      connectionTimeoutMillis: this.timeoutMs,
+      statement_timeout: this.timeoutMs,
+      query_timeout: this.timeoutMs,
+    });
+    // an idle connection the server drops must not crash the master
+    pool.on('error', () => undefined);
+    return pool;
   }
 
   /** The queries' rows for minion `id`, folded as sql_base folds them. */
@@ -124,7 +133,7 @@ export class PgPillar {
     for (const q of queries) {
       const text = pgStatement(q.query);
       try {
-        const res = await this.poolOf().query({ text, values: text.includes('$1') ? [id] : [], rowMode: 'array', types: TYPES });
+        const res = await (await this.poolOf()).query({ text, values: text.includes('$1') ? [id] : [], rowMode: 'array', types: TYPES });
         results.push({ q, r: { fields: res.fields.map((f) => f.name), rows: res.rows as unknown[][] } });
       } catch (e) {
         throw new ExtPillarFailure(`${pgLocation(this.conn)}: ${(e as Error).message}`);
@@ -134,7 +143,8 @@ export class PgPillar {
   }
 
   async close(): Promise<void> {
-    await this.pool?.end().catch(() => undefined);
+    const pool = await this.pool?.catch(() => undefined);
+    await pool?.end().catch(() => undefined);
     this.pool = undefined;
   }
 }
