@@ -26,13 +26,20 @@ let cluster: Cluster;
 t.before(async () => {
   pg = await startPostgres();
   await pg.createDatabase('pillar');
-  await pg.psql("CREATE TABLE settings (minion text, app text, setting text, value text); INSERT INTO settings VALUES ('m1', 'app', 'db_host', 'db1'), ('m2', 'app', 'db_host', 'other');", 'pillar');
+  await pg.psql(
+    "CREATE TABLE settings (minion text, app text, setting text, value text); INSERT INTO settings VALUES ('m1', 'app', 'db_host', 'db1'), ('m2', 'app', 'db_host', 'other');",
+    'pillar',
+  );
   cluster = new Cluster({
     minions: ['m1'],
     master: {
       pillar_roots: { base: [path.join(dir, 'pillar')] },
       postgres: { host: pg.host, port: pg.port, user: pg.user, db: 'pillar', pass_file: pg.passwordFile },
-      ext_pillar: [{ git: [`master file://${repo.bare}`] }, { cmd_yaml: `${cmd} %s` }, { postgres: ['SELECT app, setting, value FROM settings WHERE minion = %s'] }],
+      ext_pillar: [
+        { git: [`master file://${repo.bare}`] },
+        { cmd_yaml: `${cmd} %s` },
+        { postgres: ['SELECT app, setting, value FROM settings WHERE minion = %s'] },
+      ],
       timeout: 60,
     },
   });

@@ -247,11 +247,17 @@ export class StateService {
   /** The trees' parts and the other ext_pillar sources merged in Salt's order, then the bindings on top. */
   private async withExtSources(id: string, g: Grains, jid: string | undefined, loaded: LoadedTree | undefined, cached: CachedPillar): Promise<MinionPillar> {
     const [roots, ...gitParts] = cached.trees;
-    const ext = (
-      await Promise.all(this.extPlan.map((e) => (e.kind === 'git' ? gitParts.splice(0, e.count) : this.fetchPart(e.source, id).then((p) => [p]))))
-    ).flat();
+    // the sources are asked at once; their parts merge in config order
+    const parts = this.extPlan.map((e): Promise<PillarPart[]> =>
+      e.kind === 'git' ? Promise.resolve(gitParts.splice(0, e.count)) : this.fetchPart(e.source, id).then((p) => [p]),
+    );
+    const ext = (await Promise.all(parts)).flat();
     const c = this.config;
-    const merged = assemblePillar(roots!, ext, { extFirst: c.ext_pillar_first, strategy: c.pillar_source_merging_strategy as MergeStrategy, mergeLists: c.pillar_merge_lists });
+    const merged = assemblePillar(roots!, ext, {
+      extFirst: c.ext_pillar_first,
+      strategy: c.pillar_source_merging_strategy as MergeStrategy,
+      mergeLists: c.pillar_merge_lists,
+    });
     if (!loaded) return { pillar: merged.pillar, diagnostics: merged.diagnostics, explain: {}, parts: merged.parts };
     const bound = this.bindings.resolve(id, g, jid, loaded);
     return {

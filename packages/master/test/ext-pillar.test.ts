@@ -44,7 +44,9 @@ function unbytes(v: unknown): unknown {
 t.test("Salt's merge of pillar_roots, cmd_yaml and file_tree, per strategy and ext_pillar_first (golden)", async (t) => {
   const dir = tmp(t);
   cpSync(GOLDEN, dir, { recursive: true });
-  const golden = JSON.parse(readFileSync(path.join(GOLDEN, 'salt.json'), 'utf8')) as { cases: Record<string, { config: Partial<MasterConfig>; salt: unknown }> };
+  const golden = JSON.parse(readFileSync(path.join(GOLDEN, 'salt.json'), 'utf8')) as {
+    cases: Record<string, { config: Partial<MasterConfig>; salt: unknown }>;
+  };
   const ext_pillar = [{ cmd_yaml: `sh ${dir}/cmd.sh %s` }, { file_tree: { root_dir: path.join(dir, 'tree'), keep_newline: ['files/kept*'] } }];
   for (const [name, c] of Object.entries(golden.cases)) {
     const s = await service({ pillar_roots: { base: [path.join(dir, 'pillar')] }, ext_pillar, ...c.config });
@@ -117,7 +119,10 @@ t.test('explain names the source of each value, and what it shadowed', async (t)
     { name: 'app.port', value: 8080, sources: [`ext_pillar:cmd_yaml ${cmd}`, 'pillar_roots'] },
     { name: 'app.name', value: 'roots', sources: ['pillar_roots'] },
   ]);
-  t.equal(formatSources(pillarSources(p.pillar, p.parts ?? [], 'app:port')), `app.port: 8080\n    from: ext_pillar:cmd_yaml ${cmd}\n    shadows: pillar_roots\n`);
+  t.equal(
+    formatSources(pillarSources(p.pillar, p.parts ?? [], 'app:port')),
+    `app.port: 8080\n    from: ext_pillar:cmd_yaml ${cmd}\n    shadows: pillar_roots\n`,
+  );
 });
 
 t.test('ext_pillar options are checked at start', async (t) => {

@@ -67,6 +67,7 @@ export function parseCommandPillar(text: string, format: 'yaml' | 'json'): Pilla
     throw new ExtPillarFailure(`its output is not ${format.toUpperCase()}: ${(e as Error).message.split('\n')[0]}`);
   }
   if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new ExtPillarFailure(`its output is ${Array.isArray(value) ? 'a list' : 'a scalar'}, not a mapping`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new ExtPillarFailure(`its output is ${Array.isArray(value) ? 'a list' : 'a scalar'}, not a mapping`);
   return value as Pillar;
 }

@@ -84,10 +84,12 @@ function fileTreeSource(value: unknown): ExtSource {
   if (!isDict(value)) throw fail('file_tree: expected {root_dir: ..., ...}');
   for (const k of Object.keys(value)) if (!FILE_TREE_KEYS.includes(k)) throw fail(`file_tree: unknown option '${k}' (${FILE_TREE_KEYS.join(', ')})`);
   const root = value.root_dir;
-  if (typeof root !== 'string' || !path.isAbsolute(root)) throw fail('file_tree: root_dir must be an absolute path (a path relative to pillar_roots is not supported)');
+  if (typeof root !== 'string' || !path.isAbsolute(root))
+    throw fail('file_tree: root_dir must be an absolute path (a path relative to pillar_roots is not supported)');
   if (value.template === true) throw fail('file_tree: template: true is not supported; Brine serves the files raw (their text as values)');
   const keep = value.keep_newline ?? false;
-  if (typeof keep !== 'boolean' && !(Array.isArray(keep) && keep.every((g) => typeof g === 'string'))) throw fail('file_tree: keep_newline is true, false or a list of globs');
+  if (typeof keep !== 'boolean' && !(Array.isArray(keep) && keep.every((g) => typeof g === 'string')))
+    throw fail('file_tree: keep_newline is true, false or a list of globs');
   const o = { rootDir: root, followDirLinks: value.follow_dir_links === true, keepNewline: keep, maxBytes: MAX_OUTPUT };
   return { label: `ext_pillar:file_tree ${root}`, fetch: (id) => fileTreePillar(id, o) };
 }

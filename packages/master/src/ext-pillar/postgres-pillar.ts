@@ -25,7 +25,8 @@ export function parsePgConnection(value: unknown): PgPillarConnection {
   const v = value ?? {};
   if (!isDict(v)) throw fail('expected a mapping of host, port, user, db, pass_file');
   if ('pass' in v) throw fail('a password in the config; remove `pass` and put the password alone in the file `pass_file` names (mode 0600)');
-  for (const k of Object.keys(v)) if (!['host', 'port', 'user', 'db', 'pass_file'].includes(k)) throw fail(`unknown key '${k}' (host, port, user, db, pass_file)`);
+  for (const k of Object.keys(v))
+    if (!['host', 'port', 'user', 'db', 'pass_file'].includes(k)) throw fail(`unknown key '${k}' (host, port, user, db, pass_file)`);
   return {
     host: String(v.host ?? 'localhost'),
     port: Number(v.port ?? 5432),

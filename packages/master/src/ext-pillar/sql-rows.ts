@@ -111,7 +111,12 @@ function foldRows(focus: Pillar, q: SqlQuery, { fields, rows }: SqlRows): void {
   for (const [d, keys] of [...listify].reverse()) {
     for (const k of keys) {
       const v = d[k];
-      if (isDict(v)) setKey(d, k, keysOf(v).map((x) => v[x]));
+      if (isDict(v))
+        setKey(
+          d,
+          k,
+          keysOf(v).map((x) => v[x]),
+        );
       else if (Array.isArray(v)) setKey(d, k, [v]);
     }
   }

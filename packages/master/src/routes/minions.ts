@@ -210,7 +210,9 @@ function pillarRoutes(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (id
         tags: ['minions'],
         params: minionParam,
         querystring: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
-        response: responses(obj({ minion: str, name: str, bound: { type: 'boolean' }, explain: obj(), sources: { type: 'array', items: obj() }, text: str, errors: strList })),
+        response: responses(
+          obj({ minion: str, name: str, bound: { type: 'boolean' }, explain: obj(), sources: { type: 'array', items: obj() }, text: str, errors: strList }),
+        ),
       },
     },
     async (req) => {
