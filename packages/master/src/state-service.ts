@@ -362,7 +362,12 @@ export class StateService {
 
   /** One render of the classic pillar, on a compile worker (in process only for a service without a pool: never the master). */
   private async classicPillarOnce(snap: TreeSnapshot, id: string, g: Grains, answers: Map<string, HostAnswer>): Promise<PillarResult> {
-    const opts = { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups, safeMatchersOnly: this.config.pillar_safe_matchers_only };
+    const opts = {
+      mergeLists: this.config.pillar_merge_lists,
+      strategy: this.config.pillar_source_merging_strategy as MergeStrategy,
+      nodegroups: this.config.nodegroups,
+      safeMatchersOnly: this.config.pillar_safe_matchers_only,
+    };
     const pool = await this.workers();
     if (!pool) return compilePillar(snap, { id, grains: g }, { ...opts, context: { hostAnswers: answers } });
     try {

@@ -136,3 +136,14 @@ t.test('ext_pillar options are checked at start', async (t) => {
   ];
   for (const [cfg, why] of bad) await t.rejects(service(cfg), { code: 'BRINE_ERR_MASTER_CONFIG', message: why });
 });
+
+t.test('pillar_source_merging_strategy merges the pillar roots’ files too, as Salt does (golden)', async (t) => {
+  const golden = path.join(import.meta.dirname, 'golden', 'pillar-roots-strategy');
+  const cases = (
+    JSON.parse(readFileSync(path.join(golden, 'salt.json'), 'utf8')) as { cases: Record<string, { config: Partial<MasterConfig>; salt: unknown }> }
+  ).cases;
+  for (const [name, c] of Object.entries(cases)) {
+    const s = await service({ pillar_roots: { base: [path.join(golden, 'pillar')] }, ...c.config });
+    t.strictSame((await s.pillar('anchor', {})).pillar, c.salt, name);
+  }
+});
