@@ -64,6 +64,8 @@ export interface PillarOptions {
   mergeLists?: boolean;
   /** How the pillar SLS files merge (Salt's pillar_source_merging_strategy; smart by default). */
   strategy?: PillarMergeStrategy;
+  /** Pillar the templates see beneath what the files merged so far (the ext_pillar's, with Salt's ext_pillar_first). */
+  seen?: Record<string, unknown>;
   nodegroups?: Record<string, string | string[]>;
   /** Only this pillar environment (Salt's `pillarenv`). */
   pillarenv?: string;
@@ -132,7 +134,7 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
         sls,
         path: file.path,
         text: file.text,
-        context: { ...pillarContext(opts, minion, pillar, defaults), gpg },
+        context: { ...pillarContext(opts, minion, opts.seen ? mergePillar(mergePillar({}, opts.seen), pillar, opts.mergeLists) : pillar, defaults), gpg },
       });
       diagnostics.push(...out.diagnostics.map((d) => ({ ...d, message: `pillar: ${d.message}` })));
       if (out.hostCalls) hostCalls.push(...out.hostCalls);

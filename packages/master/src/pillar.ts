@@ -24,6 +24,7 @@ export function compilePillar(
   opts: {
     mergeLists?: boolean;
     strategy?: PillarMergeStrategy;
+    seen?: Record<string, unknown>;
     nodegroups?: Record<string, string | string[]>;
     safeMatchersOnly?: boolean;
     render?: (input: RenderInput) => RenderOutput;

@@ -17,7 +17,7 @@ import {
   type ValidateResult,
 } from '@brine/compiler';
 import { mergeWithClassicPillar, type Explanation } from '@brine/bindings';
-import { errorLines, hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
+import { errorLines, hasErrors, packKeyOrder, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
 import type { Logger } from '@brine/core';
 import type { MasterConfig } from './config.js';
 import { FileRoots, type GitFs, type GitPillar, type TreeBackend, type TreeSnapshot } from '@brine/fileserver';
@@ -30,7 +30,7 @@ import { masterErrors } from './errors.js';
 import { assemblePillar, type PillarPart } from './ext-pillar/assemble.js';
 import { extPillarPlan, type PlanEntry } from './ext-pillar/ext-pillar-plan.js';
 import type { ExtSource } from './ext-pillar/ext-source.js';
-import type { MergeStrategy } from './ext-pillar/merge-strategy.js';
+import { mergeSources, type MergeStrategy } from './ext-pillar/merge-strategy.js';
 import { compilePillar, type PillarResult } from './pillar.js';
 import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
@@ -224,36 +224,79 @@ export class StateService {
     const snap = await treeOf(this.pillars, jid);
     const gits = await this.gitPillarTrees(jid);
     const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
+    if (this.config.ext_pillar_first && this.extPlan.length > 0) return this.pillarExtFirst(id, g, grainsJson, jid, snap, gits, loaded);
     const key = hashOf(snap.hash, ...gits.map((s) => s.hash), loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
     if (hit && (await this.sameMine(id, hit.mine))) return hit.res ?? this.withExtSources(id, g, jid, loaded, hit);
     const first = await this.classicPillar(snap, id, g);
-    const mine = [...first.mine];
-    const trees: PillarPart[] = [{ label: 'pillar_roots', ...first.result }];
-    // git_pillar sources: each compiled with its own top file
+    const rest = await this.gitParts(gits, id, g);
+    const entry: CachedPillar = { trees: [{ label: 'pillar_roots', ...first.result }, ...rest.trees], mine: [...first.mine, ...rest.mine] };
+    // with commands or queries among the sources, only the trees' parts are kept: the rest is asked each time
+    if (!this.extPlan.some((e) => e.kind === 'source')) entry.res = await this.withExtSources(id, g, jid, loaded, entry);
+    this.pillarCache.set(key, entry);
+    return entry.res ?? this.withExtSources(id, g, jid, loaded, entry);
+  }
+
+  /** The git_pillar trees' parts for a minion, each compiled with its own top file. */
+  private async gitParts(gits: TreeSnapshot[], id: string, g: Grains): Promise<{ trees: PillarPart[]; mine: Array<[HostCall, HostAnswer]> }> {
+    const trees: PillarPart[] = [];
+    const mine: Array<[HostCall, HostAnswer]> = [];
     for (const [i, git] of gits.entries()) {
       const more = await this.classicPillar(git, id, g);
       trees.push({ label: `ext_pillar:git ${this.gitPillar!.remotes[i]!.status().name}`, ...more.result });
       mine.push(...more.mine);
     }
-    // with commands or queries among the sources, only the trees' parts are kept: the rest is asked each time
-    const dynamic = this.extPlan.some((e) => e.kind === 'source');
-    const entry: CachedPillar = { trees, mine };
-    if (!dynamic) entry.res = await this.withExtSources(id, g, jid, loaded, entry);
-    this.pillarCache.set(key, entry);
-    return entry.res ?? this.withExtSources(id, g, jid, loaded, entry);
+    return { trees, mine };
+  }
+
+  /**
+   * ext_pillar_first: the ext_pillar sources first, then the pillar roots rendered with their
+   * values in the templates' `pillar` (Salt's opts['pillar']) and merged over them.
+   */
+  private async pillarExtFirst(
+    id: string,
+    g: Grains,
+    grainsJson: string,
+    jid: string | undefined,
+    snap: TreeSnapshot,
+    gits: TreeSnapshot[],
+    loaded: LoadedTree | undefined,
+  ): Promise<MinionPillar> {
+    const c = this.config;
+    const gitKey = hashOf('git_pillar', ...gits.map((s) => s.hash), id, grainsJson, c.pillar_merge_lists);
+    let git = this.pillarCache.get(gitKey);
+    if (!git || !(await this.sameMine(id, git.mine))) this.pillarCache.set(gitKey, (git = await this.gitParts(gits, id, g)));
+    const ext = await this.extParts(id, git.trees);
+    const seen = ext.reduce<Pillar>((acc, p) => mergeSources(acc, p.pillar, c.pillar_source_merging_strategy as MergeStrategy, c.pillar_merge_lists), {});
+    // the roots' pillar depends on what the ext_pillar gave: it is cached with it
+    const rootsKey = hashOf('roots', snap.hash, id, grainsJson, c.pillar_merge_lists, seen);
+    let roots = this.pillarCache.get(rootsKey);
+    if (!roots || !(await this.sameMine(id, roots.mine))) {
+      const first = await this.classicPillar(snap, id, g, seen);
+      this.pillarCache.set(rootsKey, (roots = { trees: [{ label: 'pillar_roots', ...first.result }], mine: first.mine }));
+    }
+    return this.finish(id, g, jid, loaded, roots.trees[0]!, ext);
+  }
+
+  /** The ext_pillar parts in config order: the git trees' as rendered, the other sources asked now (at once). */
+  private async extParts(id: string, gitTrees: PillarPart[]): Promise<PillarPart[]> {
+    const gitParts = [...gitTrees];
+    const parts = this.extPlan.map((e): Promise<PillarPart[]> =>
+      e.kind === 'git' ? Promise.resolve(gitParts.splice(0, e.count)) : this.fetchPart(e.source, id).then((p) => [p]),
+    );
+    return (await Promise.all(parts)).flat();
   }
 
   /** The trees' parts and the other ext_pillar sources merged in Salt's order, then the bindings on top. */
   private async withExtSources(id: string, g: Grains, jid: string | undefined, loaded: LoadedTree | undefined, cached: CachedPillar): Promise<MinionPillar> {
-    const [roots, ...gitParts] = cached.trees;
-    // the sources are asked at once; their parts merge in config order
-    const parts = this.extPlan.map((e): Promise<PillarPart[]> =>
-      e.kind === 'git' ? Promise.resolve(gitParts.splice(0, e.count)) : this.fetchPart(e.source, id).then((p) => [p]),
-    );
-    const ext = (await Promise.all(parts)).flat();
+    const [roots, ...gitTrees] = cached.trees;
+    return this.finish(id, g, jid, loaded, roots!, await this.extParts(id, gitTrees));
+  }
+
+  /** The parts merged in Salt's order, then the bindings on top. */
+  private finish(id: string, g: Grains, jid: string | undefined, loaded: LoadedTree | undefined, roots: PillarPart, ext: PillarPart[]): MinionPillar {
     const c = this.config;
-    const merged = assemblePillar(roots!, ext, {
+    const merged = assemblePillar(roots, ext, {
       extFirst: c.ext_pillar_first,
       strategy: c.pillar_source_merging_strategy as MergeStrategy,
       mergeLists: c.pillar_merge_lists,
@@ -345,10 +388,15 @@ export class StateService {
    * Classic pillar, with its templates' mine.get calls answered by the mine in rounds (render,
    * answer the calls, render again); any other host call fails it as before: pillar has no host.
    */
-  private async classicPillar(snap: TreeSnapshot, id: string, g: Grains): Promise<{ result: PillarResult; mine: Array<[HostCall, HostAnswer]> }> {
+  private async classicPillar(
+    snap: TreeSnapshot,
+    id: string,
+    g: Grains,
+    seen?: Pillar,
+  ): Promise<{ result: PillarResult; mine: Array<[HostCall, HostAnswer]> }> {
     const answers = new Map<string, HostAnswer>();
     for (let round = 0; ; round++) {
-      const { hostCalls = [], ...result } = await this.classicPillarOnce(snap, id, g, answers);
+      const { hostCalls = [], ...result } = await this.classicPillarOnce(snap, id, g, answers, seen);
       const missing = hostCalls.filter((c) => c.fun === 'mine.get' && !answers.has(c.key));
       if (missing.length === 0 || !this.mineAsk || round >= HOST_CALL_ROUNDS)
         return { result: await this.decryptPillar(id, result), mine: answersUsed(hostCalls, answers) };
@@ -361,8 +409,9 @@ export class StateService {
   }
 
   /** One render of the classic pillar, on a compile worker (in process only for a service without a pool: never the master). */
-  private async classicPillarOnce(snap: TreeSnapshot, id: string, g: Grains, answers: Map<string, HostAnswer>): Promise<PillarResult> {
+  private async classicPillarOnce(snap: TreeSnapshot, id: string, g: Grains, answers: Map<string, HostAnswer>, seen?: Pillar): Promise<PillarResult> {
     const opts = {
+      ...(seen ? { seen } : {}),
       mergeLists: this.config.pillar_merge_lists,
       strategy: this.config.pillar_source_merging_strategy as MergeStrategy,
       nodegroups: this.config.nodegroups,
@@ -371,7 +420,8 @@ export class StateService {
     const pool = await this.workers();
     if (!pool) return compilePillar(snap, { id, grains: g }, { ...opts, context: { hostAnswers: answers } });
     try {
-      return await pool.pillar(id, g, opts, snap, answers);
+      // key order packed across the boundary, as compile steps pack theirs
+      return await pool.pillar(id, g, seen ? { ...opts, seen: packKeyOrder(seen) as Pillar } : opts, snap, answers);
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === undefined || !POOL_FAILURES.has(code)) throw e;

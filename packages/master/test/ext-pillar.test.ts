@@ -147,3 +147,18 @@ t.test('pillar_source_merging_strategy merges the pillar roots’ files too, as 
     t.strictSame((await s.pillar('anchor', {})).pillar, c.salt, name);
   }
 });
+
+t.test("ext_pillar_first: the pillar roots' templates see the ext_pillar's values (golden)", async (t) => {
+  const golden = path.join(import.meta.dirname, 'golden', 'ext-pillar-first');
+  const salt = (JSON.parse(readFileSync(path.join(golden, 'salt.json'), 'utf8')) as { salt: unknown }).salt;
+  const s = await service({
+    pillar_roots: { base: [path.join(golden, 'pillar')] },
+    ext_pillar: [{ cmd_yaml: `sh ${GOLDEN}/cmd.sh %s` }],
+    ext_pillar_first: true,
+  });
+  const p = await s.pillar('anchor', {});
+  t.same(p.diagnostics, []);
+  t.strictSame(p.pillar, salt);
+  t.same(pillarSources(p.pillar, p.parts ?? [], 'seen_by_roots')[0]?.sources, ['pillar_roots'], 'values the roots templates saw are not taken for theirs');
+  t.same(pillarSources(p.pillar, p.parts ?? [], 'top_cmd')[0]?.sources, [`ext_pillar:cmd_yaml sh`]);
+});
