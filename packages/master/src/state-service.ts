@@ -266,7 +266,7 @@ export class StateService {
     const gitKey = hashOf('git_pillar', ...gits.map((s) => s.hash), id, grainsJson, c.pillar_merge_lists);
     let git = this.pillarCache.get(gitKey);
     if (!git || !(await this.sameMine(id, git.mine))) this.pillarCache.set(gitKey, (git = await this.gitParts(gits, id, g)));
-    const ext = await this.extParts(id, git.trees);
+    const ext = await this.extParts(id, g, git.trees);
     const seen = ext.reduce<Pillar>((acc, p) => mergeSources(acc, p.pillar, c.pillar_source_merging_strategy as MergeStrategy, c.pillar_merge_lists), {});
     // the roots' pillar depends on what the ext_pillar gave: it is cached with it
     const rootsKey = hashOf('roots', snap.hash, id, grainsJson, c.pillar_merge_lists, seen);
@@ -279,10 +279,10 @@ export class StateService {
   }
 
   /** The ext_pillar parts in config order: the git trees' as rendered, the other sources asked now (at once). */
-  private async extParts(id: string, gitTrees: PillarPart[]): Promise<PillarPart[]> {
+  private async extParts(id: string, g: Grains, gitTrees: PillarPart[]): Promise<PillarPart[]> {
     const gitParts = [...gitTrees];
     const parts = this.extPlan.map((e): Promise<PillarPart[]> =>
-      e.kind === 'git' ? Promise.resolve(gitParts.splice(0, e.count)) : this.fetchPart(e.source, id).then((p) => [p]),
+      e.kind === 'git' ? Promise.resolve(gitParts.splice(0, e.count)) : this.fetchPart(e.source, id, g).then((p) => [p]),
     );
     return (await Promise.all(parts)).flat();
   }
@@ -290,7 +290,7 @@ export class StateService {
   /** The trees' parts and the other ext_pillar sources merged in Salt's order, then the bindings on top. */
   private async withExtSources(id: string, g: Grains, jid: string | undefined, loaded: LoadedTree | undefined, cached: CachedPillar): Promise<MinionPillar> {
     const [roots, ...gitTrees] = cached.trees;
-    return this.finish(id, g, jid, loaded, roots!, await this.extParts(id, gitTrees));
+    return this.finish(id, g, jid, loaded, roots!, await this.extParts(id, g, gitTrees));
   }
 
   /** The parts merged in Salt's order, then the bindings on top. */
@@ -312,9 +312,9 @@ export class StateService {
   }
 
   /** One ext_pillar source's pillar for a minion; a failure is that minion's pillar error naming the source (Salt's `_errors`). */
-  private async fetchPart(source: ExtSource, id: string): Promise<PillarPart> {
+  private async fetchPart(source: ExtSource, id: string, g: Grains): Promise<PillarPart> {
     try {
-      return { label: source.label, pillar: await source.fetch(id), diagnostics: [] };
+      return { label: source.label, pillar: await source.fetch(id, g), diagnostics: [] };
     } catch (e) {
       const err = masterErrors.make('BRINE_ERR_MASTER_EXT_PILLAR', { source: source.label, detail: (e as Error).message });
       this.log.error({ event: 'ext_pillar_failed', minion: id, source: source.label, code: err.code }, err.message);

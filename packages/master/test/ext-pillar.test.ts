@@ -162,3 +162,20 @@ t.test("ext_pillar_first: the pillar roots' templates see the ext_pillar's value
   t.same(pillarSources(p.pillar, p.parts ?? [], 'seen_by_roots')[0]?.sources, ['pillar_roots'], 'values the roots templates saw are not taken for theirs');
   t.same(pillarSources(p.pillar, p.parts ?? [], 'top_cmd')[0]?.sources, [`ext_pillar:cmd_yaml sh`]);
 });
+
+t.test("file_tree: the folders of the minion's nodegroups, then its host folder over them", async (t) => {
+  const dir = tmp(t);
+  const root_dir = path.join(dir, 'tree');
+  const put = (rel: string, text: string) => {
+    mkdirSync(path.dirname(path.join(root_dir, rel)), { recursive: true });
+    writeFileSync(path.join(root_dir, rel), text);
+  };
+  put('nodegroups/all/x', 'all');
+  put('nodegroups/all/y', 'all');
+  put('nodegroups/webs/x', 'web');
+  put('nodegroups/unknown/x', 'not a configured nodegroup');
+  put('hosts/m1/y', 'host');
+  const s = await service({ nodegroups: { all: '*', webs: 'G@role:web' }, ext_pillar: [{ file_tree: { root_dir } }] });
+  t.strictSame((await s.pillar('m1', { role: 'web' })).pillar, { x: 'web', y: 'host' });
+  t.strictSame((await s.pillar('m2', { role: 'db' })).pillar, { x: 'all', y: 'all' }, 'no host folder: the nodegroups only');
+});

@@ -57,7 +57,7 @@ export function extPillarPlan(config: MasterConfig, gitCounts: number[]): PlanEn
         return { kind: 'source', source: { label, fetch } };
       }
       case 'file_tree':
-        return { kind: 'source', source: fileTreeSource(value) };
+        return { kind: 'source', source: fileTreeSource(value, config.nodegroups) };
       case 'postgres': {
         let queries;
         try {
@@ -80,7 +80,7 @@ export function extPillarPlan(config: MasterConfig, gitCounts: number[]): PlanEn
 const FILE_TREE_KEYS = ['root_dir', 'follow_dir_links', 'keep_newline', 'debug', 'render_default', 'renderer_blacklist', 'renderer_whitelist', 'template'];
 
 /** file_tree with Salt's options, raw files only: `template: true` (rendering the files) is refused. */
-function fileTreeSource(value: unknown): ExtSource {
+function fileTreeSource(value: unknown, nodegroups: Record<string, string | string[]>): ExtSource {
   if (!isDict(value)) throw fail('file_tree: expected {root_dir: ..., ...}');
   for (const k of Object.keys(value)) if (!FILE_TREE_KEYS.includes(k)) throw fail(`file_tree: unknown option '${k}' (${FILE_TREE_KEYS.join(', ')})`);
   const root = value.root_dir;
@@ -90,6 +90,6 @@ function fileTreeSource(value: unknown): ExtSource {
   const keep = value.keep_newline ?? false;
   if (typeof keep !== 'boolean' && !(Array.isArray(keep) && keep.every((g) => typeof g === 'string')))
     throw fail('file_tree: keep_newline is true, false or a list of globs');
-  const o = { rootDir: root, followDirLinks: value.follow_dir_links === true, keepNewline: keep, maxBytes: MAX_OUTPUT };
-  return { label: `ext_pillar:file_tree ${root}`, fetch: (id) => fileTreePillar(id, o) };
+  const o = { rootDir: root, followDirLinks: value.follow_dir_links === true, keepNewline: keep, maxBytes: MAX_OUTPUT, nodegroups };
+  return { label: `ext_pillar:file_tree ${root}`, fetch: (id, grains) => fileTreePillar(id, grains, o) };
 }

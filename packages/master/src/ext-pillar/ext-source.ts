@@ -1,4 +1,4 @@
-import type { Pillar } from '@brine/core';
+import type { Grains, Pillar } from '@brine/core';
 
 /** A source that failed for one minion: the message names what went wrong, never a secret or the data. */
 export class ExtPillarFailure extends Error {
@@ -9,7 +9,7 @@ export class ExtPillarFailure extends Error {
 export interface ExtSource {
   /** Its name in `brine pillar explain`, errors and logs: `ext_pillar:cmd_yaml /usr/local/bin/x`. */
   label: string;
-  fetch(id: string): Promise<Pillar>;
+  fetch(id: string, grains: Grains): Promise<Pillar>;
   close?(): Promise<void>;
 }
 
