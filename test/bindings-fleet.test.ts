@@ -111,9 +111,12 @@ t.test('brine pillar explain names the winning binding and what it shadowed', as
   };
   t.same(Object.keys(r.explain).sort(), ['motd.greeting', 'motd.pkg'], 'a prefix explains the names under it');
   t.match(r.explain['motd.pkg'], { value: 'apt', winner: { file: 'motd/bindings/default.yaml', layer: 'modules', categories: {} } });
-  const none = await cluster.brine(['pillar', 'explain', 'web1', 'motd.owner']);
-  t.equal(none.code, 1, 'a name no binding binds');
-  t.equal(none.stdout, 'motd.owner: not bound for this minion\n');
+  const classic = await cluster.brine(['pillar', 'explain', 'web1', 'motd.owner']);
+  t.equal(classic.code, 0, 'a name no binding binds: the pillar source it came from');
+  t.equal(classic.stdout, 'motd.owner: "ops"\n    from: pillar_roots\n');
+  const none = await cluster.brine(['pillar', 'explain', 'web1', 'motd.nothing']);
+  t.equal(none.code, 1, 'a name in no source');
+  t.equal(none.stdout, 'motd.nothing: not bound for this minion\n');
   const unknown = await cluster.brine(['pillar', 'explain', 'nosuch', 'motd']);
   t.equal(unknown.code, 1);
   t.match(unknown.stderr, /BRINE_ERR_MASTER_NOT_FOUND/);

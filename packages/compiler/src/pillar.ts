@@ -29,6 +29,31 @@ export function mergePillar(dest: Record<string, unknown>, src: Record<string, u
   return dest;
 }
 
+/** Salt's `pillar_source_merging_strategy` values Brine takes (`smart` is `recurse` with the yaml renderer). */
+export const PILLAR_MERGE_STRATEGIES = ['smart', 'recurse', 'aggregate', 'overwrite', 'none'] as const;
+export type PillarMergeStrategy = (typeof PILLAR_MERGE_STRATEGIES)[number];
+
+/**
+ * Merges `src` into `dest` (changed in place) as Salt's `salt.utils.dictupdate.merge` does with
+ * `pillar_source_merging_strategy`: smart and recurse as mergePillar; none as recurse without
+ * merging lists; overwrite replaces `dest`'s top-level values whole, and so does aggregate on
+ * data without yamlex's `!aggregate` tags (YAML, JSON and SQL sources carry none).
+ */
+export function mergePillarBy(
+  dest: Record<string, unknown>,
+  src: Record<string, unknown>,
+  strategy: PillarMergeStrategy = 'smart',
+  mergeLists = false,
+): Record<string, unknown> {
+  if (strategy === 'smart' || strategy === 'recurse') return mergePillar(dest, src, mergeLists);
+  if (strategy === 'none') return mergePillar(dest, src, false);
+  for (const k of keysOf(src)) {
+    const v = src[k];
+    setKey(dest, k, isDict(v) ? mergePillar({}, v, false) : v);
+  }
+  return dest;
+}
+
 function shallowCopy(d: Record<string, unknown>): Record<string, unknown> {
   const out = { ...d };
   copyKeyOrder(d, out);
@@ -37,6 +62,10 @@ function shallowCopy(d: Record<string, unknown>): Record<string, unknown> {
 
 export interface PillarOptions {
   mergeLists?: boolean;
+  /** How the pillar SLS files merge (Salt's pillar_source_merging_strategy; smart by default). */
+  strategy?: PillarMergeStrategy;
+  /** Pillar the templates see beneath what the files merged so far (the ext_pillar's, with Salt's ext_pillar_first). */
+  seen?: Record<string, unknown>;
   nodegroups?: Record<string, string | string[]>;
   /** Only this pillar environment (Salt's `pillarenv`). */
   pillarenv?: string;
@@ -76,7 +105,7 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
     ...(opts.nodegroups ? { nodegroups: opts.nodegroups } : {}),
   });
   diagnostics.push(...top.diagnostics);
-  const merge = (a: Record<string, unknown>, b: Record<string, unknown>) => mergePillar(a, b, opts.mergeLists);
+  const merge = (a: Record<string, unknown>, b: Record<string, unknown>) => mergePillarBy(a, b, opts.strategy, opts.mergeLists);
 
   for (const [env, list] of Object.entries(top.matches)) {
     const avail = [...slsIndex(tree, env).keys()];
@@ -105,7 +134,7 @@ export function compilePillar(tree: StateTree, minion: { id: string; grains: Gra
         sls,
         path: file.path,
         text: file.text,
-        context: { ...pillarContext(opts, minion, pillar, defaults), gpg },
+        context: { ...pillarContext(opts, minion, opts.seen ? mergePillar(mergePillar({}, opts.seen), pillar, opts.mergeLists) : pillar, defaults), gpg },
       });
       diagnostics.push(...out.diagnostics.map((d) => ({ ...d, message: `pillar: ${d.message}` })));
       if (out.hostCalls) hostCalls.push(...out.hostCalls);

@@ -1,5 +1,5 @@
 import { deserialize, serialize } from 'node:v8';
-import { renderSls, setRenderTimeout, type HostAnswer, type RenderInput } from '@brine/compiler';
+import { renderSls, setRenderTimeout, type HostAnswer, type PillarMergeStrategy, type RenderInput } from '@brine/compiler';
 import { packKeyOrder, unpackKeyOrder, type Grains } from '@brine/core';
 import { runCompileStep, type CompileStep } from './compile-steps.js';
 import { compilePillar } from './pillar.js';
@@ -26,7 +26,14 @@ export interface WorkerTask {
   pillars?: TreeShipment;
 }
 
-export type PillarOptions = { mergeLists?: boolean; nodegroups?: Record<string, string | string[]>; safeMatchersOnly?: boolean };
+export type PillarOptions = {
+  mergeLists?: boolean;
+  nodegroups?: Record<string, string | string[]>;
+  safeMatchersOnly?: boolean;
+  /** pillar_source_merging_strategy, and the ext_pillar's values the templates see with ext_pillar_first. */
+  strategy?: PillarMergeStrategy;
+  seen?: Record<string, unknown>;
+};
 
 /** The worker's first message: what its permissions allow (the pool logs a worker that is not confined). */
 export interface Confinement {
@@ -82,7 +89,8 @@ function run(task: number, t: WorkerTask): unknown {
     return res.high ? { ...res, high: packKeyOrder(res.high) } : res;
   }
   if (t.pillar) {
-    const opts = { ...t.pillar.opts, render, context: { hostAnswers: t.answers } };
+    const { seen, ...rest } = t.pillar.opts;
+    const opts = { ...rest, ...(seen ? { seen: unpackKeyOrder(seen) as Record<string, unknown> } : {}), render, context: { hostAnswers: t.answers } };
     const res = compilePillar(pillars.get(t.snapHash), { id: t.pillar.id, grains: t.pillar.grains }, opts);
     return { ...res, pillar: packKeyOrder(res.pillar) };
   }

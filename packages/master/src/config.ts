@@ -113,6 +113,14 @@ export interface MasterConfig {
   reactor_max_depth: number;
   /** Reactions one rule may start per minute on this master; more are dropped and logged. */
   reactor_rate: number;
+  /** Salt's order of pillar sources: ext_pillar before the pillar roots' (true) or after (false). */
+  ext_pillar_first: boolean;
+  /** How pillar sources merge: smart (recurse), recurse, aggregate, overwrite, none. */
+  pillar_source_merging_strategy: string;
+  /** Seconds an ext_pillar command or query may take for one minion. */
+  ext_pillar_timeout: number;
+  /** The `postgres` ext_pillar's connection: host, port, user, db, pass_file. */
+  postgres: Record<string, unknown>;
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -185,6 +193,10 @@ export const MASTER_DEFAULTS: MasterConfig = {
   reactor: [],
   reactor_max_depth: 4,
   reactor_rate: 60,
+  ext_pillar_first: false,
+  pillar_source_merging_strategy: 'smart',
+  ext_pillar_timeout: 30,
+  postgres: {},
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -257,6 +269,10 @@ const KINDS: Record<keyof MasterConfig, string> = {
   reactor: 'reactor',
   reactor_max_depth: 'number',
   reactor_rate: 'number',
+  ext_pillar_first: 'boolean',
+  pillar_source_merging_strategy: 'string',
+  ext_pillar_timeout: 'number',
+  postgres: 'object',
 };
 
 const KIND_TEXT: Record<string, string> = {
@@ -389,5 +405,6 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   };
   cfg.gitfs_remotes = cfg.gitfs_remotes.map((e) => absRemotePaths(e, abs));
   cfg.ext_pillar = cfg.ext_pillar.map((e) => (isGitPillar(e) ? { git: e.git.map((r) => absRemotePaths(r, abs)) } : e));
+  if (typeof cfg.postgres.pass_file === 'string') cfg.postgres = { ...cfg.postgres, pass_file: abs(cfg.postgres.pass_file) };
   return cfg;
 }

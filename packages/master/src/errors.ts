@@ -84,6 +84,8 @@ export const masterErrors = defineErrors({
     "reactor rule '{rule}' reacted {count} times in the last minute (reactor_rate {rate}): event {tag} is not reacted to, a reaction seems to trigger itself",
   BRINE_ERR_MASTER_EVENT_RATE: 'minion {minion} sends events faster than {rate} a minute (event.send); this one is refused, try again later',
   BRINE_ERR_MASTER_REACTOR_NO_RUNNER: "reactor {file}:{line}: '{fun}' needs the master's runners, which this master does not have",
+  // ext_pillar
+  BRINE_ERR_MASTER_EXT_PILLAR: 'Failed to load {source}: {detail}',
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

@@ -3,6 +3,7 @@ import type { Logger } from '@brine/core';
 import { FileRoots, FileTrees, GitFs, GitPillar, parseGitPillar, parseRemote, type RemoteStatus, type TreeBackend } from '@brine/fileserver';
 import type { MasterConfig } from './config.js';
 import { masterErrors } from './errors.js';
+import { extPillarEntries } from './ext-pillar/ext-pillar-plan.js';
 
 /** The state tree's backends as configured, and gitfs among them (to update and ask the status of). */
 export interface FileBackends {
@@ -50,20 +51,16 @@ export function fileBackends(config: MasterConfig, log: Logger, roots: FileRoots
 
 /**
  * The `git` sources of `ext_pillar` (mirrored under <data_dir>/git_pillar), or undefined without
- * any. Another ext_pillar kind is refused: ignoring it would serve minions a pillar without it.
+ * any; `counts` gets the number of sources of each `git` entry (the other kinds are the ext
+ * pillar plan's, which checks them).
  */
-export function gitPillar(config: MasterConfig, log: Logger): GitPillar | undefined {
+export function gitPillar(config: MasterConfig, log: Logger, counts: number[] = []): GitPillar | undefined {
   const specs = [];
-  for (const entry of config.ext_pillar) {
-    const [kind, value] =
-      typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.keys(entry).length === 1 ? Object.entries(entry)[0]! : [];
-    if (kind !== 'git') {
-      throw masterErrors.make('BRINE_ERR_MASTER_CONFIG', {
-        file: '-',
-        detail: `ext_pillar: ${kind ? `'${kind}' is not supported` : `expected {KIND: ...}, got ${JSON.stringify(entry)}`} (supported: git)`,
-      });
-    }
-    specs.push(...parseGitPillar(value, { sslVerify: config.gitfs_ssl_verify }, config.data_dir));
+  for (const [kind, value] of extPillarEntries(config)) {
+    if (kind !== 'git') continue;
+    const more = parseGitPillar(value, { sslVerify: config.gitfs_ssl_verify }, config.data_dir);
+    counts.push(more.length);
+    specs.push(...more);
   }
   if (specs.length === 0) return undefined;
   return new GitPillar(specs, { cacheDir: path.join(config.data_dir, 'git_pillar'), onFailure: logFetchFailure(log, 'git_pillar') });

@@ -3,6 +3,7 @@ import {
   mergePillar,
   renderSls,
   type HostAnswers,
+  type PillarMergeStrategy,
   type PillarResult,
   type RenderInput,
   type RenderOutput,
@@ -22,6 +23,8 @@ export function compilePillar(
   minion: { id: string; grains: Grains },
   opts: {
     mergeLists?: boolean;
+    strategy?: PillarMergeStrategy;
+    seen?: Record<string, unknown>;
     nodegroups?: Record<string, string | string[]>;
     safeMatchersOnly?: boolean;
     render?: (input: RenderInput) => RenderOutput;

@@ -17,16 +17,21 @@ import {
   type ValidateResult,
 } from '@brine/compiler';
 import { mergeWithClassicPillar, type Explanation } from '@brine/bindings';
-import { errorLines, hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
+import { errorLines, hasErrors, packKeyOrder, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
 import type { Logger } from '@brine/core';
 import type { MasterConfig } from './config.js';
 import { FileRoots, type GitFs, type GitPillar, type TreeBackend, type TreeSnapshot } from '@brine/fileserver';
 import { fileBackends, gitPillar } from './file-backends.js';
 import { GitUpdates, type GitSource } from './git-updates.js';
 import { runMasterTops, type LoadedTops } from './master-tops.js';
-import { BindingsService } from './bindings-service.js';
+import { BindingsService, type LoadedTree } from './bindings-service.js';
 import { GpgDecryptor } from './gpg-decrypt.js';
-import { compilePillar, deepMerge, type PillarResult } from './pillar.js';
+import { masterErrors } from './errors.js';
+import { assemblePillar, type PillarPart } from './ext-pillar/assemble.js';
+import { extPillarPlan, type PlanEntry } from './ext-pillar/ext-pillar-plan.js';
+import type { ExtSource } from './ext-pillar/ext-source.js';
+import { mergeSources, type MergeStrategy } from './ext-pillar/merge-strategy.js';
+import { compilePillar, type PillarResult } from './pillar.js';
 import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
 import { runCompileStep, type CompileStep, type StepResult } from './compile-steps.js';
@@ -62,6 +67,15 @@ export interface CompileRequest {
 /** A minion's pillar with the explanation of every name its bindings bound. */
 export interface MinionPillar extends PillarResult {
   explain: Record<string, Explanation>;
+  /** Each source's own pillar, in merge order (`brine pillar explain` names where a value came from). */
+  parts?: PillarPart[];
+}
+
+/** A minion's pillar from the trees (pillar roots, git_pillar), and the whole of it when no other source is asked each time. */
+interface CachedPillar {
+  trees: PillarPart[];
+  mine: Array<[HostCall, HostAnswer]>;
+  res?: MinionPillar;
 }
 
 /** `brine validate --minion`: validateSls's report, rendered on the master for that minion. */
@@ -143,7 +157,9 @@ export class StateService {
   private readonly shared: BoundedCache<Cached>;
   /** Host answers per job and minion: within a job the same call is asked once. */
   private readonly jobAnswers: BoundedCache<Map<string, HostAnswer>>;
-  private readonly pillarCache: BoundedCache<{ res: MinionPillar; mine: Array<[HostCall, HostAnswer]> }>;
+  private readonly pillarCache: BoundedCache<CachedPillar>;
+  /** The ext_pillar entries in config order (git sources and the others). */
+  private readonly extPlan: PlanEntry[];
   /** Answers the mine.get calls of pillar templates (the master's mine); without it they fail as host calls do. */
   private mineAsk?: (id: string, calls: HostCall[]) => Promise<HostAnswer[]>;
   private schema: { hash: string; schema: StateSchema } | undefined;
@@ -161,14 +177,16 @@ export class StateService {
     const backends = fileBackends(config, log, new FileRoots(config.file_roots, config.env_order, escape('file_roots')));
     this.files = backends.files;
     if (backends.gitfs) this.gitfs = backends.gitfs;
-    const gp = gitPillar(config, log);
+    const gitCounts: number[] = [];
+    const gp = gitPillar(config, log, gitCounts);
     if (gp) this.gitPillar = gp;
+    this.extPlan = extPillarPlan(config, gitCounts);
     this.git = new GitUpdates(this.gitSources(), log);
     this.pillars = new FileRoots(config.pillar_roots, config.env_order, escape('pillar_roots'));
     const bytes = config.compile_cache_mb * 1024 * 1024;
     this.compiled = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
     this.shared = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
-    this.pillarCache = new BoundedCache(config.compile_cache_size, bytes, (p) => 1024 + JSON.stringify(p.res.pillar).length);
+    this.pillarCache = new BoundedCache(config.compile_cache_size, bytes, (p) => 1024 + p.trees.reduce((n, t) => n + JSON.stringify(t.pillar).length, 0));
     this.jobAnswers = new BoundedCache(Math.max(64, config.compile_cache_size), bytes, (m) => 256 + m.size * 512);
     this.bindings = new BindingsService(config.bindings_roots, config.bindings_categories);
   }
@@ -206,32 +224,102 @@ export class StateService {
     const snap = await treeOf(this.pillars, jid);
     const gits = await this.gitPillarTrees(jid);
     const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
+    if (this.config.ext_pillar_first && this.extPlan.length > 0) return this.pillarExtFirst(id, g, grainsJson, jid, snap, gits, loaded);
     const key = hashOf(snap.hash, ...gits.map((s) => s.hash), loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
     const hit = this.pillarCache.get(key);
-    if (hit && (await this.sameMine(id, hit.mine))) return hit.res;
+    if (hit && (await this.sameMine(id, hit.mine))) return hit.res ?? this.withExtSources(id, g, jid, loaded, hit);
     const first = await this.classicPillar(snap, id, g);
-    let classic = first.result;
-    const mine = [...first.mine];
-    // git_pillar sources after the pillar roots, each compiled with its own top file (Salt's ext_pillar order)
-    for (const git of gits) {
+    const rest = await this.gitParts(gits, id, g);
+    const entry: CachedPillar = { trees: [{ label: 'pillar_roots', ...first.result }, ...rest.trees], mine: [...first.mine, ...rest.mine] };
+    // with commands or queries among the sources, only the trees' parts are kept: the rest is asked each time
+    if (!this.extPlan.some((e) => e.kind === 'source')) entry.res = await this.withExtSources(id, g, jid, loaded, entry);
+    this.pillarCache.set(key, entry);
+    return entry.res ?? this.withExtSources(id, g, jid, loaded, entry);
+  }
+
+  /** The git_pillar trees' parts for a minion, each compiled with its own top file. */
+  private async gitParts(gits: TreeSnapshot[], id: string, g: Grains): Promise<{ trees: PillarPart[]; mine: Array<[HostCall, HostAnswer]> }> {
+    const trees: PillarPart[] = [];
+    const mine: Array<[HostCall, HostAnswer]> = [];
+    for (const [i, git] of gits.entries()) {
       const more = await this.classicPillar(git, id, g);
-      classic = {
-        pillar: deepMerge(classic.pillar, more.result.pillar, this.config.pillar_merge_lists),
-        diagnostics: [...classic.diagnostics, ...more.result.diagnostics],
-      };
+      trees.push({ label: `ext_pillar:git ${this.gitPillar!.remotes[i]!.status().name}`, ...more.result });
       mine.push(...more.mine);
     }
-    let res: MinionPillar = { ...classic, explain: {} };
-    if (loaded) {
-      const bound = this.bindings.resolve(id, g, jid, loaded);
-      res = {
-        pillar: mergeWithClassicPillar(classic.pillar, bound.pillar),
-        diagnostics: [...classic.diagnostics, ...bound.diagnostics],
-        explain: bound.explain,
-      };
+    return { trees, mine };
+  }
+
+  /**
+   * ext_pillar_first: the ext_pillar sources first, then the pillar roots rendered with their
+   * values in the templates' `pillar` (Salt's opts['pillar']) and merged over them.
+   */
+  private async pillarExtFirst(
+    id: string,
+    g: Grains,
+    grainsJson: string,
+    jid: string | undefined,
+    snap: TreeSnapshot,
+    gits: TreeSnapshot[],
+    loaded: LoadedTree | undefined,
+  ): Promise<MinionPillar> {
+    const c = this.config;
+    const gitKey = hashOf('git_pillar', ...gits.map((s) => s.hash), id, grainsJson, c.pillar_merge_lists);
+    let git = this.pillarCache.get(gitKey);
+    if (!git || !(await this.sameMine(id, git.mine))) this.pillarCache.set(gitKey, (git = await this.gitParts(gits, id, g)));
+    const ext = await this.extParts(id, g, git.trees);
+    const seen = ext.reduce<Pillar>((acc, p) => mergeSources(acc, p.pillar, c.pillar_source_merging_strategy as MergeStrategy, c.pillar_merge_lists), {});
+    // the roots' pillar depends on what the ext_pillar gave: it is cached with it
+    const rootsKey = hashOf('roots', snap.hash, id, grainsJson, c.pillar_merge_lists, seen);
+    let roots = this.pillarCache.get(rootsKey);
+    if (!roots || !(await this.sameMine(id, roots.mine))) {
+      const first = await this.classicPillar(snap, id, g, seen);
+      this.pillarCache.set(rootsKey, (roots = { trees: [{ label: 'pillar_roots', ...first.result }], mine: first.mine }));
     }
-    this.pillarCache.set(key, { res, mine });
-    return res;
+    return this.finish(id, g, jid, loaded, roots.trees[0]!, ext);
+  }
+
+  /** The ext_pillar parts in config order: the git trees' as rendered, the other sources asked now (at once). */
+  private async extParts(id: string, g: Grains, gitTrees: PillarPart[]): Promise<PillarPart[]> {
+    const gitParts = [...gitTrees];
+    const parts = this.extPlan.map((e): Promise<PillarPart[]> =>
+      e.kind === 'git' ? Promise.resolve(gitParts.splice(0, e.count)) : this.fetchPart(e.source, id, g).then((p) => [p]),
+    );
+    return (await Promise.all(parts)).flat();
+  }
+
+  /** The trees' parts and the other ext_pillar sources merged in Salt's order, then the bindings on top. */
+  private async withExtSources(id: string, g: Grains, jid: string | undefined, loaded: LoadedTree | undefined, cached: CachedPillar): Promise<MinionPillar> {
+    const [roots, ...gitTrees] = cached.trees;
+    return this.finish(id, g, jid, loaded, roots!, await this.extParts(id, g, gitTrees));
+  }
+
+  /** The parts merged in Salt's order, then the bindings on top. */
+  private finish(id: string, g: Grains, jid: string | undefined, loaded: LoadedTree | undefined, roots: PillarPart, ext: PillarPart[]): MinionPillar {
+    const c = this.config;
+    const merged = assemblePillar(roots, ext, {
+      extFirst: c.ext_pillar_first,
+      strategy: c.pillar_source_merging_strategy as MergeStrategy,
+      mergeLists: c.pillar_merge_lists,
+    });
+    if (!loaded) return { pillar: merged.pillar, diagnostics: merged.diagnostics, explain: {}, parts: merged.parts };
+    const bound = this.bindings.resolve(id, g, jid, loaded);
+    return {
+      pillar: mergeWithClassicPillar(merged.pillar, bound.pillar),
+      diagnostics: [...merged.diagnostics, ...bound.diagnostics],
+      explain: bound.explain,
+      parts: merged.parts,
+    };
+  }
+
+  /** One ext_pillar source's pillar for a minion; a failure is that minion's pillar error naming the source (Salt's `_errors`). */
+  private async fetchPart(source: ExtSource, id: string, g: Grains): Promise<PillarPart> {
+    try {
+      return { label: source.label, pillar: await source.fetch(id, g), diagnostics: [] };
+    } catch (e) {
+      const err = masterErrors.make('BRINE_ERR_MASTER_EXT_PILLAR', { source: source.label, detail: (e as Error).message });
+      this.log.error({ event: 'ext_pillar_failed', minion: id, source: source.label, code: err.code }, err.message);
+      return { label: source.label, pillar: {}, diagnostics: [{ severity: 'error', code: err.code, message: err.message }] };
+    }
   }
 
   /** The git_pillar trees of job `jid` (the last update's outside a job). */
@@ -300,10 +388,15 @@ export class StateService {
    * Classic pillar, with its templates' mine.get calls answered by the mine in rounds (render,
    * answer the calls, render again); any other host call fails it as before: pillar has no host.
    */
-  private async classicPillar(snap: TreeSnapshot, id: string, g: Grains): Promise<{ result: PillarResult; mine: Array<[HostCall, HostAnswer]> }> {
+  private async classicPillar(
+    snap: TreeSnapshot,
+    id: string,
+    g: Grains,
+    seen?: Pillar,
+  ): Promise<{ result: PillarResult; mine: Array<[HostCall, HostAnswer]> }> {
     const answers = new Map<string, HostAnswer>();
     for (let round = 0; ; round++) {
-      const { hostCalls = [], ...result } = await this.classicPillarOnce(snap, id, g, answers);
+      const { hostCalls = [], ...result } = await this.classicPillarOnce(snap, id, g, answers, seen);
       const missing = hostCalls.filter((c) => c.fun === 'mine.get' && !answers.has(c.key));
       if (missing.length === 0 || !this.mineAsk || round >= HOST_CALL_ROUNDS)
         return { result: await this.decryptPillar(id, result), mine: answersUsed(hostCalls, answers) };
@@ -316,12 +409,19 @@ export class StateService {
   }
 
   /** One render of the classic pillar, on a compile worker (in process only for a service without a pool: never the master). */
-  private async classicPillarOnce(snap: TreeSnapshot, id: string, g: Grains, answers: Map<string, HostAnswer>): Promise<PillarResult> {
-    const opts = { mergeLists: this.config.pillar_merge_lists, nodegroups: this.config.nodegroups, safeMatchersOnly: this.config.pillar_safe_matchers_only };
+  private async classicPillarOnce(snap: TreeSnapshot, id: string, g: Grains, answers: Map<string, HostAnswer>, seen?: Pillar): Promise<PillarResult> {
+    const opts = {
+      ...(seen ? { seen } : {}),
+      mergeLists: this.config.pillar_merge_lists,
+      strategy: this.config.pillar_source_merging_strategy as MergeStrategy,
+      nodegroups: this.config.nodegroups,
+      safeMatchersOnly: this.config.pillar_safe_matchers_only,
+    };
     const pool = await this.workers();
     if (!pool) return compilePillar(snap, { id, grains: g }, { ...opts, context: { hostAnswers: answers } });
     try {
-      return await pool.pillar(id, g, opts, snap, answers);
+      // key order packed across the boundary, as compile steps pack theirs
+      return await pool.pillar(id, g, seen ? { ...opts, seen: packKeyOrder(seen) as Pillar } : opts, snap, answers);
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === undefined || !POOL_FAILURES.has(code)) throw e;

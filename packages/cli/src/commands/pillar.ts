@@ -16,13 +16,15 @@ function usage(detail: string): never {
 }
 
 /**
- * `brine pillar`: a minion's pillar as the master compiles it (classic pillar, then structured
- * bindings on top), and `explain`: which binding gave a name its value (file, line, layer,
- * categories) and every binding it shadowed. Asks the master; the minion need not be connected.
+ * `brine pillar`: a minion's pillar as the master compiles it (classic pillar and ext_pillar,
+ * then structured bindings on top), and `explain`: which binding gave a name its value (file,
+ * line, layer, categories) and every binding it shadowed, or for a name no binding gives, the
+ * pillar source (pillar_roots, `ext_pillar:KIND ...`) it came from and the sources it shadowed.
+ * Asks the master; the minion need not be connected.
  */
 export const pillarCommand: Command = {
   name: 'pillar',
-  summary: "a minion's pillar, and which binding gave a name its value (explain)",
+  summary: "a minion's pillar, and which binding or pillar source gave a name its value (explain)",
   usage: USAGE,
   async run(argv, io) {
     let parsed;

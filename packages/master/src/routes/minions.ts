@@ -11,6 +11,7 @@ import type { ClusterLink } from '../cluster.js';
 import type { JobManager } from '../jobs.js';
 import type { AskHost, TargetType } from '@brine/compiler';
 import { askWithMine, type MineService } from '../mine.js';
+import { formatSources, pillarSources } from '../ext-pillar/assemble.js';
 import { minionParam, nullableStr, obj, responses, str, strList } from './schemas.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -205,11 +206,13 @@ function pillarRoutes(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (id
     '/v1/minions/:minion/pillar/explain',
     {
       schema: {
-        summary: 'Which binding gave a pillar name its value for a minion, and what it shadowed',
+        summary: 'Which binding or pillar source (pillar_roots, an ext_pillar) gave a pillar name its value for a minion, and what it shadowed',
         tags: ['minions'],
         params: minionParam,
         querystring: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
-        response: responses(obj({ minion: str, name: str, bound: { type: 'boolean' }, explain: obj(), text: str, errors: strList })),
+        response: responses(
+          obj({ minion: str, name: str, bound: { type: 'boolean' }, explain: obj(), sources: { type: 'array', items: obj() }, text: str, errors: strList }),
+        ),
       },
     },
     async (req) => {
@@ -219,7 +222,11 @@ function pillarRoutes(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (id
       // a prefix (`apache`) explains every bound name under it, as the text does
       const explain: Record<string, Explanation> = {};
       for (const [n, e] of Object.entries(p.explain)) if (n === name || n.startsWith(`${name}.`)) explain[n] = e;
-      return { minion, name, bound: Object.keys(explain).length > 0, explain, text: formatExplain(p.explain, name), errors: errorLines(p.diagnostics) };
+      // names no binding gave: the pillar source (pillar_roots, an ext_pillar) each value came from
+      const sources = pillarSources(p.pillar, p.parts ?? [], name).filter((f) => !(f.name in p.explain));
+      const bound = Object.keys(explain).length > 0;
+      const text = bound || sources.length === 0 ? formatExplain(p.explain, name) + formatSources(sources) : formatSources(sources);
+      return { minion, name, bound: bound || sources.length > 0, explain, sources, text, errors: errorLines(p.diagnostics) };
     },
   );
 }

@@ -1,0 +1,5 @@
+app:
+  port: 81
+  deep:
+    a: 2
+  list: [b]
