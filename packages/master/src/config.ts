@@ -106,6 +106,8 @@ export interface MasterConfig {
   ext_pillar: unknown[];
   /** The keyring (a gpg home) that decrypts `#!...|gpg` pillar values; default <data_dir>/gpgkeys. */
   gpg_keydir: string;
+  /** Whether `#!mjs` SLS files render (tree authors' JavaScript, each render a confined process that can still reach the network). */
+  mjs_renderer: boolean;
   // ---- the reactor (issue 25) ----
   /** Salt's `reactor:`: a list of `{tag glob: [reactor SLS files]}` (absolute paths or salt://). */
   reactor: Array<Record<string, string | string[]>>;
@@ -190,6 +192,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   gitfs_update_interval: 60,
   ext_pillar: [],
   gpg_keydir: '',
+  mjs_renderer: false,
   reactor: [],
   reactor_max_depth: 4,
   reactor_rate: 60,
@@ -266,6 +269,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   gitfs_update_interval: 'number',
   ext_pillar: 'list',
   gpg_keydir: 'string',
+  mjs_renderer: 'boolean',
   reactor: 'reactor',
   reactor_max_depth: 'number',
   reactor_rate: 'number',
