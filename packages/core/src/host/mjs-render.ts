@@ -42,7 +42,9 @@ process.stdout.write(out, () => process.exit(0));
 export function renderMjs(source: string, context: unknown, limits: MjsRenderLimits): Promise<MjsRenderResult> {
   const maxBytes = limits.maxBytes ?? 16 << 20;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--permission', `--max-old-space-size=${limits.heapMb ?? 256}`, '--input-type=module', '-e', RUNNER], {
+    const permission = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+    const args = [permission, '--no-addons', `--max-old-space-size=${limits.heapMb ?? 256}`, '--input-type=module', '-e', RUNNER];
+    const child = spawn(process.execPath, args, {
       env: {},
       stdio: ['pipe', 'pipe', 'pipe'],
     });
