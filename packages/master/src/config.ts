@@ -123,6 +123,8 @@ export interface MasterConfig {
   ext_pillar_timeout: number;
   /** The `postgres` ext_pillar's connection: host, port, user, db, pass_file. */
   postgres: Record<string, unknown>;
+  /** The `mysql` ext_pillar's connection: host, port, user, db, pass_file, unix_socket. */
+  mysql: Record<string, unknown>;
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -200,6 +202,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   pillar_source_merging_strategy: 'smart',
   ext_pillar_timeout: 30,
   postgres: {},
+  mysql: {},
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -277,6 +280,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   pillar_source_merging_strategy: 'string',
   ext_pillar_timeout: 'number',
   postgres: 'object',
+  mysql: 'object',
 };
 
 const KIND_TEXT: Record<string, string> = {
@@ -410,5 +414,6 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   cfg.gitfs_remotes = cfg.gitfs_remotes.map((e) => absRemotePaths(e, abs));
   cfg.ext_pillar = cfg.ext_pillar.map((e) => (isGitPillar(e) ? { git: e.git.map((r) => absRemotePaths(r, abs)) } : e));
   if (typeof cfg.postgres.pass_file === 'string') cfg.postgres = { ...cfg.postgres, pass_file: abs(cfg.postgres.pass_file) };
+  if (typeof cfg.mysql.pass_file === 'string') cfg.mysql = { ...cfg.mysql, pass_file: abs(cfg.mysql.pass_file) };
   return cfg;
 }
