@@ -50,12 +50,15 @@ export const compilerErrors = defineErrors({
   BRINE_ERR_COMPILE_HOST_UNANSWERED: "{call}: the minion '{minion}' did not answer this host call: {reason}",
   BRINE_ERR_COMPILE_HOST_ROUNDS: '{call}: the templates still make new host calls after {rounds} rounds of asking the minion (each answer led to another call)',
   BRINE_ERR_COMPILE_PILLAR_MISSING: "pillar SLS '{sls}' in environment '{env}' is not available in the pillar roots{from}",
-  BRINE_ERR_COMPILE_RENDERER: "{file}: renderer '{renderer}' is not supported (Brine renders jinja, yaml, yamlex, json and gpg)",
+  BRINE_ERR_COMPILE_RENDERER: "{file}: renderer '{renderer}' is not supported (Brine renders jinja, yaml, yamlex, json, gpg and mjs)",
   BRINE_ERR_COMPILE_UNKNOWN_ARG: "ID '{id}': {fun} takes no argument '{key}': {what}",
   BRINE_ERR_COMPILE_SLS_CYCLE:
     "requisite cycle through an 'sls:' requisite: {cycle}; as in Salt, the run goes on and a state on it fails with 'Recursive requisite found'",
+  BRINE_ERR_COMPILE_MJS: '{file}: the #!mjs module did not render: {detail}',
+  BRINE_ERR_COMPILE_RENDERER_MJS_ALONE:
+    "{file}: line 1: '#!mjs' is a whole renderer (the module's default export returns the data); it takes no other renderer in its pipe",
   BRINE_ERR_COMPILE_RENDERER_PYTHON:
-    "{file}: line 1: renderer '{renderer}' runs Python, which Brine never runs; write the file as '#!jinja|yaml' (Jinja for the logic, YAML or JSON for the data)",
+    "{file}: line 1: renderer '{renderer}' runs Python, which Brine never runs; write the file as '#!jinja|yaml' (Jinja for the logic, YAML or JSON for the data), or as '#!mjs' (a JavaScript module whose default export returns the data)",
   BRINE_ERR_COMPILE_GPG_NOT_HERE:
     '{file}: PGP blocks through the gpg renderer are decrypted by the master in pillar files only; keep the secret in pillar and read it with pillar.get',
 });

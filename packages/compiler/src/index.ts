@@ -17,3 +17,4 @@ export * from './arg-bind.js';
 export * from './validate/index.js';
 export * from './host-rounds.js';
 export { setRenderTimeout } from '@brine/jinja';
+export { askWithMjs, type MjsRenderer } from './mjs-ask.js';

@@ -147,3 +147,26 @@ t.test('environment is reused and compiled templates are cached', async (t) => {
   t.same(first.high, second.high);
   t.same(Object.keys(first.high ?? {}), ['s0', 's1', 's2']);
 });
+
+t.test('#!mjs: the module is asked for as a host call with its source and context, then its data is the file', async (t) => {
+  const text = "#!mjs\nexport default ({ id }) => ({ [id]: { 'test.nop': [] } });\n";
+  const first = render({ 'app.sls': text }, 'app.sls', 'app', { pillar: { role: 'web' } });
+  t.equal(first.high, undefined, 'no answer yet: no data');
+  t.equal(first.diagnostics[0]?.code, 'BRINE_ERR_COMPILE_HOST_CALL');
+  const [call] = first.hostCalls ?? [];
+  t.match(call, {
+    fun: 'renderer.mjs',
+    args: ['app.sls', text.slice(text.indexOf('\n')), { id: 'anchor', grains: { os_family: 'Debian' }, pillar: { role: 'web' }, sls: 'app', saltenv: 'base' }],
+  });
+  const answers = new Map([[call!.key, { ok: true as const, value: { anchor: { 'test.nop': [] } } }]]);
+  const second = render({ 'app.sls': text }, 'app.sls', 'app', { pillar: { role: 'web' }, hostAnswers: answers });
+  t.same(second.diagnostics, []);
+  t.same(second.high, { anchor: { 'test.nop': [] } });
+  const failed = render({ 'app.sls': text }, 'app.sls', 'app', {
+    pillar: { role: 'web' },
+    hostAnswers: new Map([[call!.key, { ok: false as const, code: 'BRINE_ERR_COMPILE_MJS', message: 'it ran longer than 30 s' }]]),
+  });
+  t.match(failed.diagnostics[0], { code: 'BRINE_ERR_COMPILE_MJS', line: 1, message: /app\.sls: the #!mjs module did not render: it ran longer than 30 s/ });
+  const piped = render({ 'app.sls': '#!mjs|yaml\nexport default () => ({});\n' }, 'app.sls', 'app');
+  t.equal(piped.diagnostics[0]?.code, 'BRINE_ERR_COMPILE_RENDERER_MJS_ALONE');
+});

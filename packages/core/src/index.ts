@@ -28,3 +28,4 @@ export * from './lazy-yaml.js';
 export * from './schedule/schedule-time.js';
 export * from './schedule/schedule-item.js';
 export * from './schedule/schedule-engine.js';
+export * from './host/mjs-render.js';

@@ -1,10 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import t from 'tap';
+import { startMariadb } from '../../../test/support/mariadb.js';
 import {
   dbCreate,
   dbExists,
@@ -28,31 +27,6 @@ import {
  * installs it) with names and passwords that hold SQL's own characters: each must reach the
  * server as one name or one value. The server runs in a temp dir, on a socket there only.
  */
-
-async function startMariadb(root: string): Promise<() => Promise<void>> {
-  execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${root}/data`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'], {
-    stdio: 'ignore',
-  });
-  const server = spawn(
-    'mariadbd',
-    ['--no-defaults', `--datadir=${root}/data`, `--socket=${root}/mysqld.sock`, '--skip-networking', '--user=root', `--pid-file=${root}/mysqld.pid`],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    server.stderr.on('data', (d: Buffer) => {
-      log += d.toString();
-      if (log.includes('ready for connections')) resolve();
-    });
-    server.once('exit', (code) => reject(new Error(`mariadbd exited (${code}): ${log.slice(-500)}`)));
-  });
-  return async () => {
-    if (server.exitCode !== null) return;
-    const exited = once(server, 'exit');
-    server.kill();
-    await exited;
-  };
-}
 
 const root = mkdtempSync(join(tmpdir(), 'brine-mysql-live-'));
 const stop = await startMariadb(root);

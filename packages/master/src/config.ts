@@ -106,6 +106,8 @@ export interface MasterConfig {
   ext_pillar: unknown[];
   /** The keyring (a gpg home) that decrypts `#!...|gpg` pillar values; default <data_dir>/gpgkeys. */
   gpg_keydir: string;
+  /** Whether `#!mjs` SLS files render (tree authors' JavaScript, each render a confined process that can still reach the network). */
+  mjs_renderer: boolean;
   // ---- the reactor (issue 25) ----
   /** Salt's `reactor:`: a list of `{tag glob: [reactor SLS files]}` (absolute paths or salt://). */
   reactor: Array<Record<string, string | string[]>>;
@@ -121,6 +123,8 @@ export interface MasterConfig {
   ext_pillar_timeout: number;
   /** The `postgres` ext_pillar's connection: host, port, user, db, pass_file. */
   postgres: Record<string, unknown>;
+  /** The `mysql` ext_pillar's connection: host, port, user, db, pass_file, unix_socket. */
+  mysql: Record<string, unknown>;
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -190,6 +194,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   gitfs_update_interval: 60,
   ext_pillar: [],
   gpg_keydir: '',
+  mjs_renderer: false,
   reactor: [],
   reactor_max_depth: 4,
   reactor_rate: 60,
@@ -197,6 +202,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   pillar_source_merging_strategy: 'smart',
   ext_pillar_timeout: 30,
   postgres: {},
+  mysql: {},
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -266,6 +272,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   gitfs_update_interval: 'number',
   ext_pillar: 'list',
   gpg_keydir: 'string',
+  mjs_renderer: 'boolean',
   reactor: 'reactor',
   reactor_max_depth: 'number',
   reactor_rate: 'number',
@@ -273,6 +280,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   pillar_source_merging_strategy: 'string',
   ext_pillar_timeout: 'number',
   postgres: 'object',
+  mysql: 'object',
 };
 
 const KIND_TEXT: Record<string, string> = {
@@ -406,5 +414,6 @@ export function loadMasterConfig(file?: string, overrides: Partial<MasterConfig>
   cfg.gitfs_remotes = cfg.gitfs_remotes.map((e) => absRemotePaths(e, abs));
   cfg.ext_pillar = cfg.ext_pillar.map((e) => (isGitPillar(e) ? { git: e.git.map((r) => absRemotePaths(r, abs)) } : e));
   if (typeof cfg.postgres.pass_file === 'string') cfg.postgres = { ...cfg.postgres, pass_file: abs(cfg.postgres.pass_file) };
+  if (typeof cfg.mysql.pass_file === 'string') cfg.mysql = { ...cfg.mysql, pass_file: abs(cfg.mysql.pass_file) };
   return cfg;
 }

@@ -4,7 +4,7 @@ import type { ReqMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import type { FileServer } from './file-server.js';
 import type { MinionHub, Session } from './hub.js';
-import type { AskHost } from '@brine/compiler';
+import { askWithMjs, type AskHost } from '@brine/compiler';
 import type { CompileMode, StateService } from './state-service.js';
 import { askWithMine, mineQueryOf, type MineService } from './mine.js';
 import { minionEvent } from './minion-event.js';
@@ -103,7 +103,7 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
         if (jid && checkTree) await checkTree(jid);
         // the templates' host calls go to the host that asked for this compile, mine.get to the store
         const toHost: AskHost = (calls) => hub.askHost(session, calls, jid);
-        const ask = mine ? askWithMine(mine, id, toHost) : toHost;
+        const ask = askWithMjs(mine ? askWithMine(mine, id, toHost) : toHost, states.mjs);
         const t0 = performance.now();
         const compiled = await states.compile(
           id,

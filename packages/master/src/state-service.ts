@@ -14,6 +14,7 @@ import {
   minionOpts,
   type StateSchema,
   type ValidateReport,
+  type MjsRenderer,
   type ValidateResult,
 } from '@brine/compiler';
 import { mergeWithClassicPillar, type Explanation } from '@brine/bindings';
@@ -36,6 +37,7 @@ import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
 import { runCompileStep, type CompileStep, type StepResult } from './compile-steps.js';
 import type { CompilePool } from './compile-pool.js';
+import { mjsRendererOf } from './mjs-renderer.js';
 import { renderReactor, type ReactorRenderResult, type ReactorRenderTask } from './reactor-render.js';
 
 /** A compile worker that died or data that could not cross to it: this compile fails, the next ones go on. */
@@ -164,6 +166,8 @@ export class StateService {
   private mineAsk?: (id: string, calls: HostCall[]) => Promise<HostAnswer[]>;
   private schema: { hash: string; schema: StateSchema } | undefined;
   readonly bindings: BindingsService;
+  /** Answers the `#!mjs` renders of a compile (mjs_renderer), in front of the host it asks. */
+  readonly mjs: MjsRenderer;
 
   private readonly config: MasterConfig;
   private readonly tops: LoadedTops;
@@ -172,6 +176,7 @@ export class StateService {
     this.config = config;
     this.tops = tops;
     this.log = log;
+    this.mjs = mjsRendererOf(config);
     const escape = (what: string) => (env: string, file: string, target: string) =>
       log.warn({ event: 'file_refused', env, path: file, target, roots: what }, 'symlink points out of its root; it is not served');
     const backends = fileBackends(config, log, new FileRoots(config.file_roots, config.env_order, escape('file_roots')));

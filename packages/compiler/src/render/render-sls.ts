@@ -10,6 +10,7 @@ import {
   createJinjaEnvironment,
   askable,
   describeHostCall,
+  HostCallError,
   HostCallRecorder,
   loadYaml,
   saltTemplateVars,
@@ -38,7 +39,9 @@ export function jinjaEnvironmentFor(tree: StateTree, env: string): JinjaEnvironm
 }
 
 /** The renderers of Salt's that Brine runs; gpg blocks are decrypted by the master. */
-const SUPPORTED = new Set(['jinja', 'yaml', 'yamlex', 'json', 'gpg']);
+const SUPPORTED = new Set(['jinja', 'yaml', 'yamlex', 'json', 'gpg', 'mjs']);
+/** The host call a `#!mjs` file is rendered through: answered by the master (or brine local), never a minion. */
+export const MJS_RENDER_CALL = 'renderer.mjs';
 /** Salt renderers that run Python (or a Python template engine): never run here. */
 const PYTHON = new Set(['py', 'pyobjects', 'pydsl', 'stateconf', 'mako', 'wempy', 'genshi', 'cheetah']);
 /** Salt's armoured PGP message, found anywhere in a string as its gpg renderer does. */
@@ -52,6 +55,7 @@ function refusePipe(pipe: string[], file: string, where: Where): Diagnostic | un
   if (python !== undefined) return compilerErrors.diag('BRINE_ERR_COMPILE_RENDERER_PYTHON', { file, renderer: python }, at);
   const unknown = pipe.find((p) => !SUPPORTED.has(p));
   if (unknown !== undefined || pipe.length === 0) return compilerErrors.diag('BRINE_ERR_COMPILE_RENDERER', { file, renderer: unknown ?? '' }, at);
+  if (pipe.includes('mjs') && pipe.length > 1) return compilerErrors.diag('BRINE_ERR_COMPILE_RENDERER_MJS_ALONE', { file }, at);
   return undefined;
 }
 
@@ -198,6 +202,25 @@ function renderWith(input: RenderInput, host: HostCallRecorder): RenderOutput {
       } catch (e) {
         return fail(compilerErrors.diag('BRINE_ERR_COMPILE_YAML', { detail: `bad JSON: ${(e as Error).message}` }, where));
       }
+    } else if (r === 'mjs') {
+      // the module is the author's code: it runs in a confined process of whoever answers host
+      // calls (the master, or brine local), never in this one; its context is the template's
+      const { grains = {}, pillar = {} } = input.context;
+      const context = { id: grains.id ?? null, grains, pillar, saltenv: input.env, sls: input.sls ?? null };
+      try {
+        value = host.call(MJS_RENDER_CALL, [file, body, context], { file, line: 1, column: 1 });
+      } catch (e) {
+        if (!(e instanceof HostCallError)) throw e;
+        return fail(
+          compilerErrors.diag(
+            'BRINE_ERR_COMPILE_MJS',
+            { file, detail: e.message.replace(/^.*? failed on the minion: /, '') },
+            { ...where, line: 1, column: 1 },
+          ),
+        );
+      }
+      // unanswered yet: the render is asked for and this file rendered again with its answer
+      if (value === null) return { high: {}, positions, diagnostics: [] };
     } else if (r === 'gpg') {
       const blocks = gpgBlocks(value);
       if (blocks.length === 0) continue;

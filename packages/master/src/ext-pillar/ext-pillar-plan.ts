@@ -7,6 +7,7 @@ import { Limiter, type ExtSource } from './ext-source.js';
 import { fileTreePillar } from './file-tree-pillar.js';
 import { MERGE_STRATEGIES } from './merge-strategy.js';
 import { parsePgConnection, pgLocation, PgPillar, pgStatement } from './postgres-pillar.js';
+import { mysqlLocation, MysqlPillar, mysqlStatement, parseMysqlConnection } from './mysql-pillar.js';
 import { parseSqlQueries } from './sql-rows.js';
 
 /** One `ext_pillar` entry in config order: git sources (the next `count` trees of GitPillar) or another source. */
@@ -41,6 +42,7 @@ export function extPillarPlan(config: MasterConfig, gitCounts: number[]): PlanEn
   const limiter = new Limiter(CONCURRENCY);
   const timeoutMs = config.ext_pillar_timeout * 1000;
   let pg: PgPillar | undefined;
+  let my: MysqlPillar | undefined;
   let git = 0;
   return extPillarEntries(config).map(([kind, value]): PlanEntry => {
     switch (kind) {
@@ -71,8 +73,21 @@ export function extPillarPlan(config: MasterConfig, gitCounts: number[]): PlanEn
         const label = `ext_pillar:postgres ${pgLocation(parsePgConnection(config.postgres))}`;
         return { kind: 'source', source: { label, fetch: (id) => limiter.run(() => db.fetch(id, queries)), close: () => db.close() } };
       }
+      case 'mysql': {
+        let queries;
+        try {
+          queries = parseSqlQueries(value, 'mysql');
+        } catch (e) {
+          throw fail((e as Error).message);
+        }
+        for (const q of queries) mysqlStatement(q.query);
+        my ??= new MysqlPillar(parseMysqlConnection(config.mysql), timeoutMs);
+        const db = my;
+        const label = `ext_pillar:mysql ${mysqlLocation(parseMysqlConnection(config.mysql))}`;
+        return { kind: 'source', source: { label, fetch: (id) => limiter.run(() => db.fetch(id, queries)), close: () => db.close() } };
+      }
       default:
-        throw fail(`'${kind}' is not supported (supported: git, cmd_yaml, cmd_json, file_tree, postgres)`);
+        throw fail(`'${kind}' is not supported (supported: git, cmd_yaml, cmd_json, file_tree, postgres, mysql)`);
     }
   });
 }

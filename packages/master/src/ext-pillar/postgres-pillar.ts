@@ -14,7 +14,8 @@ export interface PgPillarConnection {
   passFile?: string;
 }
 
-const fail = (detail: string) => masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: '-', detail: `postgres: ${detail}` });
+const pgFail = (detail: string) => masterErrors.make('BRINE_ERR_MASTER_CONFIG', { file: '-', detail: `postgres: ${detail}` });
+const fail = pgFail;
 
 /**
  * `postgres: {host, port, user, db, pass_file}` with Salt's defaults (localhost:5432, user and db
@@ -37,7 +38,7 @@ export function parsePgConnection(value: unknown): PgPillarConnection {
 }
 
 /** The password file's text; one others may write is refused (whoever writes it picks the database). */
-function readPassword(file: string): string {
+export function readPassword(file: string, fail: (detail: string) => Error = pgFail): string {
   try {
     if ((statSync(file).mode & 0o002) !== 0) throw fail(`pass_file ${file} is writable by every user; make it owner-only: chmod 600 ${file}`);
     return readFileSync(file, 'utf8').replace(/\r?\n$/, '');

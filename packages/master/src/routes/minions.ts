@@ -9,7 +9,7 @@ import type { StoreBackend } from '../store-backend.js';
 import type { MinionRow } from '../store.js';
 import type { ClusterLink } from '../cluster.js';
 import type { JobManager } from '../jobs.js';
-import type { AskHost, TargetType } from '@brine/compiler';
+import { askWithMjs, type AskHost, type TargetType } from '@brine/compiler';
 import { askWithMine, type MineService } from '../mine.js';
 import { formatSources, pillarSources } from '../ext-pillar/assemble.js';
 import { minionParam, nullableStr, obj, responses, str, strList } from './schemas.js';
@@ -266,7 +266,8 @@ function validateRoute(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (i
       const grains = await grainsOf(b.minion);
       // host calls of the templates are asked of that minion while it is connected
       const toHost: AskHost = (calls) => deps.hub.askHost(b.minion, calls);
-      const report = await deps.states.validate(b.minion, grains, sls, b.saltenv ?? 'base', deps.mine ? askWithMine(deps.mine, b.minion, toHost) : toHost);
+      const ask = askWithMjs(deps.mine ? askWithMine(deps.mine, b.minion, toHost) : toHost, deps.states.mjs);
+      const report = await deps.states.validate(b.minion, grains, sls, b.saltenv ?? 'base', ask);
       return { minion: b.minion, ...report };
     },
   );
