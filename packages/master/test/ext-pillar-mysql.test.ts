@@ -1,12 +1,9 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createLogger } from '@brine/core';
 import { createConnection } from 'mysql2/promise';
 import t from 'tap';
-import { MASTER_DEFAULTS, type MasterConfig } from '../src/config.js';
-import { loadMasterTops } from '../src/master-tops.js';
-import { StateService } from '../src/state-service.js';
+import { pillarService, SQL_GOLDEN } from './helpers/sql-pillar.js';
 import { startMariadb } from '../../../test/support/mariadb.js';
 
 /**
@@ -15,17 +12,8 @@ import { startMariadb } from '../../../test/support/mariadb.js';
  * oracle), the minion id is a bound parameter, and a wrong or world-writable password file fails
  * that source naming it, never showing the password.
  */
-const log = createLogger({ level: 'silent' });
-const GOLDEN = JSON.parse(readFileSync(path.join(import.meta.dirname, 'golden', 'ext-pillar-sql', 'salt.json'), 'utf8')) as {
-  rows: unknown[][];
-  queries: { list: unknown[]; named: Record<string, unknown> };
-  salt: Record<string, unknown>;
-};
-
-async function service(cfg: Partial<MasterConfig>): Promise<StateService> {
-  const config = { ...MASTER_DEFAULTS, pillar_roots: {}, ...cfg } as MasterConfig;
-  return new StateService(config, await loadMasterTops(config.master_tops, config.master_tops_dirs), log);
-}
+const GOLDEN = SQL_GOLDEN;
+const service = pillarService;
 
 t.test('mysql ext_pillar on a real MariaDB: Salt’s sql_base folding, the minion id a bound parameter', async (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'brine-mysql-pillar-'));

@@ -6,8 +6,9 @@ import { parseCommandPillar, runPillarCommand } from './cmd-pillar.js';
 import { Limiter, type ExtSource } from './ext-source.js';
 import { fileTreePillar } from './file-tree-pillar.js';
 import { MERGE_STRATEGIES } from './merge-strategy.js';
-import { parsePgConnection, pgLocation, PgPillar, pgStatement } from './postgres-pillar.js';
-import { mysqlLocation, MysqlPillar, mysqlStatement, parseMysqlConnection } from './mysql-pillar.js';
+import { parsePgConnection, PgPillar } from './postgres-pillar.js';
+import { MysqlPillar, parseMysqlConnection } from './mysql-pillar.js';
+import type { SqlPillarDb } from './lazy-pool.js';
 import { parseSqlQueries } from './sql-rows.js';
 
 /** One `ext_pillar` entry in config order: git sources (the next `count` trees of GitPillar) or another source. */
@@ -41,8 +42,16 @@ export function extPillarPlan(config: MasterConfig, gitCounts: number[]): PlanEn
   }
   const limiter = new Limiter(CONCURRENCY);
   const timeoutMs = config.ext_pillar_timeout * 1000;
-  let pg: PgPillar | undefined;
-  let my: MysqlPillar | undefined;
+  // one server (and pool) per kind for every entry of it
+  const dbs = new Map<string, SqlPillarDb>();
+  const sqlDb = (kind: 'postgres' | 'mysql'): SqlPillarDb => {
+    let db = dbs.get(kind);
+    if (!db) {
+      db = kind === 'postgres' ? new PgPillar(parsePgConnection(config.postgres), timeoutMs) : new MysqlPillar(parseMysqlConnection(config.mysql), timeoutMs);
+      dbs.set(kind, db);
+    }
+    return db;
+  };
   let git = 0;
   return extPillarEntries(config).map(([kind, value]): PlanEntry => {
     switch (kind) {
@@ -60,36 +69,25 @@ export function extPillarPlan(config: MasterConfig, gitCounts: number[]): PlanEn
       }
       case 'file_tree':
         return { kind: 'source', source: fileTreeSource(value, config.nodegroups) };
-      case 'postgres': {
-        let queries;
-        try {
-          queries = parseSqlQueries(value, 'postgres');
-        } catch (e) {
-          throw fail((e as Error).message);
-        }
-        for (const q of queries) pgStatement(q.query);
-        pg ??= new PgPillar(parsePgConnection(config.postgres), timeoutMs);
-        const db = pg;
-        const label = `ext_pillar:postgres ${pgLocation(parsePgConnection(config.postgres))}`;
-        return { kind: 'source', source: { label, fetch: (id) => limiter.run(() => db.fetch(id, queries)), close: () => db.close() } };
-      }
-      case 'mysql': {
-        let queries;
-        try {
-          queries = parseSqlQueries(value, 'mysql');
-        } catch (e) {
-          throw fail((e as Error).message);
-        }
-        for (const q of queries) mysqlStatement(q.query);
-        my ??= new MysqlPillar(parseMysqlConnection(config.mysql), timeoutMs);
-        const db = my;
-        const label = `ext_pillar:mysql ${mysqlLocation(parseMysqlConnection(config.mysql))}`;
-        return { kind: 'source', source: { label, fetch: (id) => limiter.run(() => db.fetch(id, queries)), close: () => db.close() } };
-      }
+      case 'postgres':
+      case 'mysql':
+        return { kind: 'source', source: sqlSource(kind, value, sqlDb(kind), limiter) };
       default:
         throw fail(`'${kind}' is not supported (supported: git, cmd_yaml, cmd_json, file_tree, postgres, mysql)`);
     }
   });
+}
+
+/** An SQL entry: Salt's sql_base queries, each checked against the dialect at start. */
+function sqlSource(kind: string, value: unknown, db: SqlPillarDb, limiter: Limiter): ExtSource {
+  let queries;
+  try {
+    queries = parseSqlQueries(value, kind);
+  } catch (e) {
+    throw fail((e as Error).message);
+  }
+  for (const q of queries) db.check(q.query);
+  return { label: `ext_pillar:${kind} ${db.location}`, fetch: (id) => limiter.run(() => db.fetch(id, queries)), close: () => db.close() };
 }
 
 const FILE_TREE_KEYS = ['root_dir', 'follow_dir_links', 'keep_newline', 'debug', 'render_default', 'renderer_blacklist', 'renderer_whitelist', 'template'];

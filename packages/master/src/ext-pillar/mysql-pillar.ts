@@ -4,6 +4,7 @@ import { masterErrors } from '../errors.js';
 import { ExtPillarFailure } from './ext-source.js';
 import { readPassword } from './postgres-pillar.js';
 import { rowsToPillar, type SqlQuery, type SqlRows } from './sql-rows.js';
+import { lazyPool, type SqlPillarDb } from './lazy-pool.js';
 
 /** The master config's `mysql:` keys (Salt's names), the password in a file. */
 export interface MysqlPillarConnection {
@@ -57,21 +58,19 @@ export function mysqlLocation(c: MysqlPillarConnection): string {
 }
 
 /** One pool per master for every `mysql` entry, as for PostgreSQL. */
-export class MysqlPillar {
-  private pool?: Promise<mysql.Pool>;
+export class MysqlPillar implements SqlPillarDb {
+  private readonly pool = lazyPool(() => this.open());
   private readonly conn: MysqlPillarConnection;
   private readonly timeoutMs: number;
+  readonly location: string;
   constructor(conn: MysqlPillarConnection, timeoutMs: number) {
     this.conn = conn;
     this.timeoutMs = timeoutMs;
+    this.location = mysqlLocation(conn);
   }
 
-  private poolOf(): Promise<mysql.Pool> {
-    this.pool ??= this.open().catch((e: unknown) => {
-      this.pool = undefined;
-      throw e;
-    });
-    return this.pool;
+  check(query: string): void {
+    mysqlStatement(query);
   }
 
   private async open(): Promise<mysql.Pool> {
@@ -98,20 +97,17 @@ export class MysqlPillar {
     for (const q of queries) {
       const { sql, params } = mysqlStatement(q.query);
       try {
-        const [rows, fields] = await (
-          await this.poolOf()
-        ).query({ sql, values: new Array<string>(params).fill(id), rowsAsArray: true, timeout: this.timeoutMs });
+        const pool = await this.pool.get();
+        const [rows, fields] = await pool.query({ sql, values: new Array<string>(params).fill(id), rowsAsArray: true, timeout: this.timeoutMs });
         results.push({ q, r: { fields: fields.map((f) => f.name), rows: rows as unknown[][] } });
       } catch (e) {
-        throw new ExtPillarFailure(`${mysqlLocation(this.conn)}: ${(e as Error).message}`);
+        throw new ExtPillarFailure(`${this.location}: ${(e as Error).message}`);
       }
     }
     return rowsToPillar(results);
   }
 
-  async close(): Promise<void> {
-    const pool = await this.pool?.catch(() => undefined);
-    await pool?.end().catch(() => undefined);
-    this.pool = undefined;
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }

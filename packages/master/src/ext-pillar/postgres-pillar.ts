@@ -4,6 +4,7 @@ import { isDict, type Pillar } from '@brine/core';
 import { masterErrors } from '../errors.js';
 import { ExtPillarFailure } from './ext-source.js';
 import { rowsToPillar, type SqlQuery, type SqlRows } from './sql-rows.js';
+import { lazyPool, type SqlPillarDb } from './lazy-pool.js';
 
 /** The master config's `postgres:` keys (Salt's names), with the password in a file. */
 export interface PgPillarConnection {
@@ -88,22 +89,19 @@ export function pgLocation(c: PgPillarConnection): string {
 }
 
 /** One pool per master for every `postgres` entry; queries for a fleet share its few connections. */
-export class PgPillar {
-  private pool?: Promise<pg.Pool>;
+export class PgPillar implements SqlPillarDb {
+  private readonly pool = lazyPool(() => this.open());
   private readonly conn: PgPillarConnection;
   private readonly timeoutMs: number;
+  readonly location: string;
   constructor(conn: PgPillarConnection, timeoutMs: number) {
     this.conn = conn;
     this.timeoutMs = timeoutMs;
+    this.location = pgLocation(conn);
   }
 
-  private poolOf(): Promise<pg.Pool> {
-    // a failed open (an unreadable password file) is tried again at the next ask
-    this.pool ??= this.open().catch((e: unknown) => {
-      this.pool = undefined;
-      throw e;
-    });
-    return this.pool;
+  check(query: string): void {
+    pgStatement(query);
   }
 
   private async open(): Promise<pg.Pool> {
@@ -135,18 +133,16 @@ export class PgPillar {
     for (const q of queries) {
       const text = pgStatement(q.query);
       try {
-        const res = await (await this.poolOf()).query({ text, values: text.includes('$1') ? [id] : [], rowMode: 'array', types: TYPES });
+        const res = await (await this.pool.get()).query({ text, values: text.includes('$1') ? [id] : [], rowMode: 'array', types: TYPES });
         results.push({ q, r: { fields: res.fields.map((f) => f.name), rows: res.rows as unknown[][] } });
       } catch (e) {
-        throw new ExtPillarFailure(`${pgLocation(this.conn)}: ${(e as Error).message}`);
+        throw new ExtPillarFailure(`${this.location}: ${(e as Error).message}`);
       }
     }
     return rowsToPillar(results);
   }
 
-  async close(): Promise<void> {
-    const pool = await this.pool?.catch(() => undefined);
-    await pool?.end().catch(() => undefined);
-    this.pool = undefined;
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
