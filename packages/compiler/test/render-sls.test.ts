@@ -170,3 +170,10 @@ t.test('#!mjs: the module is asked for as a host call with its source and contex
   const piped = render({ 'app.sls': '#!mjs|yaml\nexport default () => ({});\n' }, 'app.sls', 'app');
   t.equal(piped.diagnostics[0]?.code, 'BRINE_ERR_COMPILE_RENDERER_MJS_ALONE');
 });
+
+t.test("#!mjs where nothing answers it (a pillar file): the message names the file, never the module's source or the pillar", async (t) => {
+  const out = render({ 'p.sls': "#!mjs\nexport default () => ({ secret: 'hunter2' });\n" }, 'p.sls', 'p', { pillar: { db_password: 's3cret' } });
+  const message = out.diagnostics.map((d) => d.message).join('\n');
+  t.match(message, /the #!mjs render of "p\.sls"/);
+  t.notMatch(message, /hunter2|s3cret/);
+});

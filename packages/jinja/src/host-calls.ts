@@ -124,8 +124,13 @@ export function hostCallKey(call: HostCall): string {
   return JSON.stringify([call.fun, sortKeys(call.args), sortKeys(call.kwargs)]);
 }
 
+/** The host call a `#!mjs` file is rendered through (its source and context are its arguments). */
+export const MJS_RENDER_CALL = 'renderer.mjs';
+
 /** The call as `salt['fun'](args, k=v)`, for messages. */
 export function describeHostCall(call: HostCall): string {
+  // its arguments are the module's source and the minion's grains and pillar: never in a message
+  if (call.fun === MJS_RENDER_CALL) return `the #!mjs render of ${JSON.stringify(call.args[0])}`;
   const parts = [...call.args.map((a) => JSON.stringify(a) ?? 'None'), ...Object.entries(call.kwargs).map(([k, v]) => `${k}=${JSON.stringify(v) ?? 'None'}`)];
   return `salt['${call.fun}'](${parts.join(', ')})`;
 }

@@ -20,6 +20,7 @@ export {
   HostCallError,
   HostCallRecorder,
   HOST_FN,
+  MJS_RENDER_CALL,
   type CallSite,
   type HostAnswer,
   type HostAnswers,

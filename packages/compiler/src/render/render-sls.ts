@@ -10,6 +10,7 @@ import {
   createJinjaEnvironment,
   askable,
   describeHostCall,
+  MJS_RENDER_CALL,
   HostCallError,
   HostCallRecorder,
   loadYaml,
@@ -41,7 +42,7 @@ export function jinjaEnvironmentFor(tree: StateTree, env: string): JinjaEnvironm
 /** The renderers of Salt's that Brine runs; gpg blocks are decrypted by the master. */
 const SUPPORTED = new Set(['jinja', 'yaml', 'yamlex', 'json', 'gpg', 'mjs']);
 /** The host call a `#!mjs` file is rendered through: answered by the master (or brine local), never a minion. */
-export const MJS_RENDER_CALL = 'renderer.mjs';
+export { MJS_RENDER_CALL };
 /** Salt renderers that run Python (or a Python template engine): never run here. */
 const PYTHON = new Set(['py', 'pyobjects', 'pydsl', 'stateconf', 'mako', 'wempy', 'genshi', 'cheetah']);
 /** Salt's armoured PGP message, found anywhere in a string as its gpg renderer does. */
