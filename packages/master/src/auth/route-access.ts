@@ -30,7 +30,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /v1/jobs': { need: 'see' },
   'GET /v1/jobs/active': { need: '@jobs' },
   'GET /v1/jobs/:jid': { need: 'see' },
-  'GET /v1/jobs/:jid/states': { need: '@jobs' },
+  'GET /v1/jobs/:jid/states': { need: 'see' },
   'GET /v1/states': { need: '@jobs' },
   'GET /v1/states/last': { need: '@jobs' },
   'GET /v1/keys': { need: '@wheel' },
