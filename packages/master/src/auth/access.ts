@@ -117,9 +117,11 @@ export function installAccess(app: FastifyInstance, deps: AccessDeps): void {
     const access = accessOf(req);
     if (access.need === 'public') return;
     if (deps.metricsPublic && req.routeOptions.url === '/metrics') return;
-    const who = await authenticate(req, reply, deps);
-    if (who && 'send' in who) return who;
-    if (!who) return deps.refuse(reply, 401, 'BRINE_ERR_MASTER_UNAUTHORIZED');
+    const found = await authenticate(req, reply, deps);
+    if (found && 'send' in found) return found;
+    if (!found) return deps.refuse(reply, 401, 'BRINE_ERR_MASTER_UNAUTHORIZED');
+    // the bootstrap token says only that the caller may: the name is what the CLI or console sends
+    const who = found.eauth === 'bootstrap' ? { ...found, user: deps.userHint(req) } : found;
     identities.set(req, who);
     if (access.need.startsWith('@') && !maySpecial(who, access.need as Special)) {
       auditNote(req, { refused: access.need });
