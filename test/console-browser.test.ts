@@ -228,7 +228,11 @@ t.test('a minion id holding markup is refused before it could reach any page', a
 });
 
 t.test('a local user signs in with user and password; the audit page shows the sign-in under their name', async (t) => {
-  const added = await brine(['user', 'add', 'ops', '--password-stdin', '--config', cluster.masterConfig], { ...cluster.env, BRINE_API_TOKEN: cluster.client.target.token }, 'ops-password\n');
+  const added = await brine(
+    ['user', 'add', 'ops', '--password-stdin', '--config', cluster.masterConfig],
+    { ...cluster.env, BRINE_API_TOKEN: cluster.client.target.token },
+    'ops-password\n',
+  );
   t.equal(added.code, 0, added.stderr);
   const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   t.teardown(() => p.close());

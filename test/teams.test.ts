@@ -133,7 +133,14 @@ if (missing) {
   t.test("the audit trail has bob's run and refusal, carol's token changes, with names and sources", async (t) => {
     const r = await cli(['audit', '--user', 'bob', '--action', 'job', '--json'], c.client.target.token);
     t.equal(r.code, 0, r.stderr);
-    const rows = JSON.parse(r.stdout) as Array<{ username: string; action: string; target: string; outcome: string; source: string; args: { fun?: string; jid?: string } }>;
+    const rows = JSON.parse(r.stdout) as Array<{
+      username: string;
+      action: string;
+      target: string;
+      outcome: string;
+      source: string;
+      args: { fun?: string; jid?: string };
+    }>;
     const ok = rows.find((a) => a.outcome === 'ok' && a.args.fun === 'state.apply');
     t.ok(ok, 'the successful run');
     t.equal(ok?.target, 'web*');

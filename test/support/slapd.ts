@@ -21,7 +21,8 @@ export interface SlapdServer {
 
 /** Why slapd cannot run here, or undefined when it can (Debian's slapd and ldap-utils, scripts/test-deps.sh). */
 export function slapdMissing(): string | undefined {
-  if (!existsSync(SLAPD) || !existsSync(SLAPADD)) return `OpenLDAP's slapd is not installed (${SLAPD}): run scripts/test-deps.sh as root, or apt-get install slapd ldap-utils`;
+  if (!existsSync(SLAPD) || !existsSync(SLAPADD))
+    return `OpenLDAP's slapd is not installed (${SLAPD}): run scripts/test-deps.sh as root, or apt-get install slapd ldap-utils`;
   return undefined;
 }
 

@@ -108,12 +108,19 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
 
   const hostOk = allowedHosts(deps.apiHost ?? '127.0.0.1', deps.allowedHosts ?? []);
   const guesses = deps.guesses ?? new GuessLimiter();
-  const accounts =
-    deps.accounts ?? new Accounts({ store: deps.store.accounts, bootstrapToken: deps.token });
+  const accounts = deps.accounts ?? new Accounts({ store: deps.store.accounts, bootstrapToken: deps.token });
   app.addHook('onRequest', async (req, reply) => {
     if (!hostOk(req.headers.host)) return refuse(reply, 421, 'BRINE_ERR_MASTER_API_HOST', { host: req.headers.host ?? '' });
   });
-  const access = { accounts, sessions, guesses, log: deps.log, metricsPublic: deps.metricsPublic, refuse, userHint: (req: FastifyRequest) => requestUser(req.headers['x-brine-user']) };
+  const access = {
+    accounts,
+    sessions,
+    guesses,
+    log: deps.log,
+    metricsPublic: deps.metricsPublic,
+    refuse,
+    userHint: (req: FastifyRequest) => requestUser(req.headers['x-brine-user']),
+  };
   installAccess(app, access);
 
   app.setErrorHandler(async (err, _req, reply) => {

@@ -45,7 +45,13 @@ t.test('passwords: scrypt with its parameters in the stored value, checked in co
 
 t.test("permissions read as Salt's external_auth", async (t) => {
   const ea = checkExternalAuth(externalAuth);
-  const who = (user: string, groups: string[] = []): Identity => ({ user, eauth: 'local', groups, admin: false, grants: grantsFor(ea, 'local', user, groups) ?? [] });
+  const who = (user: string, groups: string[] = []): Identity => ({
+    user,
+    eauth: 'local',
+    groups,
+    admin: false,
+    grants: grantsFor(ea, 'local', user, groups) ?? [],
+  });
   const web = who('webop');
   t.ok(mayRun(web, 'state.apply', 'web1', {}));
   t.ok(mayRun(web, 'test.ping', 'web2', {}));
@@ -137,8 +143,14 @@ t.test('the audit trail: sign-ins, user and token changes, refusals; secrets red
   await master.store.flush();
   const all = (await admin('GET', '/v1/audit?limit=500')).body.audit as Json[];
   const of = (action: string) => all.filter((a) => a.action === action);
-  t.ok(of('signin').some((a) => a.username === 'webop' && a.outcome === 'ok'), 'a good sign-in');
-  t.ok(of('signin').some((a) => a.username === 'webop' && a.outcome === 'refused 401'), 'a failed one');
+  t.ok(
+    of('signin').some((a) => a.username === 'webop' && a.outcome === 'ok'),
+    'a good sign-in',
+  );
+  t.ok(
+    of('signin').some((a) => a.username === 'webop' && a.outcome === 'refused 401'),
+    'a failed one',
+  );
   const added = of('user.add')[0]!;
   t.equal(added.username, 'api', 'done by the bootstrap token holder');
   t.same(added.args, { name: 'webop', password: '[redacted]' });

@@ -358,7 +358,15 @@ for (const [kind, open] of backends) {
       (await a.listUsers()).map((u) => u.name),
       ['alice'],
     );
-    const row = { id: 'aa', username: 'alice', eauth: 'local', groups: ['ops'], created_at: '2026-01-01T00:00:00.000Z', expires_at: '2026-01-02T00:00:00.000Z', revoked_at: null };
+    const row = {
+      id: 'aa',
+      username: 'alice',
+      eauth: 'local',
+      groups: ['ops'],
+      created_at: '2026-01-01T00:00:00.000Z',
+      expires_at: '2026-01-02T00:00:00.000Z',
+      revoked_at: null,
+    };
     await a.insertToken({ ...row, hash: 'H' });
     t.same(await a.tokenByHash('H'), row);
     t.equal(await a.tokenByHash('nope'), undefined);
@@ -367,16 +375,27 @@ for (const [kind, open] of backends) {
     t.ok((await a.getToken('aa'))?.revoked_at);
     await a.insertToken({ ...row, id: 'bb', hash: 'H2' });
     t.ok(await a.removeUser('alice'));
-    t.ok((await a.getToken('bb'))?.revoked_at, "removing a user revokes their tokens");
+    t.ok((await a.getToken('bb'))?.revoked_at, 'removing a user revokes their tokens');
     for (const [i, action] of ['signin', 'job.publish', 'token.create'].entries()) {
-      await a.audit({ at: `2026-01-0${i + 1}T00:00:00.000Z`, username: i ? 'alice' : 'bob', source: '127.0.0.1', action, target: 'web*', args: { fun: 'test.ping' }, outcome: 'ok' });
+      await a.audit({
+        at: `2026-01-0${i + 1}T00:00:00.000Z`,
+        username: i ? 'alice' : 'bob',
+        source: '127.0.0.1',
+        action,
+        target: 'web*',
+        args: { fun: 'test.ping' },
+        outcome: 'ok',
+      });
     }
     t.same(
       (await a.queryAudit({})).map((r) => r.action),
       ['token.create', 'job.publish', 'signin'],
       'newest first',
     );
-    t.same((await a.queryAudit({ user: 'alice', action: 'job' })).map((r) => [r.username, r.action, r.target, r.args]), [['alice', 'job.publish', 'web*', { fun: 'test.ping' }]]);
+    t.same(
+      (await a.queryAudit({ user: 'alice', action: 'job' })).map((r) => [r.username, r.action, r.target, r.args]),
+      [['alice', 'job.publish', 'web*', { fun: 'test.ping' }]],
+    );
     t.equal((await a.queryAudit({ since: '2026-01-02T00:00:00.000Z' })).length, 2);
     await a.prune(86400, Date.parse('2026-01-03T12:00:00.000Z'));
     t.same(

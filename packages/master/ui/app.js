@@ -94,7 +94,14 @@ function loginView(message) {
     }
   };
   const user = h('input', { name: 'username', autocomplete: 'username', required: true, placeholder: 'user', 'aria-label': 'user' });
-  const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true, placeholder: 'password', 'aria-label': 'password' });
+  const password = h('input', {
+    type: 'password',
+    name: 'password',
+    autocomplete: 'current-password',
+    required: true,
+    placeholder: 'password',
+    'aria-label': 'password',
+  });
   const userForm = h(
     'form',
     {

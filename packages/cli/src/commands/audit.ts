@@ -51,7 +51,12 @@ export const auditCommand: Command = {
     if (values.json) io.stdout(JSON.stringify(audit, null, 2) + '\n');
     else
       io.stdout(
-        audit.map((a) => `${a.at}  ${a.username.padEnd(12)} ${a.source.padEnd(15)} ${a.action.padEnd(14)} ${(a.target ?? '-').padEnd(12)} ${a.outcome}  ${JSON.stringify(a.args)}\n`).join(''),
+        audit
+          .map(
+            (a) =>
+              `${a.at}  ${a.username.padEnd(12)} ${a.source.padEnd(15)} ${a.action.padEnd(14)} ${(a.target ?? '-').padEnd(12)} ${a.outcome}  ${JSON.stringify(a.args)}\n`,
+          )
+          .join(''),
       );
     return 0;
   },

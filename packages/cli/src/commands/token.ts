@@ -2,8 +2,7 @@ import { MasterClient, resolveApi } from '@brine/master/client';
 import type { Command } from '../command.js';
 import { parse, readPassword, usageError } from './accounts-io.js';
 
-const USAGE =
-  'brine token create [--ttl 8h] [--user NAME [--eauth local|ldap] [--password-stdin]] | list | revoke ID  [--json] [--config MASTER_CONFIG]';
+const USAGE = 'brine token create [--ttl 8h] [--user NAME [--eauth local|ldap] [--password-stdin]] | list | revoke ID  [--json] [--config MASTER_CONFIG]';
 
 interface TokenRow {
   id: string;
@@ -41,8 +40,10 @@ export const tokenCommand: Command = {
     );
     const [sub, id, ...rest] = positionals;
     if (!sub || !['create', 'list', 'revoke'].includes(sub)) throw usageError(sub ? `unknown action '${sub}'` : 'no action given', USAGE);
-    if (rest.length > 0 || (sub === 'revoke' ? !id : id)) throw usageError(sub === 'revoke' ? 'brine token revoke takes one ID' : `brine token ${sub} takes no ID`, USAGE);
-    if (values.eauth !== undefined && values.eauth !== 'local' && values.eauth !== 'ldap') throw usageError(`--eauth is local or ldap, not '${values.eauth}'`, USAGE);
+    if (rest.length > 0 || (sub === 'revoke' ? !id : id))
+      throw usageError(sub === 'revoke' ? 'brine token revoke takes one ID' : `brine token ${sub} takes no ID`, USAGE);
+    if (values.eauth !== undefined && values.eauth !== 'local' && values.eauth !== 'ldap')
+      throw usageError(`--eauth is local or ldap, not '${values.eauth}'`, USAGE);
     // signing in with a password needs no token of its own
     const signIn = sub === 'create' && values.user !== undefined;
     const env = signIn ? { ...io.env, BRINE_API_TOKEN: io.env.BRINE_API_TOKEN || 'none' } : io.env;
@@ -71,7 +72,10 @@ export const tokenCommand: Command = {
     }
     const { tokens } = await client.get<{ tokens: TokenRow[] }>('/v1/tokens');
     if (values.json) io.stdout(JSON.stringify(tokens, null, 2) + '\n');
-    else io.stdout(tokens.map((t) => `${t.id}  ${t.username.padEnd(16)} ${t.eauth.padEnd(6)} ${status(t).padEnd(8)} expires ${t.expires_at}\n`).join('') || 'no tokens\n');
+    else
+      io.stdout(
+        tokens.map((t) => `${t.id}  ${t.username.padEnd(16)} ${t.eauth.padEnd(6)} ${status(t).padEnd(8)} expires ${t.expires_at}\n`).join('') || 'no tokens\n',
+      );
     return 0;
   },
 };

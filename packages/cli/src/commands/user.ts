@@ -27,7 +27,8 @@ export const userCommand: Command = {
     const [sub, name, ...rest] = positionals;
     const needsName = sub === 'add' || sub === 'passwd' || sub === 'remove';
     if (!sub || !['add', 'passwd', 'remove', 'list'].includes(sub)) throw usageError(sub ? `unknown action '${sub}'` : 'no action given', USAGE);
-    if (rest.length > 0 || (needsName ? !name : name)) throw usageError(needsName ? `brine user ${sub} takes one NAME` : 'brine user list takes no NAME', USAGE);
+    if (rest.length > 0 || (needsName ? !name : name))
+      throw usageError(needsName ? `brine user ${sub} takes one NAME` : 'brine user list takes no NAME', USAGE);
     const client = new MasterClient(resolveApi(values.config, io.env));
     if (sub === 'list') {
       const { users } = await client.get<{ users: UserRow[] }>('/v1/users');

@@ -69,9 +69,21 @@ function accessOf(req: FastifyRequest): RouteAccess {
 }
 
 /** Writes one audit record; a failed write is logged, never the caller's error. */
-export function audit(deps: AccessDeps, req: FastifyRequest, rec: { user: string; action: string; target?: string | null; args?: unknown; outcome: string }): void {
+export function audit(
+  deps: AccessDeps,
+  req: FastifyRequest,
+  rec: { user: string; action: string; target?: string | null; args?: unknown; outcome: string },
+): void {
   deps.accounts.store
-    .audit({ at: new Date().toISOString(), username: rec.user, source: req.ip, action: rec.action, target: rec.target ?? null, args: rec.args ?? null, outcome: rec.outcome })
+    .audit({
+      at: new Date().toISOString(),
+      username: rec.user,
+      source: req.ip,
+      action: rec.action,
+      target: rec.target ?? null,
+      args: rec.args ?? null,
+      outcome: rec.outcome,
+    })
     .catch((err: unknown) => deps.log.error({ event: 'audit_write_failed', err: (err as Error).message }, 'audit write failed'));
 }
 
@@ -125,7 +137,12 @@ export function installAccess(app: FastifyInstance, deps: AccessDeps): void {
     identities.set(req, who);
     if (access.need.startsWith('@') && !maySpecial(who, access.need as Special)) {
       auditNote(req, { refused: access.need });
-      return deps.refuse(reply, 403, 'BRINE_ERR_MASTER_FORBIDDEN', { user: who.user, eauth: who.eauth, what: `${req.method} ${req.routeOptions.url}`, perm: access.need });
+      return deps.refuse(reply, 403, 'BRINE_ERR_MASTER_FORBIDDEN', {
+        user: who.user,
+        eauth: who.eauth,
+        what: `${req.method} ${req.routeOptions.url}`,
+        perm: access.need,
+      });
     }
   });
   app.addHook('onResponse', async (req, reply) => {

@@ -72,7 +72,11 @@ export class AccountStore {
   }
   /** Removes the user and revokes their tokens at once. */
   async removeUser(name: string): Promise<boolean> {
-    await this.sql.run('UPDATE api_tokens SET revoked_at = ? WHERE username = ? AND eauth = ? AND revoked_at IS NULL', [new Date().toISOString(), name, 'local']);
+    await this.sql.run('UPDATE api_tokens SET revoked_at = ? WHERE username = ? AND eauth = ? AND revoked_at IS NULL', [
+      new Date().toISOString(),
+      name,
+      'local',
+    ]);
     return (await this.sql.run('DELETE FROM users WHERE name = ?', [name])) > 0;
   }
   async listUsers(): Promise<Array<Omit<UserRow, 'password'>>> {
@@ -132,10 +136,14 @@ export class AccountStore {
   async queryAudit(q: AuditQuery): Promise<AuditRow[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (q.user) where.push('username = ?') && params.push(q.user);
-    if (q.since) where.push('at >= ?') && params.push(q.since);
+    const add = (sql: string, ...values: unknown[]) => {
+      where.push(sql);
+      params.push(...values);
+    };
+    if (q.user) add('username = ?', q.user);
+    if (q.since) add('at >= ?', q.since);
     // an action filter names a kind ('job') or one action ('job.publish')
-    if (q.action) where.push('(action = ? OR action LIKE ?)') && params.push(q.action, `${q.action}.%`);
+    if (q.action) add('(action = ? OR action LIKE ?)', q.action, `${q.action}.%`);
     params.push(Math.min(q.limit ?? 200, 5000));
     const rows = await this.sql.all(`SELECT * FROM audit${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`, params);
     return rows.map((r) => ({

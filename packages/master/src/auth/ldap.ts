@@ -18,7 +18,10 @@ export interface LdapOptions {
 
 /** RFC 4514: a user name placed in a DN cannot add or change its components. */
 function dnValue(v: string): string {
-  return v.replace(/[,+"\\<>;=]/g, (c) => `\\${c}`).replace(/^[ #]/, (c) => `\\${c}`).replace(/ $/, '\\ ');
+  return v
+    .replace(/[,+"\\<>;=]/g, (c) => `\\${c}`)
+    .replace(/^[ #]/, (c) => `\\${c}`)
+    .replace(/ $/, '\\ ');
 }
 
 /** RFC 4515: a user name placed in a filter cannot change it. */

@@ -22,7 +22,12 @@ export async function signIn(req: FastifyRequest, reply: FastifyReply, deps: Acc
     return undefined;
   }
   const user = b.username ?? deps.userHint(req);
-  const who = b.username !== undefined ? await deps.accounts.signIn(b.username, b.password ?? '', b.eauth) : b.token ? await deps.accounts.fromToken(b.token.trim(), user) : undefined;
+  const who =
+    b.username !== undefined
+      ? await deps.accounts.signIn(b.username, b.password ?? '', b.eauth)
+      : b.token
+        ? await deps.accounts.fromToken(b.token.trim(), user)
+        : undefined;
   const how = b.username !== undefined ? (b.eauth ?? 'password') : 'token';
   audit(deps, req, { user: who?.user ?? user, action: 'signin', args: { eauth: how }, outcome: who ? 'ok' : 'refused 401' });
   if (!who) {
@@ -39,7 +44,10 @@ const isAdmin = (who: Identity) => maySpecial(who, '@wheel');
 
 /** Accounts, API tokens and the audit trail: /v1/login, /v1/tokens, /v1/users, /v1/audit. */
 export async function accountRoutes(app: FastifyInstance, deps: AccessDeps): Promise<void> {
-  const tokenBody = { type: 'object', properties: { username: str, password: str, eauth: { type: 'string', enum: ['local', 'ldap'] }, ttl: { type: ['string', 'number'] } } };
+  const tokenBody = {
+    type: 'object',
+    properties: { username: str, password: str, eauth: { type: 'string', enum: ['local', 'ldap'] }, ttl: { type: ['string', 'number'] } },
+  };
   const newToken = async (who: Identity, ttl: string | number | undefined) => {
     const seconds = ttl === undefined ? deps.accounts.maxTtl : parseTtl(ttl);
     if (seconds === undefined) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `bad ttl '${ttl}' (like 8h, 30m, 1d or seconds)` });
@@ -48,15 +56,19 @@ export async function accountRoutes(app: FastifyInstance, deps: AccessDeps): Pro
   };
 
   // Salt's /login: a user name and password for an expiring token
-  app.post('/v1/login', { schema: { summary: 'Sign in with a user name and password for an API token', tags: ['accounts'], body: tokenBody } }, async (req, reply) => {
-    const b = req.body as { username?: string; ttl?: string | number };
-    if (b.username === undefined) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: 'username and password are required' });
-    const who = await signIn(req, reply, deps);
-    if (!who) return reply;
-    const t = await newToken(who, b.ttl);
-    audit(deps, req, { user: who.user, action: 'token.create', target: t.id, args: { ttl: b.ttl ?? null }, outcome: 'ok' });
-    return t;
-  });
+  app.post(
+    '/v1/login',
+    { schema: { summary: 'Sign in with a user name and password for an API token', tags: ['accounts'], body: tokenBody } },
+    async (req, reply) => {
+      const b = req.body as { username?: string; ttl?: string | number };
+      if (b.username === undefined) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: 'username and password are required' });
+      const who = await signIn(req, reply, deps);
+      if (!who) return reply;
+      const t = await newToken(who, b.ttl);
+      audit(deps, req, { user: who.user, action: 'token.create', target: t.id, args: { ttl: b.ttl ?? null }, outcome: 'ok' });
+      return t;
+    },
+  );
 
   app.get('/v1/whoami', { schema: { summary: 'Who this token or session is', tags: ['accounts'] } }, async (req) => {
     const who = identityOf(req);
@@ -83,10 +95,15 @@ export async function accountRoutes(app: FastifyInstance, deps: AccessDeps): Pro
 
   app.get('/v1/users', { schema: { summary: 'Local users', tags: ['accounts'] } }, async () => ({ users: await deps.accounts.store.listUsers() }));
 
-  const userBody = { type: 'object', required: ['password'], properties: { name: { type: 'string', pattern: NAME }, password: { type: 'string', minLength: 8, maxLength: 1024 } } };
+  const userBody = {
+    type: 'object',
+    required: ['password'],
+    properties: { name: { type: 'string', pattern: NAME }, password: { type: 'string', minLength: 8, maxLength: 1024 } },
+  };
   app.post('/v1/users', { schema: { summary: 'Add a local user', tags: ['accounts'], body: { ...userBody, required: ['name', 'password'] } } }, async (req) => {
     const b = req.body as { name: string; password: string };
-    if (await deps.accounts.store.getUser(b.name)) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `user '${b.name}' exists (brine user passwd changes the password)` });
+    if (await deps.accounts.store.getUser(b.name))
+      throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `user '${b.name}' exists (brine user passwd changes the password)` });
     await deps.accounts.store.putUser(b.name, await hashPassword(b.password));
     return { name: b.name };
   });

@@ -135,13 +135,13 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         return new Date(t).toISOString();
       };
       const jobs = await deps.store.listJobs({
-          fun: q.function,
-          target: q.target,
-          minion: q.minion,
-          since: iso(q.since),
-          until: iso(q.until),
-          limit: q.limit,
-          parent: q.parent,
+        fun: q.function,
+        target: q.target,
+        minion: q.minion,
+        since: iso(q.since),
+        until: iso(q.until),
+        limit: q.limit,
+        parent: q.parent,
       });
       if (mayJobs(req)) return { jobs };
       // without @jobs, the jobs whose minions the user may all target

@@ -208,7 +208,8 @@ function pillarRoutes(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (id
     async (req) => {
       const { minion } = req.params as { minion: string };
       const g = await grainsOf(minion);
-      if (!mayRun(identityOf(req), 'pillar.items', minion, g)) throw forbidden(req, `read the pillar of ${minion}`, `'pillar.items' on a target matching ${minion}`);
+      if (!mayRun(identityOf(req), 'pillar.items', minion, g))
+        throw forbidden(req, `read the pillar of ${minion}`, `'pillar.items' on a target matching ${minion}`);
       const p = await deps.states.pillar(minion, g);
       return { minion, pillar: p.pillar, errors: errorLines(p.diagnostics) };
     },
@@ -231,7 +232,8 @@ function pillarRoutes(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (id
       const { minion } = req.params as { minion: string };
       const { name } = req.query as { name: string };
       const g = await grainsOf(minion);
-      if (!mayRun(identityOf(req), 'pillar.items', minion, g)) throw forbidden(req, `read the pillar of ${minion}`, `'pillar.items' on a target matching ${minion}`);
+      if (!mayRun(identityOf(req), 'pillar.items', minion, g))
+        throw forbidden(req, `read the pillar of ${minion}`, `'pillar.items' on a target matching ${minion}`);
       const p = await deps.states.pillar(minion, g);
       // a prefix (`apache`) explains every bound name under it, as the text does
       const explain: Record<string, Explanation> = {};

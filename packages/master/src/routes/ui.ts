@@ -7,7 +7,6 @@ import { SESSION_COOKIE } from '../ui-sessions.js';
 import type { AccessDeps } from '../auth/access.js';
 import { signIn } from './accounts.js';
 
-
 /** The console's files ship in the package (packages/master/ui): no CDN, no separate web server. */
 const uiFile = (name: string): string => path.join(packageFile('master', 'ui'), name);
 const ASSETS: Record<string, string> = {
@@ -38,7 +37,12 @@ export async function uiRoutes(app: FastifyInstance, deps: AccessDeps): Promise<
         body: {
           type: 'object',
           anyOf: [{ required: ['token'] }, { required: ['username', 'password'] }],
-          properties: { token: { type: 'string', maxLength: 1024 }, username: { type: 'string', maxLength: 256 }, password: { type: 'string', maxLength: 1024 }, eauth: { type: 'string', enum: ['local', 'ldap'] } },
+          properties: {
+            token: { type: 'string', maxLength: 1024 },
+            username: { type: 'string', maxLength: 256 },
+            password: { type: 'string', maxLength: 1024 },
+            eauth: { type: 'string', enum: ['local', 'ldap'] },
+          },
         },
       },
     },
