@@ -163,3 +163,16 @@ t.test('the audit trail: sign-ins, user and token changes, refusals; secrets red
   t.ok(byUser.length > 0 && byUser.every((a) => a.username === 'webop' && String(a.action).startsWith('token.')));
   t.same((await admin('GET', '/v1/audit?since=2999-01-01')).body.audit, []);
 });
+
+t.test('a ttl in seconds or with a unit; a bad one is a coded 400', async (t) => {
+  await admin('POST', '/v1/users', { name: 'ttl-user', password: 'ttl-password' });
+  const secs = await call('POST', '/v1/tokens', master.token, { ttl: 90 } as unknown as Json);
+  t.equal(secs.status, 200, 'a number of seconds');
+  const left = Date.parse(secs.body.expires_at as string) - Date.now();
+  t.ok(left > 80_000 && left <= 90_000);
+  const bad = await call('POST', '/v1/tokens', master.token, { ttl: 'soon' });
+  t.equal(bad.status, 400);
+  t.match(bad.body.message, /bad ttl 'soon'/);
+  const capped = await call('POST', '/v1/tokens', master.token, { ttl: '30d' });
+  t.ok(Date.parse(capped.body.expires_at as string) - Date.now() <= 43200_000, 'at most token_expire');
+});

@@ -46,7 +46,7 @@ const isAdmin = (who: Identity) => maySpecial(who, '@wheel');
 export async function accountRoutes(app: FastifyInstance, deps: AccessDeps): Promise<void> {
   const tokenBody = {
     type: 'object',
-    properties: { username: str, password: str, eauth: { type: 'string', enum: ['local', 'ldap'] }, ttl: { type: ['string', 'number'] } },
+    properties: { username: str, password: str, eauth: { type: 'string', enum: ['local', 'ldap'] }, ttl: { type: 'string', maxLength: 32 } },
   };
   const newToken = async (who: Identity, ttl: string | number | undefined) => {
     const seconds = ttl === undefined ? deps.accounts.maxTtl : parseTtl(ttl);
