@@ -4,6 +4,7 @@ import { inProcessMaster } from './helpers/in-process-master.js';
 import { hashPassword, verifyPassword } from '../src/auth/passwords.js';
 import { checkExternalAuth, grantsFor, mayRun, maySee, maySpecial, type Identity } from '../src/auth/permissions.js';
 import { ROUTE_ACCESS } from '../src/auth/route-access.js';
+import { SESSION_COOKIE } from '../src/ui-sessions.js';
 
 /**
  * Local accounts, user tokens, Salt's external_auth and the audit trail through a real master in
@@ -14,6 +15,7 @@ const externalAuth = {
   local: {
     webop: [{ 'web*': ['state.*', 'test.*'] }],
     auditor: ['@jobs', '@wheel'],
+    consoleop: ['test.*'],
     'ops%': ['.*'],
   },
 };
@@ -175,4 +177,25 @@ t.test('a ttl in seconds or with a unit; a bad one is a coded 400', async (t) =>
   t.match(bad.body.message, /bad ttl 'soon'/);
   const capped = await call('POST', '/v1/tokens', master.token, { ttl: '30d' });
   t.ok(Date.parse(capped.body.expires_at as string) - Date.now() <= 43200_000, 'at most token_expire');
+});
+
+t.test('a console session ends at once when its user is removed or the token it signed in with is revoked', async (t) => {
+  await admin('POST', '/v1/users', { name: 'consoleop', password: 'console-password' });
+  const session = async (payload: Json) => {
+    const r = await master.api.inject({ method: 'POST', url: '/ui/login', payload, remoteAddress: '127.0.0.30' });
+    t.equal(r.statusCode, 200);
+    return `${SESSION_COOKIE}=${r.cookies.find((c) => c.name === SESSION_COOKIE)!.value}`;
+  };
+  const whoami = async (cookie: string) =>
+    (await master.api.inject({ method: 'GET', url: '/v1/whoami', headers: { cookie }, remoteAddress: '127.0.0.30' })).statusCode;
+  const byPassword = await session({ username: 'consoleop', password: 'console-password' });
+  const tok = (await login('consoleop', 'console-password', '1h', '127.0.0.30')).body;
+  const byToken = await session({ token: tok.token as string });
+  t.equal(await whoami(byPassword), 200);
+  t.equal(await whoami(byToken), 200);
+  await call('POST', `/v1/tokens/${tok.id as string}/revoke`, tok.token as string);
+  t.equal(await whoami(byToken), 401, 'the token it signed in with is revoked');
+  t.equal(await whoami(byPassword), 200, 'the password session stands');
+  await admin('POST', '/v1/users/consoleop/remove');
+  t.equal(await whoami(byPassword), 401, 'its user is removed');
 });

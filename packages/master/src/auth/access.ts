@@ -106,6 +106,10 @@ async function authenticate(req: FastifyRequest, reply: FastifyReply, deps: Acce
   // the console: its session cookie, and for anything that changes state the CSRF header too
   const session = deps.sessions.get(req.cookies[SESSION_COOKIE]);
   if (session) {
+    if (!(await deps.accounts.stillValid(session.identity))) {
+      deps.sessions.end(req.cookies[SESSION_COOKIE]);
+      return undefined;
+    }
     if (req.method === 'GET' || req.method === 'HEAD' || UiSessions.csrfMatches(req.headers[CSRF_HEADER], session.csrf)) return session.identity;
     return deps.refuse(reply, 403, 'BRINE_ERR_MASTER_CSRF');
   }

@@ -60,6 +60,19 @@ export class Accounts {
     return this.identity(row.username, row.eauth as 'local' | 'ldap', row.groups, row.id);
   }
 
+  /**
+   * Whether a console session's identity still stands: a removed local user, or a revoked or
+   * expired token it signed in with, ends the session at once rather than after 12 hours.
+   */
+  async stillValid(who: Identity): Promise<boolean> {
+    if (who.tokenId) {
+      const row = await this.store.getToken(who.tokenId);
+      return !!row && row.revoked_at === null && Date.parse(row.expires_at) > Date.now();
+    }
+    if (who.eauth === 'local') return (await this.store.getUser(who.user)) !== undefined;
+    return true;
+  }
+
   private identity(user: string, eauth: 'local' | 'ldap', groups: string[], tokenId?: string): Identity | undefined {
     const grants = grantsFor(this.ea, eauth, user, groups);
     if (!grants) return undefined;
