@@ -3,7 +3,7 @@
 # downloaded builds. CI starts from a fresh Debian machine as root, so install what is missing.
 # Elsewhere (not root, or no apt) print what is missing and let the tests that need it say so.
 set -euo pipefail
-packages=(postgresql mariadb-server mariadb-client debconf-utils cron gpg systemd locales util-linux passwd ufw chromium openssh-server openssh-client)
+packages=(postgresql mariadb-server mariadb-client debconf-utils cron gpg systemd locales util-linux passwd ufw chromium openssh-server openssh-client slapd ldap-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

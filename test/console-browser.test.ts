@@ -30,7 +30,7 @@ writeFileSync(path.join(tree, 'orch.sls'), 'ping:\n  salt.function:\n    - name:
 
 const cluster = new Cluster({
   autosign: false,
-  master: { file_roots: { base: [tree] }, timeout: 60 },
+  master: { file_roots: { base: [tree] }, timeout: 60, external_auth: { local: { ops: ['.*', '@wheel', '@jobs'] } } },
   minionConfig: (id) => ({ grains: { role: id.startsWith('web') ? 'web' : 'db', note: XSS } }),
 });
 let browser: Browser;
@@ -80,10 +80,10 @@ t.test('sign in with the API token: the token never appears in a URL, the pages 
   await page.waitForSelector('form.login');
   await shot('login');
   await page.fill('input[name=token]', 'not-the-token');
-  await page.click('button[type=submit]');
+  await page.click('form:has(input[name=token]) button[type=submit]');
   await page.waitForSelector('text=That token is not this master');
   await page.fill('input[name=token]', cluster.client.target.token);
-  await page.click('button[type=submit]');
+  await page.click('form:has(input[name=token]) button[type=submit]');
   await page.waitForSelector('h1:has-text("Minions")');
   t.notMatch(page.url(), cluster.client.target.token, 'the token is not in the URL');
   const cookies = await page.context().cookies();
@@ -225,4 +225,27 @@ t.test('a minion id holding markup is refused before it could reach any page', a
     minions.some((m) => m.id.includes('<')),
     'no such minion is known',
   );
+});
+
+t.test('a local user signs in with user and password; the audit page shows the sign-in under their name', async (t) => {
+  const added = await brine(
+    ['user', 'add', 'ops', '--password-stdin', '--config', cluster.masterConfig],
+    { ...cluster.env, BRINE_API_TOKEN: cluster.client.target.token },
+    'ops-password\n',
+  );
+  t.equal(added.code, 0, added.stderr);
+  const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  t.teardown(() => p.close());
+  await p.goto(`${cluster.apiUrl}/ui/`);
+  await p.fill('input[name=username]', 'ops');
+  await p.fill('input[name=password]', 'wrong-password');
+  await p.click('form:has(input[name=username]) button[type=submit]');
+  await p.waitForSelector('text=Wrong user or password');
+  await p.fill('input[name=password]', 'ops-password');
+  await p.click('form:has(input[name=username]) button[type=submit]');
+  await p.waitForSelector('h1:has-text("Minions")');
+  await p.goto(`${cluster.apiUrl}/ui/#/audit?user=ops&action=signin`);
+  await p.waitForSelector('h1:has-text("Audit trail")');
+  const outcomes = await p.$$eval('tbody tr td:nth-child(6)', (tds) => tds.map((td) => td.textContent));
+  t.same(outcomes, ['ok', 'refused 401'], 'the sign-in and the failed one, newest first');
 });

@@ -2,7 +2,7 @@ import { toBrineError, type Logger } from '@brine/core';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { masterErrors } from './errors.js';
 import type { EventBus } from './event-bus.js';
 import type { FileServer } from './file-server.js';
@@ -18,14 +18,17 @@ import type { MineService } from './mine.js';
 import type { StateService } from './state-service.js';
 import type { StoreBackend } from './store-backend.js';
 import type { ClusterLink } from './cluster.js';
-import { tokenMatches } from './tls.js';
 import type { MasterMetrics } from './metrics.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { uiRoutes } from './routes/ui.js';
 import { runnerRoutes, type RunnerRouteDeps } from './routes/runners.js';
-import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from './ui-sessions.js';
+import { UiSessions } from './ui-sessions.js';
+import { Accounts } from './auth/accounts.js';
+import { installAccess } from './auth/access.js';
+import { accountRoutes } from './routes/accounts.js';
+import { requestUser } from './routes/jobs.js';
 import { allowedHosts } from './api-host-check.js';
-import { GuessLimiter, sourceKey } from './guess-limiter.js';
+import { GuessLimiter } from './guess-limiter.js';
 import { fileserverRoutes } from './routes/fileserver.js';
 
 export interface ApiDeps {
@@ -55,20 +58,14 @@ export interface ApiDeps {
   guesses?: GuessLimiter;
   /** The mine: `brine validate --minion` answers mine.get from the store, as a compile does. */
   mine?: MineService;
+  /** Accounts, tokens and external_auth (the master passes its config's; tests may too). */
+  accounts?: Accounts;
 }
 
 /** A coded refusal, as every route answers. */
 function refuse(reply: FastifyReply, status: number, code: Parameters<typeof masterErrors.make>[0], args: Record<string, string | number> = {}): FastifyReply {
   const e = masterErrors.make(code, args);
   return reply.code(status).send({ code: e.code, message: e.message });
-}
-
-/** Paths anyone may load: the console's page, assets and sign-in, and the OpenAPI document. */
-function isPublic(url: string, method: string): boolean {
-  const path = url.split('?')[0]!;
-  if (path === '/v1/openapi.json') return true;
-  if (path === '/ui' || path === '/ui/' || path.startsWith('/ui/assets/')) return method === 'GET';
-  return path === '/ui/login' || path === '/ui/session' || path === '/ui/logout';
 }
 
 /**
@@ -111,31 +108,20 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
 
   const hostOk = allowedHosts(deps.apiHost ?? '127.0.0.1', deps.allowedHosts ?? []);
   const guesses = deps.guesses ?? new GuessLimiter();
+  const accounts = deps.accounts ?? new Accounts({ store: deps.store.accounts, bootstrapToken: deps.token });
   app.addHook('onRequest', async (req, reply) => {
     if (!hostOk(req.headers.host)) return refuse(reply, 421, 'BRINE_ERR_MASTER_API_HOST', { host: req.headers.host ?? '' });
-    if (isPublic(req.url, req.method)) return;
-    if (deps.metricsPublic && req.url.split('?')[0] === '/metrics') return;
-    const header = req.headers.authorization ?? '';
-    const given = header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-    if (given) {
-      // a source held off is not checked at all, the right token included: its guesses teach nothing
-      const source = sourceKey(req.ip);
-      const wait = guesses.retryAfter(source);
-      if (wait !== undefined) return refuse(reply.header('retry-after', String(wait)), 429, 'BRINE_ERR_MASTER_AUTH_BACKOFF', { source, seconds: wait });
-      if (tokenMatches(given, deps.token)) {
-        guesses.succeeded(source);
-        return;
-      }
-      guesses.failed(source);
-    }
-    // the console: its session cookie, and for anything that changes state the CSRF header too
-    const session = sessions.get(req.cookies[SESSION_COOKIE]);
-    if (session) {
-      if (req.method === 'GET' || req.method === 'HEAD' || UiSessions.csrfMatches(req.headers[CSRF_HEADER], session.csrf)) return;
-      return refuse(reply, 403, 'BRINE_ERR_MASTER_CSRF');
-    }
-    return refuse(reply, 401, 'BRINE_ERR_MASTER_UNAUTHORIZED');
   });
+  const access = {
+    accounts,
+    sessions,
+    guesses,
+    log: deps.log,
+    metricsPublic: deps.metricsPublic,
+    refuse,
+    userHint: (req: FastifyRequest) => requestUser(req.headers['x-brine-user']),
+  };
+  installAccess(app, access);
 
   app.setErrorHandler(async (err, _req, reply) => {
     const fe = err as { validation?: unknown; statusCode?: number; message: string };
@@ -146,6 +132,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
     const e = toBrineError(err);
     let status = 500;
     if (e.code === 'BRINE_ERR_MASTER_NOT_FOUND') status = 404;
+    else if (e.code === 'BRINE_ERR_MASTER_FORBIDDEN') status = 403;
+    else if (e.code === 'BRINE_ERR_MASTER_UNAUTHORIZED') status = 401;
     else if (e.code !== 'BRINE_ERR_CORE_INTERNAL' && e.code !== 'BRINE_ERR_MASTER_INTERNAL') status = 400;
     else if (typeof fe.statusCode === 'number' && fe.statusCode < 500) status = fe.statusCode;
     if (status === 500) deps.log.error({ err }, 'API handler failed');
@@ -160,7 +148,8 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(async (i) => eventRoutes(i, deps));
   await app.register(async (i) => metricsRoutes(i, deps));
   await app.register(async (i) => fileserverRoutes(i, deps.states));
-  await app.register(async (i) => uiRoutes(i, { token: deps.token, sessions, guesses }));
+  await app.register(async (i) => uiRoutes(i, access));
+  await app.register(async (i) => accountRoutes(i, access));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -125,6 +125,22 @@ export interface MasterConfig {
   postgres: Record<string, unknown>;
   /** The `mysql` ext_pillar's connection: host, port, user, db, pass_file, unix_socket. */
   mysql: Record<string, unknown>;
+  // ---- accounts (issue 27) ----
+  /** Salt's external_auth: {local|ldap: {user or 'group%': [permissions]}}. */
+  external_auth: Record<string, unknown>;
+  /** Salt's auth.ldap.* options (server, port, basedn, binddn with {{ username }}, bindpw, filter, groupou, groupclass, accountattributename). */
+  'auth.ldap.server': string;
+  'auth.ldap.port': number;
+  'auth.ldap.tls': boolean;
+  'auth.ldap.basedn': string;
+  'auth.ldap.binddn': string;
+  'auth.ldap.bindpw': string;
+  'auth.ldap.filter': string;
+  'auth.ldap.groupou': string;
+  'auth.ldap.groupclass': string;
+  'auth.ldap.accountattributename': string;
+  /** Longest lifetime of a user's API token, in seconds (Salt's token_expire). */
+  token_expire: number;
 }
 
 export const MASTER_DEFAULTS: MasterConfig = {
@@ -203,6 +219,18 @@ export const MASTER_DEFAULTS: MasterConfig = {
   ext_pillar_timeout: 30,
   postgres: {},
   mysql: {},
+  external_auth: {},
+  'auth.ldap.server': 'localhost',
+  'auth.ldap.port': 389,
+  'auth.ldap.tls': false,
+  'auth.ldap.basedn': '',
+  'auth.ldap.binddn': '',
+  'auth.ldap.bindpw': '',
+  'auth.ldap.filter': 'uid={{ username }}',
+  'auth.ldap.groupou': 'Groups',
+  'auth.ldap.groupclass': 'posixGroup',
+  'auth.ldap.accountattributename': 'memberUid',
+  token_expire: 43200,
 };
 
 const KINDS: Record<keyof MasterConfig, string> = {
@@ -281,6 +309,18 @@ const KINDS: Record<keyof MasterConfig, string> = {
   ext_pillar_timeout: 'number',
   postgres: 'object',
   mysql: 'object',
+  external_auth: 'object',
+  'auth.ldap.server': 'string',
+  'auth.ldap.port': 'number',
+  'auth.ldap.tls': 'boolean',
+  'auth.ldap.basedn': 'string',
+  'auth.ldap.binddn': 'string',
+  'auth.ldap.bindpw': 'string',
+  'auth.ldap.filter': 'string',
+  'auth.ldap.groupou': 'string',
+  'auth.ldap.groupclass': 'string',
+  'auth.ldap.accountattributename': 'string',
+  token_expire: 'number',
 };
 
 const KIND_TEXT: Record<string, string> = {
@@ -297,8 +337,6 @@ const REFUSED_SALT_OPTIONS: Record<string, string> = {
   publisher_acl_blacklist: 'every holder of the API token may run everything',
   client_acl: 'every holder of the API token may run everything',
   client_acl_blacklist: 'every holder of the API token may run everything',
-  external_auth: 'every holder of the API token may run everything',
-  token_expire: 'the API token does not expire',
   sign_pub_messages: 'published jobs would not be signed as configured',
   master_sign_pubkey: "the master's public key would not be signed as configured",
 };

@@ -86,6 +86,12 @@ export const masterErrors = defineErrors({
   BRINE_ERR_MASTER_REACTOR_NO_RUNNER: "reactor {file}:{line}: '{fun}' needs the master's runners, which this master does not have",
   // ext_pillar
   BRINE_ERR_MASTER_EXT_PILLAR: 'Failed to load {source}: {detail}',
+  // ---- accounts, permissions and the audit trail (issue 27) ----
+  BRINE_ERR_MASTER_EAUTH_CONFIG: 'master config {where}: {detail}',
+  BRINE_ERR_MASTER_FORBIDDEN: 'user {user} ({eauth}) may not {what}: the permission missing is {perm} (external_auth.{eauth} in the master config)',
+  BRINE_ERR_MASTER_BAD_LOGIN: 'sign-in refused for {user}: unknown user, wrong password, or no permissions in external_auth',
+  BRINE_ERR_MASTER_LDAP: 'LDAP {server}: {detail}',
+  BRINE_ERR_MASTER_NO_USER: "no local user '{user}' (brine user list shows them)",
 });
 
 export type MasterErrorCode = keyof typeof masterErrors.table;

@@ -25,6 +25,8 @@ export interface JobRequest {
   user?: string;
   /** The orchestration whose step publishes this job. */
   parent_jid?: string;
+  /** Throws when the caller may not run this job on these minions (external_auth), before anything is stored. */
+  authorize?: (minions: string[]) => Promise<void>;
 }
 
 export interface MissingMinion {
@@ -188,6 +190,7 @@ export class JobManager {
     // the jid first: pillar targeting and the job's compiles then share one pillar snapshot
     const jid = this.jids.next();
     const minions = await this.resolve(req.tgt, type, jid);
+    await req.authorize?.(minions);
     if (minions.length === 0) {
       throw masterErrors.make('BRINE_ERR_MASTER_NO_MINIONS', { target: String(req.tgt), type });
     }

@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { Accounts, ldapOptions } from './auth/accounts.js';
+import { checkExternalAuth } from './auth/permissions.js';
 import { createServer, type Server } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import path from 'node:path';
@@ -122,6 +124,8 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   const url = config.store ?? `sqlite:${path.join(config.data_dir, 'master.db')}`;
   if (url.startsWith('sqlite:')) claimSqliteStore(config, url.slice('sqlite:'.length), locks);
   const tls = await ensureCertificate(config.pki_dir, config.tls_cert, config.tls_key);
+  // a typo in external_auth fails the start, not a user's call later
+  checkExternalAuth(config.external_auth);
   const token = ensureToken(config.token_file);
   const store = await openStore({ url, ...(config.store_password_file ? { passwordFile: config.store_password_file } : {}) });
   store.onWriteError = (err, info) => log.error({ event: 'store_write_failed', code: (err as { code?: string }).code, ...info }, err.message);
@@ -261,6 +265,13 @@ type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | '
 async function listenApi(config: MasterConfig, acceptor: NetServer, parts: ApiParts): Promise<{ api: FastifyInstance; apiPort: number }> {
   const api = await buildApi({
     ...parts,
+    accounts: new Accounts({
+      store: parts.store.accounts,
+      bootstrapToken: parts.token,
+      externalAuth: config.external_auth,
+      ldap: ldapOptions(config),
+      maxTtlSeconds: config.token_expire,
+    }),
     defaultTimeout: config.timeout,
     metricsPublic: config.metrics_public,
     apiHost: config.api_host,
@@ -378,6 +389,9 @@ function startTimers(store: StoreBackend, config: MasterConfig, log: Logger, run
 function pruneOldJobs(store: StoreBackend, config: MasterConfig, log: Logger): NodeJS.Timeout {
   const retention = setInterval(
     () => {
+      store.accounts
+        .prune(config.keep_jobs_seconds)
+        .catch((err: unknown) => log.error({ event: 'store_prune_failed', err: (err as Error).message }, 'pruning the audit trail failed'));
       store
         .pruneReactions(config.keep_jobs_seconds)
         .catch((err: unknown) => log.error({ event: 'store_prune_failed', err: (err as Error).message }, 'pruning reactions failed'));

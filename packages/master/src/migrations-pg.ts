@@ -1,3 +1,5 @@
+import { ACCOUNTS_SCHEMA } from './auth/account-store.js';
+
 /**
  * The master store's schema for PostgreSQL: the same tables, columns and indexes as the SQLite
  * steps in migrations.ts, step for step (step N here is step N there), in PostgreSQL's dialect.
@@ -153,4 +155,6 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX reactor_jobs_created ON reactor_jobs (created_at);
   CREATE INDEX reactions_created ON reactions (created_at);
   `,
+  // 8: operators, their API tokens (hashed) and the audit trail (issue 27)
+  ACCOUNTS_SCHEMA('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'),
 ];

@@ -1,3 +1,5 @@
+import { ACCOUNTS_SCHEMA } from './auth/account-store.js';
+
 /**
  * Versioned schema of the master store. A migration runs once, in a transaction, and bumps
  * `PRAGMA user_version`; never edit a released step, add a new one.
@@ -164,4 +166,6 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX reactor_jobs_created ON reactor_jobs (created_at);
   CREATE INDEX reactions_created ON reactions (created_at);
   `,
+  // 8: operators, their API tokens (hashed) and the audit trail (issue 27)
+  ACCOUNTS_SCHEMA('INTEGER PRIMARY KEY AUTOINCREMENT'),
 ];

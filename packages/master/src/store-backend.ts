@@ -1,5 +1,6 @@
 import type { JobQuery, JobRow, KeyRow, MinionQuery, MinionRow, ReturnRow } from './store.js';
 import type { KeyState, StateResultItem } from '@brine/protocol';
+import type { AccountStore } from './auth/account-store.js';
 import type { LastHighstate, StateQuery, StateResultRow } from './state-results.js';
 
 /**
@@ -13,6 +14,8 @@ export interface StoreBackend {
   /** Where it is, for messages (a file, or the URL without a password). */
   readonly location: string;
   schemaVersion(): Promise<number>;
+  /** Operators, API tokens and the audit trail (issue 27). */
+  readonly accounts: AccountStore;
 
   keysOf(minion: string): Promise<KeyRow[]>;
   listKeys(): Promise<KeyRow[]>;

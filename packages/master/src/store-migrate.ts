@@ -16,6 +16,8 @@ const TABLES: Array<[string, string[]]> = [
   ],
   ['events', ['tag', 'data', 'created_at']],
   ['mine', ['minion', 'fun', 'value', 'pushed_at']],
+  ['users', ['name', 'password', 'created_at', 'updated_at']],
+  ['api_tokens', ['id', 'hash', 'username', 'eauth', 'groups', 'created_at', 'expires_at', 'revoked_at']],
 ];
 
 const BATCH = 500;

@@ -1,3 +1,4 @@
+import { AccountStore } from './auth/account-store.js';
 import pg from 'pg';
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { masterErrors } from './errors.js';
@@ -126,6 +127,10 @@ export class PgStore implements StoreBackend {
   private readonly pool: pg.Pool;
   readonly location: string;
   private readonly connectionString: string;
+  readonly accounts: AccountStore = new AccountStore({
+    run: async (sql, params) => (await this.tx([[sql, params]]))[0]!,
+    all: (sql, params) => this.all(sql, params),
+  });
   private constructor(pool: pg.Pool, location: string, connectionString: string) {
     this.pool = pool;
     this.location = location;

@@ -3,6 +3,7 @@ import { StateResultStore, type LastHighstate, type StateQuery, type StateResult
 import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionQuery, type MinionRow, type ReturnRow } from './store.js';
 import { eventOf, type KeyOp, type MineRow, type ReactorJobRow, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { MINE_SQL, mineQuery, mineRowOf } from './store-queries.js';
+import { AccountStore } from './auth/account-store.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
@@ -16,8 +17,13 @@ export class SqliteBackend implements StoreBackend {
   readonly kind = 'sqlite' as const;
   readonly results: StateResultStore;
   readonly store: MasterStore;
+  readonly accounts: AccountStore;
   constructor(store: MasterStore) {
     this.store = store;
+    this.accounts = new AccountStore({
+      run: async (sql, params) => store.db.prepare(sql).run(...params).changes,
+      all: async (sql, params) => store.db.prepare(sql).all(...params) as Array<Record<string, unknown>>,
+    });
     this.results = new StateResultStore(store);
   }
   static open(file: string): SqliteBackend {

@@ -1,9 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Identity } from './auth/permissions.js';
 
 /** A signed-in console user: an HttpOnly cookie names the session; `csrf` must come back in a header. */
 export interface UiSession {
   csrf: string;
   expires: number;
+  /** Who signed in (the token's holder, or a user with a password). */
+  identity: Identity;
 }
 
 export const SESSION_COOKIE = 'brine_session';
@@ -24,13 +27,13 @@ export class UiSessions {
     this.now = now;
   }
 
-  create(): { id: string; session: UiSession } {
+  create(identity: Identity): { id: string; session: UiSession } {
     const now = this.now();
     for (const [id, s] of this.sessions) if (s.expires < now) this.sessions.delete(id);
     // the oldest go first when many sign in (Map keeps insertion order)
     while (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
     const id = randomBytes(32).toString('base64url');
-    const session = { csrf: randomBytes(32).toString('base64url'), expires: now + LIFETIME_MS };
+    const session = { csrf: randomBytes(32).toString('base64url'), expires: now + LIFETIME_MS, identity };
     this.sessions.set(id, session);
     return { id, session };
   }

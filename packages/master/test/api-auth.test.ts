@@ -98,7 +98,7 @@ t.test('a console session reads with GET and HEAD without the CSRF header; /ui/s
   t.equal(code(del), 'BRINE_ERR_MASTER_CSRF');
   t.not((await master.api.inject({ method: 'DELETE', url: '/v1/keys/nobody', headers: { cookie, [CSRF_HEADER]: csrf } })).statusCode, 403);
   const s = await get('/ui/session', { cookie });
-  t.same(s.json(), { csrf });
+  t.same(s.json(), { csrf, user: 'api' });
   const none = await get('/ui/session');
   t.equal(none.statusCode, 401);
   t.equal(code(none), 'BRINE_ERR_MASTER_UNAUTHORIZED');

@@ -289,6 +289,7 @@ t.test('brine store migrate: a SQLite store carried into PostgreSQL, row for row
   }
   await src.insertEvent('brine/minion/web1/start', { id: 'web1' });
   await src.minePut('web1', { 'network.ip_addrs': ['10.0.0.1'] }, false);
+  await src.accounts.putUser('alice', 'scrypt$h');
   await src.close();
   await server.createDatabase('brine_migrate');
   const url = server.url('brine_migrate');
@@ -302,11 +303,13 @@ t.test('brine store migrate: a SQLite store carried into PostgreSQL, row for row
     state_results: 6,
     events: 1,
     mine: 1,
+    users: 1,
+    api_tokens: 0,
   });
   const again = await migrateSqliteToPostgres(file, url, server.password);
   t.same(
     Object.values(again).map((v) => v.written),
-    [0, 0, 0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     'a second run copies nothing twice',
   );
   const dst = await PgStore.open(url, server.password);
@@ -342,5 +345,63 @@ for (const [kind, open] of backends) {
     await s.pruneReactions(60, Date.now() + 120_000);
     t.same(await s.reactorJobs(10), []);
     t.equal(await s.claimReaction('ev1|rule', 'myco/x', 'master-a', 1), true, 'pruned claims are gone');
+  });
+}
+
+for (const [kind, open] of backends) {
+  t.test(`${kind}: accounts, tokens and the audit trail (schema step 8)`, async (t) => {
+    const a = (await open(t)).accounts;
+    await a.putUser('alice', 'scrypt$h1');
+    await a.putUser('alice', 'scrypt$h2');
+    t.equal((await a.getUser('alice'))?.password, 'scrypt$h2', 'a second put changes the password');
+    t.same(
+      (await a.listUsers()).map((u) => u.name),
+      ['alice'],
+    );
+    const row = {
+      id: 'aa',
+      username: 'alice',
+      eauth: 'local',
+      groups: ['ops'],
+      created_at: '2026-01-01T00:00:00.000Z',
+      expires_at: '2026-01-02T00:00:00.000Z',
+      revoked_at: null,
+    };
+    await a.insertToken({ ...row, hash: 'H' });
+    t.same(await a.tokenByHash('H'), row);
+    t.equal(await a.tokenByHash('nope'), undefined);
+    t.ok(await a.revokeToken('aa'));
+    t.notOk(await a.revokeToken('aa'), 'revoked once');
+    t.ok((await a.getToken('aa'))?.revoked_at);
+    await a.insertToken({ ...row, id: 'bb', hash: 'H2' });
+    t.ok(await a.removeUser('alice'));
+    t.ok((await a.getToken('bb'))?.revoked_at, 'removing a user revokes their tokens');
+    for (const [i, action] of ['signin', 'job.publish', 'token.create'].entries()) {
+      await a.audit({
+        at: `2026-01-0${i + 1}T00:00:00.000Z`,
+        username: i ? 'alice' : 'bob',
+        source: '127.0.0.1',
+        action,
+        target: 'web*',
+        args: { fun: 'test.ping' },
+        outcome: 'ok',
+      });
+    }
+    t.same(
+      (await a.queryAudit({})).map((r) => r.action),
+      ['token.create', 'job.publish', 'signin'],
+      'newest first',
+    );
+    t.same(
+      (await a.queryAudit({ user: 'alice', action: 'job' })).map((r) => [r.username, r.action, r.target, r.args]),
+      [['alice', 'job.publish', 'web*', { fun: 'test.ping' }]],
+    );
+    t.equal((await a.queryAudit({ since: '2026-01-02T00:00:00.000Z' })).length, 2);
+    await a.prune(86400, Date.parse('2026-01-03T12:00:00.000Z'));
+    t.same(
+      (await a.queryAudit({})).map((r) => r.action),
+      ['token.create'],
+      'retention like jobs',
+    );
   });
 }

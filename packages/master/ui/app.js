@@ -75,45 +75,71 @@ const json = (v) => h('pre', { class: 'mono' }, JSON.stringify(v, null, 2));
 // ---- sign-in ----------------------------------------------------------------------------
 
 function loginView(message) {
+  const error = h('div', { class: 'error', role: 'alert' }, message ?? '');
+  /** Posts the sign-in; on success the console opens, else the form says why. */
+  const signIn = async (body, refused) => {
+    try {
+      const res = await fetch('/ui/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        credentials: 'same-origin',
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(res.status === 429 ? 'Too many wrong tries from here: wait a little.' : refused);
+      csrf = (await res.json()).csrf;
+      location.hash = '#/minions';
+      route();
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  };
+  const user = h('input', { name: 'username', autocomplete: 'username', required: true, placeholder: 'user', 'aria-label': 'user' });
+  const password = h('input', {
+    type: 'password',
+    name: 'password',
+    autocomplete: 'current-password',
+    required: true,
+    placeholder: 'password',
+    'aria-label': 'password',
+  });
+  const userForm = h(
+    'form',
+    {
+      class: 'login',
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        signIn({ username: user.value, password: password.value }, 'Wrong user or password, or no permissions on this master.');
+      },
+    },
+    h('label', {}, 'User and password (a local user, or your directory account)'),
+    user,
+    password,
+    h('button', { class: 'primary', type: 'submit' }, 'Sign in'),
+  );
   const input = h('input', {
     type: 'password',
     name: 'token',
-    autocomplete: 'current-password',
+    autocomplete: 'off',
     required: true,
     placeholder: 'API token',
     'aria-label': 'API token',
   });
-  const error = h('div', { class: 'error', role: 'alert' }, message ?? '');
   const form = h(
     'form',
     {
       class: 'login',
-      onsubmit: async (ev) => {
+      onsubmit: (ev) => {
         ev.preventDefault();
-        try {
-          const res = await fetch('/ui/login', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            credentials: 'same-origin',
-            body: JSON.stringify({ token: input.value }),
-          });
-          if (!res.ok) throw new Error('That token is not this master’s API token.');
-          csrf = (await res.json()).csrf;
-          location.hash = '#/minions';
-          route();
-        } catch (e) {
-          error.textContent = e.message;
-        }
+        signIn({ token: input.value }, 'That token is not this master’s API token, nor a valid user token.');
       },
     },
-    h('label', {}, 'API token (the master’s token_file; `cat /var/lib/brine/master/api_token`)'),
+    h('label', {}, 'Or an API token (the master’s token_file; `cat /var/lib/brine/master/api_token`, or `brine token create`)'),
     input,
-    h('button', { class: 'primary', type: 'submit' }, 'Sign in'),
-    error,
+    h('button', { type: 'submit' }, 'Sign in with the token'),
   );
   document.getElementById('nav').hidden = true;
-  show(h('h1', {}, 'Sign in to the Brine master'), form);
-  input.focus();
+  show(h('h1', {}, 'Sign in to the Brine master'), userForm, form, error);
+  user.focus();
 }
 
 // ---- minions ----------------------------------------------------------------------------
@@ -605,6 +631,49 @@ function eventsView(params) {
   });
 }
 
+// ---- audit ------------------------------------------------------------------------------
+
+async function auditView(params) {
+  const q = new URLSearchParams();
+  for (const k of ['user', 'action', 'since']) if (params.get(k)) q.set(k, params.get(k));
+  const { audit } = await api(`/v1/audit?${q}`);
+  const field = (name, label) => h('input', { name, value: params.get(name) ?? '', placeholder: label, 'aria-label': label });
+  const fields = [field('user', 'user'), field('action', 'action (job, key, signin, token…)'), field('since', 'since (ISO time)')];
+  show(
+    h('h1', {}, 'Audit trail'),
+    h(
+      'form',
+      {
+        class: 'row',
+        onsubmit: (ev) => {
+          ev.preventDefault();
+          const p = new URLSearchParams();
+          for (const f of fields) if (f.value) p.set(f.name, f.value);
+          location.hash = `#/audit?${p}`;
+        },
+      },
+      fields,
+      h('button', { type: 'submit' }, 'Filter'),
+    ),
+    table(
+      ['Time', 'User', 'Source', 'Action', 'Target', 'Outcome', 'Arguments'],
+      audit.map((a) =>
+        h(
+          'tr',
+          {},
+          h('td', { class: 'muted' }, time(a.at)),
+          h('td', {}, a.username),
+          h('td', { class: 'mono' }, a.source),
+          h('td', { class: 'mono' }, a.action),
+          h('td', { class: 'mono' }, a.target ?? '—'),
+          h('td', { class: a.outcome === 'ok' ? 'ok' : 'bad' }, a.outcome),
+          h('td', {}, h('pre', { class: 'mono' }, JSON.stringify(a.args).slice(0, 500))),
+        ),
+      ),
+    ),
+  );
+}
+
 // ---- routing ----------------------------------------------------------------------------
 
 async function route() {
@@ -630,6 +699,8 @@ async function route() {
         return await jobsView(params);
       case 'events':
         return eventsView(params);
+      case 'audit':
+        return await auditView(params);
       default:
         return await minionsView(params);
     }

@@ -25,6 +25,9 @@ const loaders = new Map<string, () => Promise<Command>>([
   ['bootstrap', async () => (await import('./bootstrap.js')).bootstrapCommand],
   ['minion-key', async () => (await import('./minion-key.js')).minionKeyCommand],
   ['fileserver', async () => (await import('./fileserver.js')).fileserverCommand],
+  ['user', async () => (await import('./user.js')).userCommand],
+  ['token', async () => (await import('./token.js')).tokenCommand],
+  ['audit', async () => (await import('./audit.js')).auditCommand],
 ]);
 
 /** The verb's command, loaded now; undefined for a word that is not a verb. */

@@ -1,6 +1,7 @@
 import { TARGET_TYPES, type TargetType } from '@brine/compiler';
 import type { FastifyInstance } from 'fastify';
 import { masterErrors } from '../errors.js';
+import { auditNote, checkPublish, forbidden, identityOf, mayJobs, seer } from '../auth/access.js';
 import type { JobManager } from '../jobs.js';
 import type { StoreBackend } from '../store-backend.js';
 import { reportStream } from './report-json.js';
@@ -10,6 +11,7 @@ export interface JobRouteDeps {
   jobs: JobManager;
   store: StoreBackend;
   defaultTimeout: number;
+  hub: { grainsOf(id: string): Promise<Record<string, unknown>> };
 }
 
 const jobBody = {
@@ -100,7 +102,14 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         wait?: boolean;
       };
       const timeout = b.timeout ?? deps.defaultTimeout;
-      const published = await deps.jobs.publish({ ...b, timeout, user: requestUser(req.headers['x-brine-user']) });
+      const who = identityOf(req);
+      const published = await deps.jobs.publish({
+        ...b,
+        timeout,
+        user: who.user,
+        authorize: (minions) => checkPublish(req, b.fun, minions, (id) => deps.hub.grainsOf(id)),
+      });
+      auditNote(req, { jid: published.jid });
       if (!b.wait) return { ...published, timeout, done: false };
       const done = await deps.jobs.wait(published.jid, b.batch !== undefined ? 86400 : timeout);
       return reply.type(JSON_TYPE).send(reportStream({ ...published, timeout, ...done }));
@@ -125,17 +134,21 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         if (Number.isNaN(t)) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `bad time '${s}'` });
         return new Date(t).toISOString();
       };
-      return {
-        jobs: await deps.store.listJobs({
-          fun: q.function,
-          target: q.target,
-          minion: q.minion,
-          since: iso(q.since),
-          until: iso(q.until),
-          limit: q.limit,
-          parent: q.parent,
-        }),
-      };
+      const jobs = await deps.store.listJobs({
+        fun: q.function,
+        target: q.target,
+        minion: q.minion,
+        since: iso(q.since),
+        until: iso(q.until),
+        limit: q.limit,
+        parent: q.parent,
+      });
+      if (mayJobs(req)) return { jobs };
+      // without @jobs, the jobs whose minions the user may all target
+      const sees = seer(req, (id) => deps.hub.grainsOf(id));
+      const out = [];
+      for (const j of jobs) if (j.expected.length > 0 && (await Promise.all(j.expected.map(sees))).every(Boolean)) out.push(j);
+      return { jobs: out };
     },
   );
 
@@ -167,6 +180,10 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
       const { wait } = req.query as { wait?: number };
       const found = wait ? await deps.jobs.wait(jid, wait) : await deps.jobs.report(jid);
       if (!found) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
+      if (!mayJobs(req)) {
+        const sees = seer(req, (id) => deps.hub.grainsOf(id));
+        for (const m of found.job.expected) if (!(await sees(m))) throw forbidden(req, `see job ${jid}`, `@jobs, or a permission targeting ${m}`);
+      }
       return reply.type(JSON_TYPE).send(reportStream(found));
     },
   );

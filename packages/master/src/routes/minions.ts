@@ -1,6 +1,8 @@
 import { formatExplain, type Explanation } from '@brine/bindings';
 import { errorLines, type Grains } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
+import { forbidden, identityOf, seer } from '../auth/access.js';
+import { mayRun } from '../auth/permissions.js';
 import { masterErrors } from '../errors.js';
 import type { MinionHub } from '../hub.js';
 import type { KeyManager } from '../keys.js';
@@ -142,7 +144,12 @@ function listRoutes(app: FastifyInstance, deps: MinionRouteDeps): void {
     },
     async (req) => {
       const q = req.query as MinionsQuery;
-      const { rows, total, next } = await minionsPage(deps, q);
+      const page = await minionsPage(deps, q);
+      const sees = seer(req, (id) => deps.hub.grainsOf(id));
+      // a user sees only the minions some permission of theirs targets
+      const rows = [];
+      for (const m of page.rows) if (await sees(m.minion)) rows.push(m);
+      const { total, next } = page;
       const accepted = new Set(await deps.keys.acceptedIds());
       const names = q.grains === undefined ? undefined : q.grains.split(',').filter(Boolean);
       // in a cluster a minion connected to another master is connected too
@@ -178,7 +185,10 @@ function listRoutes(app: FastifyInstance, deps: MinionRouteDeps): void {
     },
     async (req) => {
       const q = req.query as { tgt: string; tgt_type?: string };
-      return { minions: await deps.jobs.resolve(q.tgt, (q.tgt_type ?? 'glob') as TargetType) };
+      const sees = seer(req, (id) => deps.hub.grainsOf(id));
+      const out = [];
+      for (const id of await deps.jobs.resolve(q.tgt, (q.tgt_type ?? 'glob') as TargetType)) if (await sees(id)) out.push(id);
+      return { minions: out };
     },
   );
 }
@@ -197,7 +207,10 @@ function pillarRoutes(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (id
     },
     async (req) => {
       const { minion } = req.params as { minion: string };
-      const p = await deps.states.pillar(minion, await grainsOf(minion));
+      const g = await grainsOf(minion);
+      if (!mayRun(identityOf(req), 'pillar.items', minion, g))
+        throw forbidden(req, `read the pillar of ${minion}`, `'pillar.items' on a target matching ${minion}`);
+      const p = await deps.states.pillar(minion, g);
       return { minion, pillar: p.pillar, errors: errorLines(p.diagnostics) };
     },
   );
@@ -218,7 +231,10 @@ function pillarRoutes(app: FastifyInstance, deps: MinionRouteDeps, grainsOf: (id
     async (req) => {
       const { minion } = req.params as { minion: string };
       const { name } = req.query as { name: string };
-      const p = await deps.states.pillar(minion, await grainsOf(minion));
+      const g = await grainsOf(minion);
+      if (!mayRun(identityOf(req), 'pillar.items', minion, g))
+        throw forbidden(req, `read the pillar of ${minion}`, `'pillar.items' on a target matching ${minion}`);
+      const p = await deps.states.pillar(minion, g);
       // a prefix (`apache`) explains every bound name under it, as the text does
       const explain: Record<string, Explanation> = {};
       for (const [n, e] of Object.entries(p.explain)) if (n === name || n.startsWith(`${name}.`)) explain[n] = e;

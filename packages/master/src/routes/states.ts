@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { masterErrors } from '../errors.js';
+import { forbidden, mayJobs, seer } from '../auth/access.js';
 import { jidFromTime, parseSince } from '../jid.js';
 import type { StoreBackend } from '../store-backend.js';
 import { jidParam, obj, responses, str, stateRow, strList } from './schemas.js';
 
 export interface StateRouteDeps {
   store: StoreBackend;
+  hub: { grainsOf(id: string): Promise<Record<string, unknown>> };
 }
 
 const statesQuery = {
@@ -39,7 +41,13 @@ export async function stateRoutes(app: FastifyInstance, deps: StateRouteDeps): P
     async (req) => {
       const { jid } = req.params as { jid: string };
       const { minion } = req.query as { minion?: string };
-      if (!(await deps.store.getJob(jid))) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
+      const job = await deps.store.getJob(jid);
+      if (!job) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
+      // without @jobs, only the results of a job on minions the user may all target
+      if (!mayJobs(req)) {
+        const sees = seer(req, (id) => deps.hub.grainsOf(id));
+        for (const m of job.expected) if (!(await sees(m))) throw forbidden(req, `see job ${jid}`, `@jobs, or a permission targeting ${m}`);
+      }
       return { jid, states: await deps.store.stateResultsOf(jid, minion) };
     },
   );

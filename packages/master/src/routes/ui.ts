@@ -3,16 +3,9 @@ import { packageFile } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { masterErrors } from '../errors.js';
-import { tokenMatches } from '../tls.js';
-import { SESSION_COOKIE, type UiSessions } from '../ui-sessions.js';
-import { sourceKey, type GuessLimiter } from '../guess-limiter.js';
-
-export interface UiRouteDeps {
-  token: string;
-  sessions: UiSessions;
-  /** Wrong tokens are backed off per source, as bearer checks are. */
-  guesses: GuessLimiter;
-}
+import { SESSION_COOKIE } from '../ui-sessions.js';
+import type { AccessDeps } from '../auth/access.js';
+import { signIn } from './accounts.js';
 
 /** The console's files ship in the package (packages/master/ui): no CDN, no separate web server. */
 const uiFile = (name: string): string => path.join(packageFile('master', 'ui'), name);
@@ -23,7 +16,7 @@ const ASSETS: Record<string, string> = {
 };
 
 /** The web console at /ui: a page, its assets, and signing in and out. */
-export async function uiRoutes(app: FastifyInstance, deps: UiRouteDeps): Promise<void> {
+export async function uiRoutes(app: FastifyInstance, deps: AccessDeps): Promise<void> {
   const page = readFileSync(uiFile('index.html'));
   const assets = new Map(Object.keys(ASSETS).map((f) => [f, readFileSync(uiFile(f))]));
 
@@ -38,24 +31,27 @@ export async function uiRoutes(app: FastifyInstance, deps: UiRouteDeps): Promise
 
   app.post(
     '/ui/login',
-    { schema: { hide: true, body: { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 1024 } } } } },
+    {
+      schema: {
+        hide: true,
+        body: {
+          type: 'object',
+          anyOf: [{ required: ['token'] }, { required: ['username', 'password'] }],
+          properties: {
+            token: { type: 'string', maxLength: 1024 },
+            username: { type: 'string', maxLength: 256 },
+            password: { type: 'string', maxLength: 1024 },
+            eauth: { type: 'string', enum: ['local', 'ldap'] },
+          },
+        },
+      },
+    },
     async (req, reply) => {
-      const { token } = req.body as { token: string };
-      const source = sourceKey(req.ip);
-      const wait = deps.guesses.retryAfter(source);
-      if (wait !== undefined) {
-        const e = masterErrors.make('BRINE_ERR_MASTER_AUTH_BACKOFF', { source, seconds: wait });
-        return reply.code(429).header('retry-after', String(wait)).send({ code: e.code, message: e.message });
-      }
-      if (!tokenMatches(token.trim(), deps.token)) {
-        deps.guesses.failed(source);
-        const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
-        return reply.code(401).send({ code: e.code, message: e.message });
-      }
-      deps.guesses.succeeded(source);
-      const { id, session } = deps.sessions.create();
+      const who = await signIn(req, reply, deps);
+      if (!who) return reply;
+      const { id, session } = deps.sessions.create(who);
       reply.setCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'strict', path: '/', secure: req.protocol === 'https' });
-      return { csrf: session.csrf };
+      return { csrf: session.csrf, user: who.user };
     },
   );
 
@@ -65,7 +61,7 @@ export async function uiRoutes(app: FastifyInstance, deps: UiRouteDeps): Promise
       const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
       return reply.code(401).send({ code: e.code, message: e.message });
     }
-    return { csrf: s.csrf };
+    return { csrf: s.csrf, user: s.identity.user };
   });
 
   app.post('/ui/logout', { schema: { hide: true } }, async (req, reply) => {
