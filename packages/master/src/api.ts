@@ -30,6 +30,8 @@ import { fileserverRoutes } from './routes/fileserver.js';
 
 export interface ApiDeps {
   token: string;
+  /** Where the token is kept: the console's sign-in page names it. */
+  tokenFile?: string;
   store: StoreBackend;
   cluster?: ClusterLink;
   keys: KeyManager;
@@ -160,7 +162,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(async (i) => eventRoutes(i, deps));
   await app.register(async (i) => metricsRoutes(i, deps));
   await app.register(async (i) => fileserverRoutes(i, deps.states));
-  await app.register(async (i) => uiRoutes(i, { token: deps.token, sessions, guesses }));
+  await app.register(async (i) => uiRoutes(i, { token: deps.token, sessions, guesses, tokenFile: deps.tokenFile }));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -12,6 +12,8 @@ export interface UiRouteDeps {
   sessions: UiSessions;
   /** Wrong tokens are backed off per source, as bearer checks are. */
   guesses: GuessLimiter;
+  /** Where this master keeps its API token: the sign-in page names it. */
+  tokenFile?: string;
 }
 
 /** The console's files ship in the package (packages/master/ui): no CDN, no separate web server. */
@@ -63,7 +65,8 @@ export async function uiRoutes(app: FastifyInstance, deps: UiRouteDeps): Promise
     const s = deps.sessions.get(req.cookies[SESSION_COOKIE]);
     if (!s) {
       const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
-      return reply.code(401).send({ code: e.code, message: e.message });
+      // a path, not the token: the operator signing in needs to know which file to read
+      return reply.code(401).send({ code: e.code, message: e.message, ...(deps.tokenFile ? { token_file: deps.tokenFile } : {}) });
     }
     return { csrf: s.csrf };
   });
