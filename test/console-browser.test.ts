@@ -126,7 +126,9 @@ t.test('a pending key is shown and accepted behind a confirmation', async (t) =>
   await page.goto(`${cluster.apiUrl}/ui/#/keys`);
   await page.waitForSelector('tr[data-key="web1"] >> text=Accept');
   await shot('keys');
-  const finger = (await cluster.client.get<{ keys: Array<{ minion: string; fingerprint: string }> }>('/v1/keys')).keys.find((k) => k.minion === 'web1')!.fingerprint;
+  const finger = (await cluster.client.get<{ keys: Array<{ minion: string; fingerprint: string }> }>('/v1/keys')).keys.find(
+    (k) => k.minion === 'web1',
+  )!.fingerprint;
   await page.click('tr[data-key="web1"] >> text=Accept');
   await page.waitForSelector('h2:has-text("Accepted (1)")');
   t.ok(dialogs.at(-1)?.includes(finger), `the confirmation shows the fingerprint to compare: ${dialogs.at(-1)}`);
@@ -142,7 +144,10 @@ t.test('a pending key is shown and accepted behind a confirmation', async (t) =>
   await page.click('tr[data-key="stray1"] >> text=Delete');
   await page.waitForSelector('h2:has-text("Pending (2)")');
   t.match(dialogs.at(-1), /Delete the key of stray1/);
-  t.notOk((await cluster.client.get<{ keys: Array<{ minion: string }> }>('/v1/keys')).keys.some((k) => k.minion === 'stray1'), 'the key is gone');
+  t.notOk(
+    (await cluster.client.get<{ keys: Array<{ minion: string }> }>('/v1/keys')).keys.some((k) => k.minion === 'stray1'),
+    'the key is gone',
+  );
   await readmeShot(page, 'keys');
   await page.click('button:has-text("Accept all pending (2)")');
   await page.waitForSelector('h2:has-text("Accepted (3)")');
@@ -276,6 +281,7 @@ t.test('at a phone width the job and jobs tables line up; progress reads x of N 
 });
 
 t.test('a job link opened while signed out returns to that job after signing in', async (t) => {
+  t.match(highstateJid, /^\d{20}$/, 'the highstate run above gave its jid');
   const fresh = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   await fresh.goto(`${cluster.apiUrl}/ui/#/job/${highstateJid}`);
   await fresh.waitForSelector('form.login');

@@ -77,11 +77,11 @@ const json = (v) => h('pre', { class: 'mono' }, JSON.stringify(v, null, 2));
 /** An argument as `brine run` takes it: strings bare, booleans as Salt writes them, the rest as JSON. */
 const argText = (v) => (typeof v === 'string' ? v : v === true ? 'True' : v === false ? 'False' : JSON.stringify(v));
 /** A job's arguments as typed: `site test=True`. */
-const jobArgs = (j) =>
-  [...(j.arg ?? []).map(argText), ...Object.entries(j.kwarg ?? {}).map(([k, v]) => `${k}=${argText(v)}`)].join(' ');
+const jobArgs = (j) => [...(j.arg ?? []).map(argText), ...Object.entries(j.kwarg ?? {}).map(([k, v]) => `${k}=${argText(v)}`)].join(' ');
 /** test=True, however it was written: nothing was changed, only reported. */
 const isDryRun = (j) => [true, 1, 'true', 'True', 'yes'].includes(j.kwarg?.test);
-const dryRunPill = (j) => (isDryRun(j) ? h('span', { class: 'pill warn dry-run', title: 'test=True: reports what would change, changes nothing' }, 'dry run') : '');
+const dryRunPill = (j) =>
+  isDryRun(j) ? h('span', { class: 'pill warn dry-run', title: 'test=True: reports what would change, changes nothing' }, 'dry run') : '';
 
 /** Salt's compound forms (G@role:web, L@a,b, I@x:y, not/and/or): a target written so is compound. */
 const looksCompound = (tgt) => /(^|[\s(])[GEPLIJSRN]@/.test(tgt) || /\s(and|or|not)\s/.test(` ${tgt} `);
@@ -335,9 +335,7 @@ async function keysView() {
                 h(
                   'td',
                   { class: 'actions' },
-                  state !== 'accepted' && state !== 'denied'
-                    ? h('button', { class: 'primary', type: 'button', onclick: act('accept', k) }, 'Accept')
-                    : '',
+                  state !== 'accepted' && state !== 'denied' ? h('button', { class: 'primary', type: 'button', onclick: act('accept', k) }, 'Accept') : '',
                   state !== 'rejected' ? h('button', { class: 'danger', type: 'button', onclick: act('reject', k) }, 'Reject') : '',
                   h('button', { class: 'danger', type: 'button', onclick: act('delete', k) }, 'Delete'),
                 ),
@@ -349,7 +347,12 @@ async function keysView() {
   });
   show(
     h('h1', {}, 'Keys'),
-    h('p', { class: 'muted' }, 'This master’s fingerprint (a minion pins it as master_finger): ', h('span', { class: 'mono finger', id: 'master-finger' }, finger.master)),
+    h(
+      'p',
+      { class: 'muted' },
+      'This master’s fingerprint (a minion pins it as master_finger): ',
+      h('span', { class: 'mono finger', id: 'master-finger' }, finger.master),
+    ),
     ...sections.flat(),
   );
 }
