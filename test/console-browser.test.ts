@@ -34,7 +34,10 @@ const cluster = new Cluster({
   minionConfig: (id) => ({ grains: { role: id.startsWith('web') ? 'web' : 'db', note: XSS } }),
 });
 let browser: Browser;
+let highstateJid = '';
 let page: Page;
+const dialogs: string[] = [];
+const CONSOLE_SHOTS = path.join(REPO, 'docs', 'console');
 
 async function shot(name: string): Promise<void> {
   if (!SHOTS) return;
@@ -42,9 +45,25 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-async function accepted(ids: string[]): Promise<void> {
-  await cluster.client.post('/v1/keys/accept', { all: true });
-  await cluster.waitMinionsKnown(ids);
+/** The README's console screenshots (docs/console/), written when BRINE_SCREENSHOTS=1. */
+async function readmeShot(p: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(CONSOLE_SHOTS, { recursive: true });
+  await p.screenshot({ path: path.join(CONSOLE_SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The left edges of the visible header cells and of the visible cells of the first row of `kind`. */
+async function columns(p: Page, kind: string): Promise<{ head: number[]; row: number[]; overflow: boolean }> {
+  return p.evaluate((sel) => {
+    const lefts = (cells: Iterable<Element>): number[] =>
+      [...cells].filter((c) => (c as HTMLElement).offsetParent !== null).map((c) => Math.round(c.getBoundingClientRect().left));
+    const wrap = document.querySelector('main .table-wrap')!;
+    return {
+      head: lefts(wrap.querySelectorAll('thead th')),
+      row: lefts(wrap.querySelector(sel)!.children),
+      overflow: wrap.scrollWidth > wrap.clientWidth,
+    };
+  }, kind);
 }
 
 t.before(async () => {
@@ -64,6 +83,7 @@ t.before(async () => {
   });
   page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   page.on('dialog', (d) => {
+    dialogs.push(d.message());
     d.accept().catch((err: unknown) => t.fail(`the console's dialog was not accepted: ${String(err)}`));
   });
 });
@@ -79,6 +99,8 @@ t.test('sign in with the API token: the token never appears in a URL, the pages 
   t.equal(res?.headers()['x-frame-options'], 'SAMEORIGIN');
   await page.waitForSelector('form.login');
   await shot('login');
+  await page.waitForSelector(`form.login label:has-text("${path.join(cluster.dir, 'master', 'api_token')}")`);
+  t.notMatch(await page.locator('form.login').innerText(), /var\/lib\/brine/, "the hint names this master's token file, not the default");
   await page.fill('input[name=token]', 'not-the-token');
   await page.click('form:has(input[name=token]) button[type=submit]');
   await page.waitForSelector('text=That token is not this master');
@@ -104,15 +126,33 @@ t.test('a pending key is shown and accepted behind a confirmation', async (t) =>
   await page.goto(`${cluster.apiUrl}/ui/#/keys`);
   await page.waitForSelector('tr[data-key="web1"] >> text=Accept');
   await shot('keys');
+  const finger = (await cluster.client.get<{ keys: Array<{ minion: string; fingerprint: string }> }>('/v1/keys')).keys.find(
+    (k) => k.minion === 'web1',
+  )!.fingerprint;
   await page.click('tr[data-key="web1"] >> text=Accept');
   await page.waitForSelector('h2:has-text("Accepted (1)")');
+  t.ok(dialogs.at(-1)?.includes(finger), `the confirmation shows the fingerprint to compare: ${dialogs.at(-1)}`);
   await web1.waitEvent('minion_ready', 30_000);
   const keys = await cluster.client.get<{ accepted: string[] }>('/v1/keys');
   t.same(keys.accepted, ['web1']);
   cluster.startMinion('web2');
   cluster.startMinion('db1');
-  await until(async () => ((await cluster.client.get<{ pending: string[] }>('/v1/keys')).pending.length === 2 ? true : undefined), 'two more pending');
-  await accepted(['web1', 'web2', 'db1']);
+  const stray = cluster.startMinion('stray1');
+  await until(async () => ((await cluster.client.get<{ pending: string[] }>('/v1/keys')).pending.length === 3 ? true : undefined), 'three more pending');
+  await stray.kill();
+  await page.reload();
+  await page.click('tr[data-key="stray1"] >> text=Delete');
+  await page.waitForSelector('h2:has-text("Pending (2)")');
+  t.match(dialogs.at(-1), /Delete the key of stray1/);
+  t.notOk(
+    (await cluster.client.get<{ keys: Array<{ minion: string }> }>('/v1/keys')).keys.some((k) => k.minion === 'stray1'),
+    'the key is gone',
+  );
+  await readmeShot(page, 'keys');
+  await page.click('button:has-text("Accept all pending (2)")');
+  await page.waitForSelector('h2:has-text("Accepted (3)")');
+  t.match(dialogs.at(-1), /Accept the 2 pending keys[\s\S]*db1[\s\S]*web2/, 'the confirmation lists them with fingerprints');
+  await cluster.waitMinionsKnown(['web1', 'web2', 'db1']);
 });
 
 t.test('the minions page: connection, key, OS, and a target filter with brine run matchers', async (t) => {
@@ -120,11 +160,16 @@ t.test('the minions page: connection, key, OS, and a target filter with brine ru
   await page.waitForSelector('tr[data-minion="db1"]');
   t.equal(await page.locator('tr[data-minion]').count(), 3);
   t.match(await page.locator('tr[data-minion="web1"]').innerText(), /connected[\s\S]*accepted/);
+  // G@/L@ forms are compound targets: the filter knows without "compound" being picked
   await page.fill('input[name=tgt]', 'G@role:web');
-  await page.selectOption('select[name=tgt_type]', 'compound');
   await page.click('text=Filter');
   await page.waitForFunction(() => document.querySelectorAll('tr[data-minion]').length === 2);
   t.same(await page.locator('tr[data-minion]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.minion)), ['web1', 'web2']);
+  t.equal(await page.locator('select[name=tgt_type]').inputValue(), 'compound');
+  await page.fill('input[name=tgt]', 'L@web1,db1');
+  await page.selectOption('select[name=tgt_type]', 'glob');
+  await page.click('text=Filter');
+  await page.waitForFunction(() => [...document.querySelectorAll('tr[data-minion]')].map((r) => (r as HTMLElement).dataset.minion).join() === 'db1,web1');
   await page.setViewportSize({ width: 390, height: 800 });
   await page.goto(`${cluster.apiUrl}/ui/#/minions`);
   await page.waitForSelector('tr[data-minion="db1"]');
@@ -152,6 +197,7 @@ t.test('run a highstate from the console and watch it live; the stored view equa
   // the early states of both minions arrive while the job still runs (it waits at the gate)
   await page.waitForFunction(() => document.querySelectorAll('tr.state-row').length >= 12, undefined, { timeout: 30_000 });
   t.equal(await page.locator('#job-status').innerText(), 'running…', 'results shown while the job runs');
+  t.match(await page.locator('#progress').innerText(), /^\d+ of 18 states$/, 'the states both compiles planned, while it runs');
   const live = await page.locator('tr.state-row').count();
   t.ok(live >= 12 && live < 18, `${live} states shown live before the gate opened`);
   await shot('job-live');
@@ -159,6 +205,9 @@ t.test('run a highstate from the console and watch it live; the stored view equa
   await page.waitForSelector('#job-status:has-text("done")', { timeout: 30_000 });
   await page.waitForFunction(() => document.querySelectorAll('tr.state-row').length === 18);
   t.match(await page.locator('#summary').innerText(), /2\s*\/2 returned[\s\S]*18\s*states[\s\S]*2\s*failed/);
+  t.equal(await page.locator('#progress').innerText(), '18 of 18 states');
+  t.same(await page.locator('.progress progress').evaluate((p) => [(p as HTMLProgressElement).value, (p as HTMLProgressElement).max]), [18, 18]);
+  highstateJid = jid;
   const liveView = await page.locator('main').innerText();
 
   // a failed state's details: its comment (markup, as text) and changes
@@ -192,9 +241,62 @@ t.test('run a highstate from the console and watch it live; the stored view equa
   await shot('minions');
 });
 
+t.test('a test=True run is marked as a dry run, with its arguments, on its page and in the jobs list', async (t) => {
+  await page.goto(`${cluster.apiUrl}/ui/#/run`);
+  await page.fill('input[name=tgt]', 'db1');
+  await page.fill('input[name=fun]', 'state.apply');
+  await page.fill('input[name=args]', 'site');
+  await page.check('input[name=test]');
+  await page.click('button:has-text("Run")');
+  await page.waitForSelector('#job-status:has-text("done")', { timeout: 30_000 });
+  const jid = decodeURIComponent(page.url().split('#/job/')[1]!.split('?')[0]!);
+  t.equal(await page.locator('h1 .dry-run').innerText(), 'dry run');
+  t.match(await page.locator('#main p').first().innerText(), /state\.apply site test=True on db1/);
+  await readmeShot(page, 'job-dry-run');
+  await page.goto(`${cluster.apiUrl}/ui/#/jobs`);
+  const row = page.locator(`tbody tr:has-text("${jid}")`);
+  await row.waitFor();
+  t.match(await row.innerText(), /state\.apply site test=True\s*dry run/);
+  t.equal(await page.locator(`tbody tr:has-text("${highstateJid}") .dry-run`).count(), 0, 'a real run is not marked');
+});
+
+t.test('at a phone width the job and jobs tables line up; progress reads x of N states', async (t) => {
+  // a second window at a phone's width, with the same session
+  const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await phoneContext.addCookies(await page.context().cookies());
+  const phone = await phoneContext.newPage();
+  await phone.goto(`${cluster.apiUrl}/ui/#/job/${highstateJid}`);
+  await phone.waitForSelector('#job-status:has-text("done")');
+  const job = await columns(phone, 'tr.state-row');
+  t.same(job.row, job.head, 'each visible cell sits under its header');
+  t.notOk(job.overflow, 'no sideways scrolling');
+  t.equal(await phone.locator('#progress').innerText(), '18 of 18 states');
+  await phone.goto(`${cluster.apiUrl}/ui/#/jobs`);
+  await phone.waitForSelector(`tbody tr:has-text("${highstateJid}")`);
+  const jobs = await columns(phone, 'tbody tr');
+  t.same(jobs.row, jobs.head, 'the jobs list lines up too');
+  t.notOk(jobs.overflow);
+  await readmeShot(phone, 'jobs-phone');
+  await phoneContext.close();
+});
+
+t.test('a job link opened while signed out returns to that job after signing in', async (t) => {
+  t.match(highstateJid, /^\d{20}$/, 'the highstate run above gave its jid');
+  const fresh = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  await fresh.goto(`${cluster.apiUrl}/ui/#/job/${highstateJid}`);
+  await fresh.waitForSelector('form.login');
+  await fresh.fill('input[name=token]', cluster.client.target.token);
+  await fresh.click('form:has(input[name=token]) button[type=submit]');
+  await fresh.waitForSelector(`h1:has-text("${highstateJid}")`);
+  t.match(fresh.url(), `#/job/${highstateJid}`);
+  await fresh.close();
+});
+
 t.test('the events page streams the bus live', async (t) => {
   await page.goto(`${cluster.apiUrl}/ui/#/events?tag=brine/job/*`);
   await page.waitForSelector('h1:has-text("Events")');
+  // it says when it listens: events from then on are shown
+  t.match(await page.locator('#events-status:has-text("Listening")').innerText(), /Listening for brine\/job\/\*/);
   const { jid } = await cluster.run('db1', 'test.ping');
   const row = page.locator('tbody tr', { has: page.locator('td.mono', { hasText: `brine/job/${jid}/ret/db1` }) });
   await row.waitFor();

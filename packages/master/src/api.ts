@@ -33,6 +33,8 @@ import { fileserverRoutes } from './routes/fileserver.js';
 
 export interface ApiDeps {
   token: string;
+  /** Where the token is kept: the console's sign-in page names it. */
+  tokenFile?: string;
   store: StoreBackend;
   cluster?: ClusterLink;
   keys: KeyManager;
@@ -148,7 +150,7 @@ export async function buildApi(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(async (i) => eventRoutes(i, deps));
   await app.register(async (i) => metricsRoutes(i, deps));
   await app.register(async (i) => fileserverRoutes(i, deps.states));
-  await app.register(async (i) => uiRoutes(i, access));
+  await app.register(async (i) => uiRoutes(i, access, deps.tokenFile));
   await app.register(async (i) => accountRoutes(i, access));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -40,6 +40,8 @@ export interface JobReport {
   returns: Record<string, Omit<ReturnRow, 'jid' | 'minion'>>;
   missing: MissingMinion[];
   done: boolean;
+  /** While it runs: the states each minion's compile planned (the console's "x of N states"). */
+  planned?: Record<string, number>;
 }
 
 interface LiveJob {
@@ -64,6 +66,8 @@ interface LiveJob {
   slotTimers: Map<string, NodeJS.Timeout>;
   waiters: Array<() => void>;
   timeout: number;
+  /** States per minion its compile for this job planned (known on the master that compiled). */
+  planned?: Map<string, number>;
 }
 
 /** Parses `--batch`: `N` minions or `N%` of the targeted ones, at least one. */
@@ -339,6 +343,12 @@ export class JobManager {
     if (live) this.release(live, self);
   }
 
+  /** A minion compiled this job's states: `states` will run (kept while the job is live). */
+  planned(jid: string, minion: string, states: number): void {
+    const live = this.live.get(jid);
+    if (live?.expected.has(minion)) (live.planned ??= new Map()).set(minion, states);
+  }
+
   private queued(live: LiveJob): number {
     return live.queue.length - live.head;
   }
@@ -537,7 +547,7 @@ export class JobManager {
         reason: live?.notConnected.has(m) ? 'not connected' : 'no response',
       }));
     const done = missing.length === 0 || (!!live && live.pending.size === 0 && this.queued(live) === 0);
-    return { jid, job, returns, missing, done };
+    return { jid, job, returns, missing, done, ...(live?.planned && !done ? { planned: Object.fromEntries(live.planned) } : {}) };
   }
 
   /** Jobs some connected minion is still running (as far as the master knows). */

@@ -254,12 +254,13 @@ function minionRequests(
     recordCall: (minion, fun, arg, kwarg, schedule) => d.jobs.recordCall(minion, fun, arg, kwarg, schedule),
     ...(checkTree ? { checkTree } : {}),
     onCompile: (s) => d.metrics.compileSeconds.observe(s),
+    onPlanned: (jid, minion, n) => d.jobs.planned(jid, minion, n),
     mine: d.mine,
     fireEvent: (tag, data, once) => d.events.fire(tag, data, once),
   });
 }
 
-type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | 'allowedHosts'>;
+type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | 'allowedHosts' | 'tokenFile'>;
 
 /** Builds the operator API and listens; a port that cannot be had closes the minion channel. */
 async function listenApi(config: MasterConfig, acceptor: NetServer, parts: ApiParts): Promise<{ api: FastifyInstance; apiPort: number }> {
@@ -276,6 +277,7 @@ async function listenApi(config: MasterConfig, acceptor: NetServer, parts: ApiPa
     metricsPublic: config.metrics_public,
     apiHost: config.api_host,
     allowedHosts: config.api_allowed_hosts,
+    tokenFile: config.token_file,
   });
   try {
     await api.listen({ host: config.api_host, port: config.api_port });

@@ -44,6 +44,8 @@ export interface RequestDeps {
   recordCall?: (minion: string, fun: string, arg: unknown[], kwarg: Record<string, unknown>, schedule?: string) => Promise<string>;
   /** Told how long each compile took, in seconds (metrics). */
   onCompile?: (seconds: number) => void;
+  /** Told how many states a minion's compile for job `jid` planned. */
+  onPlanned?: (jid: string, minion: string, states: number) => void;
   /** The mine: pushes stored for the session's minion, mine.get answered from the store. */
   mine?: MineService;
   /** Fires a minion's event (event.send) on the master's bus; `once` names the occurrence. */
@@ -71,7 +73,7 @@ export function requestHandler(deps: RequestDeps) {
   };
 }
 
-function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCompile, mine, fireEvent }: RequestDeps) {
+function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCompile, onPlanned, mine, fireEvent }: RequestDeps) {
   /**
    * The request's jid when the minion is part of that job, else undefined: a job's snapshot,
    * host answers and tree check are keyed by its jid, and a made-up one must not pin any.
@@ -122,6 +124,7 @@ function answerer({ states, files, hub, isExpected, checkTree, recordCall, onCom
           ask,
         );
         onCompile?.((performance.now() - t0) / 1000);
+        if (jid && !compiled.failed) onPlanned?.(jid, id, compiled.low.length);
         return compiled;
       }
       case 'pillar.items': {

@@ -51,6 +51,8 @@ async function api(path, opts = {}) {
 const time = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
 const resultText = (r) => (r === true ? 'ok' : r === false ? 'failed' : 'would change');
 const resultClass = (r) => (r === true ? 'ok' : r === false ? 'bad' : 'warn');
+/** A header cell of a column a phone's width leaves out (its cells carry the same class). */
+const narrow = (label) => ({ label, cls: 'hide-narrow' });
 const table = (head, rows) =>
   h(
     'div',
@@ -64,7 +66,7 @@ const table = (head, rows) =>
         h(
           'tr',
           {},
-          head.map((c) => h('th', {}, c)),
+          head.map((c) => (typeof c === 'string' ? h('th', {}, c) : h('th', { class: c.cls }, c.label))),
         ),
       ),
       h('tbody', {}, rows),
@@ -72,8 +74,23 @@ const table = (head, rows) =>
   );
 const json = (v) => h('pre', { class: 'mono' }, JSON.stringify(v, null, 2));
 
+/** An argument as `brine run` takes it: strings bare, booleans as Salt writes them, the rest as JSON. */
+const argText = (v) => (typeof v === 'string' ? v : v === true ? 'True' : v === false ? 'False' : JSON.stringify(v));
+/** A job's arguments as typed: `site test=True`. */
+const jobArgs = (j) => [...(j.arg ?? []).map(argText), ...Object.entries(j.kwarg ?? {}).map(([k, v]) => `${k}=${argText(v)}`)].join(' ');
+/** test=True, however it was written: nothing was changed, only reported. */
+const isDryRun = (j) => [true, 1, 'true', 'True', 'yes'].includes(j.kwarg?.test);
+const dryRunPill = (j) =>
+  isDryRun(j) ? h('span', { class: 'pill warn dry-run', title: 'test=True: reports what would change, changes nothing' }, 'dry run') : '';
+
+/** Salt's compound forms (G@role:web, L@a,b, I@x:y, not/and/or): a target written so is compound. */
+const looksCompound = (tgt) => /(^|[\s(])[GEPLIJSRN]@/.test(tgt) || /\s(and|or|not)\s/.test(` ${tgt} `);
+/** The target type to use: the one picked, unless "glob" was left while a compound form was typed. */
+const targetType = (tgt, picked) => (picked === 'glob' && looksCompound(tgt) ? 'compound' : picked);
+
 // ---- sign-in ----------------------------------------------------------------------------
 
+/** The sign-in page; after signing in, the page that was asked for (a job link, say) opens. */
 function loginView(message) {
   const error = h('div', { class: 'error', role: 'alert' }, message ?? '');
   /** Posts the sign-in; on success the console opens, else the form says why. */
@@ -87,7 +104,7 @@ function loginView(message) {
       });
       if (!res.ok) throw new Error(res.status === 429 ? 'Too many wrong tries from here: wait a little.' : refused);
       csrf = (await res.json()).csrf;
-      location.hash = '#/minions';
+      // the page asked for (a job link opened while signed out) opens, not the minions page
       route();
     } catch (e) {
       error.textContent = e.message;
@@ -124,6 +141,14 @@ function loginView(message) {
     placeholder: 'API token',
     'aria-label': 'API token',
   });
+  const hint = h('label', {}, 'Or an API token (the master’s token_file, or one from `brine token create`)');
+  // the master says where its token is (a default path would send the operator to the wrong file)
+  fetch('/ui/session', { credentials: 'same-origin' })
+    .then((r) => r.json())
+    .then((d) => {
+      if (d.token_file) hint.textContent = `Or an API token (this master’s token_file: cat ${d.token_file}; or one from \`brine token create\`)`;
+    })
+    .catch(() => undefined);
   const form = h(
     'form',
     {
@@ -133,7 +158,7 @@ function loginView(message) {
         signIn({ token: input.value }, 'That token is not this master’s API token, nor a valid user token.');
       },
     },
-    h('label', {}, 'Or an API token (the master’s token_file; `cat /var/lib/brine/master/api_token`, or `brine token create`)'),
+    hint,
     input,
     h('button', { type: 'submit' }, 'Sign in with the token'),
   );
@@ -150,9 +175,10 @@ const MINIONS_PER_PAGE = 100;
 async function minionsView(params) {
   const pageNo = Math.max(1, Number(params.get('page')) || 1);
   const q = new URLSearchParams({ limit: String(MINIONS_PER_PAGE), offset: String((pageNo - 1) * MINIONS_PER_PAGE), grains: 'os,osrelease' });
+  const tgtType = targetType(params.get('tgt') ?? '', params.get('type') ?? 'glob');
   if (params.get('tgt')) {
     q.set('tgt', params.get('tgt'));
-    q.set('tgt_type', params.get('type') ?? 'glob');
+    q.set('tgt_type', tgtType);
   }
   const error = h('div', { class: 'error' });
   const page = api(`/v1/minions?${q}`).catch((e) => {
@@ -169,7 +195,7 @@ async function minionsView(params) {
     'select',
     { name: 'tgt_type' },
     ['glob', 'pcre', 'list', 'grain', 'grain_pcre', 'pillar', 'nodegroup', 'ipcidr', 'compound'].map((t) =>
-      h('option', { value: t, selected: t === (params.get('type') ?? 'glob') }, t),
+      h('option', { value: t, selected: t === tgtType }, t),
     ),
   );
   const pageLink = (n, label, rel) => {
@@ -220,7 +246,7 @@ async function minionsView(params) {
         class: 'row',
         onsubmit: (ev) => {
           ev.preventDefault();
-          location.hash = tgt.value ? `#/minions?tgt=${encodeURIComponent(tgt.value)}&type=${type.value}` : '#/minions';
+          location.hash = tgt.value ? `#/minions?tgt=${encodeURIComponent(tgt.value)}&type=${targetType(tgt.value, type.value)}` : '#/minions';
         },
       },
       tgt,
@@ -229,7 +255,7 @@ async function minionsView(params) {
     ),
     error,
     pager,
-    table(['Minion', 'Connection', 'Last seen', 'Key', 'OS', 'Last highstate'], rows),
+    table(['Minion', 'Connection', narrow('Last seen'), 'Key', narrow('OS'), 'Last highstate'], rows),
   );
 }
 
@@ -293,35 +319,52 @@ async function minionView(id) {
 
 // ---- keys -------------------------------------------------------------------------------
 
+/** What to compare before trusting a key: the minion logs the same fingerprint with key_pending. */
+const compareHint = 'Compare with the fingerprint the minion logs (key_pending) on its host.';
+
 async function keysView() {
-  const { keys } = await api('/v1/keys');
-  const act = (action, minion) => async () => {
-    if (!confirm(`${action === 'accept' ? 'Accept' : 'Reject'} the key of ${minion}?`)) return;
-    await api(`/v1/keys/${action}`, { method: 'POST', body: { match: minion, include_rejected: action === 'accept', include_accepted: action === 'reject' } });
+  const [{ keys }, finger] = await Promise.all([api('/v1/keys'), api('/v1/keys/finger')]);
+  const act = (action, k) => async () => {
+    const verb = { accept: 'Accept', reject: 'Reject', delete: 'Delete' }[action];
+    const after = action === 'delete' ? 'It may ask again as pending.' : compareHint;
+    if (!confirm(`${verb} the key of ${k.minion}?\n\nFingerprint: ${k.fingerprint}\n${after}`)) return;
+    await api(`/v1/keys/${action}`, {
+      method: 'POST',
+      body: { match: k.minion, include_rejected: action === 'accept', include_accepted: action === 'reject' },
+    });
+    route();
+  };
+  const pending = keys.filter((k) => k.state === 'pending');
+  // the keys listed are the keys accepted: one asking after the confirmation is not taken unseen
+  const acceptAll = async () => {
+    const list = pending.map((k) => `${k.minion}  ${k.fingerprint}`).join('\n');
+    if (!confirm(`Accept the ${pending.length} pending keys?\n\n${list}\n\n${compareHint}`)) return;
+    for (const k of pending) await api('/v1/keys/accept', { method: 'POST', body: { match: k.minion } });
     route();
   };
   const sections = ['pending', 'accepted', 'rejected', 'denied'].map((state) => {
     const rows = keys.filter((k) => k.state === state);
     return [
       h('h2', {}, `${state[0].toUpperCase()}${state.slice(1)} (${rows.length})`),
+      state === 'pending' && rows.length > 0
+        ? h('p', {}, h('button', { class: 'primary', type: 'button', onclick: acceptAll }, `Accept all pending (${rows.length})`))
+        : '',
       rows.length
         ? table(
-            ['Minion', 'Fingerprint', 'Since', ''],
+            ['Minion', 'Fingerprint', narrow('Since'), ''],
             rows.map((k) =>
               h(
                 'tr',
                 { dataset: { key: k.minion } },
                 h('td', {}, k.minion),
-                h('td', { class: 'mono' }, k.fingerprint),
+                h('td', { class: 'mono finger' }, k.fingerprint),
                 h('td', { class: 'hide-narrow' }, time(k.updated_at)),
                 h(
                   'td',
-                  {},
-                  state !== 'accepted' && state !== 'denied'
-                    ? h('button', { class: 'primary', type: 'button', onclick: act('accept', k.minion) }, 'Accept')
-                    : '',
-                  ' ',
-                  state !== 'rejected' ? h('button', { class: 'danger', type: 'button', onclick: act('reject', k.minion) }, 'Reject') : '',
+                  { class: 'actions' },
+                  state !== 'accepted' && state !== 'denied' ? h('button', { class: 'primary', type: 'button', onclick: act('accept', k) }, 'Accept') : '',
+                  state !== 'rejected' ? h('button', { class: 'danger', type: 'button', onclick: act('reject', k) }, 'Reject') : '',
+                  h('button', { class: 'danger', type: 'button', onclick: act('delete', k) }, 'Delete'),
                 ),
               ),
             ),
@@ -329,7 +372,16 @@ async function keysView() {
         : h('p', { class: 'muted' }, 'none'),
     ];
   });
-  show(h('h1', {}, 'Keys'), ...sections.flat());
+  show(
+    h('h1', {}, 'Keys'),
+    h(
+      'p',
+      { class: 'muted' },
+      'This master’s fingerprint (a minion pins it as master_finger): ',
+      h('span', { class: 'mono finger', id: 'master-finger' }, finger.master),
+    ),
+    ...sections.flat(),
+  );
 }
 
 // ---- run --------------------------------------------------------------------------------
@@ -377,7 +429,7 @@ function runView() {
           if (test.checked) kwarg.test = true;
           const body = {
             tgt: type.value === 'list' ? tgt.value.split(/[\s,]+/).filter(Boolean) : tgt.value,
-            tgt_type: type.value,
+            tgt_type: targetType(tgt.value, type.value),
             fun: fun.value,
             arg,
             kwarg,
@@ -405,12 +457,37 @@ function runView() {
 
 // ---- one job: live while it runs, the same view from the store afterwards ------------------
 
+/**
+ * The states a job will have run: a returned minion's are all in; a running one's are the states
+ * its compile planned (the master's `planned`), unknown until it compiled.
+ */
+function plannedStates(report, byMinion, done) {
+  let n = 0;
+  for (const [minion, list] of byMinion) {
+    if (report.returns[minion] || done) n += list.length;
+    else if (report.planned?.[minion] !== undefined) n += Math.max(report.planned[minion], list.length);
+    else return undefined;
+  }
+  return n;
+}
+
+/** "x of N states" with a bar; while N is not known yet, how many so far. */
+function progress(x, n) {
+  return h(
+    'span',
+    { class: 'progress' },
+    h('span', { id: 'progress' }, n === undefined ? `${x} states so far` : `${x} of ${n} states`),
+    h('progress', n === undefined ? {} : { value: x, max: Math.max(n, 1) }),
+  );
+}
+
 async function jobView(jid, params) {
   const filter = params.get('show') ?? 'all';
   const selected = params.get('state');
   const head = h('div');
   const body = h('div');
-  show(h('h1', {}, 'Job ', h('span', { class: 'mono' }, jid)), head, body);
+  const mark = h('span');
+  show(h('h1', {}, 'Job ', h('span', { class: 'mono' }, jid), ' ', mark), head, body);
   let pending;
   const render = async () => {
     const [report, { states }] = await Promise.all([api(`/v1/jobs/${jid}`), api(`/v1/jobs/${jid}/states`)]);
@@ -421,13 +498,14 @@ async function jobView(jid, params) {
     const changed = states.filter((s) => Object.keys(s.changes).length > 0).length;
     const returned = Object.keys(report.returns).length;
     const done = returned + report.missing.filter((m) => m.reason === 'not connected').length >= job.expected.length;
+    mark.replaceChildren(dryRunPill(job));
     head.replaceChildren(
       h(
         'p',
         {},
         h('b', {}, job.fun),
         ' ',
-        (job.arg ?? []).join(' '),
+        jobArgs(job),
         ' on ',
         h('span', { class: 'mono' }, Array.isArray(job.target) ? job.target.join(',') : job.target),
         ` · by ${job.user} · ${time(job.created_at)}`,
@@ -437,7 +515,7 @@ async function jobView(jid, params) {
         'div',
         { class: 'summary', id: 'summary' },
         h('span', {}, h('b', {}, String(returned)), `/${job.expected.length} returned`),
-        h('span', {}, h('b', {}, String(states.length)), ' states'),
+        progress(states.length, plannedStates(report, byMinion, done)),
         h('span', { class: failed ? 'bad' : 'ok' }, h('b', {}, String(failed)), ' failed'),
         h('span', { class: 'warn' }, h('b', {}, String(changed)), ' changed'),
         h('span', { class: done ? 'ok' : 'warn', id: 'job-status' }, done ? 'done' : 'running…'),
@@ -524,7 +602,7 @@ async function jobView(jid, params) {
         rows.push(h('tr', {}, h('td', { colspan: 6 }, json(ret.return))));
       }
     }
-    body.replaceChildren(table(['#', 'State', 'Function', 'Result', 'Changes', 'Duration'], rows));
+    body.replaceChildren(table(['#', 'State', narrow('Function'), 'Result', 'Changes', narrow('Duration')], rows));
   };
   // each stored result arrives as an event: the view re-reads the job (debounced) from the store
   const refresh = () => {
@@ -578,15 +656,15 @@ async function jobsView(params) {
       h('button', { type: 'submit' }, 'Search'),
     ),
     table(
-      ['Job', 'Function', 'Target', 'User', 'Started', 'Returned'],
+      ['Job', 'Function', 'Target', narrow('User'), narrow('Started'), 'Returned'],
       shown.map((j) =>
         h(
           'tr',
           { class: 'clickable', onclick: () => (location.hash = `#/job/${j.jid}`) },
-          h('td', { class: 'mono' }, h('a', { href: `#/job/${j.jid}` }, j.jid)),
-          h('td', {}, j.fun),
+          h('td', { class: 'mono jid' }, h('a', { href: `#/job/${j.jid}` }, j.jid)),
+          h('td', {}, h('div', {}, j.fun, ' ', h('span', { class: 'muted' }, jobArgs(j))), dryRunPill(j)),
           h('td', {}, Array.isArray(j.target) ? j.target.join(',') : j.target),
-          h('td', {}, j.user),
+          h('td', { class: 'hide-narrow' }, j.user),
           h('td', { class: 'hide-narrow' }, time(j.created_at)),
           h('td', {}, `${j.returned}/${j.expected.length}`),
         ),
@@ -599,6 +677,7 @@ function eventsView(params) {
   const tag = params.get('tag') ?? '*';
   const input = h('input', { name: 'tag', value: tag, 'aria-label': 'tag filter' });
   const rows = h('tbody');
+  const status = h('p', { id: 'events-status', class: 'muted', role: 'status' }, `Connecting to the event bus…`);
   show(
     h('h1', {}, 'Events'),
     h(
@@ -613,9 +692,13 @@ function eventsView(params) {
       input,
       h('button', { type: 'submit' }, 'Filter'),
     ),
+    status,
     h('div', { class: 'table-wrap' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Time'), h('th', {}, 'Tag'), h('th', {}, 'Data'))), rows)),
   );
   stream = new EventSource(`/v1/events?tag=${encodeURIComponent(tag)}`);
+  // an empty table reads as "nothing happened" only when the page says it is listening
+  stream.addEventListener('open', () => (status.textContent = `Listening for ${tag} events; new ones appear at the top.`));
+  stream.addEventListener('error', () => (status.textContent = 'Lost the event bus; reconnecting…'));
   stream.addEventListener('brine', (e) => {
     const ev = JSON.parse(e.data);
     rows.prepend(

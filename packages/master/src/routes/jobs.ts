@@ -68,6 +68,7 @@ const report = obj({
   returns: obj({}, 'minion id -> {success, retcode, return}'),
   missing: { type: 'array', items: obj({ minion: str, reason: str }) },
   done: { type: 'boolean' },
+  planned: obj({}, 'while the job runs: minion id -> the number of states its compile planned'),
 });
 
 /** A report is sent as text made in slices (reportJson), so fastify does not serialise it again. */

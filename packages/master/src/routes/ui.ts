@@ -16,7 +16,8 @@ const ASSETS: Record<string, string> = {
 };
 
 /** The web console at /ui: a page, its assets, and signing in and out. */
-export async function uiRoutes(app: FastifyInstance, deps: AccessDeps): Promise<void> {
+/** `tokenFile`: where this master keeps its API token (the sign-in page names it, never its contents). */
+export async function uiRoutes(app: FastifyInstance, deps: AccessDeps, tokenFile?: string): Promise<void> {
   const page = readFileSync(uiFile('index.html'));
   const assets = new Map(Object.keys(ASSETS).map((f) => [f, readFileSync(uiFile(f))]));
 
@@ -59,7 +60,8 @@ export async function uiRoutes(app: FastifyInstance, deps: AccessDeps): Promise<
     const s = deps.sessions.get(req.cookies[SESSION_COOKIE]);
     if (!s) {
       const e = masterErrors.make('BRINE_ERR_MASTER_UNAUTHORIZED');
-      return reply.code(401).send({ code: e.code, message: e.message });
+      // a path, not the token: the operator signing in needs to know which file to read
+      return reply.code(401).send({ code: e.code, message: e.message, ...(tokenFile ? { token_file: tokenFile } : {}) });
     }
     return { csrf: s.csrf, user: s.identity.user };
   });
