@@ -100,7 +100,7 @@ t.test('sign in with the API token: the token never appears in a URL, the pages 
   await page.waitForSelector('form.login');
   await shot('login');
   await page.waitForSelector(`form.login label:has-text("${path.join(cluster.dir, 'master', 'api_token')}")`);
-  t.notMatch(await page.locator('form.login').innerText(), /var\/lib\/brine/, "the hint names this master's token file, not the default");
+  t.notMatch(await page.locator('form:has(input[name=token])').innerText(), /var\/lib\/brine/, "the hint names this master's token file, not the default");
   await page.fill('input[name=token]', 'not-the-token');
   await page.click('form:has(input[name=token]) button[type=submit]');
   await page.waitForSelector('text=That token is not this master');
