@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
+import { chromium } from 'playwright-core';
 import { MasterClient } from '@brine/master';
 import { Cluster } from './helpers/cluster.js';
 import { brine } from './helpers/proc.js';
@@ -9,7 +10,7 @@ import { slapdMissing, startSlapd, type SlapdServer } from './support/slapd.js';
 /**
  * Teams (issue 27) end to end: a real OpenLDAP server (Debian's slapd in a temp dir), a real
  * master with Salt's external_auth, two minions. An LDAP user of group web-team may run states on
- * web* and nothing on db1, from the CLI and the API; a local user's token expires and a revoked
+ * web* and nothing on db1, from the CLI, the API and the console (Chromium); a local user's token expires and a revoked
  * one is refused at once; the audit trail names the user for the run and the refusal.
  */
 const missing = slapdMissing();
@@ -99,6 +100,35 @@ if (missing) {
       'the minion list shows only what bob may target',
     );
     await t.rejects(api.get('/v1/keys'), { code: 'BRINE_ERR_MASTER_FORBIDDEN', message: /@wheel/ });
+  });
+
+  t.test('the same from the console (Chromium): bob signs in with his directory password, runs state.apply on web*, is refused cmd.run on db1', async (t) => {
+    const browser = await chromium.launch({
+      executablePath: process.env.BRINE_CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+    });
+    t.teardown(() => browser.close());
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await page.goto(`${c.apiUrl}/ui/#/run`);
+    await page.fill('input[name=username]', 'bob');
+    await page.fill('input[name=password]', 'bob-ldap-secret');
+    await page.click('form:has(input[name=username]) button[type=submit]');
+    await page.waitForSelector('input[name=tgt]');
+    t.same(await page.$$eval('nav a', (as) => as.length > 0), true, 'signed in');
+    await page.fill('input[name=tgt]', 'web*');
+    await page.fill('input[name=fun]', 'state.apply');
+    await page.fill('input[name=args]', 'web');
+    await page.click('button:has-text("Run")');
+    // the page follows the job live: bob's stream carries the events of the jobs he may see
+    await page.waitForSelector('#job-status:has-text("done")', { timeout: 30_000 });
+    t.ok(await page.locator('tr.state-row').count(), "web1's states shown");
+    await page.goto(`${c.apiUrl}/ui/#/run`);
+    await page.fill('input[name=tgt]', 'db1');
+    await page.fill('input[name=fun]', 'cmd.run');
+    await page.fill('input[name=args]', '"echo hi"');
+    await page.click('button:has-text("Run")');
+    await page.waitForSelector('.error:has-text("may not run cmd.run on db1")');
+    t.match(await page.locator('.error').innerText(), /the permission missing is 'cmd\.run' on a target matching db1/);
   });
 
   t.test("a local user's token expires and is refused; a revoked token is refused at once", async (t) => {

@@ -23,7 +23,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /v1/stats': { need: 'signed-in' },
   'POST /v1/events': { need: '@runner', action: 'event.send' },
   'GET /v1/reactions': { need: '@jobs' },
-  'GET /v1/events': { need: '@jobs' },
+  'GET /v1/events': { need: 'see' },
   'GET /v1/fileserver/status': { need: 'signed-in' },
   'POST /v1/fileserver/update': { need: '@runner', action: 'fileserver.update' },
   'POST /v1/jobs': { need: 'publish', action: 'job.publish' },

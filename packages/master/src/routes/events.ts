@@ -8,6 +8,8 @@ import type { StoreBackend } from '../store-backend.js';
 import { obj, responses } from './schemas.js';
 import { masterErrors } from '../errors.js';
 import { refusedTag } from '../reactor-rules.js';
+import { mayJobs, seer } from '../auth/access.js';
+import { eventFilter } from '../auth/event-filter.js';
 
 export interface EventRouteDeps {
   events: EventBus;
@@ -94,6 +96,14 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
     },
     (req, reply) => {
       const { tag } = req.query as { tag?: string };
+      // without @jobs a user watches only the jobs and minions they may see
+      const visible = mayJobs(req)
+        ? undefined
+        : eventFilter(
+            seer(req, (id) => deps.hub.grainsOf(id)),
+            async (jid) => (await deps.store.getJob(jid))?.expected,
+          );
+      let order = Promise.resolve();
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -101,13 +111,20 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
       // the events of one turn of the event loop go out in one write (10,000 returns are not 10,000 writes)
       let queued: string[] = [];
       let flush: NodeJS.Immediate | undefined;
-      const off = deps.events.subscribe(tag || '*', (ev) => {
+      const send = (ev: BusEvent) => {
         queued.push(message(ev));
         flush ??= setImmediate(() => {
           flush = undefined;
           const text = queued.join('');
           queued = [];
           res.write(text);
+        });
+      };
+      const off = deps.events.subscribe(tag || '*', (ev) => {
+        if (!visible) return send(ev);
+        // verdicts may wait on the store: the events keep their order
+        order = order.then(async () => {
+          if (await visible(ev).catch(() => false)) send(ev);
         });
       });
       const keepalive = setInterval(() => res.write(': keepalive\n\n'), 15_000);
