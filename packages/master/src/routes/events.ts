@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BusEvent, EventBus } from '../event-bus.js';
 import type { FileServer } from '../file-server.js';
 import type { MinionHub } from '../hub.js';
@@ -94,45 +94,48 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
         querystring: { type: 'object', properties: { tag: { type: 'string', description: 'a glob such as brine/job/*' } } },
       },
     },
-    (req, reply) => {
-      const { tag } = req.query as { tag?: string };
-      // without @jobs a user watches only the jobs and minions they may see
-      const visible = mayJobs(req)
-        ? undefined
-        : eventFilter(
-            seer(req, (id) => deps.hub.grainsOf(id)),
-            async (jid) => (await deps.store.getJob(jid))?.expected,
-          );
-      let order = Promise.resolve();
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-      res.write(': subscribed\n\n');
-      // the events of one turn of the event loop go out in one write (10,000 returns are not 10,000 writes)
-      let queued: string[] = [];
-      let flush: NodeJS.Immediate | undefined;
-      const send = (ev: BusEvent) => {
-        queued.push(message(ev));
-        flush ??= setImmediate(() => {
-          flush = undefined;
-          const text = queued.join('');
-          queued = [];
-          res.write(text);
-        });
-      };
-      const off = deps.events.subscribe(tag || '*', (ev) => {
-        if (!visible) return send(ev);
-        // verdicts may wait on the store: the events keep their order
-        order = order.then(async () => {
-          if (await visible(ev).catch(() => false)) send(ev);
-        });
-      });
-      const keepalive = setInterval(() => res.write(': keepalive\n\n'), 15_000);
-      req.raw.on('close', () => {
-        clearInterval(keepalive);
-        if (flush) clearImmediate(flush);
-        off();
-      });
-    },
+    (req, reply) => eventStream(req, reply, deps),
   );
+}
+
+/** The bus as server-sent events; without @jobs, only what the user may see, in order. */
+function eventStream(req: FastifyRequest, reply: FastifyReply, deps: EventRouteDeps): void {
+  const { tag } = req.query as { tag?: string };
+  // without @jobs a user watches only the jobs and minions they may see
+  const visible = mayJobs(req)
+    ? undefined
+    : eventFilter(
+        seer(req, (id) => deps.hub.grainsOf(id)),
+        async (jid) => (await deps.store.getJob(jid))?.expected,
+      );
+  let order = Promise.resolve();
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.write(': subscribed\n\n');
+  // the events of one turn of the event loop go out in one write (10,000 returns are not 10,000 writes)
+  let queued: string[] = [];
+  let flush: NodeJS.Immediate | undefined;
+  const send = (ev: BusEvent) => {
+    queued.push(message(ev));
+    flush ??= setImmediate(() => {
+      flush = undefined;
+      const text = queued.join('');
+      queued = [];
+      res.write(text);
+    });
+  };
+  const off = deps.events.subscribe(tag || '*', (ev) => {
+    if (!visible) return send(ev);
+    // verdicts may wait on the store: the events keep their order
+    order = order.then(async () => {
+      if (await visible(ev).catch(() => false)) send(ev);
+    });
+  });
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), 15_000);
+  req.raw.on('close', () => {
+    clearInterval(keepalive);
+    if (flush) clearImmediate(flush);
+    off();
+  });
 }

@@ -1,5 +1,5 @@
 import { TARGET_TYPES, type TargetType } from '@brine/compiler';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { masterErrors } from '../errors.js';
 import { auditNote, checkPublish, forbidden, identityOf, mayJobs, seer } from '../auth/access.js';
 import type { JobManager } from '../jobs.js';
@@ -80,6 +80,31 @@ export function requestUser(h: string | string[] | undefined): string {
 }
 
 /** Publish jobs, wait for them, query past and active ones. */
+/** Past jobs by the query's filters; without @jobs, those whose minions the user may all target. */
+async function listJobs(req: FastifyRequest, deps: JobRouteDeps) {
+  const q = req.query as { function?: string; target?: string; minion?: string; since?: string; until?: string; limit?: number; parent?: string };
+  const iso = (s?: string) => {
+    if (s === undefined) return undefined;
+    const t = Date.parse(s);
+    if (Number.isNaN(t)) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `bad time '${s}'` });
+    return new Date(t).toISOString();
+  };
+  const jobs = await deps.store.listJobs({
+    fun: q.function,
+    target: q.target,
+    minion: q.minion,
+    since: iso(q.since),
+    until: iso(q.until),
+    limit: q.limit,
+    parent: q.parent,
+  });
+  if (mayJobs(req)) return jobs;
+  const sees = seer(req, (id) => deps.hub.grainsOf(id));
+  const out = [];
+  for (const j of jobs) if (j.expected.length > 0 && (await Promise.all(j.expected.map(sees))).every(Boolean)) out.push(j);
+  return out;
+}
+
 export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promise<void> {
   app.post(
     '/v1/jobs',
@@ -127,30 +152,7 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
         response: responses(obj({ jobs: { type: 'array', items: jobRow } })),
       },
     },
-    async (req) => {
-      const q = req.query as { function?: string; target?: string; minion?: string; since?: string; until?: string; limit?: number; parent?: string };
-      const iso = (s?: string) => {
-        if (s === undefined) return undefined;
-        const t = Date.parse(s);
-        if (Number.isNaN(t)) throw masterErrors.make('BRINE_ERR_MASTER_BAD_REQUEST', { detail: `bad time '${s}'` });
-        return new Date(t).toISOString();
-      };
-      const jobs = await deps.store.listJobs({
-        fun: q.function,
-        target: q.target,
-        minion: q.minion,
-        since: iso(q.since),
-        until: iso(q.until),
-        limit: q.limit,
-        parent: q.parent,
-      });
-      if (mayJobs(req)) return { jobs };
-      // without @jobs, the jobs whose minions the user may all target
-      const sees = seer(req, (id) => deps.hub.grainsOf(id));
-      const out = [];
-      for (const j of jobs) if (j.expected.length > 0 && (await Promise.all(j.expected.map(sees))).every(Boolean)) out.push(j);
-      return { jobs: out };
-    },
+    async (req) => ({ jobs: await listJobs(req, deps) }),
   );
 
   app.get(
