@@ -34,7 +34,7 @@ try {
   const page = await browser.newPage();
   await page.goto(`${cluster.apiUrl}/ui/`);
   await page.fill('input[name=token]', cluster.client.target.token);
-  await page.click('button[type=submit]');
+  await page.click('form:has(input[name=token]) button[type=submit]');
   await page.waitForSelector('tr[data-minion]');
   let listBytes = 0;
   page.on('response', (r) => {

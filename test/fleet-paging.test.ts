@@ -191,7 +191,7 @@ t.test('the console lists a page of minions at a time, with only the grains it s
   });
   await page.goto(`${cluster.apiUrl}/ui/`);
   await page.fill('input[name=token]', cluster.client.target.token);
-  await page.click('button[type=submit]');
+  await page.click('form:has(input[name=token]) button[type=submit]');
   await page.waitForSelector(`tr[data-minion="${id(0)}"]`);
   t.equal(await page.locator('tr[data-minion]').count(), 100, 'the first page: 100 minions');
   t.match(await page.locator('.pager').innerText(), /1–100 of 250 minions/);

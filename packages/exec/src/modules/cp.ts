@@ -24,6 +24,12 @@ function client(fun: string, ctx: ExecContext): FileClient {
   return ctx.files;
 }
 
+/** The salt:// file a cp function names (its `path` and `saltenv`), fetched: undefined when missing. */
+async function fetchNamed(fun: string, a: Record<string, unknown>, ctx: ExecContext) {
+  const src = saltPath(fun, a.path, String(a.saltenv));
+  return { src, data: await client(fun, ctx).get(src.url, src.env) };
+}
+
 function list(fun: string, ctx: ExecContext, prefix: string, env: string): Promise<string[]> {
   const c = client(fun, ctx);
   if (!c.list) throw execErrors.make('BRINE_ERR_EXEC_NO_FILE_SERVER', { fun, detail: 'this file client cannot list' });
@@ -62,8 +68,7 @@ export const cpFunctions: ExecFunction[] = [
     params: [{ name: 'path', type: 'string', required: true }, { name: 'dest', type: 'string', required: true }, ...copyParams],
     run: async (a, ctx) => {
       noTemplate('cp.get_file', a);
-      const src = saltPath('cp.get_file', a.path, String(a.saltenv));
-      const data = await client('cp.get_file', ctx).get(src.url, src.env);
+      const { src, data } = await fetchNamed('cp.get_file', a, ctx);
       if (data === undefined) return { return: '' };
       let dest = String(a.dest);
       if (dest.endsWith('/') || isDir(dest)) dest = path.join(dest, path.posix.basename(src.rel));
@@ -101,8 +106,7 @@ export const cpFunctions: ExecFunction[] = [
     doc: 'The contents of a salt:// file as a string, False when it is missing.',
     params: [{ name: 'path', type: 'string', required: true }, saltenv],
     run: async (a, ctx) => {
-      const src = saltPath('cp.get_file_str', a.path, String(a.saltenv));
-      const data = await client('cp.get_file_str', ctx).get(src.url, src.env);
+      const { data } = await fetchNamed('cp.get_file_str', a, ctx);
       return { return: data === undefined ? false : data.toString('utf8') };
     },
   },
@@ -111,8 +115,7 @@ export const cpFunctions: ExecFunction[] = [
     doc: "Caches a salt:// file in the minion's file cache and returns its local path, False when it is missing.",
     params: [{ name: 'path', type: 'string', required: true }, saltenv],
     run: async (a, ctx) => {
-      const src = saltPath('cp.cache_file', a.path, String(a.saltenv));
-      const data = await client('cp.cache_file', ctx).get(src.url, src.env);
+      const { src, data } = await fetchNamed('cp.cache_file', a, ctx);
       if (data === undefined) return { return: false };
       if (!ctx.cacheDir) throw execErrors.make('BRINE_ERR_EXEC_NO_FILE_SERVER', { fun: 'cp.cache_file', detail: 'no cache folder' });
       const dest = path.join(ctx.cacheDir, 'files', src.env, ...src.rel.split('/'));
@@ -129,8 +132,7 @@ export const cpFunctions: ExecFunction[] = [
     doc: 'The sha256 of a salt:// file: {hash_type, hsum}; {} when it is missing.',
     params: [{ name: 'path', type: 'string', required: true }, saltenv],
     run: async (a, ctx) => {
-      const src = saltPath('cp.hash_file', a.path, String(a.saltenv));
-      const data = await client('cp.hash_file', ctx).get(src.url, src.env);
+      const { data } = await fetchNamed('cp.hash_file', a, ctx);
       return { return: data === undefined ? {} : { hash_type: 'sha256', hsum: createHash('sha256').update(data).digest('hex') } };
     },
   },
