@@ -29,3 +29,4 @@ export * from './schedule/schedule-time.js';
 export * from './schedule/schedule-item.js';
 export * from './schedule/schedule-engine.js';
 export * from './host/mjs-render.js';
+export * from './duration.js';

@@ -10,12 +10,12 @@ const KINDS = RUNTIME_REQUISITES.filter((k) => k !== 'listen');
 export function chunksForId(low: readonly LowChunk[], id: string): LowChunk[] {
   const index = new ChunkIndex(low);
   const keep = new Set<LowChunk>();
-  const todo = low.filter((c) => c.__id__ === id);
-  while (todo.length > 0) {
-    const c = todo.pop()!;
+  const toVisit = low.filter((c) => c.__id__ === id);
+  while (toVisit.length > 0) {
+    const c = toVisit.pop()!;
     if (keep.has(c)) continue;
     keep.add(c);
-    for (const r of chunkRequisites(c, KINDS)) if (r.target) todo.push(...index.resolve(r.target));
+    for (const r of chunkRequisites(c, KINDS)) if (r.target) toVisit.push(...index.resolve(r.target));
   }
   return low.filter((c) => keep.has(c));
 }

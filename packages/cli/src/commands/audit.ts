@@ -1,4 +1,5 @@
 import { MasterClient, resolveApi } from '@brine/master/client';
+import { durationSeconds } from '@brine/core';
 import type { Command } from '../command.js';
 import { parse, usageError } from './accounts-io.js';
 
@@ -16,9 +17,8 @@ interface AuditRow {
 
 /** `--since 2h` (that long ago) or a time the master parses. */
 function since(v: string): string {
-  const m = /^(\d+)([smhd])$/.exec(v);
-  if (!m) return v;
-  return new Date(Date.now() - Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's']! * 1000).toISOString();
+  const seconds = /^\d+[smhd]$/.test(v) ? durationSeconds(v) : undefined;
+  return seconds === undefined ? v : new Date(Date.now() - seconds * 1000).toISOString();
 }
 
 /** `brine audit`: who did what, from where and when (jobs, keys, sign-ins, tokens, users), newest first. */

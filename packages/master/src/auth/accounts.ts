@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { durationSeconds } from '@brine/core';
 import type { MasterConfig } from '../config.js';
 import { tokenMatches } from '../tls.js';
 import type { AccountStore, TokenRow } from './account-store.js';
@@ -113,11 +114,5 @@ export class Accounts {
   }
 }
 
-/** `8h`, `30m`, `1d`, `45s` or plain seconds. */
-export function parseTtl(v: string | number): number | undefined {
-  if (typeof v === 'number') return v > 0 ? v : undefined;
-  const m = /^(\d+)\s*([smhd]?)$/.exec(v.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
-  return n > 0 ? n : undefined;
-}
+/** `8h`, `30m`, `1d`, `45s` or plain seconds (core's durationSeconds). */
+export const parseTtl = durationSeconds;
