@@ -26,6 +26,9 @@ site += `wait-for-gate:\n  cmd.run:\n    - name: 'while [ ! -f ${gate} ]; do sle
 site += `late:\n  test.succeed_without_changes: []\n`;
 site += `broken:\n  test.fail_without_changes:\n    - comment: '${XSS}'\n`;
 writeFileSync(path.join(tree, 'site.sls'), site);
+// a second gate, for the job that ends while the page's live stream is still connecting
+const lateGate = path.join(tree, 'go-late');
+writeFileSync(path.join(tree, 'slow.sls'), `wait:\n  cmd.run:\n    - name: 'while [ ! -f ${lateGate} ]; do sleep 0.05; done'\n`);
 writeFileSync(path.join(tree, 'orch.sls'), 'ping:\n  salt.function:\n    - name: test.ping\n    - tgt: db1\n');
 
 const cluster = new Cluster({
@@ -258,6 +261,25 @@ t.test('a test=True run is marked as a dry run, with its arguments, on its page 
   await row.waitFor();
   t.match(await row.innerText(), /state\.apply site test=True\s*dry run/);
   t.equal(await page.locator(`tbody tr:has-text("${highstateJid}") .dry-run`).count(), 0, 'a real run is not marked');
+});
+
+t.test('a job that ends before the live stream is subscribed still reads done', async (t) => {
+  // the page's event stream is held until the job has returned: no event of it reaches the page
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/v1/events?*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  t.teardown(() => page.unroute('**/v1/events?*'));
+  const { jid } = await cluster.client.post<{ jid: string }>('/v1/jobs', { tgt: 'db1', fun: 'state.apply', arg: ['slow'], wait: false });
+  await page.goto(`${cluster.apiUrl}/ui/#/job/${jid}`);
+  await page.waitForSelector('#job-status:has-text("running")');
+  writeFileSync(lateGate, '');
+  await until(async () => ((await cluster.client.get<{ returns: Record<string, unknown> }>(`/v1/jobs/${jid}`)).returns.db1 ? true : undefined), 'db1 returned');
+  release();
+  await page.waitForSelector('#job-status:has-text("done")', { timeout: 30_000 });
+  t.equal(await page.locator('tr.state-row').count(), 1, 'and its one state is shown');
 });
 
 t.test('at a phone width the job and jobs tables line up; progress reads x of N states', async (t) => {

@@ -611,6 +611,9 @@ async function jobView(jid, params) {
   };
   stream = new EventSource(`/v1/events?tag=${encodeURIComponent(`brine/job/${jid}/*`)}`);
   stream.addEventListener('brine', refresh);
+  // a job that ends before the stream is subscribed sends no event the view would hear: once the
+  // master has subscribed (and after each reconnect) the view reads the store again
+  stream.addEventListener('open', refresh);
   await render();
 }
 
