@@ -12,6 +12,9 @@ import type { PillarResult } from './pillar.js';
 import { shipTree, type ShippedState } from './tree-shipment.js';
 import type { ReactorRenderResult, ReactorRenderTask } from './reactor-render.js';
 
+/** A compile worker that died or data that could not cross to it: this compile fails, the next ones go on. */
+export const POOL_FAILURES = new Set(['BRINE_ERR_MASTER_COMPILE_WORKER', 'BRINE_ERR_MASTER_COMPILE_TRANSFER']);
+
 /** Seconds past render_timeout before the watchdog stops a worker that renders one file. */
 export const WATCHDOG_GRACE_SECONDS = 5;
 

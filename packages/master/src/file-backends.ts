@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from '@brine/core';
-import { FileRoots, FileTrees, GitFs, GitPillar, parseGitPillar, parseRemote, type RemoteStatus, type TreeBackend } from '@brine/fileserver';
+import { FileRoots, FileTrees, GitFs, GitPillar, parseGitPillar, parseRemote, type RemoteStatus, type TreeBackend, type TreeSnapshot } from '@brine/fileserver';
 import type { MasterConfig } from './config.js';
 import { masterErrors } from './errors.js';
 import { extPillarEntries } from './ext-pillar/ext-pillar-plan.js';
@@ -18,6 +18,17 @@ export function logFetchFailure(log: Logger, kind: string) {
       { event: 'gitfs_fetch_failed', kind, remote: s.name, url: s.url, serving: s.envs },
       `${kind} remote '${s.name}' failed to fetch; serving its last good commits: ${s.error ?? ''}`,
     );
+}
+
+/** Logged for a file a root would serve through a symlink that points out of that root (`what`: file_roots, pillar_roots). */
+export function logEscape(log: Logger, what: string) {
+  return (env: string, file: string, target: string) =>
+    log.warn({ event: 'file_refused', env, path: file, target, roots: what }, 'symlink points out of its root; it is not served');
+}
+
+/** A job's snapshot of `roots`, or the tree as it is now outside a job (walked off the event loop). */
+export function treeOf(roots: TreeBackend, jid: string | undefined): Promise<TreeSnapshot> {
+  return jid === undefined ? roots.fresh() : roots.forJob(jid);
 }
 
 /**

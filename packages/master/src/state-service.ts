@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import {
   answersUsed,
   compileAsking,
-  HOST_CALL_ROUNDS,
   hostCallKey,
   type AskHost,
   type HostAnswer,
@@ -17,31 +15,25 @@ import {
   type MjsRenderer,
   type ValidateResult,
 } from '@brine/compiler';
-import { mergeWithClassicPillar, type Explanation } from '@brine/bindings';
-import { errorLines, hasErrors, packKeyOrder, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
+import { errorLines, hasErrors, type Diagnostic, type Grains, type HighData, type LowChunk, type Matches, type Pillar } from '@brine/core';
 import type { Logger } from '@brine/core';
 import type { MasterConfig } from './config.js';
 import { FileRoots, type GitFs, type GitPillar, type TreeBackend, type TreeSnapshot } from '@brine/fileserver';
-import { fileBackends, gitPillar } from './file-backends.js';
+import { fileBackends, logEscape, treeOf } from './file-backends.js';
 import { GitUpdates, type GitSource } from './git-updates.js';
 import { runMasterTops, type LoadedTops } from './master-tops.js';
-import { BindingsService, type LoadedTree } from './bindings-service.js';
+import type { BindingsService } from './bindings-service.js';
 import { GpgDecryptor } from './gpg-decrypt.js';
-import { masterErrors } from './errors.js';
-import { assemblePillar, type PillarPart } from './ext-pillar/assemble.js';
-import { extPillarPlan, type PlanEntry } from './ext-pillar/ext-pillar-plan.js';
-import type { ExtSource } from './ext-pillar/ext-source.js';
-import { mergeSources, type MergeStrategy } from './ext-pillar/merge-strategy.js';
-import { compilePillar, type PillarResult } from './pillar.js';
+import { PillarService, type MinionPillar } from './pillar-service.js';
 import { treeSchema } from './state-schema.js';
 import { BoundedCache, compiledBytes } from './bounded-cache.js';
 import { runCompileStep, type CompileStep, type StepResult } from './compile-steps.js';
-import type { CompilePool } from './compile-pool.js';
+import { POOL_FAILURES, type CompilePool } from './compile-pool.js';
 import { mjsRendererOf } from './mjs-renderer.js';
 import { renderReactor, type ReactorRenderResult, type ReactorRenderTask } from './reactor-render.js';
+import { anonymousJson, hashOf } from './cache-keys.js';
 
-/** A compile worker that died or data that could not cross to it: this compile fails, the next ones go on. */
-const POOL_FAILURES = new Set(['BRINE_ERR_MASTER_COMPILE_WORKER', 'BRINE_ERR_MASTER_COMPILE_TRANSFER']);
+export type { MinionPillar } from './pillar-service.js';
 
 export type CompileMode = 'top' | 'highstate' | 'sls';
 
@@ -66,20 +58,6 @@ export interface CompileRequest {
   test?: boolean;
 }
 
-/** A minion's pillar with the explanation of every name its bindings bound. */
-export interface MinionPillar extends PillarResult {
-  explain: Record<string, Explanation>;
-  /** Each source's own pillar, in merge order (`brine pillar explain` names where a value came from). */
-  parts?: PillarPart[];
-}
-
-/** A minion's pillar from the trees (pillar roots, git_pillar), and the whole of it when no other source is asked each time. */
-interface CachedPillar {
-  trees: PillarPart[];
-  mine: Array<[HostCall, HostAnswer]>;
-  res?: MinionPillar;
-}
-
 /** `brine validate --minion`: validateSls's report, rendered on the master for that minion. */
 export interface ValidateReply {
   report: ValidateReport;
@@ -100,18 +78,6 @@ export interface CompileReply {
   cached: boolean;
 }
 
-function hashOf(...parts: unknown[]): string {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(typeof p === 'string' ? p : (JSON.stringify(p) ?? 'undefined')).update('\0');
-  return h.digest('hex');
-}
-
-/** The grains but the id, as JSON: with the id beside it, the cache keys' view of the grains. */
-function anonymousJson(grains: Grains): string {
-  const { id: _id, ...rest } = grains;
-  return JSON.stringify(rest);
-}
-
 /** One compile's inputs, worked out by compile() before the caches are looked at. */
 interface CompileJob {
   id: string;
@@ -128,11 +94,6 @@ interface CompileJob {
   ask?: AskHost;
 }
 
-/** A job's snapshot of `roots`, or the tree as it is now outside a job (walked off the event loop). */
-function treeOf(roots: TreeBackend, jid: string | undefined): Promise<TreeSnapshot> {
-  return jid === undefined ? roots.fresh() : roots.forJob(jid);
-}
-
 /** A cached compile and the host answers it was rendered with (reused only while the host answers alike). */
 interface Cached {
   reply: CompileReply;
@@ -140,10 +101,10 @@ interface Cached {
 }
 
 /**
- * The master's side of a highstate: per minion, its pillar and its compiled state from the file
- * roots, top files and master_tops. Results are cached per minion keyed by the tree's content,
- * the grains, the pillar and the request, so repeated runs of an unchanged tree do not render
- * again.
+ * The master's side of a highstate: per minion, its compiled state from the file roots, top
+ * files and master_tops, rendered with its pillar (PillarService). Results are cached per minion
+ * keyed by the tree's content, the grains, the pillar and the request, so repeated runs of an
+ * unchanged tree do not render again.
  */
 export class StateService {
   readonly files: TreeBackend;
@@ -159,11 +120,8 @@ export class StateService {
   private readonly shared: BoundedCache<Cached>;
   /** Host answers per job and minion: within a job the same call is asked once. */
   private readonly jobAnswers: BoundedCache<Map<string, HostAnswer>>;
-  private readonly pillarCache: BoundedCache<CachedPillar>;
-  /** The ext_pillar entries in config order (git sources and the others). */
-  private readonly extPlan: PlanEntry[];
-  /** Answers the mine.get calls of pillar templates (the master's mine); without it they fail as host calls do. */
-  private mineAsk?: (id: string, calls: HostCall[]) => Promise<HostAnswer[]>;
+  /** Every minion's pillar (pillar roots, ext_pillar, bindings), which its compiles render with. */
+  readonly pillarService: PillarService;
   private schema: { hash: string; schema: StateSchema } | undefined;
   readonly bindings: BindingsService;
   /** Answers the `#!mjs` renders of a compile (mjs_renderer), in front of the host it asks. */
@@ -177,23 +135,18 @@ export class StateService {
     this.tops = tops;
     this.log = log;
     this.mjs = mjsRendererOf(config);
-    const escape = (what: string) => (env: string, file: string, target: string) =>
-      log.warn({ event: 'file_refused', env, path: file, target, roots: what }, 'symlink points out of its root; it is not served');
-    const backends = fileBackends(config, log, new FileRoots(config.file_roots, config.env_order, escape('file_roots')));
+    const backends = fileBackends(config, log, new FileRoots(config.file_roots, config.env_order, logEscape(log, 'file_roots')));
     this.files = backends.files;
     if (backends.gitfs) this.gitfs = backends.gitfs;
-    const gitCounts: number[] = [];
-    const gp = gitPillar(config, log, gitCounts);
-    if (gp) this.gitPillar = gp;
-    this.extPlan = extPillarPlan(config, gitCounts);
+    this.pillarService = new PillarService(config, log, { workers: () => this.workers(), decryptor: () => this.decryptor() });
+    this.pillars = this.pillarService.roots;
+    if (this.pillarService.gitPillar) this.gitPillar = this.pillarService.gitPillar;
+    this.bindings = this.pillarService.bindings;
     this.git = new GitUpdates(this.gitSources(), log);
-    this.pillars = new FileRoots(config.pillar_roots, config.env_order, escape('pillar_roots'));
     const bytes = config.compile_cache_mb * 1024 * 1024;
     this.compiled = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
     this.shared = new BoundedCache<Cached>(config.compile_cache_size, bytes, compiledBytes);
-    this.pillarCache = new BoundedCache(config.compile_cache_size, bytes, (p) => 1024 + p.trees.reduce((n, t) => n + JSON.stringify(t.pillar).length, 0));
     this.jobAnswers = new BoundedCache(Math.max(64, config.compile_cache_size), bytes, (m) => 256 + m.size * 512);
-    this.bindings = new BindingsService(config.bindings_roots, config.bindings_categories);
   }
 
   /** The git remotes to fetch (gitfs, git_pillar), by kind. */
@@ -209,152 +162,18 @@ export class StateService {
       compile_hits: this.compiled.hits,
       compile_misses: this.compiled.misses,
       shared_hits: this.shared.hits,
-      pillar_hits: this.pillarCache.hits,
-      pillar_misses: this.pillarCache.misses,
+      ...this.pillarService.stats,
     };
   }
 
-  /**
-   * A minion's pillar: classic pillar (the pillar roots, rendered with its grains), then its
-   * structured bindings merged on top (mergeWithClassicPillar). Errors of either are the
-   * diagnostics; a name with a bindings error is left out.
-   */
+  /** A minion's pillar (PillarService.pillar). */
   pillar(id: string, grains: Grains, jid?: string): Promise<MinionPillar> {
-    const g = { ...grains, id };
-    return this.pillarOf(id, g, anonymousJson(g), jid);
-  }
-
-  /** pillar() for grains that already carry the id, with the rest of them serialised (the cache key). */
-  private async pillarOf(id: string, g: Grains, grainsJson: string, jid?: string): Promise<MinionPillar> {
-    const snap = await treeOf(this.pillars, jid);
-    const gits = await this.gitPillarTrees(jid);
-    const loaded = this.bindings.enabled ? this.bindings.load(jid) : undefined;
-    if (this.config.ext_pillar_first && this.extPlan.length > 0) return this.pillarExtFirst(id, g, grainsJson, jid, snap, gits, loaded);
-    const key = hashOf(snap.hash, ...gits.map((s) => s.hash), loaded?.hash ?? '', id, grainsJson, this.config.pillar_merge_lists);
-    const hit = this.pillarCache.get(key);
-    if (hit && (await this.sameMine(id, hit.mine))) return hit.res ?? this.withExtSources(id, g, jid, loaded, hit);
-    const first = await this.classicPillar(snap, id, g);
-    const rest = await this.gitParts(gits, id, g);
-    const entry: CachedPillar = { trees: [{ label: 'pillar_roots', ...first.result }, ...rest.trees], mine: [...first.mine, ...rest.mine] };
-    // with commands or queries among the sources, only the trees' parts are kept: the rest is asked each time
-    if (!this.extPlan.some((e) => e.kind === 'source')) entry.res = await this.withExtSources(id, g, jid, loaded, entry);
-    this.pillarCache.set(key, entry);
-    return entry.res ?? this.withExtSources(id, g, jid, loaded, entry);
-  }
-
-  /** The git_pillar trees' parts for a minion, each compiled with its own top file. */
-  private async gitParts(gits: TreeSnapshot[], id: string, g: Grains): Promise<{ trees: PillarPart[]; mine: Array<[HostCall, HostAnswer]> }> {
-    const trees: PillarPart[] = [];
-    const mine: Array<[HostCall, HostAnswer]> = [];
-    for (const [i, git] of gits.entries()) {
-      const more = await this.classicPillar(git, id, g);
-      trees.push({ label: `ext_pillar:git ${this.gitPillar!.remotes[i]!.status().name}`, ...more.result });
-      mine.push(...more.mine);
-    }
-    return { trees, mine };
-  }
-
-  /**
-   * ext_pillar_first: the ext_pillar sources first, then the pillar roots rendered with their
-   * values in the templates' `pillar` (Salt's opts['pillar']) and merged over them.
-   */
-  private async pillarExtFirst(
-    id: string,
-    g: Grains,
-    grainsJson: string,
-    jid: string | undefined,
-    snap: TreeSnapshot,
-    gits: TreeSnapshot[],
-    loaded: LoadedTree | undefined,
-  ): Promise<MinionPillar> {
-    const c = this.config;
-    const gitKey = hashOf('git_pillar', ...gits.map((s) => s.hash), id, grainsJson, c.pillar_merge_lists);
-    let git = this.pillarCache.get(gitKey);
-    if (!git || !(await this.sameMine(id, git.mine))) this.pillarCache.set(gitKey, (git = await this.gitParts(gits, id, g)));
-    const ext = await this.extParts(id, g, git.trees);
-    const seen = ext.reduce<Pillar>((acc, p) => mergeSources(acc, p.pillar, c.pillar_source_merging_strategy as MergeStrategy, c.pillar_merge_lists), {});
-    // the roots' pillar depends on what the ext_pillar gave: it is cached with it
-    const rootsKey = hashOf('roots', snap.hash, id, grainsJson, c.pillar_merge_lists, seen);
-    let roots = this.pillarCache.get(rootsKey);
-    if (!roots || !(await this.sameMine(id, roots.mine))) {
-      const first = await this.classicPillar(snap, id, g, seen);
-      this.pillarCache.set(rootsKey, (roots = { trees: [{ label: 'pillar_roots', ...first.result }], mine: first.mine }));
-    }
-    return this.finish(id, g, jid, loaded, roots.trees[0]!, ext);
-  }
-
-  /** The ext_pillar parts in config order: the git trees' as rendered, the other sources asked now (at once). */
-  private async extParts(id: string, g: Grains, gitTrees: PillarPart[]): Promise<PillarPart[]> {
-    const gitParts = [...gitTrees];
-    const parts = this.extPlan.map((e): Promise<PillarPart[]> =>
-      e.kind === 'git' ? Promise.resolve(gitParts.splice(0, e.count)) : this.fetchPart(e.source, id, g).then((p) => [p]),
-    );
-    return (await Promise.all(parts)).flat();
-  }
-
-  /** The trees' parts and the other ext_pillar sources merged in Salt's order, then the bindings on top. */
-  private async withExtSources(id: string, g: Grains, jid: string | undefined, loaded: LoadedTree | undefined, cached: CachedPillar): Promise<MinionPillar> {
-    const [roots, ...gitTrees] = cached.trees;
-    return this.finish(id, g, jid, loaded, roots!, await this.extParts(id, g, gitTrees));
-  }
-
-  /** The parts merged in Salt's order, then the bindings on top. */
-  private finish(id: string, g: Grains, jid: string | undefined, loaded: LoadedTree | undefined, roots: PillarPart, ext: PillarPart[]): MinionPillar {
-    const c = this.config;
-    const merged = assemblePillar(roots, ext, {
-      extFirst: c.ext_pillar_first,
-      strategy: c.pillar_source_merging_strategy as MergeStrategy,
-      mergeLists: c.pillar_merge_lists,
-    });
-    if (!loaded) return { pillar: merged.pillar, diagnostics: merged.diagnostics, explain: {}, parts: merged.parts };
-    const bound = this.bindings.resolve(id, g, jid, loaded);
-    return {
-      pillar: mergeWithClassicPillar(merged.pillar, bound.pillar),
-      diagnostics: [...merged.diagnostics, ...bound.diagnostics],
-      explain: bound.explain,
-      parts: merged.parts,
-    };
-  }
-
-  /** One ext_pillar source's pillar for a minion; a failure is that minion's pillar error naming the source (Salt's `_errors`). */
-  private async fetchPart(source: ExtSource, id: string, g: Grains): Promise<PillarPart> {
-    try {
-      return { label: source.label, pillar: await source.fetch(id, g), diagnostics: [] };
-    } catch (e) {
-      const err = masterErrors.make('BRINE_ERR_MASTER_EXT_PILLAR', { source: source.label, detail: (e as Error).message });
-      this.log.error({ event: 'ext_pillar_failed', minion: id, source: source.label, code: err.code }, err.message);
-      return { label: source.label, pillar: {}, diagnostics: [{ severity: 'error', code: err.code, message: err.message }] };
-    }
-  }
-
-  /** The git_pillar trees of job `jid` (the last update's outside a job). */
-  private gitPillarTrees(jid: string | undefined): Promise<TreeSnapshot[]> {
-    if (!this.gitPillar) return Promise.resolve([]);
-    return jid === undefined ? this.gitPillar.current() : this.gitPillar.forJob(jid);
+    return this.pillarService.pillar(id, grains, jid);
   }
 
   /** The master's mine answers the mine.get calls of pillar templates (set once the mine exists). */
   useMine(ask: (id: string, calls: HostCall[]) => Promise<HostAnswer[]>): void {
-    this.mineAsk = ask;
-  }
-
-  /** Whether the mine still answers what a cached pillar was rendered with. */
-  private async sameMine(id: string, used: Array<[HostCall, HostAnswer]>): Promise<boolean> {
-    if (used.length === 0) return true;
-    if (!this.mineAsk) return false;
-    const now = await this.mineAsk(
-      id,
-      used.map(([c]) => c),
-    );
-    return used.every(([, a], i) => JSON.stringify(now[i]) === JSON.stringify(a));
-  }
-
-  /** A pillar with the PGP blocks its gpg-rendered files hold decrypted here (gpg-decrypt.ts). */
-  private async decryptPillar(id: string, res: PillarResult): Promise<PillarResult> {
-    if (!res.gpg?.length || hasErrors(res.diagnostics)) return res;
-    const plain = await this.decryptor().decryptPillar(res.pillar, res.gpg);
-    for (const d of plain.diagnostics) this.log.error({ event: 'pillar_gpg_failed', minion: id, code: d.code, file: d.file }, d.message);
-    return { pillar: plain.pillar, diagnostics: [...res.diagnostics, ...plain.diagnostics] };
+    this.pillarService.useMine(ask);
   }
 
   private gpg?: GpgDecryptor;
@@ -389,55 +208,9 @@ export class StateService {
     c.low = out.values[1] as Compiled['low'];
   }
 
-  /**
-   * Classic pillar, with its templates' mine.get calls answered by the mine in rounds (render,
-   * answer the calls, render again); any other host call fails it as before: pillar has no host.
-   */
-  private async classicPillar(
-    snap: TreeSnapshot,
-    id: string,
-    g: Grains,
-    seen?: Pillar,
-  ): Promise<{ result: PillarResult; mine: Array<[HostCall, HostAnswer]> }> {
-    const answers = new Map<string, HostAnswer>();
-    for (let round = 0; ; round++) {
-      const { hostCalls = [], ...result } = await this.classicPillarOnce(snap, id, g, answers, seen);
-      const missing = hostCalls.filter((c) => c.fun === 'mine.get' && !answers.has(c.key));
-      if (missing.length === 0 || !this.mineAsk || round >= HOST_CALL_ROUNDS)
-        return { result: await this.decryptPillar(id, result), mine: answersUsed(hostCalls, answers) };
-      const got = await this.mineAsk(
-        id,
-        missing.map(({ fun, args, kwargs }) => ({ fun, args, kwargs })),
-      );
-      missing.forEach((c, i) => answers.set(c.key, got[i]!));
-    }
-  }
-
-  /** One render of the classic pillar, on a compile worker (in process only for a service without a pool: never the master). */
-  private async classicPillarOnce(snap: TreeSnapshot, id: string, g: Grains, answers: Map<string, HostAnswer>, seen?: Pillar): Promise<PillarResult> {
-    const opts = {
-      ...(seen ? { seen } : {}),
-      mergeLists: this.config.pillar_merge_lists,
-      strategy: this.config.pillar_source_merging_strategy as MergeStrategy,
-      nodegroups: this.config.nodegroups,
-      safeMatchersOnly: this.config.pillar_safe_matchers_only,
-    };
-    const pool = await this.workers();
-    if (!pool) return compilePillar(snap, { id, grains: g }, { ...opts, context: { hostAnswers: answers } });
-    try {
-      // key order packed across the boundary, as compile steps pack theirs
-      return await pool.pillar(id, g, seen ? { ...opts, seen: packKeyOrder(seen) as Pillar } : opts, snap, answers);
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code === undefined || !POOL_FAILURES.has(code)) throw e;
-      this.log.error({ event: 'compile_failed', minion: id, code }, (e as Error).message);
-      return { pillar: {}, diagnostics: [{ severity: 'error', code, message: (e as Error).message }] };
-    }
-  }
-
   /** The content hash of the state and pillar trees a job compiles against (a cluster compares it). */
   async treeHash(jid?: string): Promise<string> {
-    const [files, pillars, gits] = await Promise.all([treeOf(this.files, jid), treeOf(this.pillars, jid), this.gitPillarTrees(jid)]);
+    const [files, pillars, gits] = await Promise.all([treeOf(this.files, jid), treeOf(this.pillars, jid), this.pillarService.gitPillarTrees(jid)]);
     return gits.length ? hashOf('tree', files.hash, pillars.hash, ...gits.map((s) => s.hash)) : hashOf('tree', files.hash, pillars.hash);
   }
 
@@ -525,7 +298,7 @@ export class StateService {
     const grains = { ...rawGrains, id };
     // grains and pillar go into two cache keys: serialised once each
     const grainsJson = anonymousJson(grains);
-    const pil = await this.pillarOf(id, { ...grains }, grainsJson, req.jid);
+    const pil = await this.pillarService.pillarOf(id, { ...grains }, grainsJson, req.jid);
     const pillar = req.pillar ? { ...pil.pillar, ...req.pillar } : pil.pillar;
     const fail = (raw: Diagnostic[], matches: Matches = {}): CompileReply => {
       return { matches, high: {}, low: [], diagnostics: raw, errors: errorLines(raw), failed: true, pillar, cached: false };

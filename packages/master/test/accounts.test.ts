@@ -114,6 +114,23 @@ t.test('a user without @wheel is refused key management with a coded 403 naming 
   t.equal(minions.status, 200, 'the minion list answers, with the minions the user may target');
 });
 
+t.test("a restricted user's minion list: total and next count only the minions they may see", async (t) => {
+  for (const id of ['db1', 'db2', 'db3', 'web1', 'web2', 'zz1']) await master.store.saveGrains(id, { id });
+  const { body } = await login('webop', 'web-secret-1', undefined, '127.0.0.4');
+  const list = async (query: string, token = body.token as string) => {
+    const r = await call('GET', `/v1/minions${query}`, token);
+    t.equal(r.status, 200, query);
+    const b = r.body as { minions: Array<{ id: string }>; total: number; next: string | null };
+    return { ids: b.minions.map((m) => m.id), total: b.total, next: b.next };
+  };
+  t.same(await list(''), { ids: ['web1', 'web2'], total: 2, next: null }, 'every minion they may see, counted');
+  t.same(await list('?limit=1'), { ids: ['web1'], total: 2, next: 'web1' }, 'a page of one: the first visible minion');
+  t.same(await list('?limit=1&after=web1'), { ids: ['web2'], total: 2, next: null }, 'the next page: the last visible minion, no page after it');
+  t.same(await list('?limit=1&offset=1'), { ids: ['web2'], total: 2, next: null }, 'an offset counts visible minions');
+  t.same(await list('?id=db1'), { ids: [], total: 0, next: null }, 'a minion they may not see is not counted');
+  t.same(await list('?limit=2', master.token), { ids: ['db1', 'db2'], total: 6, next: 'db2' }, 'the admin sees and counts every minion');
+});
+
 t.test('a token expires and is refused afterwards; a revoked token is refused at once', async (t) => {
   const short = await login('webop', 'web-secret-1', '1s');
   const token = short.body.token as string;

@@ -1,6 +1,6 @@
 import { formatExplain, type Explanation } from '@brine/bindings';
 import { errorLines, type Grains } from '@brine/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, identityOf, seer } from '../auth/access.js';
 import { mayRun } from '../auth/permissions.js';
 import { masterErrors } from '../errors.js';
@@ -71,23 +71,27 @@ const ROWS_PER_TURN = 2000;
 /** Ids per store query when a target picks the rows (keeps under both backends' parameter limits). */
 const IDS_PER_QUERY = 500;
 
+interface MinionsPage {
+  rows: MinionRow[];
+  total: number;
+  next: string | null;
+}
+
+/** The minions a restricted user may see among `rows` (an admin sees them all: no filter is passed). */
+type Visible = (rows: MinionRow[]) => Promise<MinionRow[]>;
+
 /**
  * The rows a minions request asks for, the count of all that match, and the cursor of the next
- * page: pages come from the store (10,000 minions need not be read to show 100); a target's
- * matches are paged here.
+ * page: for an admin, pages come from the store (10,000 minions need not be read to show 100); a
+ * target's matches, and every minion a restricted user may see, are paged here, so that `total`
+ * and `next` count only the minions the caller sees.
  */
-async function minionsPage(deps: MinionRouteDeps, q: MinionsQuery): Promise<{ rows: MinionRow[]; total: number; next: string | null }> {
-  const paged = q.limit !== undefined || q.offset !== undefined || q.after !== undefined;
+async function minionsPage(deps: MinionRouteDeps, q: MinionsQuery, visible?: Visible): Promise<MinionsPage> {
   if (q.tgt === undefined && q.id === undefined) {
-    if (!paged) {
-      // every minion, as callers before pages expect: read a page a turn, not 10,000 rows at once
-      const rows: MinionRow[] = [];
-      for (;;) {
-        const page = await deps.store.listMinions({ after: rows.length ? rows[rows.length - 1]!.minion : undefined, limit: ROWS_PER_TURN });
-        for (const r of page) rows.push(r);
-        if (page.length < ROWS_PER_TURN) return { rows, total: rows.length, next: null };
-        await nextTurn();
-      }
+    if (visible) return pageOf(await visible(await allMinions(deps)), q);
+    if (q.limit === undefined && q.offset === undefined && q.after === undefined) {
+      const rows = await allMinions(deps);
+      return { rows, total: rows.length, next: null };
     }
     // one row more than the page tells whether another page follows
     const rows = await deps.store.listMinions({ after: q.after, offset: q.offset, limit: q.limit === undefined ? undefined : q.limit + 1 });
@@ -98,12 +102,49 @@ async function minionsPage(deps: MinionRouteDeps, q: MinionsQuery): Promise<{ ro
   const ids = q.id !== undefined ? [q.id] : await deps.jobs.resolve(q.tgt!, (q.tgt_type ?? 'glob') as TargetType);
   const known: MinionRow[] = [];
   for (let i = 0; i < ids.length; i += IDS_PER_QUERY) known.push(...(await deps.store.listMinions({ ids: ids.slice(i, i + IDS_PER_QUERY) })));
+  return pageOf(visible ? await visible(known) : known, q);
+}
+
+/** Every minion of the store, read a page a turn (not 10,000 rows at once), in the store's order. */
+async function allMinions(deps: MinionRouteDeps): Promise<MinionRow[]> {
+  const rows: MinionRow[] = [];
+  for (;;) {
+    const page = await deps.store.listMinions({ after: rows.length ? rows[rows.length - 1]!.minion : undefined, limit: ROWS_PER_TURN });
+    for (const r of page) rows.push(r);
+    if (page.length < ROWS_PER_TURN) return rows;
+    await nextTurn();
+  }
+}
+
+/** The page `q` asks for among `known` (sorted here by id), their count and the next page's cursor. */
+function pageOf(known: MinionRow[], q: MinionsQuery): MinionsPage {
   known.sort((a, b) => (a.minion < b.minion ? -1 : a.minion > b.minion ? 1 : 0));
   const from = q.after !== undefined ? known.findIndex((m) => m.minion > q.after!) : 0;
   const start = (from < 0 ? known.length : from) + (q.offset ?? 0);
   const rows = known.slice(start, q.limit === undefined ? undefined : start + q.limit);
   const more = start + rows.length < known.length;
   return { rows, total: known.length, next: more && q.limit !== undefined ? rows[rows.length - 1]!.minion : null };
+}
+
+/**
+ * The minions among `rows` the caller may see (some permission of theirs targets it), judged on
+ * the grains hub.grainsOf would give (a session's live grains, else the stored ones: the row's,
+ * not one store read per minion), a turn of the event loop every ROWS_PER_TURN minions.
+ */
+function visibleTo(req: FastifyRequest, hub: MinionHub): Visible {
+  return async (rows) => {
+    const stored = new Map(rows.map((r) => [r.minion, r.grains]));
+    const sees = seer(req, async (id) => {
+      const live = hub.sessions.get(id)?.grains;
+      return live && Object.keys(live).length ? live : (stored.get(id) ?? hub.grainsOf(id));
+    });
+    const out: MinionRow[] = [];
+    for (const [i, r] of rows.entries()) {
+      if (await sees(r.minion)) out.push(r);
+      if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
+    }
+    return out;
+  };
 }
 
 /** The grains a page asked for: all, or only the named ones (a list page needs two, not 200). */
@@ -144,12 +185,8 @@ function listRoutes(app: FastifyInstance, deps: MinionRouteDeps): void {
     },
     async (req) => {
       const q = req.query as MinionsQuery;
-      const page = await minionsPage(deps, q);
-      const sees = seer(req, (id) => deps.hub.grainsOf(id));
-      // a user sees only the minions some permission of theirs targets
-      const rows = [];
-      for (const m of page.rows) if (await sees(m.minion)) rows.push(m);
-      const { total, next } = page;
+      // a user sees only the minions some permission of theirs targets, and counts only those
+      const { rows, total, next } = await minionsPage(deps, q, identityOf(req).admin ? undefined : visibleTo(req, deps.hub));
       const accepted = new Set(await deps.keys.acceptedIds());
       const names = q.grains === undefined ? undefined : q.grains.split(',').filter(Boolean);
       // in a cluster a minion connected to another master is connected too
