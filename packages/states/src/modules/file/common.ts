@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile, chown, chmod, mkdir } from '../../util/sync-fs.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { closeSync, constants, fchmodSync, fstatSync, openSync, unlinkSync, writeSync, type Stats } from 'node:fs';
@@ -49,7 +49,8 @@ export async function describe(path: string, st: Stats, cmd?: CommandRunner, bod
   if (st.isFile()) {
     body ??= await readFile(path);
     out.size = st.size;
-    out.sha256 = createHash('sha256').update(body).digest('hex');
+    // the one-shot hash: no Hash object per file
+    out.sha256 = hash('sha256', body, 'hex');
   } else if (st.isDirectory()) {
     out.type = 'directory';
   } else if (st.isSymbolicLink()) {
