@@ -96,7 +96,7 @@ export function createExclusive(path: string, data: Buffer, mode: number): Stats
     throw e;
   }
   try {
-    for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+    for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off);
     // open(2) gives mode less the umask: only a mode the umask narrows needs setting again
     if ((mode & ~umask()) !== mode) fchmodSync(fd, mode);
     return fstatSync(fd);
