@@ -103,7 +103,11 @@ export function createExclusive(path: string, data: Buffer, mode: number): Stats
   } catch (e) {
     closeSync(fd);
     fd = -1;
-    unlinkSync(path);
+    try {
+      unlinkSync(path);
+    } catch {
+      // the write's own error is the one to report
+    }
     throw e;
   } finally {
     if (fd >= 0) closeSync(fd);
