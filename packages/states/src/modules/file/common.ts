@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile, chown, chmod, mkdir } from '../../util/sync-fs.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import type { Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import type { CommandRunner, StateReturn } from '@brine/core';
 import { modeOf, ownerNames, lstatOrUndefined } from '../../util/fs-meta.js';
 
@@ -49,7 +49,8 @@ export async function describe(path: string, st: Stats, cmd?: CommandRunner, bod
   if (st.isFile()) {
     body ??= await readFile(path);
     out.size = st.size;
-    out.sha256 = createHash('sha256').update(body).digest('hex');
+    // the one-shot hash: no Hash object per file
+    out.sha256 = hash('sha256', body, 'hex');
   } else if (st.isDirectory()) {
     out.type = 'directory';
   } else if (st.isSymbolicLink()) {
@@ -79,6 +80,40 @@ export async function atomicWrite(path: string, data: Buffer | string, old: Stat
   }
 }
 
+/**
+ * Creates a file that is not there, in place, with exactly `mode`: O_EXCL, so nothing that
+ * appeared meanwhile is followed or replaced (then `undefined`: the caller replaces it the
+ * atomic way). Salt also creates a new file in place (it touches it, then copies the contents
+ * in). One directory entry instead of a temp file's and a rename's. Returns the file's stat,
+ * taken on the open file. A write that fails removes what it made.
+ */
+export function createExclusive(path: string, data: Buffer, mode: number): Stats | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw e;
+  }
+  try {
+    for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off);
+    // open(2) gives mode less the umask: only a mode the umask narrows needs setting again
+    if ((mode & ~umask()) !== mode) fchmodSync(fd, mode);
+    return fstatSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    fd = -1;
+    try {
+      unlinkSync(path);
+    } catch {
+      // the write's own error is the one to report
+    }
+    throw e;
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
 /** Random bytes for temp names, taken 6 at a time from a pool (one crypto call per 512 files). */
 let pool = Buffer.alloc(0);
 let used = 0;
@@ -91,10 +126,18 @@ function tmpSuffix(): string {
   return pool.toString('hex', used - 6, used);
 }
 
+/**
+ * The process umask, read once: each read is two umask(2) calls (set and restore), and nothing
+ * in Brine sets its own umask (a state's `umask` applies to the commands it runs).
+ */
+let cachedUmask: number | undefined;
+function umask(): number {
+  return (cachedUmask ??= process.umask());
+}
+
 /** Mode a new file gets: 0666 less the process umask, as open(2) would give it. */
 export function defaultFileMode(): number {
-  const mask = process.umask();
-  return 0o666 & ~mask;
+  return 0o666 & ~umask();
 }
 
 export async function ensureParent(path: string, makedirs: boolean): Promise<boolean> {

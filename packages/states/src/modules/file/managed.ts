@@ -7,7 +7,7 @@ import { fileDiff } from '../../util/diff.js';
 import { enforceMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
 import { renderFileTemplate } from '../../util/template.js';
 import { installChecked, checkSpec } from './check-cmd.js';
-import { atomicWrite, defaultFileMode, describe, failed, isText, notAbsolute, pathState, start } from './common.js';
+import { atomicWrite, createExclusive, defaultFileMode, describe, failed, isText, notAbsolute, pathState, start } from './common.js';
 import { finalFileMode, initialFileMode, makeParent } from './new-file.js';
 import { sourceBytes } from './managed-source.js';
 import { keptAsIs } from './kept-as-is.js';
@@ -78,6 +78,8 @@ async function renderManagedTemplate(text: string, src: string, saltenv: string,
     context: args.context,
   });
 }
+
+const PARENT_MISSING = 'Parent directory not present';
 
 const TEST_COMMENT = (name: string) => `The file ${name} is set to be changed\nNote: No changes made, actual changes may\nbe different due to other states.`;
 
@@ -171,13 +173,14 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   const mismatch = remoteMismatch(want, name, exists);
   if (mismatch) return failed(ret, mismatch);
   const makedirs = asBool(args.makedirs);
-  if (!exists && !makedirs && !(await lstatOrUndefined(dirname(name)))) return failed(ret, 'Parent directory not present');
+  const check = checkSpec(args);
+  // Without check_cmd a new file's missing parent shows when the file is created (one lstat less).
+  if (!exists && !makedirs && check && !(await lstatOrUndefined(dirname(name)))) return failed(ret, PARENT_MISSING);
   // A new file ends with the given mode, else the umask's, and starts from Salt's temp file mode.
   const umaskMode = defaultFileMode(); // read once: each read is two umask(2) calls
   const wanted = { ...own, user: args.user, group: args.group, mode: exists ? mode : finalFileMode(mode, umaskMode) };
   const initial = initialFileMode(args, mode, umaskMode);
   const mkParent = () => makeParent(name, args.dir_mode, mode, own);
-  const check = checkSpec(args);
   if (check && (!exists || contentChange || Object.keys(metaChanges(st!, wanted)).length > 0)) {
     const body = exists ? (contentChange ? want! : old!) : (want ?? Buffer.alloc(0));
     const done = await installChecked(ctx, check, name, body, exists ? st : undefined, initial, wanted, mkParent);
@@ -194,11 +197,12 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   if (!exists) {
     const fresh = want ?? Buffer.alloc(0);
     body = fresh;
-    await atomicWrite(name, fresh, undefined, initial);
+    const made = await createNew(name, fresh, initial, makedirs);
+    if (made === PARENT_MISSING) return failed(ret, PARENT_MISSING);
     // Neither contents nor source: Salt touches the file and says so in its own words.
     if (want === undefined) changes.new = `file ${name} created`;
     else changes.diff = 'New file';
-    st = await lstatOrUndefined(name);
+    st = made;
   } else if (contentChange && old && want) {
     body = want;
     await atomicWrite(name, want, st, umaskMode);
@@ -212,6 +216,22 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   const written = !exists && Object.keys(meta).length === 0 ? st : undefined;
   const newState = !changed && !followed ? ret.old_state : await stateAfter(name, written, ctx, body);
   return finish(ret, changes, !exists && want === undefined, newState);
+}
+
+/**
+ * Writes a new file in place and returns its stat, or PARENT_MISSING (not checked beforehand
+ * when makedirs is off). A path that appeared since the lstat is replaced atomically, as before.
+ */
+async function createNew(name: string, body: Buffer, mode: number, makedirs: boolean): Promise<Stats | typeof PARENT_MISSING | undefined> {
+  try {
+    const made = createExclusive(name, body, mode);
+    if (made) return made;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || makedirs || (await lstatOrUndefined(dirname(name)))) throw e;
+    return PARENT_MISSING;
+  }
+  await atomicWrite(name, body, undefined, mode);
+  return lstatOrUndefined(name);
 }
 
 /** The path as it reads after the run: from the stat taken just after writing it, when that is still true. */
