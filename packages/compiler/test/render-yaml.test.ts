@@ -39,7 +39,43 @@ const FLOW_SHAPES = [
   'a:\n  pkg.installed:\n    - {name: vim, version: 1.2}\n    - pkgs: ["x", "y"]  # c\n',
   '- [1, [2, [3]]]\n- {a: {b: {c: d}}, e: }\n',
 ];
+// flow collections over several lines, as Brine's `| yaml` (PyYAML's dump) wraps them at 80
+// columns; a document that is one flow collection or one scalar (`load_yaml` of a dumped value);
+// a scalar on the line below its key
+const MULTI_LINE_SHAPES = [
+  "a:\n  - context:\n      map: {values: {arch: amd64, bin_dir: /usr/local/bin/, config: {bind_addr: 0.0.0.0,\n          bootstrap_expect: 3}}, x: [1,\n          2, 's t']}\n  - b: 1\n",
+  "\n{merge_lists: false, merge_strategy: null, values: {arch: amd64,\n    config: {a: 1, '139': n}}}",
+  "\n\n[{option: null, query: map_jinja.yaml, query_delimiter: ':', query_method: config.get,\n    type: Y, value: []}, {option: G,\n  query: x}]",
+  'a:\n  - [1,\n    2]\n  - {b: [x,\n     y], c: d}\n',
+  'k: {a: 1,\n  b: 2}  # c\nl: 3\n',
+  '/srv/formulas',
+  'git@github.com:username\n',
+  'true\n',
+  "'quoted'\n",
+  '{branch: master, identity: /path/to/.ssh/id_rsa, remote: origin, rev: master,\n  user: username}',
+  'a:\n  - group:\n      root\n  - b: 1\nc:\n  x\n',
+  // continued left of the block's indentation, as PyYAML reads it (the full loader moves them)
+  'a:\n  x: {b: 1,\nc: 2}\n',
+  'a:\n  - [1,\n  2]\n',
+  'a:\n  - context:\n      map: {values: {arch: amd64,\n    config: {x: 1}}, y: 2}\n  - b: 1\n',
+  'i:\n  pkg.installed:\n    - {name: vim,\n   version: 1.2}\n    - {x: 1,\n        y: 2}\n',
+  // scalars folded over lines, as PyYAML's dump wraps long ones
+  "a: {b: foo\n  bar  baz, c: 'it''s\n    long  ', d: [x\n y, 'p\n q'], e: 1\n  2}\n",
+  'a: {b: c,\n  d:\n    e}\n',
+  'i: {pkg.installed: [{name: vim,\n  version: 1.2}], file.managed: [{name: /x,\n mode: 644}]}\n',
+];
 const FLOW_GIVE_UP = [
+  'a: {b: "q\n  r"}\n',
+  "a: {b: 'q\n\n  r'}\n",
+  'a: {b: foo\n\n  bar}\n',
+  'a: {b: 1,\n\n  c: 2}\n',
+  'a: {b: 1,\n  # c\n  c: 2}\n',
+  'a: {b: 1, # c\n  c: 2}\n',
+  'a: {b: 1}\n  c: 2\n',
+  'a:\n  - b:\n      root\n      more\n',
+  'a:\n    root\n  b: 1\n',
+  'foo\nbar\n',
+  '[a, b]: c\n',
   'a: {b: 1, b: 2}\n',
   'a: [b: c]\n',
   'a: {b: 1\n',
@@ -64,7 +100,7 @@ t.test('fast path agrees with the full parser', async (t) => {
   };
   walk(root);
   let fastCount = 0;
-  for (const text of [...samples, ...FLOW_SHAPES, ...FLOW_GIVE_UP, ...more]) {
+  for (const text of [...samples, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES, ...FLOW_GIVE_UP, ...more]) {
     const full = loadYaml(text, { fast: false });
     const quick = fastYaml(text);
     if (!quick) continue;
@@ -76,7 +112,7 @@ t.test('fast path agrees with the full parser', async (t) => {
     t.same(collectPositions(res, 'f'), collectPositions(full, 'f'), `positions: ${JSON.stringify(text)}`);
   }
   t.ok(fastCount >= 8, `fast path used for the common shapes (${fastCount})`);
-  for (const text of [...MAP_FILE_SHAPES, ...FLOW_SHAPES]) t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
+  for (const text of [...MAP_FILE_SHAPES, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES]) t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
   for (const text of FLOW_GIVE_UP) t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
   for (const text of [
     '---\na: 1\n---\nb: 2\n',

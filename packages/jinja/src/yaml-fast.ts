@@ -129,6 +129,11 @@ function splitKey(text: string): { key: string; rest: string; keyLen: number } |
   return undefined;
 }
 
+/** A line that starts a block entry: `- item` or `key: value`. */
+function isEntry(text: string): boolean {
+  return text.startsWith('- ') || text === '-' || splitKey(text) !== undefined;
+}
+
 const KEY_START = /^(?:[^#\s'"[\]{}&*!|>%@`,?:-]|-[^\s#'"[\]{}&*!|>%@`,])/;
 const LINE_BREAKS = /[\u2028\u2029\u0085]/;
 
@@ -136,6 +141,10 @@ class Reader {
   i = 0;
   readonly lines: Line[];
   readonly positions: FastPositions;
+  /** A flow collection continued at or left of its block's indentation (see flow()). */
+  reindented = false;
+  /** Key positions on flow continuation lines, and their column once such lines are moved. */
+  readonly moved: Array<[FastPos, number]> = [];
   constructor(lines: Line[], positions: FastPositions) {
     this.lines = lines;
     this.positions = positions;
@@ -200,91 +209,203 @@ class Reader {
     const next = this.lines[this.i];
     if (rest === '' || rest.startsWith('#')) {
       if (!next) return null;
-      if (next.indent > indent) return this.node(next.indent);
+      if (next.indent > indent) return isEntry(next.text) ? this.node(next.indent) : this.lineScalar(indent);
       // A map's sequence value may sit at the key's own indent (`key:\n- a`).
       if (inMap && next.indent === indent && (next.text.startsWith('- ') || next.text === '-')) return this.seq(indent);
       return null;
     }
+    if ((rest[0] === '{' || rest[0] === '[') && rest.length > 2) return this.flow(rest, indent);
     if (next && next.indent > indent) return GIVE_UP;
-    if ((rest[0] === '{' || rest[0] === '[') && rest.length > 2) {
-      const line = this.lines[this.i - 1];
-      return flowValue(rest, line.no, line.indent + line.text.length - rest.length, this.positions);
-    }
     return scalar(rest);
+  }
+
+  /**
+   * A flow collection starting at `rest` (the end of the line just read) and continued on the
+   * lines below, at any indentation (PyYAML's dump wraps them at 80 columns; flow context ignores
+   * indentation). Only lines that follow one another: a blank or comment line inside one is left
+   * to the full parser.
+   */
+  flow(rest: string, indent: number): unknown {
+    const first = this.lines[this.i - 1];
+    const bracket = first.indent + first.text.length - rest.length;
+    // each line's offset in the joined text (its column 0; the first line's is where `rest` is)
+    const starts = [-bracket];
+    const indents = [first.indent];
+    let no = first.no;
+    const more = (): string | undefined => {
+      const line = this.lines[this.i];
+      if (!line || line.no !== no + 1) return undefined;
+      no = line.no;
+      this.i++;
+      // the full loader parses this only after moving such lines right (yaml-flow.ts)
+      if (line.indent <= indent) this.reindented = true;
+      indents.push(line.indent);
+      return ' '.repeat(line.indent) + line.text;
+    };
+    const at = (offset: number): FastPos => {
+      let k = starts.length - 1;
+      while (k > 0 && starts[k] > offset) k--;
+      const pos = { line: first.no + k, column: offset - starts[k] + 1 };
+      // where that loader's moved line puts the key: right of the opening bracket
+      if (k > 0 && indents[k] <= bracket) this.moved.push([pos, pos.column - indents[k] + bracket + 1]);
+      return pos;
+    };
+    return flowValue(new FlowText(rest, more, starts), at, this.positions);
+  }
+
+  /** A scalar alone on the line below its key or dash, and nothing more below it. */
+  lineScalar(indent: number): unknown {
+    const line = this.lines[this.i];
+    const after = this.lines[this.i + 1];
+    if (after && after.indent > indent) return GIVE_UP;
+    this.i++;
+    return scalar(line.text);
   }
 }
 
 /**
- * A flow collection on one line (`{{ x | json }}` and `| yaml` put them in SLS files): maps and
- * lists of quoted or plain scalars, string keys only. Anything else gives up.
+ * The text of a flow collection as it is read: one line, then the next ones as the collection
+ * goes on. Scalars may go on over several lines (PyYAML's dump wraps long ones): the line break
+ * and the spaces around it fold into one space; a blank line in one is left to the full parser.
  */
-function flowValue(text: string, lineNo: number, column0: number, positions: FastPositions): unknown {
-  let i = 0;
-  const space = () => {
-    while (text.charCodeAt(i) === 32) i++;
-  };
-  const quoted = (): unknown => {
-    const rest = text.slice(i);
-    const m = rest[0] === '"' ? /^"((?:[^"\\]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^']|'')*)'/.exec(rest);
-    if (!m) return GIVE_UP;
-    i += m[0].length;
-    return rest[0] === '"' ? JSON.parse(`"${m[1]}"`) : m[1].replace(/''/g, "'");
-  };
-  const plainScalar = (): unknown => {
-    const start = i;
-    while (i < text.length) {
-      const c = text[i];
-      if (c === ',' || c === '[' || c === ']' || c === '{' || c === '}' || c === '#') break;
-      if (c === ':' && (text[i + 1] === ' ' || text[i + 1] === ',' || text[i + 1] === '}' || text[i + 1] === ']')) break;
-      i++;
+class FlowText {
+  text: string;
+  i = 0;
+  readonly more: () => string | undefined;
+  /** Each line's offset in `text`. */
+  readonly starts: number[];
+  constructor(first: string, more: () => string | undefined, starts: number[]) {
+    this.text = first;
+    this.more = more;
+    this.starts = starts;
+  }
+
+  nextLine(): boolean {
+    const line = this.more();
+    if (line === undefined) return false;
+    this.starts.push(this.text.length + 1);
+    this.text += '\n' + line;
+    return true;
+  }
+
+  /** Past spaces and line breaks, which separate tokens. */
+  space(): void {
+    do {
+      for (let c = this.text.charCodeAt(this.i); c === 32 || c === 10; c = this.text.charCodeAt(++this.i));
+    } while (this.i >= this.text.length && this.nextLine());
+  }
+
+  quoted(fold: boolean): unknown {
+    const rest = this.text.slice(this.i);
+    const m = rest[0] === '"' ? /^"((?:[^"\\\n]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^'\n]|'')*)'(?!')/.exec(rest);
+    if (m) {
+      this.i += m[0].length;
+      return rest[0] === '"' ? JSON.parse(`"${m[1]}"`) : m[1].replace(/''/g, "'");
     }
-    const raw = text.slice(start, i).trimEnd();
-    if (raw === '' || text[i] === '#' || SPECIAL_START.test(raw)) return GIVE_UP;
+    return fold && rest[0] === "'" ? this.foldedQuoted() : GIVE_UP;
+  }
+
+  /** A single-quoted scalar over several lines. */
+  foldedQuoted(): unknown {
+    let out = '';
+    for (let j = this.i + 1; ;) {
+      if (j >= this.text.length && !this.nextLine()) return GIVE_UP;
+      const c = this.text[j];
+      if (c === "'" && this.text[j + 1] === "'") {
+        out += "'";
+        j += 2;
+      } else if (c === "'") {
+        this.i = j + 1;
+        return out;
+      } else if (c === '\n') {
+        out = out.trimEnd() + ' ';
+        for (j++; this.text[j] === ' '; j++);
+        if (this.text[j] === '\n') return GIVE_UP;
+      } else {
+        out += c;
+        j++;
+      }
+    }
+  }
+
+  plainScalar(fold: boolean): unknown {
+    let raw = '';
+    for (;;) {
+      const start = this.i;
+      const text = this.text;
+      while (this.i < text.length) {
+        const c = text[this.i];
+        if (c === ',' || c === '[' || c === ']' || c === '{' || c === '}' || c === '#' || c === '\n') break;
+        const d = text[this.i + 1];
+        if (c === ':' && (d === ' ' || d === ',' || d === '}' || d === ']' || d === '\n' || d === undefined)) break;
+        this.i++;
+      }
+      raw += text.slice(start, this.i);
+      if (raw.trim() === '' || SPECIAL_START.test(raw) || !fold || (this.i < text.length && text[this.i] !== '\n')) break;
+      // at the end of a line: the scalar goes on below unless an indicator comes first
+      const end = this.i;
+      this.space();
+      const c = this.text[this.i];
+      if (this.i === end || c === undefined || ',[]{}#:'.includes(c)) {
+        this.i = end;
+        break;
+      }
+      raw = raw.trimEnd() + ' ';
+    }
+    raw = raw.trimEnd();
+    if (raw === '' || this.text[this.i] === '#' || SPECIAL_START.test(raw)) return GIVE_UP;
     return plain(raw);
-  };
+  }
+}
+
+/**
+ * A flow collection (`{{ x | json }}` and `| yaml` put them in SLS files), on one line or more:
+ * maps and lists of quoted or plain scalars, string keys only. Anything else gives up.
+ */
+function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: FastPositions): unknown {
   const node = (depth: number): unknown => {
-    space();
-    const c = text[i];
+    ft.space();
+    const c = ft.text[ft.i];
     if (c === '{' || c === '[') return depth > 64 ? GIVE_UP : collection(depth + 1);
-    return c === '"' || c === "'" ? quoted() : plainScalar();
+    return c === '"' || c === "'" ? ft.quoted(true) : ft.plainScalar(true);
   };
   const collection = (depth: number): unknown => {
-    const isMap = text[i] === '{';
+    const isMap = ft.text[ft.i] === '{';
     const close = isMap ? '}' : ']';
-    i++;
+    ft.i++;
     const list: unknown[] = [];
     const map: Record<string, unknown> = {};
     const pos = new Map<string, FastPos>();
     if (isMap) positions.set(map, pos);
     for (;;) {
-      space();
-      if (text[i] === close) {
-        i++;
+      ft.space();
+      if (ft.text[ft.i] === close) {
+        ft.i++;
         return isMap ? map : list;
       }
       if (isMap) {
-        const at = i;
-        const key = text[i] === '"' || text[i] === "'" ? quoted() : plainScalar();
-        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || text[i] !== ':') return GIVE_UP;
-        i++;
-        pos.set(key, { line: lineNo, column: column0 + at + 1 });
-        space();
-        const v = text[i] === ',' || text[i] === '}' ? null : node(depth);
+        const start = ft.i;
+        const key = ft.text[ft.i] === '"' || ft.text[ft.i] === "'" ? ft.quoted(false) : ft.plainScalar(false);
+        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || ft.text[ft.i] !== ':') return GIVE_UP;
+        ft.i++;
+        pos.set(key, at(start));
+        ft.space();
+        const v = ft.text[ft.i] === ',' || ft.text[ft.i] === '}' ? null : node(depth);
         if (v === GIVE_UP) return GIVE_UP;
         setKey(map, key, v);
       } else {
         const v = node(depth);
         // `[a: b]` is a map inside the list
-        if (v === GIVE_UP || text[i] === ':') return GIVE_UP;
+        if (v === GIVE_UP || ft.text[ft.i] === ':') return GIVE_UP;
         list.push(v);
       }
-      space();
-      if (text[i] === ',') i++;
-      else if (text[i] !== close) return GIVE_UP;
+      ft.space();
+      if (ft.text[ft.i] === ',') ft.i++;
+      else if (ft.text[ft.i] !== close) return GIVE_UP;
     }
   };
   const value = collection(0);
-  if (value === GIVE_UP || !trailingOk(text.slice(i))) return GIVE_UP;
+  if (value === GIVE_UP || !trailingOk(ft.text.slice(ft.i))) return GIVE_UP;
   return value;
 }
 
@@ -310,8 +431,16 @@ export function fastYaml(text: string): FastResult | undefined {
   const positions: FastPositions = new WeakMap();
   if (lines.length === 0) return { value: null, positions };
   const reader = new Reader(lines, positions);
-  const first = lines[0].indent;
-  const value = reader.node(first);
+  const first = lines[0];
+  let value: unknown;
+  if (first.text[0] === '{' || first.text[0] === '[') {
+    // the document is one flow collection (`load_yaml` of a value `| yaml` wrote)
+    reader.i = 1;
+    value = reader.flow(first.text, -1);
+  } else if (!isEntry(first.text)) value = reader.lineScalar(-1);
+  else value = reader.node(first.indent);
   if (value === GIVE_UP || reader.i < lines.length) return undefined;
+  // the full loader would have moved continuation lines: its positions are theirs once moved
+  if (reader.reindented) for (const [pos, column] of reader.moved) pos.column = column;
   return { value, positions };
 }
