@@ -64,6 +64,25 @@ const MULTI_LINE_SHAPES = [
   'a: {b: c,\n  d:\n    e}\n',
   'i: {pkg.installed: [{name: vim,\n  version: 1.2}], file.managed: [{name: /x,\n mode: 644}]}\n',
 ];
+// literal block scalars (pillar files hold keys and banners in them)
+const BLOCK_SHAPES = [
+  'a: |\n  line one\n  # not a comment\n\n  -----BEGIN KEY-----\n    indented  \nb: 1\n',
+  'a:\n  - |-\n    x\n    y\n\n  - |+\n    z\n\n\n  - c\nd: |\n  last\n\n\n',
+  'k:\n  ConfigBanner: |\n    # Alternative banner\n    text\n# a comment ends it\n  Port: 22\n',
+  '- |\n  t\n- u\n',
+  'a:\n  - k: |\n      v\n    l: 1\n',
+];
+const BLOCK_GIVE_UP = [
+  'a: |\n  x',
+  'a: |\n\n    \n  x\n',
+  'a: |\n  x\n    \n  y\n',
+  'a: >\n  folded\n  text\n',
+  'a: |2\n   x\n',
+  'a: | # c\n  x\n',
+  'a: |\nb: 1\n',
+  '---x: 1\n',
+  'a:\n  ---x: 1\n',
+];
 const FLOW_GIVE_UP = [
   'a: {b: "q\n  r"}\n',
   "a: {b: 'q\n\n  r'}\n",
@@ -100,7 +119,7 @@ t.test('fast path agrees with the full parser', async (t) => {
   };
   walk(root);
   let fastCount = 0;
-  for (const text of [...samples, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES, ...FLOW_GIVE_UP, ...more]) {
+  for (const text of [...samples, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES, ...BLOCK_SHAPES, ...FLOW_GIVE_UP, ...BLOCK_GIVE_UP, ...more]) {
     const full = loadYaml(text, { fast: false });
     const quick = fastYaml(text);
     if (!quick) continue;
@@ -112,8 +131,8 @@ t.test('fast path agrees with the full parser', async (t) => {
     t.same(collectPositions(res, 'f'), collectPositions(full, 'f'), `positions: ${JSON.stringify(text)}`);
   }
   t.ok(fastCount >= 8, `fast path used for the common shapes (${fastCount})`);
-  for (const text of [...MAP_FILE_SHAPES, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES]) t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
-  for (const text of FLOW_GIVE_UP) t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
+  for (const text of [...MAP_FILE_SHAPES, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES, ...BLOCK_SHAPES]) t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
+  for (const text of [...FLOW_GIVE_UP, ...BLOCK_GIVE_UP]) t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
   for (const text of [
     '---\na: 1\n---\nb: 2\n',
     'a: 1\n...\nb: 2\n',

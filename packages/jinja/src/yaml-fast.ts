@@ -145,9 +145,14 @@ class Reader {
   reindented = false;
   /** Key positions on flow continuation lines, and their column once such lines are moved. */
   readonly moved: Array<[FastPos, number]> = [];
-  constructor(lines: Line[], positions: FastPositions) {
+  /** The text's lines as written: block scalars read them, comments and blank lines included. */
+  readonly raw: string[];
+  /** The line numbers block scalars took, first and last. */
+  readonly blocks: Array<[number, number]> = [];
+  constructor(lines: Line[], positions: FastPositions, raw: string[]) {
     this.lines = lines;
     this.positions = positions;
+    this.raw = raw;
   }
 
   /** A block node whose lines are indented exactly `indent`. */
@@ -215,6 +220,7 @@ class Reader {
       return null;
     }
     if ((rest[0] === '{' || rest[0] === '[') && rest.length > 2) return this.flow(rest, indent);
+    if (rest === '|' || rest === '|-' || rest === '|+') return this.literal(rest[1] ?? '', indent);
     if (next && next.indent > indent) return GIVE_UP;
     return scalar(rest);
   }
@@ -251,6 +257,39 @@ class Reader {
       return pos;
     };
     return flowValue(new FlowText(rest, more, starts), at, this.positions);
+  }
+
+  /**
+   * A literal block scalar (`|`, `|-`, `|+`) under the line just read: the lines below indented
+   * deeper than `indent`, by the first one's indentation. Whitespace-only lines longer than that,
+   * indentation indicators and a scalar that ends the text without a line break: the full parser.
+   */
+  literal(chomp: string, indent: number): unknown {
+    const from = this.lines[this.i - 1].no;
+    let at = -1;
+    let body = '';
+    let n = from;
+    for (; n < this.raw.length; n++) {
+      const l = this.raw[n];
+      const trimmed = l.trimStart();
+      const ind = l.length - trimmed.length;
+      if (trimmed === '') {
+        if (at >= 0 ? ind > at : ind > indent + 1) return GIVE_UP;
+        body += '\n';
+        continue;
+      }
+      if (at < 0) {
+        if (ind <= indent) break;
+        at = ind;
+      } else if (ind < at) break;
+      body += l.slice(at) + '\n';
+    }
+    if (at < 0 || (n === this.raw.length && this.raw[n - 1] !== '')) return GIVE_UP;
+    this.blocks.push([from + 1, n]);
+    while (this.i < this.lines.length && this.lines[this.i].no <= n) this.i++;
+    if (chomp === '+') return body;
+    const text = body.replace(/\n+$/, '');
+    return chomp === '-' ? text : text + '\n';
   }
 
   /** A scalar alone on the line below its key or dash, and nothing more below it. */
@@ -413,6 +452,7 @@ function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: Fas
 export function fastYaml(text: string): FastResult | undefined {
   if (text.includes('\t') || text.includes('\r')) return undefined;
   const lines: Line[] = [];
+  const markers: number[] = [];
   const raw = text.split('\n');
   for (let n = 0; n < raw.length; n++) {
     const l = raw[n];
@@ -425,12 +465,17 @@ export function fastYaml(text: string): FastResult | undefined {
       if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
       return undefined;
     }
-    if (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')) return undefined;
+    if (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')) {
+      // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
+      if (l === body) return undefined;
+      markers.push(n + 1);
+      continue;
+    }
     lines.push({ indent: l.length - body.length, text: body.trimEnd(), no: n + 1 });
   }
   const positions: FastPositions = new WeakMap();
   if (lines.length === 0) return { value: null, positions };
-  const reader = new Reader(lines, positions);
+  const reader = new Reader(lines, positions, raw);
   const first = lines[0];
   let value: unknown;
   if (first.text[0] === '{' || first.text[0] === '[') {
@@ -440,6 +485,7 @@ export function fastYaml(text: string): FastResult | undefined {
   } else if (!isEntry(first.text)) value = reader.lineScalar(-1);
   else value = reader.node(first.indent);
   if (value === GIVE_UP || reader.i < lines.length) return undefined;
+  if (markers.some((no) => !reader.blocks.some(([a, b]) => no >= a && no <= b))) return undefined;
   // the full loader would have moved continuation lines: its positions are theirs once moved
   if (reader.reindented) for (const [pos, column] of reader.moved) pos.column = column;
   return { value, positions };
