@@ -62,6 +62,9 @@ const MULTI_LINE_SHAPES = [
   // scalars folded over lines, as PyYAML's dump wraps long ones
   "a: {b: foo\n  bar  baz, c: 'it''s\n    long  ', d: [x\n y, 'p\n q'], e: 1\n  2}\n",
   'a: {b: c,\n  d:\n    e}\n',
+  'a: {b: 1,\n\n  c: 2}\n',
+  // blank lines inside them (keys in a dumped pillar): a line break each
+  "k: {key: '-----BEGIN KEY-----\n\n    ...........\n\n    -----END KEY-----\n\n    ', pub: 'x\n  \n\n  y', p: foo\n\n  bar,\n\n  q: 1}\n",
   'i: {pkg.installed: [{name: vim,\n  version: 1.2}], file.managed: [{name: /x,\n mode: 644}]}\n',
 ];
 // literal block scalars (pillar files hold keys and banners in them)
@@ -85,10 +88,9 @@ const BLOCK_GIVE_UP = [
 ];
 const FLOW_GIVE_UP = [
   'a: {b: "q\n  r"}\n',
-  "a: {b: 'q\n\n  r'}\n",
-  'a: {b: foo\n\n  bar}\n',
-  'a: {b: 1,\n\n  c: 2}\n',
   'a: {b: 1,\n  # c\n  c: 2}\n',
+  'a: {b: "q\n\n  r"}\n',
+  'a: {b: 1}\n    ...\n',
   'a: {b: 1, # c\n  c: 2}\n',
   'a: {b: 1}\n  c: 2\n',
   'a:\n  - b:\n      root\n      more\n',

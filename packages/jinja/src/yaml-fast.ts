@@ -237,16 +237,16 @@ class Reader {
     // each line's offset in the joined text (its column 0; the first line's is where `rest` is)
     const starts = [-bracket];
     const indents = [first.indent];
+    // the lines as written: blank lines and `-----END` lines belong to the quoted scalars they are in
     let no = first.no;
     const more = (): string | undefined => {
-      const line = this.lines[this.i];
-      if (!line || line.no !== no + 1) return undefined;
-      no = line.no;
-      this.i++;
+      if (no >= this.raw.length) return undefined;
+      const line = this.raw[no++];
+      const ind = line.length - line.trimStart().length;
       // the full loader parses this only after moving such lines right (yaml-flow.ts)
-      if (line.indent <= indent) this.reindented = true;
-      indents.push(line.indent);
-      return ' '.repeat(line.indent) + line.text;
+      if (ind < line.length && ind <= indent) this.reindented = true;
+      indents.push(ind);
+      return line;
     };
     const at = (offset: number): FastPos => {
       let k = starts.length - 1;
@@ -256,7 +256,10 @@ class Reader {
       if (k > 0 && indents[k] <= bracket) this.moved.push([pos, pos.column - indents[k] + bracket + 1]);
       return pos;
     };
-    return flowValue(new FlowText(rest, more, starts), at, this.positions);
+    const value = flowValue(new FlowText(rest, more, starts), at, this.positions);
+    this.blocks.push([first.no + 1, no]);
+    while (this.i < this.lines.length && this.lines[this.i].no <= no) this.i++;
+    return value;
   }
 
   /**
@@ -357,9 +360,14 @@ class FlowText {
         this.i = j + 1;
         return out;
       } else if (c === '\n') {
-        out = out.trimEnd() + ' ';
-        for (j++; this.text[j] === ' '; j++);
-        if (this.text[j] === '\n') return GIVE_UP;
+        // a line break and the spaces around it: one space; each blank line after it: a line break
+        let breaks = 0;
+        while (j < this.text.length || this.nextLine()) {
+          if (this.text[j] === '\n') breaks++;
+          else if (this.text[j] !== ' ') break;
+          j++;
+        }
+        out = out.replace(/ +$/, '') + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
       } else {
         out += c;
         j++;
@@ -389,7 +397,8 @@ class FlowText {
         this.i = end;
         break;
       }
-      raw = raw.trimEnd() + ' ';
+      const breaks = this.text.slice(end, this.i).split('\n').length - 1;
+      raw = raw.trimEnd() + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
     }
     raw = raw.trimEnd();
     if (raw === '' || this.text[this.i] === '#' || SPECIAL_START.test(raw)) return GIVE_UP;
