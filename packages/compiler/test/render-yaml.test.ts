@@ -24,6 +24,8 @@ const samples = [
   '# only a comment\n',
   'a:\n\tb: 1\n',
   'a: "x: y"\nb: x:y\nc: "http://h:80/"\n',
+  // a colon in text that is not base 60
+  'a: 127.0.0.1:8500\nb: ::1/128\nc: 2001:db8::1/64 2001:db8::1\nd: 16:27:ac:a5\ne: [10.0.0.1:80, ::1]\n',
   '"key with: colon": 1\n',
   // map files: a document start, empty flow collections, a document end
   '# vim: ft=yaml\n---\nDebian: {}\nRedHat: {}  # none\nlist: []\nseq:\n  - {}\n  - []\n...\n# end\n',
@@ -67,6 +69,7 @@ const MULTI_LINE_SHAPES = [
   "k: {key: '-----BEGIN KEY-----\n\n    ...........\n\n    -----END KEY-----\n\n    ', pub: 'x\n  \n\n  y', p: foo\n\n  bar,\n\n  q: 1}\n",
   'i: {pkg.installed: [{name: vim,\n  version: 1.2}], file.managed: [{name: /x,\n mode: 644}]}\n',
 ];
+const COLON_TEXT = 'a: 127.0.0.1:8500\nb: ::1/128\nc: 2001:db8::1/64 2001:db8::1\nd: 16:27:ac:a5\ne: [10.0.0.1:80, ::1]\n';
 // literal block scalars (pillar files hold keys and banners in them)
 const BLOCK_SHAPES = [
   'a: |\n  line one\n  # not a comment\n\n  -----BEGIN KEY-----\n    indented  \nb: 1\n',
@@ -133,7 +136,8 @@ t.test('fast path agrees with the full parser', async (t) => {
     t.same(collectPositions(res, 'f'), collectPositions(full, 'f'), `positions: ${JSON.stringify(text)}`);
   }
   t.ok(fastCount >= 8, `fast path used for the common shapes (${fastCount})`);
-  for (const text of [...MAP_FILE_SHAPES, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES, ...BLOCK_SHAPES]) t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
+  for (const text of [...MAP_FILE_SHAPES, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES, ...BLOCK_SHAPES, COLON_TEXT])
+    t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
   for (const text of [...FLOW_GIVE_UP, ...BLOCK_GIVE_UP]) t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
   for (const text of [
     '---\na: 1\n---\nb: 2\n',
@@ -145,6 +149,8 @@ t.test('fast path agrees with the full parser', async (t) => {
     'a:\n  b: multi\n    line\n',
     'yes: 1\n',
     'a:\n\tb: 1\n',
+    'a: 1:30\n',
+    'a: -1:05:30.5\n',
   ]) {
     t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
   }

@@ -37,6 +37,9 @@ export function saltOctal(src: string): number {
   return (s.startsWith('-') ? -1 : 1) * parseInt(s.slice(2), 8);
 }
 
+/** YAML 1.1's base 60 (`1:30` is 90); other text with a colon (`127.0.0.1:8500`, `::1`) is a string. */
+const SEXAGESIMAL = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+
 /** Resolves a plain scalar the way the Salt loader does (see yaml-load.ts). */
 function plain(s: string): unknown {
   if (s === '' || s === '~' || s === 'null' || s === 'Null' || s === 'NULL') return null;
@@ -49,7 +52,7 @@ function plain(s: string): unknown {
   }
   if (YAML_INT.test(s)) return Number(s.replace(/_/g, ''));
   if (/^[-+]?0[0-7_]+$/.test(s)) return saltOctal(s);
-  if (/^[-+]?0x[0-9a-fA-F_]+$/.test(s) || /^[-+]?0b[01_]+$/.test(s) || s.includes(':') || /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(s)) {
+  if (/^[-+]?0x[0-9a-fA-F_]+$/.test(s) || /^[-+]?0b[01_]+$/.test(s) || SEXAGESIMAL.test(s) || /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(s)) {
     return GIVE_UP;
   }
   if (YAML_FLOAT.test(s)) return Number(s.replace(/_/g, ''));
