@@ -22,6 +22,12 @@ export interface FastResult {
 
 const GIVE_UP = Symbol('give up');
 
+/**
+ * Key positions are kept for the maps diagnostics point into: a file's IDs (depth 0), their
+ * state declarations (1) and the argument maps in a declaration's list (3); not deeper ones.
+ */
+const POSITIONS_DEPTH = 3;
+
 /** The Salt loader's scalar rules, shared with the full loader (yaml-load.ts) so both agree. */
 export const YAML_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
 export const YAML_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/;
@@ -120,7 +126,7 @@ function splitKey(text: string): { key: string; rest: string; keyLen: number } |
   }
   // `key: rest` or `key:`, the key free of `#`; a scan, not a backtracking regex (every line of
   // a large tree comes here)
-  if (!KEY_START.test(text) || LINE_BREAKS.test(text)) return undefined;
+  if (!KEY_START.test(text)) return undefined;
   for (let i = text[0] === '-' ? 2 : 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 35 /* # */) return undefined;
@@ -144,6 +150,8 @@ class Reader {
   i = 0;
   readonly lines: Line[];
   readonly positions: FastPositions;
+  /** How many collections hold the node being read (the document's root is at 0). */
+  depth = 0;
   /** A flow collection continued at or left of its block's indentation (see flow()). */
   reindented = false;
   /** Key positions on flow continuation lines, and their column once such lines are moved. */
@@ -167,25 +175,28 @@ class Reader {
 
   map(indent: number): unknown {
     const out: Record<string, unknown> = {};
-    const pos = new Map<string, FastPos>();
-    this.positions.set(out, pos);
+    const pos = this.depth <= POSITIONS_DEPTH ? new Map<string, FastPos>() : undefined;
+    if (pos) this.positions.set(out, pos);
+    this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
       if (line.indent > indent) return GIVE_UP;
       const kv = splitKey(line.text);
       if (!kv || Object.hasOwn(out, kv.key) || kv.key === '__proto__' || kv.key === '<<') return GIVE_UP;
-      pos.set(kv.key, { line: line.no, column: line.indent + 1 });
+      pos?.set(kv.key, { line: line.no, column: line.indent + 1 });
       this.i++;
       const v = this.value(kv.rest, indent, true);
       if (v === GIVE_UP) return GIVE_UP;
       setKey(out, kv.key, v);
     }
+    this.depth--;
     return out;
   }
 
   seq(indent: number): unknown {
     const out: unknown[] = [];
+    this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
@@ -209,6 +220,7 @@ class Reader {
         out.push(v);
       }
     }
+    this.depth--;
     return out;
   }
 
@@ -259,7 +271,7 @@ class Reader {
       if (k > 0 && indents[k] <= bracket) this.moved.push([pos, pos.column - indents[k] + bracket + 1]);
       return pos;
     };
-    const value = flowValue(new FlowText(rest, more, starts), at, this.positions);
+    const value = flowValue(new FlowText(rest, more, starts), at, this.positions, this.depth);
     this.blocks.push([first.no + 1, no]);
     while (this.i < this.lines.length && this.lines[this.i].no <= no) this.i++;
     return value;
@@ -413,7 +425,7 @@ class FlowText {
  * A flow collection (`{{ x | json }}` and `| yaml` put them in SLS files), on one line or more:
  * maps and lists of quoted or plain scalars, string keys only. Anything else gives up.
  */
-function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: FastPositions): unknown {
+function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: FastPositions, base: number): unknown {
   const node = (depth: number): unknown => {
     ft.space();
     const c = ft.text[ft.i];
@@ -426,8 +438,8 @@ function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: Fas
     ft.i++;
     const list: unknown[] = [];
     const map: Record<string, unknown> = {};
-    const pos = new Map<string, FastPos>();
-    if (isMap) positions.set(map, pos);
+    const pos = isMap && base + depth <= POSITIONS_DEPTH ? new Map<string, FastPos>() : undefined;
+    if (pos) positions.set(map, pos);
     for (;;) {
       ft.space();
       if (ft.text[ft.i] === close) {
@@ -439,7 +451,7 @@ function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: Fas
         const key = ft.text[ft.i] === '"' || ft.text[ft.i] === "'" ? ft.quoted(false) : ft.plainScalar(false);
         if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || ft.text[ft.i] !== ':') return GIVE_UP;
         ft.i++;
-        pos.set(key, at(start));
+        if (pos) pos.set(key, at(start));
         ft.space();
         const v = ft.text[ft.i] === ',' || ft.text[ft.i] === '}' ? null : node(depth);
         if (v === GIVE_UP) return GIVE_UP;
@@ -462,7 +474,7 @@ function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: Fas
 
 /** Parses `text` when it is in the simple subset; undefined means "use the full parser". */
 export function fastYaml(text: string): FastResult | undefined {
-  if (text.includes('\t') || text.includes('\r')) return undefined;
+  if (text.includes('\t') || text.includes('\r') || LINE_BREAKS.test(text)) return undefined;
   const lines: Line[] = [];
   const markers: number[] = [];
   const raw = text.split('\n');
