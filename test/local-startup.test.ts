@@ -38,7 +38,8 @@ function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls:
   writeFileSync(path.join(dir, 'top.sls'), 'base: {}\n');
   writeFileSync(path.join(dir, 'a.sls'), 'a:\n  test.succeed_without_changes: []\n');
   writeFileSync(path.join(dir, 'b.sls'), 'b:\n  test.nop:\n    - require:\n      - test: a\n    - v: {x: [1,\n        2], y: "z"}\n');
-  writeFileSync(path.join(dir, 'grains.json'), '{\n  "os": "Debian",\n  "num_cpus": 2,\n  "ip4": ["10.0.0.1"]\n}\n');
+  writeFileSync(path.join(dir, 'c.sls'), "{% if salt['cmd.has_exec']('sh') %}\nc:\n  test.nop: []\n{% endif %}\n");
+  writeFileSync(path.join(dir, 'grains.json'), '{\n  "os": "Debian",\n  "num_cpus": 2,\n  "machine_id": "4e2f0a",\n  "ip4": ["10.0.0.1"]\n}\n');
   const list = path.join(dir, 'modules.json');
   const hook = path.join(dir, 'hook.mjs');
   writeFileSync(
@@ -121,6 +122,21 @@ t.test('a compile of plain YAML with a JSON grains file loads no yaml library', 
   );
   t.same(
     urls.filter((u) => u.includes('node_modules/yaml/')),
+    [],
+  );
+  t.end();
+});
+
+t.test('templates asking the host load the host-call answerer, not the minion agent', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const args = ['local', 'state.show_low_sls', 'c', '--file-root', '$DIR', '--id', 'startup', '--out', 'json', '--grains', '$DIR/grains.json'];
+  const { urls, stdout } = loadedBy(t, args);
+  t.match(stdout, /"__id__": "c"/);
+  t.ok(
+    urls.some((u) => u.includes('packages/minion/dist/host-calls.js')),
+    'the answerer was loaded',
+  );
+  t.same(
+    urls.filter((u) => u.includes('node_modules/yaml/') || /packages\/minion\/dist\/(index|agent|schedule)\.js/.test(u)),
     [],
   );
   t.end();

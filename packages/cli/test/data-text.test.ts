@@ -10,6 +10,8 @@ const texts = [
   '{"os": "Debian", "num_cpus": 2, "mem": 1.5, "ok": true, "none": null, "tags": ["a", "b"], "nested": {"139": "x", "a": {}}}\n',
   '{\n  "cwd": "/tmp",\n  "dns": {\n    "nameservers": [\n      "10.255.255.53"\n    ],\n    "domain": ""\n  },\n  "big": 12345678901234567890, "neg": -0, "z": 0.0\n}\n',
   '{"exp": 1e3, "exp2": 1.5E+3}',
+  '{"id": "4e2f0a", "n": -12.5e0}',
+  '{"id": "4e2f0a", "n": 1.0, "m": 0, "k": -3}',
   '{"esc": "a\\"b\\\\c\\nd\\te\\/f", "u": "\\u00e9\\ud83d\\ude00"}',
   '{"a": 1, "a": 2}',
   '{"__proto__": {"x": 1}}',

@@ -9,14 +9,18 @@ import { fastYaml } from '@brine/jinja/yaml-fast';
  * other), no `\/` and no Unicode line separator.
  */
 export function parseDataText(text: string): unknown {
-  if (/^\s*[{[]/.test(text) && !/\d[eE]|\\\/|[\u2028\u2029\u0085]/.test(text)) {
+  if (/^\s*[{[]/.test(text) && !/\\\/|[\u2028\u2029\u0085]/.test(text)) {
+    let exponent = false;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(text, (_key, v: unknown, context?: { source?: string }) => {
+        if (typeof v === 'number' && !/^-?\d+(?:\.\d+)?$/.test(context?.source ?? 'e')) exponent = true;
+        return v;
+      });
     } catch {
       value = undefined;
     }
-    if (value !== undefined && fastYaml(text)) return value;
+    if (value !== undefined && !exponent && fastYaml(text)) return value;
   }
   return yamlLib().parse(text, { version: '1.1' });
 }
