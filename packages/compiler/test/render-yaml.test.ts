@@ -5,6 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectPositions, loadYaml } from '../src/render/index.js';
 import { fastYaml } from '@brine/jinja';
+import { keysOf } from '@brine/core';
+
+/** Every map's keys in the order keysOf gives (document order, integer-like keys included). */
+function documentOrder(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(documentOrder);
+  if (v === null || typeof v !== 'object') return v;
+  return keysOf(v).map((k) => [k, documentOrder((v as Record<string, unknown>)[k])]);
+}
 
 const samples = [
   'a:\n  file.managed:\n    - name: /etc/x\n    - mode: 0644\n    - user: root\n    - require:\n      - pkg: p\n',
@@ -77,12 +85,19 @@ const BLOCK_SHAPES = [
   'k:\n  ConfigBanner: |\n    # Alternative banner\n    text\n# a comment ends it\n  Port: 22\n',
   '- |\n  t\n- u\n',
   'a:\n  - k: |\n      v\n    l: 1\n',
+  // folded ones: a line break between lines is a space, a blank line a line break
+  'a: >\n  one\n  two  \n\n  three\n\n\nb: >-\n  x\n  y\nc:\n  - name: >+\n      p\n      q\n\n  - >\n\n    lead\n',
+  // integer keys (maps of architectures, ports)
+  'arch:\n  386: i386\n  amd64: x86_64\n  -1: neg\n  0: zero\nports:\n  80: http\n  22: ssh\n',
 ];
 const BLOCK_GIVE_UP = [
   'a: |\n  x',
   'a: |\n\n    \n  x\n',
   'a: |\n  x\n    \n  y\n',
-  'a: >\n  folded\n  text\n',
+  'a: >\n  folded\n    more\n  text\n',
+  'a:\n  0644: x\n',
+  'a:\n  1_000: x\n',
+  'a:\n  +5: x\n',
   'a: |2\n   x\n',
   'a: | # c\n  x\n',
   'a: |\nb: 1\n',
@@ -132,6 +147,7 @@ t.test('fast path agrees with the full parser', async (t) => {
     t.notOk(full.error, `full parser accepts what the fast path accepts: ${JSON.stringify(text)}`);
     t.same(quick.value, full.value, JSON.stringify(text));
     t.same(JSON.stringify(quick.value), JSON.stringify(full.value), `key order: ${JSON.stringify(text)}`);
+    t.same(documentOrder(quick.value), documentOrder(full.value), `document order: ${JSON.stringify(text)}`);
     const res = loadYaml(text);
     t.same(collectPositions(res, 'f'), collectPositions(full, 'f'), `positions: ${JSON.stringify(text)}`);
   }

@@ -132,7 +132,9 @@ function splitKey(text: string): { key: string; rest: string; keyLen: number } |
     if (c === 35 /* # */) return undefined;
     if (c !== 58 /* : */ || (i + 1 < text.length && text.charCodeAt(i + 1) !== 32)) continue;
     key = text.slice(0, i).trimEnd();
-    if (typeof plain(key) !== 'string') return undefined;
+    // an integer key (`386:` in a map of architectures) is its digits, as the full loader makes it
+    const k = plain(key);
+    if (typeof k !== 'string' && !(typeof k === 'number' && Number.isSafeInteger(k) && String(k) === key)) return undefined;
     return { key, rest: text.slice(i + 1).trim(), keyLen: i };
   }
   return undefined;
@@ -235,7 +237,7 @@ class Reader {
       return null;
     }
     if ((rest[0] === '{' || rest[0] === '[') && rest.length > 2) return this.flow(rest, indent);
-    if (rest === '|' || rest === '|-' || rest === '|+') return this.literal(rest[1] ?? '', indent);
+    if (/^[|>][-+]?$/.test(rest)) return this.block(rest[0]!, rest[1] ?? '', indent);
     if (next && next.indent > indent) return GIVE_UP;
     return scalar(rest);
   }
@@ -278,14 +280,15 @@ class Reader {
   }
 
   /**
-   * A literal block scalar (`|`, `|-`, `|+`) under the line just read: the lines below indented
-   * deeper than `indent`, by the first one's indentation. Whitespace-only lines longer than that,
-   * indentation indicators and a scalar that ends the text without a line break: the full parser.
+   * A block scalar (`|` literal, `>` folded; `-` strip, `+` keep) under the line just read: the
+   * lines below indented deeper than `indent`, by the first one's indentation. Whitespace-only
+   * lines longer than that, more-indented lines in a folded one, indentation indicators and a
+   * scalar that ends the text without a line break: the full parser.
    */
-  literal(chomp: string, indent: number): unknown {
+  block(style: string, chomp: string, indent: number): unknown {
     const from = this.lines[this.i - 1].no;
     let at = -1;
-    let body = '';
+    const parts: string[] = [];
     let n = from;
     for (; n < this.raw.length; n++) {
       const l = this.raw[n];
@@ -293,21 +296,24 @@ class Reader {
       const ind = l.length - trimmed.length;
       if (trimmed === '') {
         if (at >= 0 ? ind > at : ind > indent + 1) return GIVE_UP;
-        body += '\n';
+        parts.push('');
         continue;
       }
       if (at < 0) {
         if (ind <= indent) break;
         at = ind;
       } else if (ind < at) break;
-      body += l.slice(at) + '\n';
+      parts.push(l.slice(at));
     }
     if (at < 0 || (n === this.raw.length && this.raw[n - 1] !== '')) return GIVE_UP;
     this.blocks.push([from + 1, n]);
     while (this.i < this.lines.length && this.lines[this.i].no <= n) this.i++;
-    if (chomp === '+') return body;
-    const text = body.replace(/\n+$/, '');
-    return chomp === '-' ? text : text + '\n';
+    let end = parts.length;
+    while (parts[end - 1] === '') end--;
+    const text = style === '|' ? parts.slice(0, end).join('\n') : folded(parts.slice(0, end));
+    if (text === GIVE_UP) return GIVE_UP;
+    if (chomp === '-') return text;
+    return chomp === '+' ? text + '\n'.repeat(parts.length - end + 1) : text + '\n';
   }
 
   /** A scalar alone on the line below its key or dash, and nothing more below it. */
@@ -318,6 +324,24 @@ class Reader {
     this.i++;
     return scalar(line.text);
   }
+}
+
+/** A folded block scalar's lines joined: a line break between two lines is a space, blank lines are line breaks. */
+function folded(parts: string[]): string | typeof GIVE_UP {
+  let text = '';
+  let blanks = 0;
+  for (const p of parts) {
+    if (p === '') {
+      blanks++;
+      continue;
+    }
+    // a more-indented line keeps its line breaks: the full parser
+    if (p[0] === ' ') return GIVE_UP;
+    text += text === '' && blanks === 0 ? '' : text === '' || blanks > 0 ? '\n'.repeat(blanks) : ' ';
+    text += p;
+    blanks = 0;
+  }
+  return text;
 }
 
 /**
