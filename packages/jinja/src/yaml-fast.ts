@@ -1,11 +1,15 @@
 /**
  * A fast path for the YAML most SLS files are made of: block maps and sequences of plain or
- * simply quoted scalars, one per line. Anything else (flow collections, anchors, block
- * scalars, multi-line scalars, tabs, duplicate keys, ...) returns undefined and the caller
- * uses the full `yaml` parser, so the result is the same either way — only faster (the full
- * parser reads about 100k lines a second; SLS trees of 10,000 states have far more).
+ * quoted scalars, flow collections (yaml-fast-flow.ts), literal and folded block scalars.
+ * Anything else (anchors, tags, more-indented folded lines, tabs, duplicate keys, ...) returns
+ * undefined and the caller uses the full `yaml` parser, so the result is the same either way —
+ * only faster (the full parser reads about 100k lines a second, and is about 70 modules to load).
  */
 import { setKey } from '@brine/core';
+import { FlowText, flowValue, POSITIONS_DEPTH } from './yaml-fast-flow.js';
+import { GIVE_UP, plain, scalar } from './yaml-scalars.js';
+
+export { saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE } from './yaml-scalars.js';
 
 export interface FastPos {
   line: number;
@@ -18,90 +22,6 @@ export type FastPositions = WeakMap<object, Map<string, FastPos>>;
 export interface FastResult {
   value: unknown;
   positions: FastPositions;
-}
-
-const GIVE_UP = Symbol('give up');
-
-/**
- * Key positions are kept for the maps diagnostics point into: a file's IDs (depth 0), their
- * state declarations (1) and the argument maps in a declaration's list (3); not deeper ones.
- */
-const POSITIONS_DEPTH = 3;
-
-/** The Salt loader's scalar rules, shared with the full loader (yaml-load.ts) so both agree. */
-export const YAML_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
-export const YAML_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/;
-export const YAML_INT = /^[-+]?(?:0|[1-9][0-9_]*)$/;
-export const YAML_EXP = /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/;
-/** PyYAML's float: a digit before the dot, or right after a dot with no sign (`.`, `-.5` are strings). */
-export const YAML_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/;
-
-/** Salt: `0644` -> 644 (decimal); a signed `0o`-style one stays octal as in PyYAML. */
-export function saltOctal(src: string): number {
-  const s = src.replace(/_/g, '');
-  if (s.startsWith('0')) return parseInt(s.replace(/^0+/, '') || '0', 10);
-  return (s.startsWith('-') ? -1 : 1) * parseInt(s.slice(2), 8);
-}
-
-/** YAML 1.1's base 60 (`1:30` is 90); other text with a colon (`127.0.0.1:8500`, `::1`) is a string. */
-const SEXAGESIMAL = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
-
-/** Resolves a plain scalar the way the Salt loader does (see yaml-load.ts). */
-function plain(s: string): unknown {
-  if (s === '' || s === '~' || s === 'null' || s === 'Null' || s === 'NULL') return null;
-  const c = s.charCodeAt(0);
-  // Only strings that cannot be anything else skip the checks below.
-  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 47 || c === 95) {
-    if (YAML_TRUE.test(s)) return true;
-    if (YAML_FALSE.test(s)) return false;
-    return s;
-  }
-  if (YAML_INT.test(s)) return Number(s.replace(/_/g, ''));
-  if (/^[-+]?0[0-7_]+$/.test(s)) return saltOctal(s);
-  if (/^[-+]?0x[0-9a-fA-F_]+$/.test(s) || /^[-+]?0b[01_]+$/.test(s) || SEXAGESIMAL.test(s) || /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(s)) {
-    return GIVE_UP;
-  }
-  if (YAML_FLOAT.test(s)) return Number(s.replace(/_/g, ''));
-  if (YAML_EXP.test(s)) return Number(s.replace(/_/g, ''));
-  return s;
-}
-
-const SPECIAL_START = /^[[\]{}#&*!|>'"%@`,]|^[-?:](?:\s|$)/;
-
-/** A scalar in value or key position; GIVE_UP when it is not one we handle. */
-function scalar(raw: string): unknown {
-  let s = raw;
-  // `{}` and `[]`, the empty defaults map files are full of; other flow collections: the full parser
-  if (s.startsWith('{}') || s.startsWith('[]')) return trailingOk(s.slice(2)) ? (s[0] === '{' ? {} : []) : GIVE_UP;
-  if (s.startsWith("'")) {
-    const end = s.indexOf("'", 1);
-    if (end < 0) return GIVE_UP;
-    let v = s.slice(1, end);
-    let rest = s.slice(end + 1);
-    while (rest.startsWith("'")) {
-      const next = rest.indexOf("'", 1);
-      if (next < 0) return GIVE_UP;
-      v += "'" + rest.slice(1, next);
-      rest = rest.slice(next + 1);
-    }
-    return trailingOk(rest) ? v : GIVE_UP;
-  }
-  if (s.startsWith('"')) {
-    const m = /^"((?:[^"\\]|\\["\\/nt])*)"(.*)$/.exec(s);
-    if (!m || !trailingOk(m[2])) return GIVE_UP;
-    return JSON.parse('"' + m[1] + '"');
-  }
-  if (SPECIAL_START.test(s)) return GIVE_UP;
-  const hash = s.indexOf(' #');
-  if (hash >= 0) s = s.slice(0, hash);
-  s = s.trimEnd();
-  if (s.includes(': ') || s.endsWith(':') || s.includes('\t')) return GIVE_UP;
-  return plain(s);
-}
-
-function trailingOk(rest: string): boolean {
-  const r = rest.trim();
-  return r === '' || (r.startsWith('#') && /^\s/.test(rest));
 }
 
 interface Line {
@@ -342,158 +262,6 @@ function folded(parts: string[]): string | typeof GIVE_UP {
     blanks = 0;
   }
   return text;
-}
-
-/**
- * The text of a flow collection as it is read: one line, then the next ones as the collection
- * goes on. Scalars may go on over several lines (PyYAML's dump wraps long ones): the line break
- * and the spaces around it fold into one space; a blank line in one is left to the full parser.
- */
-class FlowText {
-  text: string;
-  i = 0;
-  readonly more: () => string | undefined;
-  /** Each line's offset in `text`. */
-  readonly starts: number[];
-  constructor(first: string, more: () => string | undefined, starts: number[]) {
-    this.text = first;
-    this.more = more;
-    this.starts = starts;
-  }
-
-  nextLine(): boolean {
-    const line = this.more();
-    if (line === undefined) return false;
-    this.starts.push(this.text.length + 1);
-    this.text += '\n' + line;
-    return true;
-  }
-
-  /** Past spaces and line breaks, which separate tokens. */
-  space(): void {
-    do {
-      for (let c = this.text.charCodeAt(this.i); c === 32 || c === 10; c = this.text.charCodeAt(++this.i));
-    } while (this.i >= this.text.length && this.nextLine());
-  }
-
-  quoted(fold: boolean): unknown {
-    const rest = this.text.slice(this.i);
-    const m = rest[0] === '"' ? /^"((?:[^"\\\n]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^'\n]|'')*)'(?!')/.exec(rest);
-    if (m) {
-      this.i += m[0].length;
-      return rest[0] === '"' ? JSON.parse(`"${m[1]}"`) : m[1].replace(/''/g, "'");
-    }
-    return fold && rest[0] === "'" ? this.foldedQuoted() : GIVE_UP;
-  }
-
-  /** A single-quoted scalar over several lines. */
-  foldedQuoted(): unknown {
-    let out = '';
-    for (let j = this.i + 1; ;) {
-      if (j >= this.text.length && !this.nextLine()) return GIVE_UP;
-      const c = this.text[j];
-      if (c === "'" && this.text[j + 1] === "'") {
-        out += "'";
-        j += 2;
-      } else if (c === "'") {
-        this.i = j + 1;
-        return out;
-      } else if (c === '\n') {
-        // a line break and the spaces around it: one space; each blank line after it: a line break
-        let breaks = 0;
-        while (j < this.text.length || this.nextLine()) {
-          if (this.text[j] === '\n') breaks++;
-          else if (this.text[j] !== ' ') break;
-          j++;
-        }
-        out = out.replace(/ +$/, '') + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
-      } else {
-        out += c;
-        j++;
-      }
-    }
-  }
-
-  plainScalar(fold: boolean): unknown {
-    let raw = '';
-    for (;;) {
-      const start = this.i;
-      const text = this.text;
-      while (this.i < text.length) {
-        const c = text[this.i];
-        if (c === ',' || c === '[' || c === ']' || c === '{' || c === '}' || c === '#' || c === '\n') break;
-        const d = text[this.i + 1];
-        if (c === ':' && (d === ' ' || d === ',' || d === '}' || d === ']' || d === '\n' || d === undefined)) break;
-        this.i++;
-      }
-      raw += text.slice(start, this.i);
-      if (raw.trim() === '' || SPECIAL_START.test(raw) || !fold || (this.i < text.length && text[this.i] !== '\n')) break;
-      // at the end of a line: the scalar goes on below unless an indicator comes first
-      const end = this.i;
-      this.space();
-      const c = this.text[this.i];
-      if (this.i === end || c === undefined || ',[]{}#:'.includes(c)) {
-        this.i = end;
-        break;
-      }
-      const breaks = this.text.slice(end, this.i).split('\n').length - 1;
-      raw = raw.trimEnd() + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
-    }
-    raw = raw.trimEnd();
-    if (raw === '' || this.text[this.i] === '#' || SPECIAL_START.test(raw)) return GIVE_UP;
-    return plain(raw);
-  }
-}
-
-/**
- * A flow collection (`{{ x | json }}` and `| yaml` put them in SLS files), on one line or more:
- * maps and lists of quoted or plain scalars, string keys only. Anything else gives up.
- */
-function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: FastPositions, base: number): unknown {
-  const node = (depth: number): unknown => {
-    ft.space();
-    const c = ft.text[ft.i];
-    if (c === '{' || c === '[') return depth > 64 ? GIVE_UP : collection(depth + 1);
-    return c === '"' || c === "'" ? ft.quoted(true) : ft.plainScalar(true);
-  };
-  const collection = (depth: number): unknown => {
-    const isMap = ft.text[ft.i] === '{';
-    const close = isMap ? '}' : ']';
-    ft.i++;
-    const list: unknown[] = [];
-    const map: Record<string, unknown> = {};
-    const pos = isMap && base + depth <= POSITIONS_DEPTH ? new Map<string, FastPos>() : undefined;
-    if (pos) positions.set(map, pos);
-    for (;;) {
-      ft.space();
-      if (ft.text[ft.i] === close) {
-        ft.i++;
-        return isMap ? map : list;
-      }
-      if (isMap) {
-        const start = ft.i;
-        const key = ft.text[ft.i] === '"' || ft.text[ft.i] === "'" ? ft.quoted(false) : ft.plainScalar(false);
-        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || ft.text[ft.i] !== ':') return GIVE_UP;
-        ft.i++;
-        if (pos) pos.set(key, at(start));
-        ft.space();
-        const v = ft.text[ft.i] === ',' || ft.text[ft.i] === '}' ? null : node(depth);
-        if (v === GIVE_UP) return GIVE_UP;
-        setKey(map, key, v);
-      } else {
-        const v = node(depth);
-        // `[a: b]` is a map inside the list
-        if (v === GIVE_UP || ft.text[ft.i] === ':') return GIVE_UP;
-        list.push(v);
-      }
-      ft.space();
-      if (ft.text[ft.i] === ',') ft.i++;
-      else if (ft.text[ft.i] !== close) return GIVE_UP;
-    }
-  };
-  const value = collection(0);
-  if (value === GIVE_UP || !trailingOk(ft.text.slice(ft.i))) return GIVE_UP;
-  return value;
 }
 
 /** Parses `text` when it is in the simple subset; undefined means "use the full parser". */
