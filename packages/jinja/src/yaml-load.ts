@@ -79,10 +79,11 @@ function errorText(text: string, code: string, message: string, offset: number):
 
 /** Parses one YAML document; the first error is reported with its 1-based line and column. */
 export function loadYaml(source: string, options: { fast?: boolean; yamlex?: boolean } = {}): YamlResult {
-  const text = pyAnchorNames(source);
-  const quick = options.fast === false || options.yamlex ? undefined : fastYaml(text);
-  // the yaml library (about 70 modules) is loaded only for the texts the fast path leaves
+  // the yaml library (about 70 modules) is loaded only for the texts the fast path leaves; that
+  // path reads no anchor or alias, so a text it takes has none for pyAnchorNames to rename
+  const quick = options.fast === false || options.yamlex ? undefined : fastYaml(source);
   if (quick) return { value: quick.value, fast: quick.positions };
+  const text = pyAnchorNames(source);
   const lineCounter = new (yamlLib().LineCounter)();
   const doc = yamlLib().parseDocument(text, { ...OPTIONS, lineCounter });
   if (doc.errors.length > 0) {
