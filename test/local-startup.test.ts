@@ -37,7 +37,10 @@ function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls:
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(path.join(dir, 'top.sls'), 'base: {}\n');
   writeFileSync(path.join(dir, 'a.sls'), 'a:\n  test.succeed_without_changes: []\n');
-  writeFileSync(path.join(dir, 'b.sls'), 'b:\n  test.nop:\n    - require:\n      - test: a\n    - v: {x: [1,\n        2], y: "z"}\n    - w: \'a glob *-log: is text\'\n');
+  writeFileSync(
+    path.join(dir, 'b.sls'),
+    'b:\n  test.nop:\n    - require:\n      - test: a\n    - v: {x: [1,\n        2], y: "z"}\n    - w: \'a glob *-log: is text\'\n',
+  );
   writeFileSync(path.join(dir, 'c.sls'), "{% if salt['cmd.has_exec']('sh') %}\nc:\n  test.nop: []\n{% endif %}\n");
   writeFileSync(path.join(dir, 'grains.json'), '{\n  "os": "Debian",\n  "num_cpus": 2,\n  "machine_id": "4e2f0a",\n  "ip4": ["10.0.0.1"]\n}\n');
   const list = path.join(dir, 'modules.json');
