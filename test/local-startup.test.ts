@@ -37,6 +37,12 @@ function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls:
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(path.join(dir, 'top.sls'), 'base: {}\n');
   writeFileSync(path.join(dir, 'a.sls'), 'a:\n  test.succeed_without_changes: []\n');
+  writeFileSync(
+    path.join(dir, 'b.sls'),
+    'b:\n  test.nop:\n    - require:\n      - test: a\n    - v: {x: [1,\n        2], y: "z"}\n    - w: \'a glob *-log: is text\'\n',
+  );
+  writeFileSync(path.join(dir, 'c.sls'), "{% if salt['cmd.has_exec']('sh') %}\nc:\n  test.nop: []\n{% endif %}\n");
+  writeFileSync(path.join(dir, 'grains.json'), '{\n  "os": "Debian",\n  "num_cpus": 2,\n  "machine_id": "4e2f0a",\n  "ip4": ["10.0.0.1"]\n}\n');
   const list = path.join(dir, 'modules.json');
   const hook = path.join(dir, 'hook.mjs');
   writeFileSync(
@@ -45,7 +51,7 @@ function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls:
       `registerHooks({ load(url, context, next) { urls.push(url); return next(url, context); } });\n` +
       `process.on('exit', () => writeFileSync(${JSON.stringify(list)}, JSON.stringify(urls)));\n`,
   );
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, BIN, ...args.map((a) => (a === '$DIR' ? dir : a))], {
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, BIN, ...args.map((a) => a.replace('$DIR', dir))], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
   });
@@ -101,6 +107,41 @@ t.test('a state run still loads what it needs', { skip: !module.registerHooks &&
       urls.some((u) => u.includes(want)),
       want,
     );
+  t.end();
+});
+
+/**
+ * The YAML library is about 70 modules: a compile whose files and grains the fast YAML reader
+ * takes whole (a JSON grains file, a flow collection over two lines) does without it.
+ */
+t.test('a compile of plain YAML with a JSON grains file loads no yaml library', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const args = ['local', 'state.show_low_sls', 'a,b', '--file-root', '$DIR', '--id', 'startup', '--out', 'json', '--grains', '$DIR/grains.json'];
+  const { urls, stdout } = loadedBy(t, args);
+  t.match(stdout, /"__id__": "b"/);
+  t.match(stdout, /"x": \[\s*1,\s*2\s*\]/);
+  t.ok(
+    urls.some((u) => u.includes('packages/compiler/')),
+    'the compiler was loaded',
+  );
+  t.same(
+    urls.filter((u) => u.includes('node_modules/yaml/')),
+    [],
+  );
+  t.end();
+});
+
+t.test('templates asking the host load the host-call answerer, not the minion agent', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const args = ['local', 'state.show_low_sls', 'c', '--file-root', '$DIR', '--id', 'startup', '--out', 'json', '--grains', '$DIR/grains.json'];
+  const { urls, stdout } = loadedBy(t, args);
+  t.match(stdout, /"__id__": "c"/);
+  t.ok(
+    urls.some((u) => u.includes('packages/minion/dist/host-calls.js')),
+    'the answerer was loaded',
+  );
+  t.same(
+    urls.filter((u) => u.includes('node_modules/yaml/') || /packages\/minion\/dist\/(index|agent|schedule)\.js/.test(u)),
+    [],
+  );
   t.end();
 });
 

@@ -9,8 +9,14 @@ export interface SaltArgs {
   kwargs: Record<string, unknown>;
 }
 
+/** A word YAML reads as itself: a name such as `apache.config` or `a,b` (not y/n, on/off, null, e3...). */
+const PLAIN_WORD = /^[A-Za-z_][\w.,/-]*$/;
+const YAML_WORD = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|[eE]-?\d+)$/;
+
 export function yamlifyArg(text: string): unknown {
   if (text === '') return '';
+  // SLS and function names need no YAML parser (whose load costs a `brine local` start)
+  if (PLAIN_WORD.test(text) && !YAML_WORD.test(text)) return text;
   try {
     const v = yamlLib().parse(text, { version: '1.1' }) as unknown;
     // a jid or any long number stays text rather than lose digits

@@ -5,6 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectPositions, loadYaml } from '../src/render/index.js';
 import { fastYaml } from '@brine/jinja';
+import { keysOf } from '@brine/core';
+
+/** Every map's keys in the order keysOf gives (document order, integer-like keys included). */
+function documentOrder(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(documentOrder);
+  if (v === null || typeof v !== 'object') return v;
+  return keysOf(v).map((k) => [k, documentOrder((v as Record<string, unknown>)[k])]);
+}
 
 const samples = [
   'a:\n  file.managed:\n    - name: /etc/x\n    - mode: 0644\n    - user: root\n    - require:\n      - pkg: p\n',
@@ -24,6 +32,8 @@ const samples = [
   '# only a comment\n',
   'a:\n\tb: 1\n',
   'a: "x: y"\nb: x:y\nc: "http://h:80/"\n',
+  // a colon in text that is not base 60
+  'a: 127.0.0.1:8500\nb: ::1/128\nc: 2001:db8::1/64 2001:db8::1\nd: 16:27:ac:a5\ne: [10.0.0.1:80, ::1]\n',
   '"key with: colon": 1\n',
   // map files: a document start, empty flow collections, a document end
   '# vim: ft=yaml\n---\nDebian: {}\nRedHat: {}  # none\nlist: []\nseq:\n  - {}\n  - []\n...\n# end\n',
@@ -39,7 +49,72 @@ const FLOW_SHAPES = [
   'a:\n  pkg.installed:\n    - {name: vim, version: 1.2}\n    - pkgs: ["x", "y"]  # c\n',
   '- [1, [2, [3]]]\n- {a: {b: {c: d}}, e: }\n',
 ];
+// flow collections over several lines, as Brine's `| yaml` (PyYAML's dump) wraps them at 80
+// columns; a document that is one flow collection or one scalar (`load_yaml` of a dumped value);
+// a scalar on the line below its key
+const MULTI_LINE_SHAPES = [
+  "a:\n  - context:\n      map: {values: {arch: amd64, bin_dir: /usr/local/bin/, config: {bind_addr: 0.0.0.0,\n          bootstrap_expect: 3}}, x: [1,\n          2, 's t']}\n  - b: 1\n",
+  "\n{merge_lists: false, merge_strategy: null, values: {arch: amd64,\n    config: {a: 1, '139': n}}}",
+  "\n\n[{option: null, query: map_jinja.yaml, query_delimiter: ':', query_method: config.get,\n    type: Y, value: []}, {option: G,\n  query: x}]",
+  'a:\n  - [1,\n    2]\n  - {b: [x,\n     y], c: d}\n',
+  'k: {a: 1,\n  b: 2}  # c\nl: 3\n',
+  '/srv/formulas',
+  'git@github.com:username\n',
+  'true\n',
+  "'quoted'\n",
+  '{branch: master, identity: /path/to/.ssh/id_rsa, remote: origin, rev: master,\n  user: username}',
+  'a:\n  - group:\n      root\n  - b: 1\nc:\n  x\n',
+  // continued left of the block's indentation, as PyYAML reads it (the full loader moves them)
+  'a:\n  x: {b: 1,\nc: 2}\n',
+  'a:\n  - [1,\n  2]\n',
+  'a:\n  - context:\n      map: {values: {arch: amd64,\n    config: {x: 1}}, y: 2}\n  - b: 1\n',
+  'i:\n  pkg.installed:\n    - {name: vim,\n   version: 1.2}\n    - {x: 1,\n        y: 2}\n',
+  // scalars folded over lines, as PyYAML's dump wraps long ones
+  "a: {b: foo\n  bar  baz, c: 'it''s\n    long  ', d: [x\n y, 'p\n q'], e: 1\n  2}\n",
+  'a: {b: c,\n  d:\n    e}\n',
+  'a: {b: 1,\n\n  c: 2}\n',
+  // blank lines inside them (keys in a dumped pillar): a line break each
+  "k: {key: '-----BEGIN KEY-----\n\n    ...........\n\n    -----END KEY-----\n\n    ', pub: 'x\n  \n\n  y', p: foo\n\n  bar,\n\n  q: 1}\n",
+  'i: {pkg.installed: [{name: vim,\n  version: 1.2}], file.managed: [{name: /x,\n mode: 644}]}\n',
+];
+const COLON_TEXT = 'a: 127.0.0.1:8500\nb: ::1/128\nc: 2001:db8::1/64 2001:db8::1\nd: 16:27:ac:a5\ne: [10.0.0.1:80, ::1]\n';
+// literal block scalars (pillar files hold keys and banners in them)
+const BLOCK_SHAPES = [
+  'a: |\n  line one\n  # not a comment\n\n  -----BEGIN KEY-----\n    indented  \nb: 1\n',
+  'a:\n  - |-\n    x\n    y\n\n  - |+\n    z\n\n\n  - c\nd: |\n  last\n\n\n',
+  'k:\n  ConfigBanner: |\n    # Alternative banner\n    text\n# a comment ends it\n  Port: 22\n',
+  '- |\n  t\n- u\n',
+  'a:\n  - k: |\n      v\n    l: 1\n',
+  // folded ones: a line break between lines is a space, a blank line a line break
+  'a: >\n  one\n  two  \n\n  three\n\n\nb: >-\n  x\n  y\nc:\n  - name: >+\n      p\n      q\n\n  - >\n\n    lead\n',
+  // integer keys (maps of architectures, ports)
+  'arch:\n  386: i386\n  amd64: x86_64\n  -1: neg\n  0: zero\nports:\n  80: http\n  22: ssh\n',
+];
+const BLOCK_GIVE_UP = [
+  'a: |\n  x',
+  'a: |\n\n    \n  x\n',
+  'a: |\n  x\n    \n  y\n',
+  'a: >\n  folded\n    more\n  text\n',
+  'a:\n  0644: x\n',
+  'a:\n  1_000: x\n',
+  'a:\n  +5: x\n',
+  'a: |2\n   x\n',
+  'a: | # c\n  x\n',
+  'a: |\nb: 1\n',
+  '---x: 1\n',
+  'a:\n  ---x: 1\n',
+];
 const FLOW_GIVE_UP = [
+  'a: {b: "q\n  r"}\n',
+  'a: {b: 1,\n  # c\n  c: 2}\n',
+  'a: {b: "q\n\n  r"}\n',
+  'a: {b: 1}\n    ...\n',
+  'a: {b: 1, # c\n  c: 2}\n',
+  'a: {b: 1}\n  c: 2\n',
+  'a:\n  - b:\n      root\n      more\n',
+  'a:\n    root\n  b: 1\n',
+  'foo\nbar\n',
+  '[a, b]: c\n',
   'a: {b: 1, b: 2}\n',
   'a: [b: c]\n',
   'a: {b: 1\n',
@@ -64,7 +139,7 @@ t.test('fast path agrees with the full parser', async (t) => {
   };
   walk(root);
   let fastCount = 0;
-  for (const text of [...samples, ...FLOW_SHAPES, ...FLOW_GIVE_UP, ...more]) {
+  for (const text of [...samples, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES, ...BLOCK_SHAPES, ...FLOW_GIVE_UP, ...BLOCK_GIVE_UP, ...more]) {
     const full = loadYaml(text, { fast: false });
     const quick = fastYaml(text);
     if (!quick) continue;
@@ -72,12 +147,14 @@ t.test('fast path agrees with the full parser', async (t) => {
     t.notOk(full.error, `full parser accepts what the fast path accepts: ${JSON.stringify(text)}`);
     t.same(quick.value, full.value, JSON.stringify(text));
     t.same(JSON.stringify(quick.value), JSON.stringify(full.value), `key order: ${JSON.stringify(text)}`);
+    t.same(documentOrder(quick.value), documentOrder(full.value), `document order: ${JSON.stringify(text)}`);
     const res = loadYaml(text);
     t.same(collectPositions(res, 'f'), collectPositions(full, 'f'), `positions: ${JSON.stringify(text)}`);
   }
   t.ok(fastCount >= 8, `fast path used for the common shapes (${fastCount})`);
-  for (const text of [...MAP_FILE_SHAPES, ...FLOW_SHAPES]) t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
-  for (const text of FLOW_GIVE_UP) t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
+  for (const text of [...MAP_FILE_SHAPES, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES, ...BLOCK_SHAPES, COLON_TEXT])
+    t.ok(fastYaml(text), `fast path: ${JSON.stringify(text)}`);
+  for (const text of [...FLOW_GIVE_UP, ...BLOCK_GIVE_UP]) t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
   for (const text of [
     '---\na: 1\n---\nb: 2\n',
     'a: 1\n...\nb: 2\n',
@@ -88,6 +165,8 @@ t.test('fast path agrees with the full parser', async (t) => {
     'a:\n  b: multi\n    line\n',
     'yes: 1\n',
     'a:\n\tb: 1\n',
+    'a: 1:30\n',
+    'a: -1:05:30.5\n',
   ]) {
     t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
   }

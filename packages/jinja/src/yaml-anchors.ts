@@ -1,4 +1,4 @@
-import { Lexer } from 'yaml';
+import { yamlLib } from '@brine/core';
 
 /** Characters the yaml lexer adds to its tokens that are not in the source. */
 const CONTROL = new Set(['\u0002', '\u0018', '\u001f']);
@@ -15,7 +15,7 @@ export function pyAnchorNames(text: string): string {
   if (!QUICK.test(text)) return text;
   let pos = 0;
   const cuts: number[] = [];
-  for (const token of new Lexer().lex(text)) {
+  for (const token of new (yamlLib().Lexer)().lex(text)) {
     if (token.length === 1 && CONTROL.has(token)) continue;
     const m = (token[0] === '&' || token[0] === '*') && SPLIT.exec(token);
     if (m) cuts.push(pos + m[1]!.length);

@@ -1,11 +1,15 @@
 /**
  * A fast path for the YAML most SLS files are made of: block maps and sequences of plain or
- * simply quoted scalars, one per line. Anything else (flow collections, anchors, block
- * scalars, multi-line scalars, tabs, duplicate keys, ...) returns undefined and the caller
- * uses the full `yaml` parser, so the result is the same either way — only faster (the full
- * parser reads about 100k lines a second; SLS trees of 10,000 states have far more).
+ * quoted scalars, flow collections (yaml-fast-flow.ts), literal and folded block scalars.
+ * Anything else (anchors, tags, more-indented folded lines, tabs, duplicate keys, ...) returns
+ * undefined and the caller uses the full `yaml` parser, so the result is the same either way —
+ * only faster (the full parser reads about 100k lines a second, and is about 70 modules to load).
  */
 import { setKey } from '@brine/core';
+import { FlowText, flowValue, POSITIONS_DEPTH } from './yaml-fast-flow.js';
+import { GIVE_UP, plain, scalar } from './yaml-scalars.js';
+
+export { saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE } from './yaml-scalars.js';
 
 export interface FastPos {
   line: number;
@@ -18,81 +22,6 @@ export type FastPositions = WeakMap<object, Map<string, FastPos>>;
 export interface FastResult {
   value: unknown;
   positions: FastPositions;
-}
-
-const GIVE_UP = Symbol('give up');
-
-/** The Salt loader's scalar rules, shared with the full loader (yaml-load.ts) so both agree. */
-export const YAML_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
-export const YAML_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/;
-export const YAML_INT = /^[-+]?(?:0|[1-9][0-9_]*)$/;
-export const YAML_EXP = /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/;
-/** PyYAML's float: a digit before the dot, or right after a dot with no sign (`.`, `-.5` are strings). */
-export const YAML_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/;
-
-/** Salt: `0644` -> 644 (decimal); a signed `0o`-style one stays octal as in PyYAML. */
-export function saltOctal(src: string): number {
-  const s = src.replace(/_/g, '');
-  if (s.startsWith('0')) return parseInt(s.replace(/^0+/, '') || '0', 10);
-  return (s.startsWith('-') ? -1 : 1) * parseInt(s.slice(2), 8);
-}
-
-/** Resolves a plain scalar the way the Salt loader does (see yaml-load.ts). */
-function plain(s: string): unknown {
-  if (s === '' || s === '~' || s === 'null' || s === 'Null' || s === 'NULL') return null;
-  const c = s.charCodeAt(0);
-  // Only strings that cannot be anything else skip the checks below.
-  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 47 || c === 95) {
-    if (YAML_TRUE.test(s)) return true;
-    if (YAML_FALSE.test(s)) return false;
-    return s;
-  }
-  if (YAML_INT.test(s)) return Number(s.replace(/_/g, ''));
-  if (/^[-+]?0[0-7_]+$/.test(s)) return saltOctal(s);
-  if (/^[-+]?0x[0-9a-fA-F_]+$/.test(s) || /^[-+]?0b[01_]+$/.test(s) || s.includes(':') || /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(s)) {
-    return GIVE_UP;
-  }
-  if (YAML_FLOAT.test(s)) return Number(s.replace(/_/g, ''));
-  if (YAML_EXP.test(s)) return Number(s.replace(/_/g, ''));
-  return s;
-}
-
-const SPECIAL_START = /^[[\]{}#&*!|>'"%@`,]|^[-?:](?:\s|$)/;
-
-/** A scalar in value or key position; GIVE_UP when it is not one we handle. */
-function scalar(raw: string): unknown {
-  let s = raw;
-  // `{}` and `[]`, the empty defaults map files are full of; other flow collections: the full parser
-  if (s.startsWith('{}') || s.startsWith('[]')) return trailingOk(s.slice(2)) ? (s[0] === '{' ? {} : []) : GIVE_UP;
-  if (s.startsWith("'")) {
-    const end = s.indexOf("'", 1);
-    if (end < 0) return GIVE_UP;
-    let v = s.slice(1, end);
-    let rest = s.slice(end + 1);
-    while (rest.startsWith("'")) {
-      const next = rest.indexOf("'", 1);
-      if (next < 0) return GIVE_UP;
-      v += "'" + rest.slice(1, next);
-      rest = rest.slice(next + 1);
-    }
-    return trailingOk(rest) ? v : GIVE_UP;
-  }
-  if (s.startsWith('"')) {
-    const m = /^"((?:[^"\\]|\\["\\/nt])*)"(.*)$/.exec(s);
-    if (!m || !trailingOk(m[2])) return GIVE_UP;
-    return JSON.parse('"' + m[1] + '"');
-  }
-  if (SPECIAL_START.test(s)) return GIVE_UP;
-  const hash = s.indexOf(' #');
-  if (hash >= 0) s = s.slice(0, hash);
-  s = s.trimEnd();
-  if (s.includes(': ') || s.endsWith(':') || s.includes('\t')) return GIVE_UP;
-  return plain(s);
-}
-
-function trailingOk(rest: string): boolean {
-  const r = rest.trim();
-  return r === '' || (r.startsWith('#') && /^\s/.test(rest));
 }
 
 interface Line {
@@ -117,16 +46,23 @@ function splitKey(text: string): { key: string; rest: string; keyLen: number } |
   }
   // `key: rest` or `key:`, the key free of `#`; a scan, not a backtracking regex (every line of
   // a large tree comes here)
-  if (!KEY_START.test(text) || LINE_BREAKS.test(text)) return undefined;
+  if (!KEY_START.test(text)) return undefined;
   for (let i = text[0] === '-' ? 2 : 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 35 /* # */) return undefined;
     if (c !== 58 /* : */ || (i + 1 < text.length && text.charCodeAt(i + 1) !== 32)) continue;
     key = text.slice(0, i).trimEnd();
-    if (typeof plain(key) !== 'string') return undefined;
+    // an integer key (`386:` in a map of architectures) is its digits, as the full loader makes it
+    const k = plain(key);
+    if (typeof k !== 'string' && !(typeof k === 'number' && Number.isSafeInteger(k) && String(k) === key)) return undefined;
     return { key, rest: text.slice(i + 1).trim(), keyLen: i };
   }
   return undefined;
+}
+
+/** A line that starts a block entry: `- item` or `key: value`. */
+function isEntry(text: string): boolean {
+  return text.startsWith('- ') || text === '-' || splitKey(text) !== undefined;
 }
 
 const KEY_START = /^(?:[^#\s'"[\]{}&*!|>%@`,?:-]|-[^\s#'"[\]{}&*!|>%@`,])/;
@@ -136,9 +72,20 @@ class Reader {
   i = 0;
   readonly lines: Line[];
   readonly positions: FastPositions;
-  constructor(lines: Line[], positions: FastPositions) {
+  /** How many collections hold the node being read (the document's root is at 0). */
+  depth = 0;
+  /** A flow collection continued at or left of its block's indentation (see flow()). */
+  reindented = false;
+  /** Key positions on flow continuation lines, and their column once such lines are moved. */
+  readonly moved: Array<[FastPos, number]> = [];
+  /** The text's lines as written: block scalars read them, comments and blank lines included. */
+  readonly raw: string[];
+  /** The line numbers block scalars took, first and last. */
+  readonly blocks: Array<[number, number]> = [];
+  constructor(lines: Line[], positions: FastPositions, raw: string[]) {
     this.lines = lines;
     this.positions = positions;
+    this.raw = raw;
   }
 
   /** A block node whose lines are indented exactly `indent`. */
@@ -150,25 +97,28 @@ class Reader {
 
   map(indent: number): unknown {
     const out: Record<string, unknown> = {};
-    const pos = new Map<string, FastPos>();
-    this.positions.set(out, pos);
+    const pos = this.depth <= POSITIONS_DEPTH ? new Map<string, FastPos>() : undefined;
+    if (pos) this.positions.set(out, pos);
+    this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
       if (line.indent > indent) return GIVE_UP;
       const kv = splitKey(line.text);
       if (!kv || Object.hasOwn(out, kv.key) || kv.key === '__proto__' || kv.key === '<<') return GIVE_UP;
-      pos.set(kv.key, { line: line.no, column: line.indent + 1 });
+      pos?.set(kv.key, { line: line.no, column: line.indent + 1 });
       this.i++;
       const v = this.value(kv.rest, indent, true);
       if (v === GIVE_UP) return GIVE_UP;
       setKey(out, kv.key, v);
     }
+    this.depth--;
     return out;
   }
 
   seq(indent: number): unknown {
     const out: unknown[] = [];
+    this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
@@ -192,6 +142,7 @@ class Reader {
         out.push(v);
       }
     }
+    this.depth--;
     return out;
   }
 
@@ -200,98 +151,124 @@ class Reader {
     const next = this.lines[this.i];
     if (rest === '' || rest.startsWith('#')) {
       if (!next) return null;
-      if (next.indent > indent) return this.node(next.indent);
+      if (next.indent > indent) return isEntry(next.text) ? this.node(next.indent) : this.lineScalar(indent);
       // A map's sequence value may sit at the key's own indent (`key:\n- a`).
       if (inMap && next.indent === indent && (next.text.startsWith('- ') || next.text === '-')) return this.seq(indent);
       return null;
     }
+    if ((rest[0] === '{' || rest[0] === '[') && rest.length > 2) return this.flow(rest, indent);
+    if (/^[|>][-+]?$/.test(rest)) return this.block(rest[0]!, rest[1] ?? '', indent);
     if (next && next.indent > indent) return GIVE_UP;
-    if ((rest[0] === '{' || rest[0] === '[') && rest.length > 2) {
-      const line = this.lines[this.i - 1];
-      return flowValue(rest, line.no, line.indent + line.text.length - rest.length, this.positions);
-    }
     return scalar(rest);
+  }
+
+  /**
+   * A flow collection starting at `rest` (the end of the line just read) and continued on the
+   * lines below, at any indentation (PyYAML's dump wraps them at 80 columns; flow context ignores
+   * indentation). Only lines that follow one another: a blank or comment line inside one is left
+   * to the full parser.
+   */
+  flow(rest: string, indent: number): unknown {
+    const first = this.lines[this.i - 1];
+    const bracket = first.indent + first.text.length - rest.length;
+    // each line's offset in the joined text (its column 0; the first line's is where `rest` is)
+    const starts = [-bracket];
+    const indents = [first.indent];
+    // the lines as written: blank lines and `-----END` lines belong to the quoted scalars they are in
+    let no = first.no;
+    const more = (): string | undefined => {
+      if (no >= this.raw.length) return undefined;
+      const line = this.raw[no++];
+      const ind = line.length - line.trimStart().length;
+      // the full loader parses this only after moving such lines right (yaml-flow.ts)
+      if (ind < line.length && ind <= indent) this.reindented = true;
+      indents.push(ind);
+      return line;
+    };
+    const at = (offset: number): FastPos => {
+      let k = starts.length - 1;
+      while (k > 0 && starts[k] > offset) k--;
+      const pos = { line: first.no + k, column: offset - starts[k] + 1 };
+      // where that loader's moved line puts the key: right of the opening bracket
+      if (k > 0 && indents[k] <= bracket) this.moved.push([pos, pos.column - indents[k] + bracket + 1]);
+      return pos;
+    };
+    const value = flowValue(new FlowText(rest, more, starts), at, this.positions, this.depth);
+    this.blocks.push([first.no + 1, no]);
+    while (this.i < this.lines.length && this.lines[this.i].no <= no) this.i++;
+    return value;
+  }
+
+  /**
+   * A block scalar (`|` literal, `>` folded; `-` strip, `+` keep) under the line just read: the
+   * lines below indented deeper than `indent`, by the first one's indentation. Whitespace-only
+   * lines longer than that, more-indented lines in a folded one, indentation indicators and a
+   * scalar that ends the text without a line break: the full parser.
+   */
+  block(style: string, chomp: string, indent: number): unknown {
+    const from = this.lines[this.i - 1].no;
+    let at = -1;
+    const parts: string[] = [];
+    let n = from;
+    for (; n < this.raw.length; n++) {
+      const l = this.raw[n];
+      const trimmed = l.trimStart();
+      const ind = l.length - trimmed.length;
+      if (trimmed === '') {
+        if (at >= 0 ? ind > at : ind > indent + 1) return GIVE_UP;
+        parts.push('');
+        continue;
+      }
+      if (at < 0) {
+        if (ind <= indent) break;
+        at = ind;
+      } else if (ind < at) break;
+      parts.push(l.slice(at));
+    }
+    if (at < 0 || (n === this.raw.length && this.raw[n - 1] !== '')) return GIVE_UP;
+    this.blocks.push([from + 1, n]);
+    while (this.i < this.lines.length && this.lines[this.i].no <= n) this.i++;
+    let end = parts.length;
+    while (parts[end - 1] === '') end--;
+    const text = style === '|' ? parts.slice(0, end).join('\n') : folded(parts.slice(0, end));
+    if (text === GIVE_UP) return GIVE_UP;
+    if (chomp === '-') return text;
+    return chomp === '+' ? text + '\n'.repeat(parts.length - end + 1) : text + '\n';
+  }
+
+  /** A scalar alone on the line below its key or dash, and nothing more below it. */
+  lineScalar(indent: number): unknown {
+    const line = this.lines[this.i];
+    const after = this.lines[this.i + 1];
+    if (after && after.indent > indent) return GIVE_UP;
+    this.i++;
+    return scalar(line.text);
   }
 }
 
-/**
- * A flow collection on one line (`{{ x | json }}` and `| yaml` put them in SLS files): maps and
- * lists of quoted or plain scalars, string keys only. Anything else gives up.
- */
-function flowValue(text: string, lineNo: number, column0: number, positions: FastPositions): unknown {
-  let i = 0;
-  const space = () => {
-    while (text.charCodeAt(i) === 32) i++;
-  };
-  const quoted = (): unknown => {
-    const rest = text.slice(i);
-    const m = rest[0] === '"' ? /^"((?:[^"\\]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^']|'')*)'/.exec(rest);
-    if (!m) return GIVE_UP;
-    i += m[0].length;
-    return rest[0] === '"' ? JSON.parse(`"${m[1]}"`) : m[1].replace(/''/g, "'");
-  };
-  const plainScalar = (): unknown => {
-    const start = i;
-    while (i < text.length) {
-      const c = text[i];
-      if (c === ',' || c === '[' || c === ']' || c === '{' || c === '}' || c === '#') break;
-      if (c === ':' && (text[i + 1] === ' ' || text[i + 1] === ',' || text[i + 1] === '}' || text[i + 1] === ']')) break;
-      i++;
+/** A folded block scalar's lines joined: a line break between two lines is a space, blank lines are line breaks. */
+function folded(parts: string[]): string | typeof GIVE_UP {
+  let text = '';
+  let blanks = 0;
+  for (const p of parts) {
+    if (p === '') {
+      blanks++;
+      continue;
     }
-    const raw = text.slice(start, i).trimEnd();
-    if (raw === '' || text[i] === '#' || SPECIAL_START.test(raw)) return GIVE_UP;
-    return plain(raw);
-  };
-  const node = (depth: number): unknown => {
-    space();
-    const c = text[i];
-    if (c === '{' || c === '[') return depth > 64 ? GIVE_UP : collection(depth + 1);
-    return c === '"' || c === "'" ? quoted() : plainScalar();
-  };
-  const collection = (depth: number): unknown => {
-    const isMap = text[i] === '{';
-    const close = isMap ? '}' : ']';
-    i++;
-    const list: unknown[] = [];
-    const map: Record<string, unknown> = {};
-    const pos = new Map<string, FastPos>();
-    if (isMap) positions.set(map, pos);
-    for (;;) {
-      space();
-      if (text[i] === close) {
-        i++;
-        return isMap ? map : list;
-      }
-      if (isMap) {
-        const at = i;
-        const key = text[i] === '"' || text[i] === "'" ? quoted() : plainScalar();
-        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || text[i] !== ':') return GIVE_UP;
-        i++;
-        pos.set(key, { line: lineNo, column: column0 + at + 1 });
-        space();
-        const v = text[i] === ',' || text[i] === '}' ? null : node(depth);
-        if (v === GIVE_UP) return GIVE_UP;
-        setKey(map, key, v);
-      } else {
-        const v = node(depth);
-        // `[a: b]` is a map inside the list
-        if (v === GIVE_UP || text[i] === ':') return GIVE_UP;
-        list.push(v);
-      }
-      space();
-      if (text[i] === ',') i++;
-      else if (text[i] !== close) return GIVE_UP;
-    }
-  };
-  const value = collection(0);
-  if (value === GIVE_UP || !trailingOk(text.slice(i))) return GIVE_UP;
-  return value;
+    // a more-indented line keeps its line breaks: the full parser
+    if (p[0] === ' ') return GIVE_UP;
+    text += text === '' && blanks === 0 ? '' : text === '' || blanks > 0 ? '\n'.repeat(blanks) : ' ';
+    text += p;
+    blanks = 0;
+  }
+  return text;
 }
 
 /** Parses `text` when it is in the simple subset; undefined means "use the full parser". */
 export function fastYaml(text: string): FastResult | undefined {
-  if (text.includes('\t') || text.includes('\r')) return undefined;
+  if (text.includes('\t') || text.includes('\r') || LINE_BREAKS.test(text)) return undefined;
   const lines: Line[] = [];
+  const markers: number[] = [];
   const raw = text.split('\n');
   for (let n = 0; n < raw.length; n++) {
     const l = raw[n];
@@ -304,14 +281,28 @@ export function fastYaml(text: string): FastResult | undefined {
       if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
       return undefined;
     }
-    if (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')) return undefined;
+    if (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')) {
+      // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
+      if (l === body) return undefined;
+      markers.push(n + 1);
+      continue;
+    }
     lines.push({ indent: l.length - body.length, text: body.trimEnd(), no: n + 1 });
   }
   const positions: FastPositions = new WeakMap();
   if (lines.length === 0) return { value: null, positions };
-  const reader = new Reader(lines, positions);
-  const first = lines[0].indent;
-  const value = reader.node(first);
+  const reader = new Reader(lines, positions, raw);
+  const first = lines[0];
+  let value: unknown;
+  if (first.text[0] === '{' || first.text[0] === '[') {
+    // the document is one flow collection (`load_yaml` of a value `| yaml` wrote)
+    reader.i = 1;
+    value = reader.flow(first.text, -1);
+  } else if (!isEntry(first.text)) value = reader.lineScalar(-1);
+  else value = reader.node(first.indent);
   if (value === GIVE_UP || reader.i < lines.length) return undefined;
+  if (markers.some((no) => !reader.blocks.some(([a, b]) => no >= a && no <= b))) return undefined;
+  // the full loader would have moved continuation lines: its positions are theirs once moved
+  if (reader.reindented) for (const [pos, column] of reader.moved) pos.column = column;
   return { value, positions };
 }

@@ -5,22 +5,8 @@
  * are an error. Maps become plain objects in document order; positions of the keys an SLS file
  * is made of are recorded.
  */
-import {
-  LineCounter,
-  isCollection,
-  isMap,
-  isScalar,
-  isSeq,
-  parseDocument,
-  visit,
-  type Document,
-  type Node,
-  type ParseOptions,
-  type DocumentOptions,
-  type SchemaOptions,
-  type ToJSOptions,
-} from 'yaml';
-import { rememberKeyOrder } from '@brine/core';
+import type { Document, LineCounter, Node, ParseOptions, DocumentOptions, SchemaOptions, ToJSOptions } from 'yaml';
+import { rememberKeyOrder, yamlLib } from '@brine/core';
 import type { IdPositions, PositionMap } from './positions.js';
 import { reindentFlow } from './yaml-flow.js';
 import { pyAnchorNames } from './yaml-anchors.js';
@@ -74,7 +60,8 @@ export interface YamlResult {
   value: unknown;
   error?: YamlError;
   doc?: Document;
-  lineCounter: LineCounter;
+  /** Line positions when the full parser read the text. */
+  lineCounter?: LineCounter;
   /** Key positions when the fast path parsed the text. */
   fast?: FastPositions;
 }
@@ -92,17 +79,19 @@ function errorText(text: string, code: string, message: string, offset: number):
 
 /** Parses one YAML document; the first error is reported with its 1-based line and column. */
 export function loadYaml(source: string, options: { fast?: boolean; yamlex?: boolean } = {}): YamlResult {
+  // the yaml library (about 70 modules) is loaded only for the texts the fast path leaves; that
+  // path reads no anchor or alias, so a text it takes has none for pyAnchorNames to rename
+  const quick = options.fast === false || options.yamlex ? undefined : fastYaml(source);
+  if (quick) return { value: quick.value, fast: quick.positions };
   const text = pyAnchorNames(source);
-  const quick = options.fast === false || options.yamlex ? undefined : fastYaml(text);
-  const lineCounter = new LineCounter();
-  if (quick) return { value: quick.value, lineCounter, fast: quick.positions };
-  const doc = parseDocument(text, { ...OPTIONS, lineCounter });
+  const lineCounter = new (yamlLib().LineCounter)();
+  const doc = yamlLib().parseDocument(text, { ...OPTIONS, lineCounter });
   if (doc.errors.length > 0) {
     // PyYAML accepts flow collections and quoted scalars continued at any indentation; see yaml-flow.ts.
     const moved = reindentFlow(text);
     if (moved !== undefined) {
-      const lc = new LineCounter();
-      const retry = parseDocument(moved, { ...OPTIONS, lineCounter: lc });
+      const lc = new (yamlLib().LineCounter)();
+      const retry = yamlLib().parseDocument(moved, { ...OPTIONS, lineCounter: lc });
       if (retry.errors.length === 0) return finish(retry, lc, moved);
     }
   }
@@ -125,13 +114,13 @@ export function loadYaml(source: string, options: { fast?: boolean; yamlex?: boo
  */
 function yamlexTags(doc: Document): void {
   doc.warnings = doc.warnings.filter((w) => w.code !== 'TAG_RESOLVE_FAILED');
-  visit(doc, {
+  yamlLib().visit(doc, {
     Node(_key, node) {
       if (node.tag !== '!aggregate' && node.tag !== '!reset') return undefined;
       const tag = node.tag;
       node.tag = undefined;
       // the scalar read again without its tag: `!aggregate 1` is the number 1 in a list
-      if (tag === '!aggregate' && isScalar(node)) return doc.createNode([parseDocument(String(node.source), OPTIONS).toJS(TO_JS)]);
+      if (tag === '!aggregate' && yamlLib().isScalar(node)) return doc.createNode([yamlLib().parseDocument(String(node.source), OPTIONS).toJS(TO_JS)]);
       return undefined;
     },
   });
@@ -140,11 +129,11 @@ function yamlexTags(doc: Document): void {
 /** A mapping or list used as a key: PyYAML cannot hash it, Salt's loader refuses it. */
 function collectionKey(doc: Document): Node | undefined {
   let found: Node | undefined;
-  visit(doc, {
+  yamlLib().visit(doc, {
     Pair(_key, pair) {
-      if (isCollection(pair.key)) {
+      if (yamlLib().isCollection(pair.key)) {
         found = pair.key;
-        return visit.BREAK;
+        return yamlLib().visit.BREAK;
       }
       return undefined;
     },
@@ -158,11 +147,11 @@ function collectionKey(doc: Document): Node | undefined {
  */
 function trimFinalBlockScalar(doc: Document, text: string): void {
   if (text.endsWith('\n') || text.endsWith('\r')) return;
-  visit(doc, {
+  yamlLib().visit(doc, {
     Scalar(_key, node) {
       if ((node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED') && (node.range?.[1] ?? 0) >= text.length && typeof node.value === 'string') {
         if (node.value.endsWith('\n')) node.value = node.value.slice(0, -1);
-        return visit.BREAK;
+        return yamlLib().visit.BREAK;
       }
       return undefined;
     },
@@ -176,16 +165,16 @@ function trimFinalBlockScalar(doc: Document, text: string): void {
 function keepMapOrder(node: unknown, value: unknown, seen: Set<unknown>): void {
   if (value === null || typeof value !== 'object' || seen.has(node)) return;
   seen.add(node);
-  if (isMap(node)) {
+  if (yamlLib().isMap(node)) {
     const keys: string[] = [];
     for (const pair of node.items) {
-      if (!isScalar(pair.key) || pair.key.value === '<<') return;
+      if (!yamlLib().isScalar(pair.key) || pair.key.value === '<<') return;
       const name = String(pair.key.value);
       keys.push(name);
       keepMapOrder(pair.value, (value as Record<string, unknown>)[name], seen);
     }
     rememberKeyOrder(value, keys);
-  } else if (isSeq(node) && Array.isArray(value)) {
+  } else if (yamlLib().isSeq(node) && Array.isArray(value)) {
     node.items.forEach((item, i) => keepMapOrder(item, value[i], seen));
   }
 }
@@ -217,12 +206,12 @@ export function topLevelKeyOrder(res: YamlResult): string[] | undefined {
     return root ? [...root.keys()] : undefined;
   }
   const contents = res.doc?.contents;
-  if (!isMap(contents)) return undefined;
+  if (!yamlLib().isMap(contents)) return undefined;
   return contents.items.map((p) => keyText(p.key) ?? String(p.key));
 }
 
 function keyText(node: unknown): string | undefined {
-  if (isScalar(node)) return node.value === null ? '' : String(node.value);
+  if (yamlLib().isScalar(node)) return node.value === null ? '' : String(node.value);
   return undefined;
 }
 
@@ -234,9 +223,9 @@ export function collectPositions(res: YamlResult, file: string, lineMap?: (line:
   const positions: PositionMap = { file, ids: {} };
   if (res.fast) return fastPositions(res.value, res.fast, file, lineMap);
   const contents = res.doc?.contents;
-  if (!isMap(contents)) return positions;
+  if (!yamlLib().isMap(contents)) return positions;
   const pos = (node: { range?: [number, number, number] | null } | null | undefined) => {
-    const at = res.lineCounter.linePos(node?.range?.[0] ?? 0);
+    const at = res.lineCounter!.linePos(node?.range?.[0] ?? 0);
     return { file, line: lineMap ? lineMap(at.line) : at.line, column: at.col };
   };
   for (const pair of contents.items) {
@@ -244,14 +233,14 @@ export function collectPositions(res: YamlResult, file: string, lineMap?: (line:
     if (id === undefined) continue;
     const entry: IdPositions = { pos: pos(pair.key as never), states: {}, args: {} };
     positions.ids[id] = entry;
-    if (!isMap(pair.value)) continue;
+    if (!yamlLib().isMap(pair.value)) continue;
     for (const decl of pair.value.items) {
       const state = keyText(decl.key);
       if (state === undefined) continue;
       entry.states[state] = pos(decl.key as never);
-      if (!isSeq(decl.value)) continue;
+      if (!yamlLib().isSeq(decl.value)) continue;
       for (const item of decl.value.items) {
-        if (!isMap(item)) continue;
+        if (!yamlLib().isMap(item)) continue;
         for (const arg of item.items) {
           const name = keyText(arg.key);
           if (name !== undefined && !(`${state}/${name}` in entry.args)) entry.args[`${state}/${name}`] = pos(arg.key as never);

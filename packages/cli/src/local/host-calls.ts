@@ -13,7 +13,7 @@ import type { LocalOptions } from './options.js';
  */
 export function localHost(opts: LocalOptions): AskHost {
   const host: AskHost = async (calls) => {
-    const [{ exec, registry }, { answerHostCalls }] = await Promise.all([localExec(), import('@brine/minion')]);
+    const [{ exec, registry }, { answerHostCalls }] = await Promise.all([localExec(), import('@brine/minion/host-calls')]);
     const ctx = await localContext(opts);
     return answerHostCalls(calls, (c) => exec.callExec(registry, c.fun, c.args, c.kwargs, ctx));
   };

@@ -3,14 +3,14 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TopMergeStrategy } from '@brine/compiler';
-import { yamlLib, type Diagnostic, type Grains, type Pillar } from '@brine/core';
+import type { Diagnostic, Grains, Pillar } from '@brine/core';
 import { cliErrors } from '../errors.js';
 import { fromParseError } from '../parse-errors.js';
 import { outputOption } from '../output/outputters.js';
 import type { OutFormat } from '../output/format.js';
 import { parseSaltArgs, type SaltArgs } from '../salt-args.js';
 import { parseRoots, withUserPath } from './file-roots.js';
-import { localGrains } from './grains.js';
+import { localGrains, yamlText } from './grains.js';
 import { readMinionConfig, type MinionConfig } from './minion-config.js';
 import { commandParams } from './params.js';
 import { LOCAL_USAGE } from './usage.js';
@@ -37,10 +37,10 @@ export interface LocalOptions {
   dataDir: string;
 }
 
-function readDataFile(what: string, file: string): Record<string, unknown> {
+function readDataFile(what: string, file: string, parse: (text: string) => unknown): Record<string, unknown> {
   let data: unknown;
   try {
-    data = yamlLib().parse(readFileSync(file, 'utf8'), { version: '1.1' });
+    data = parse(readFileSync(file, 'utf8'));
   } catch (e) {
     throw cliErrors.make('BRINE_ERR_CLI_BAD_FILE', { what, file, detail: (e as Error).message });
   }
@@ -92,7 +92,9 @@ export async function parseLocalOptions(argv: string[], cwd: string, env: NodeJS
   const dataDir = config.data_dir ?? '/var/lib/brine/minion';
   // the grains the minion's grains.setval persisted, as salt-call --local reads /etc/salt/grains
   const persisted = (await import('@brine/exec')).readGrainsFile(join(dataDir, 'grains'));
-  const grains = localGrains(id, grainsFile, config.grains, persisted);
+  // a data file that is JSON is read without the yaml library where that means the same (data-text.ts)
+  const parse = grainsFile || values.pillar ? (await import('./data-text.js')).parseDataText : yamlText;
+  const grains = localGrains(id, grainsFile, config.grains, persisted, parse);
   const top = {
     ...(config.top_file_merging_strategy ? { strategy: config.top_file_merging_strategy } : {}),
     ...(config.default_top ? { defaultTop: config.default_top } : {}),
@@ -111,7 +113,7 @@ export async function parseLocalOptions(argv: string[], cwd: string, env: NodeJS
       ...(config.nodegroups ? { nodegroups: config.nodegroups } : {}),
     },
   ) ?? { pillar: {}, diagnostics: [] };
-  const pillar = values.pillar ? compiler!.mergePillar(classic.pillar, readDataFile('pillar file', resolve(cwd, values.pillar))) : classic.pillar;
+  const pillar = values.pillar ? compiler!.mergePillar(classic.pillar, readDataFile('pillar file', resolve(cwd, values.pillar), parse)) : classic.pillar;
   // Params files in order, then `params='{...}'` on the command line (see params.ts).
   const params = commandParams(values.params ?? [], call.kwargs.params, cwd, (detail) => {
     throw cliErrors.make('BRINE_ERR_CLI_USAGE', { detail, usage: LOCAL_USAGE });

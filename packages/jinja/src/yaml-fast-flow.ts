@@ -1,0 +1,165 @@
+/**
+ * Flow collections for the fast YAML path (yaml-fast.ts): `{...}` and `[...]` on one line or
+ * wrapped over several, as `| json`, `| yaml` and PyYAML's dump write them.
+ */
+import { setKey } from '@brine/core';
+import type { FastPos, FastPositions } from './yaml-fast.js';
+import { GIVE_UP, plain, SPECIAL_START, trailingOk } from './yaml-scalars.js';
+
+/**
+ * Key positions are kept for the maps diagnostics point into: a file's IDs (depth 0), their
+ * state declarations (1) and the argument maps in a declaration's list (3); not deeper ones.
+ */
+export const POSITIONS_DEPTH = 3;
+
+/**
+ * The text of a flow collection as it is read: one line, then the next ones as the collection
+ * goes on. Scalars may go on over several lines (PyYAML's dump wraps long ones): the line break
+ * and the spaces around it fold into one space; a blank line in one is left to the full parser.
+ */
+export class FlowText {
+  text: string;
+  i = 0;
+  readonly more: () => string | undefined;
+  /** Each line's offset in `text`. */
+  readonly starts: number[];
+  constructor(first: string, more: () => string | undefined, starts: number[]) {
+    this.text = first;
+    this.more = more;
+    this.starts = starts;
+  }
+
+  nextLine(): boolean {
+    const line = this.more();
+    if (line === undefined) return false;
+    this.starts.push(this.text.length + 1);
+    this.text += '\n' + line;
+    return true;
+  }
+
+  /** Past spaces and line breaks, which separate tokens. */
+  space(): void {
+    do {
+      for (let c = this.text.charCodeAt(this.i); c === 32 || c === 10; c = this.text.charCodeAt(++this.i));
+    } while (this.i >= this.text.length && this.nextLine());
+  }
+
+  quoted(fold: boolean): unknown {
+    const rest = this.text.slice(this.i);
+    const m = rest[0] === '"' ? /^"((?:[^"\\\n]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^'\n]|'')*)'(?!')/.exec(rest);
+    if (m) {
+      this.i += m[0].length;
+      return rest[0] === '"' ? JSON.parse(`"${m[1]}"`) : m[1].replace(/''/g, "'");
+    }
+    return fold && rest[0] === "'" ? this.foldedQuoted() : GIVE_UP;
+  }
+
+  /** A single-quoted scalar over several lines. */
+  foldedQuoted(): unknown {
+    let out = '';
+    for (let j = this.i + 1; ;) {
+      if (j >= this.text.length && !this.nextLine()) return GIVE_UP;
+      const c = this.text[j];
+      if (c === "'" && this.text[j + 1] === "'") {
+        out += "'";
+        j += 2;
+      } else if (c === "'") {
+        this.i = j + 1;
+        return out;
+      } else if (c === '\n') {
+        // a line break and the spaces around it: one space; each blank line after it: a line break
+        let breaks = 0;
+        while (j < this.text.length || this.nextLine()) {
+          if (this.text[j] === '\n') breaks++;
+          else if (this.text[j] !== ' ') break;
+          j++;
+        }
+        out = out.replace(/ +$/, '') + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
+      } else {
+        out += c;
+        j++;
+      }
+    }
+  }
+
+  plainScalar(fold: boolean): unknown {
+    let raw = '';
+    for (;;) {
+      const start = this.i;
+      const text = this.text;
+      while (this.i < text.length) {
+        const c = text[this.i];
+        if (c === ',' || c === '[' || c === ']' || c === '{' || c === '}' || c === '#' || c === '\n') break;
+        const d = text[this.i + 1];
+        if (c === ':' && (d === ' ' || d === ',' || d === '}' || d === ']' || d === '\n' || d === undefined)) break;
+        this.i++;
+      }
+      raw += text.slice(start, this.i);
+      if (raw.trim() === '' || SPECIAL_START.test(raw) || !fold || (this.i < text.length && text[this.i] !== '\n')) break;
+      // at the end of a line: the scalar goes on below unless an indicator comes first
+      const end = this.i;
+      this.space();
+      const c = this.text[this.i];
+      if (this.i === end || c === undefined || ',[]{}#:'.includes(c)) {
+        this.i = end;
+        break;
+      }
+      const breaks = this.text.slice(end, this.i).split('\n').length - 1;
+      raw = raw.trimEnd() + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
+    }
+    raw = raw.trimEnd();
+    if (raw === '' || this.text[this.i] === '#' || SPECIAL_START.test(raw)) return GIVE_UP;
+    return plain(raw);
+  }
+}
+
+/**
+ * A flow collection (`{{ x | json }}` and `| yaml` put them in SLS files), on one line or more:
+ * maps and lists of quoted or plain scalars, string keys only. Anything else gives up.
+ */
+export function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: FastPositions, base: number): unknown {
+  const node = (depth: number): unknown => {
+    ft.space();
+    const c = ft.text[ft.i];
+    if (c === '{' || c === '[') return depth > 64 ? GIVE_UP : collection(depth + 1);
+    return c === '"' || c === "'" ? ft.quoted(true) : ft.plainScalar(true);
+  };
+  const collection = (depth: number): unknown => {
+    const isMap = ft.text[ft.i] === '{';
+    const close = isMap ? '}' : ']';
+    ft.i++;
+    const list: unknown[] = [];
+    const map: Record<string, unknown> = {};
+    const pos = isMap && base + depth <= POSITIONS_DEPTH ? new Map<string, FastPos>() : undefined;
+    if (pos) positions.set(map, pos);
+    for (;;) {
+      ft.space();
+      if (ft.text[ft.i] === close) {
+        ft.i++;
+        return isMap ? map : list;
+      }
+      if (isMap) {
+        const start = ft.i;
+        const key = ft.text[ft.i] === '"' || ft.text[ft.i] === "'" ? ft.quoted(false) : ft.plainScalar(false);
+        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || ft.text[ft.i] !== ':') return GIVE_UP;
+        ft.i++;
+        if (pos) pos.set(key, at(start));
+        ft.space();
+        const v = ft.text[ft.i] === ',' || ft.text[ft.i] === '}' ? null : node(depth);
+        if (v === GIVE_UP) return GIVE_UP;
+        setKey(map, key, v);
+      } else {
+        const v = node(depth);
+        // `[a: b]` is a map inside the list
+        if (v === GIVE_UP || ft.text[ft.i] === ':') return GIVE_UP;
+        list.push(v);
+      }
+      ft.space();
+      if (ft.text[ft.i] === ',') ft.i++;
+      else if (ft.text[ft.i] !== close) return GIVE_UP;
+    }
+  };
+  const value = collection(0);
+  if (value === GIVE_UP || !trailingOk(ft.text.slice(ft.i))) return GIVE_UP;
+  return value;
+}

@@ -1,0 +1,83 @@
+/**
+ * The scalars of the fast YAML path (yaml-fast.ts): Salt's loader rules for plain scalars, shared
+ * with the full loader (yaml-load.ts) so both agree, and the quoted forms the fast path reads.
+ */
+
+/** What a reader returns for text it leaves to the full parser. */
+export const GIVE_UP = Symbol('give up');
+
+/** The Salt loader's scalar rules, shared with the full loader (yaml-load.ts) so both agree. */
+export const YAML_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
+export const YAML_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/;
+export const YAML_INT = /^[-+]?(?:0|[1-9][0-9_]*)$/;
+export const YAML_EXP = /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/;
+/** PyYAML's float: a digit before the dot, or right after a dot with no sign (`.`, `-.5` are strings). */
+export const YAML_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/;
+
+/** Salt: `0644` -> 644 (decimal); a signed `0o`-style one stays octal as in PyYAML. */
+export function saltOctal(src: string): number {
+  const s = src.replace(/_/g, '');
+  if (s.startsWith('0')) return parseInt(s.replace(/^0+/, '') || '0', 10);
+  return (s.startsWith('-') ? -1 : 1) * parseInt(s.slice(2), 8);
+}
+
+/** YAML 1.1's base 60 (`1:30` is 90); other text with a colon (`127.0.0.1:8500`, `::1`) is a string. */
+const SEXAGESIMAL = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+
+/** Resolves a plain scalar the way the Salt loader does (see yaml-load.ts). */
+export function plain(s: string): unknown {
+  if (s === '' || s === '~' || s === 'null' || s === 'Null' || s === 'NULL') return null;
+  const c = s.charCodeAt(0);
+  // Only strings that cannot be anything else skip the checks below.
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 47 || c === 95) {
+    if (YAML_TRUE.test(s)) return true;
+    if (YAML_FALSE.test(s)) return false;
+    return s;
+  }
+  if (YAML_INT.test(s)) return Number(s.replace(/_/g, ''));
+  if (/^[-+]?0[0-7_]+$/.test(s)) return saltOctal(s);
+  if (/^[-+]?0x[0-9a-fA-F_]+$/.test(s) || /^[-+]?0b[01_]+$/.test(s) || SEXAGESIMAL.test(s) || /^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/.test(s)) {
+    return GIVE_UP;
+  }
+  if (YAML_FLOAT.test(s)) return Number(s.replace(/_/g, ''));
+  if (YAML_EXP.test(s)) return Number(s.replace(/_/g, ''));
+  return s;
+}
+
+export const SPECIAL_START = /^[[\]{}#&*!|>'"%@`,]|^[-?:](?:\s|$)/;
+
+/** A scalar in value or key position; GIVE_UP when it is not one we handle. */
+export function scalar(raw: string): unknown {
+  let s = raw;
+  // `{}` and `[]`, the empty defaults map files are full of; other flow collections: the full parser
+  if (s.startsWith('{}') || s.startsWith('[]')) return trailingOk(s.slice(2)) ? (s[0] === '{' ? {} : []) : GIVE_UP;
+  if (s.startsWith("'")) {
+    const end = s.indexOf("'", 1);
+    if (end < 0) return GIVE_UP;
+    let v = s.slice(1, end);
+    let rest = s.slice(end + 1);
+    while (rest.startsWith("'")) {
+      const next = rest.indexOf("'", 1);
+      if (next < 0) return GIVE_UP;
+      v += "'" + rest.slice(1, next);
+      rest = rest.slice(next + 1);
+    }
+    return trailingOk(rest) ? v : GIVE_UP;
+  }
+  if (s.startsWith('"')) {
+    const m = /^"((?:[^"\\]|\\["\\/nt])*)"(.*)$/.exec(s);
+    if (!m || !trailingOk(m[2])) return GIVE_UP;
+    return JSON.parse('"' + m[1] + '"');
+  }
+  if (SPECIAL_START.test(s)) return GIVE_UP;
+  const hash = s.indexOf(' #');
+  if (hash >= 0) s = s.slice(0, hash);
+  s = s.trimEnd();
+  if (s.includes(': ') || s.endsWith(':') || s.includes('\t')) return GIVE_UP;
+  return plain(s);
+}
+
+export function trailingOk(rest: string): boolean {
+  const r = rest.trim();
+  return r === '' || (r.startsWith('#') && /^\s/.test(rest));
+}
