@@ -56,7 +56,11 @@ t.test('an ack and the next job admitted are one commit; the job and its return 
   s.finish(ret('2'));
   t.equal(commits(`${file}-wal`) - c0, 2, 'the return: one more');
   t.equal(s.admit('2', 'test.ping', 'at-2b'), false, 'a job received twice is refused');
-  t.same(s.recoverInterrupted(() => ret('x')), [], 'nothing left running');
+  t.same(
+    s.recoverInterrupted(() => ret('x')),
+    [],
+    'nothing left running',
+  );
 });
 
 t.test('an ack nothing follows is applied in the next turn; readers see it at once', async (t) => {
