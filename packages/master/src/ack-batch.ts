@@ -8,6 +8,8 @@ export const ACK_HOLD_MS = 1000;
  * sequence (a ping after a ping, an orchestration's next step) to be published and carry them.
  */
 export const ACK_QUIET_MS = 250;
+/** Acks sent at once per ACK_HOLD_MS before they are held: a few minions are acked as before. */
+export const ACK_HOLD_AFTER = 100;
 /** Minions whose held acks are written per turn of the event loop (as publishing does). */
 const FLUSH_PER_TURN = 200;
 
@@ -16,7 +18,9 @@ const FLUSH_PER_TURN = 200;
  * committed. A TLS write per ack costs the master about as much as the job frame itself, so acks
  * are held briefly: a job frame sent to that minion meanwhile carries them in the same write (the
  * socket corked around them: one TLS record, one syscall), and the others go out once a burst of
- * returns has gone quiet, or after ACK_HOLD_MS. The order to a minion is kept (acks before the
+ * returns has gone quiet, or after ACK_HOLD_MS. Only a burst is held: the first ACK_HOLD_AFTER
+ * acks of a window go at once (a handful of minions sees no delay, and a minion stopped right
+ * after its return has nothing left to resend). The order to a minion is kept (acks before the
  * frame), and a `brine call` session, which waits for its ack to exit, is acked at once.
  */
 export class AckBatcher {
@@ -26,6 +30,10 @@ export class AckBatcher {
   private flushing: NodeJS.Immediate | undefined;
   /** Acks written with a job frame, and on their own (`/v1/stats`). */
   readonly stats = { acks_with_frame: 0, acks_alone: 0 };
+  /** Acks sent at once per window before holding starts (see ACK_HOLD_AFTER). */
+  holdAfter = ACK_HOLD_AFTER;
+  private sentAtOnce = 0;
+  private window: NodeJS.Timeout | undefined;
 
   private readonly hub: Pick<MinionHub, 'send' | 'sessions'>;
   constructor(hub: Pick<MinionHub, 'send' | 'sessions'>) {
@@ -34,7 +42,15 @@ export class AckBatcher {
 
   /** Queues an ack (committed already) for the minion of `session`. */
   ack(session: Session, frame: Buffer | string): void {
-    if (session.call) {
+    if (session.call || this.sentAtOnce < this.holdAfter) {
+      this.sentAtOnce++;
+      if (!this.window) {
+        this.window = setTimeout(() => {
+          this.window = undefined;
+          this.sentAtOnce = 0;
+        }, ACK_HOLD_MS);
+        this.window.unref();
+      }
       this.stats.acks_alone++;
       this.hub.send(session, frame);
       return;
@@ -86,6 +102,8 @@ export class AckBatcher {
 
   close(): void {
     this.clearTimers();
+    if (this.window) clearTimeout(this.window);
+    this.window = undefined;
     if (this.flushing) clearImmediate(this.flushing);
     this.flushing = undefined;
     this.held.clear();

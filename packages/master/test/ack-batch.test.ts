@@ -9,6 +9,10 @@ import { inProcessMaster } from './helpers/in-process-master.js';
  * reads both from one TLS record, the ack first. An ack nothing follows still arrives.
  */
 const m = inProcessMaster(t, 'ack-batch', { auto_accept: true });
+// as in a fleet's burst: every ack is held (a few minions are acked at once)
+t.before(() => {
+  m.get().jobs.acks.holdAfter = 0;
+});
 
 function retOf(jid: string): Record<string, unknown> {
   const now = new Date().toISOString();
@@ -43,6 +47,31 @@ t.test('an ack held when the next job goes out shares its TLS record, ahead of t
   t.equal(master.jobs.acks.stats.acks_with_frame, 1, 'counted as an ack sent with a frame');
   c.send(retOf(jid2));
   t.match(await c.next('ack'), { jid: jid2 }, 'an ack nothing follows arrives on its own');
+});
+
+t.test('a few acks are sent at once, not held', async (t) => {
+  const master = m.get();
+  master.jobs.acks.holdAfter = 100;
+  t.teardown(() => {
+    master.jobs.acks.holdAfter = 0;
+  });
+  const c = await rawSession(master.port, 'held3');
+  t.teardown(() => c.ws.terminate());
+  const first = await master.jobs.publish({ tgt: 'held3', fun: 'test.ping' });
+  await c.next('job');
+  const acked = new Promise<void>((resolve) => {
+    const off = master.events.subscribe(`brine/job/${first.jid}/ret/held3`, () => {
+      off();
+      resolve();
+    });
+  });
+  const before = master.jobs.acks.stats.acks_with_frame;
+  c.send(retOf(first.jid));
+  await acked;
+  const { jid } = await master.jobs.publish({ tgt: 'held3', fun: 'test.ping' });
+  t.match(await c.next('ack'), { jid: first.jid });
+  t.match(await c.next('job'), { jid });
+  t.equal(master.jobs.acks.stats.acks_with_frame, before, 'the ack went on its own, not held for the job');
 });
 
 t.test('acks of many returns of one minion arrive, in order, once the burst is stored', async (t) => {
