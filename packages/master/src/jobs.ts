@@ -1,6 +1,7 @@
 import { checkTarget, matchTarget, type TargetType, TARGET_TYPES } from '@brine/compiler';
 import { BrineError, type Logger } from '@brine/core';
 import { encode, type RetMsg, type StateResultsMsg } from '@brine/protocol';
+import { AckBatcher } from './ack-batch.js';
 import { masterErrors } from './errors.js';
 import type { EventBus } from './event-bus.js';
 import type { MinionHub, Session } from './hub.js';
@@ -119,12 +120,15 @@ export class JobManager {
   private sweeper: NodeJS.Timeout;
   /** Turns of the event loop publishing took (`/v1/stats`). */
   readonly stats = { publish_turns: 0 };
+  /** Acks held to ride with the next frame to their minion. */
+  readonly acks: AckBatcher;
 
   private readonly deps: JobManagerDeps;
 
   constructor(deps: JobManagerDeps) {
     this.deps = deps;
     this.jids = new JidGenerator(deps.lastJid);
+    this.acks = new AckBatcher(deps.hub);
     deps.hub.handlers = {
       onReturn: (s, r) => this.onReturn(s, r),
       onStateResults: (s, m) => this.onStateResults(s, m),
@@ -158,7 +162,7 @@ export class JobManager {
       const session = this.deps.hub.sessions.get(m);
       if (!session) continue;
       session.running.add(job.jid);
-      this.deps.hub.send(session, frame);
+      this.acks.sendWith(session, frame);
     }
     this.deps.log.info({ jid: job.jid, minions: here.length }, 'job sent for another master');
   }
@@ -379,7 +383,7 @@ export class JobManager {
       live.pending.add(m);
       if (session) {
         session.running.add(live.job.jid);
-        this.deps.hub.send(session, live.frame);
+        this.acks.sendWith(session, live.frame);
       } else forOthers.push(m);
       if (live.window < live.job.expected.length) {
         // in a batch a silent minion must not hold its slot for ever
@@ -466,7 +470,7 @@ export class JobManager {
     const current = session.call ? session : this.deps.hub.sessions.get(minion);
     const live = this.live.get(ret.jid);
     // one ack frame for every minion of a live job
-    if (current) this.deps.hub.send(current, live ? (live.ack ??= Buffer.from(encode({ type: 'ack', jid: ret.jid }))) : { type: 'ack', jid: ret.jid });
+    if (current) this.acks.ack(current, live ? (live.ack ??= Buffer.from(encode({ type: 'ack', jid: ret.jid }))) : encode({ type: 'ack', jid: ret.jid }));
     if (!inserted) return;
     const retTag = `brine/job/${ret.jid}/ret/${minion}`;
     // a return is stored once per job and minion, whichever master took it: the tag is the occurrence
@@ -484,7 +488,7 @@ export class JobManager {
     const nums = msg.results.map((r) => r.run_num);
     await this.deps.store.insertStateResults(msg.jid, minion, msg.results);
     const current = session.call ? session : this.deps.hub.sessions.get(minion);
-    if (current) this.deps.hub.send(current, { type: 'state_ack', jid: msg.jid, nums });
+    if (current) this.acks.ack(current, encode({ type: 'state_ack', jid: msg.jid, nums }));
     this.deps.events.fire(`brine/job/${msg.jid}/prog/${minion}`, {
       jid: msg.jid,
       id: minion,
@@ -582,6 +586,7 @@ export class JobManager {
 
   close(): void {
     clearInterval(this.sweeper);
+    this.acks.close();
     for (const live of this.live.values()) {
       for (const t of live.slotTimers.values()) clearTimeout(t);
       if (live.sending) clearImmediate(live.sending);

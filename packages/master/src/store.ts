@@ -123,6 +123,15 @@ export class MasterStore {
   /** Queued writes, each with what runs once it is committed. */
   private queue: Array<{ write: () => void; after: (() => void) | undefined }> = [];
   private scheduled = false;
+  /** The group commit's timer (set while queued writes wait for the window). */
+  private grouping: NodeJS.Timeout | undefined;
+  private lastCommit = 0;
+  /**
+   * At most one commit per this many ms: a fleet's returns arrive a few per turn, and each commit
+   * writes every page it touched (tables and indexes) to the WAL, so a burst goes in a few large
+   * commits rather than hundreds of small ones. A write after a quiet spell commits in the next turn.
+   */
+  groupMs = 10;
   private closed = false;
   private readonly stmts;
 
@@ -216,10 +225,11 @@ export class MasterStore {
   }
 
   private schedule(): void {
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.commit(BATCH_TURN_MS));
-    }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const wait = this.lastCommit + this.groupMs - performance.now();
+    if (wait <= 0) setImmediate(() => this.commit(BATCH_TURN_MS));
+    else this.grouping = setTimeout(() => this.commit(BATCH_TURN_MS), wait);
   }
 
   /**
@@ -244,6 +254,8 @@ export class MasterStore {
    */
   private commit(budgetMs: number): void {
     this.scheduled = false;
+    if (this.grouping) clearTimeout(this.grouping);
+    this.grouping = undefined;
     if (this.retryTimer) return; // a failed batch waits for its retry; new writes join it
     if (this.queue.length === 0) return;
     const writes = this.queue;
@@ -261,7 +273,8 @@ export class MasterStore {
             }
           }
         })();
-        this.onWriteTime((performance.now() - t0) / 1000);
+        this.lastCommit = performance.now();
+        this.onWriteTime((this.lastCommit - t0) / 1000);
       } catch (err) {
         // Rolled back as a whole: put the batch back in front of what came since and retry.
         this.queue = writes.concat(this.queue);
@@ -283,8 +296,10 @@ export class MasterStore {
     }
     this.retryMs = 0;
     if (done < writes.length) {
+      // the rest of a burst cut by the turn's budget goes on in the next turn
       this.queue = writes.slice(done).concat(this.queue);
-      this.schedule();
+      this.scheduled = true;
+      setImmediate(() => this.commit(BATCH_TURN_MS));
     }
     for (let i = 0; i < done; i++) writes[i]!.after?.();
   }

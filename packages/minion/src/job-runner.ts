@@ -77,12 +77,22 @@ export class JobRunner {
   }
 
   onJob(job: JobMsg): void {
-    if (!this.deps.spool.markSeen(job.jid)) {
+    // a job that starts now is recorded as received and running in one commit
+    const started = new Date().toISOString();
+    const now = this.queue.length === 0 && this.running.size < this.maxJobs();
+    if (!(now ? this.deps.spool.admit(job.jid, job.fun, started) : this.deps.spool.markSeen(job.jid))) {
       this.deps.log.info({ jid: job.jid }, 'job received twice; ignored');
       return;
     }
-    this.queue.push(job);
-    this.pump();
+    if (now) this.start(job, started);
+    else {
+      this.queue.push(job);
+      this.pump();
+    }
+  }
+
+  private maxJobs(): number {
+    return Math.max(1, this.deps.config.max_concurrent_jobs);
   }
 
   /**
@@ -139,24 +149,26 @@ export class JobRunner {
   }
 
   private pump(): void {
-    while (this.queue.length > 0 && this.running.size < Math.max(1, this.deps.config.max_concurrent_jobs)) {
-      const job = this.queue.shift()!;
-      this.execute(job).catch((err: unknown) => {
-        // the spool could not record the job (a full disk, ...): it is dropped, the queue goes on
-        this.running.delete(job.jid);
-        this.deps.log.error({ event: 'job_failed', jid: job.jid, err }, 'job not run to the end');
-        this.pump();
-      });
-    }
+    while (this.queue.length > 0 && this.running.size < this.maxJobs()) this.start(this.queue.shift()!);
   }
 
-  private async execute(job: JobMsg): Promise<void> {
+  /** Runs a job; `admitted`: the time it was recorded as running with (else it is recorded now). */
+  private start(job: JobMsg, admitted?: string): void {
+    this.execute(job, admitted).catch((err: unknown) => {
+      // the spool could not record the job (a full disk, ...): it is dropped, the queue goes on
+      this.running.delete(job.jid);
+      this.deps.log.error({ event: 'job_failed', jid: job.jid, err }, 'job not run to the end');
+      this.pump();
+    });
+  }
+
+  private async execute(job: JobMsg, admitted?: string): Promise<void> {
     const { deps } = this;
-    const started = new Date().toISOString();
+    const started = admitted ?? new Date().toISOString();
     const abort = new AbortController();
     const entry: Running = { jid: job.jid, fun: job.fun, arg: job.arg, kwarg: job.kwarg, started, pid: process.pid, abort };
     this.running.set(job.jid, entry);
-    deps.spool.begin(job.jid, job.fun, started);
+    if (admitted === undefined) deps.spool.begin(job.jid, job.fun, started);
     deps.log.info({ event: 'job_started', jid: job.jid, fun: job.fun }, 'job started');
     let ret: unknown;
     let retcode = 0;

@@ -13,6 +13,15 @@ export type SpooledReturn = Omit<RetMsg, 'v' | 'type' | 'id'>;
 export class ResultSpool {
   private readonly db: Database.Database;
   private stmts!: ReturnType<ResultSpool['prepare']>;
+  /** One transaction, made once: runs the function it is given. */
+  private tx!: <T>(fn: () => T) => T;
+  /**
+   * Acks not applied yet: their deletes join the next write's transaction (an ack and the next
+   * job's admission, which the master sends in one write, are one commit) or go in the next turn.
+   * Every method applies them first, so what it reads or writes sees them done.
+   */
+  private acked: Array<{ jid: string; nums?: number[] }> = [];
+  private ackTurn: NodeJS.Immediate | undefined;
 
   readonly file: string;
   constructor(file: string) {
@@ -41,6 +50,8 @@ export class ResultSpool {
     // a process crash keeps what WAL committed; only an OS crash could lose the last results
     this.db.pragma('synchronous = NORMAL');
     this.stmts = this.prepare();
+    const run = this.db.transaction((fn: () => unknown) => fn());
+    this.tx = <T>(fn: () => T): T => run(fn) as T;
     this.stmts.pruneSeen.run(new Date(Date.now() - 7 * 86400_000).toISOString());
   }
 
@@ -69,20 +80,35 @@ export class ResultSpool {
   }
 
   put(ret: SpooledReturn): void {
+    this.applyAcks();
     this.stmts.put.run(ret.jid, JSON.stringify(ret), new Date().toISOString());
   }
 
   /** Records a job as running, so a minion killed during it can say so when it comes back. */
   begin(jid: string, fun: string, started: string): void {
+    this.applyAcks();
     this.stmts.activePut.run(jid, fun, started);
+  }
+
+  /**
+   * A job about to run: recorded as received and as running in one transaction (with the acks
+   * waiting); false when it was received before (then nothing is recorded).
+   */
+  admit(jid: string, fun: string, started: string): boolean {
+    return this.tx(() => {
+      this.applyAcks();
+      if (this.stmts.seen.run(jid, started).changes === 0) return false;
+      this.stmts.activePut.run(jid, fun, started);
+      return true;
+    });
   }
 
   /** Spools a job's return and forgets it was running, in one transaction. */
   finish(ret: SpooledReturn): void {
-    this.db.transaction(() => {
+    this.tx(() => {
       this.put(ret);
       this.stmts.activeDel.run(ret.jid);
-    })();
+    });
   }
 
   /**
@@ -91,7 +117,8 @@ export class ResultSpool {
    */
   recoverInterrupted(make: (job: { jid: string; fun: string; started: string }) => SpooledReturn): SpooledReturn[] {
     const out: SpooledReturn[] = [];
-    this.db.transaction(() => {
+    this.applyAcks();
+    this.tx(() => {
       for (const job of this.stmts.activeAll.all() as Array<{ jid: string; fun: string; started: string }>) {
         this.stmts.activeDel.run(job.jid);
         if (this.stmts.has.get(job.jid)) continue;
@@ -99,7 +126,7 @@ export class ResultSpool {
         this.put(ret);
         out.push(ret);
       }
-    })();
+    });
     return out;
   }
 
@@ -107,50 +134,82 @@ export class ResultSpool {
   drop(jid: string): { ret: boolean; states: number } {
     let ret = false;
     let states = 0;
-    this.db.transaction(() => {
+    this.tx(() => {
+      this.applyAcks();
       ret = this.stmts.del.run(jid).changes > 0;
       states = this.stmts.stateDrop.run(jid).changes;
-    })();
+    });
     return { ret, states };
   }
 
+  /** The master stored the job's return: deleted with the next write, or in the next turn. */
   ack(jid: string): void {
-    this.db.transaction(() => {
-      this.stmts.del.run(jid);
-      this.stmts.refusalDel.run(jid, 'ret');
-    })();
+    this.queueAck({ jid });
+  }
+
+  private queueAck(a: { jid: string; nums?: number[] }): void {
+    this.acked.push(a);
+    this.ackTurn ??= setImmediate(() => {
+      this.ackTurn = undefined;
+      try {
+        this.applyAcks();
+      } catch {
+        // the items stay spooled: they are sent again after a reconnect and acked again
+      }
+    });
+  }
+
+  /** Applies the acks waiting (inside the caller's transaction, when it has one). */
+  private applyAcks(): void {
+    if (this.acked.length === 0) return;
+    const acked = this.acked;
+    this.acked = [];
+    this.tx(() => {
+      for (const a of acked) {
+        if (a.nums === undefined) {
+          this.stmts.del.run(a.jid);
+          this.stmts.refusalDel.run(a.jid, 'ret');
+        } else for (const n of a.nums) this.stmts.stateDel.run(a.jid, n);
+      }
+    });
   }
 
   /** Spooled returns; a row that does not parse as one goes to `bad` instead (to be quarantined). */
   pending(bad?: (jid: string, why: string) => void): SpooledReturn[] {
+    this.applyAcks();
     return parseRows(this.stmts.all.all() as Row[], bad) as SpooledReturn[];
   }
 
   /** The spooled return of one job. */
   pendingOf(jid: string, bad?: (jid: string, why: string) => void): SpooledReturn | undefined {
+    this.applyAcks();
     return parseRows(this.stmts.one.all(jid) as Row[], bad)[0] as SpooledReturn | undefined;
   }
 
   size(): number {
+    this.applyAcks();
     return (this.stmts.count.get() as { n: number }).n;
   }
 
   /** Records a jid as received; false when it was seen before (a job runs at most once). */
   markSeen(jid: string): boolean {
-    return this.stmts.seen.run(jid, new Date().toISOString()).changes > 0;
+    return this.tx(() => {
+      this.applyAcks();
+      return this.stmts.seen.run(jid, new Date().toISOString()).changes > 0;
+    });
   }
 
   /** Keeps streamed state results until the master acknowledges them (one transaction). */
   putStates(jid: string, fun: string, items: StateResultItem[]): void {
-    this.db.transaction(() => {
+    this.tx(() => {
+      this.applyAcks();
       for (const it of items) this.stmts.statePut.run(jid, it.run_num, fun, JSON.stringify(it));
-    })();
+    });
   }
 
+  /** The master stored these state results: deleted like an ack's return. */
   ackStates(jid: string, nums: number[]): void {
-    this.db.transaction(() => {
-      for (const n of nums) this.stmts.stateDel.run(jid, n);
-    })();
+    this.queueAck({ jid, nums });
   }
 
   /**
@@ -158,6 +217,7 @@ export class ResultSpool {
    * parse as one goes to `bad` instead, with its run number.
    */
   pendingStates(bad?: (jid: string, why: string, runNum: number) => void, jid?: string): Array<{ jid: string; fun: string; results: StateResultItem[] }> {
+    this.applyAcks();
     const out = new Map<string, { jid: string; fun: string; results: StateResultItem[] }>();
     const rows = (jid === undefined ? this.stmts.stateAll.all() : this.stmts.stateOf.all(jid)) as Array<Row & { run_num: number; fun: string }>;
     for (const r of rows) {
@@ -172,6 +232,7 @@ export class ResultSpool {
 
   /** Counts one more refusal of a job's `ret` or `state_results` by the master; returns the count. */
   refused(jid: string, kind: 'ret' | 'state_results'): number {
+    this.applyAcks();
     return (this.stmts.refuse.get(jid, kind) as { n: number }).n;
   }
 
@@ -181,6 +242,7 @@ export class ResultSpool {
    * the master refuses for good is never sent again, and nothing is lost. Returns the file.
    */
   quarantine(jid: string, kind: 'ret' | 'state_results', reason: string, runNums?: number[]): string {
+    this.applyAcks();
     const dir = path.join(path.dirname(this.file), 'spool-quarantine');
     const at = new Date().toISOString();
     const file = path.join(dir, `${jid.replace(/[^0-9A-Za-z_-]/g, '_').slice(0, 64)}-${kind}-${at.replace(/[:.]/g, '')}.json`);
@@ -198,11 +260,18 @@ export class ResultSpool {
   }
 
   stateSize(): number {
+    this.applyAcks();
     return (this.stmts.stateCount.get() as { n: number }).n;
   }
 
   close(): void {
-    this.db.close();
+    if (this.ackTurn) clearImmediate(this.ackTurn);
+    this.ackTurn = undefined;
+    try {
+      this.applyAcks();
+    } finally {
+      this.db.close();
+    }
   }
 }
 

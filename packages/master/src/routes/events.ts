@@ -17,7 +17,7 @@ export interface EventRouteDeps {
   store: StoreBackend;
   states: StateService;
   files: FileServer;
-  jobs: Pick<JobManager, 'stats'>;
+  jobs: Pick<JobManager, 'stats' | 'acks'>;
 }
 
 /** An event as an SSE message, made once however many streams carry it. */
@@ -49,6 +49,7 @@ export async function eventRoutes(app: FastifyInstance, deps: EventRouteDeps): P
       schema_version: await deps.store.schemaVersion(),
       ...deps.states.stats,
       ...deps.jobs.stats,
+      ...deps.jobs.acks.stats,
       files_served: deps.files.served,
       files_refused: deps.files.refused,
     }),

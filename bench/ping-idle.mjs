@@ -1,0 +1,97 @@
+// Pings on an idle master: N agents (K processes) connect, then each ping waits until the master
+// is idle (the fleet's first pillar requests done, which bench/swarm.mjs's ping overlaps) and
+// prints per ping: store commits, wall ms, master CPU (in the ping, and with the held acks sent
+// after it), the longest event-loop block and the agents' CPU; then two pings back to back, and
+// the acks sent with a job frame or alone. Usage: node bench/ping-idle.mjs [N] [--procs K]
+// (PINGS=3 by default).
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { positional, procsArg, readiness, spawnAgents } from './lib/agent-procs.mjs';
+import { grainsStored, measured, startMaster } from './lib/cluster.mjs';
+
+const N = Number(positional()[0] ?? 1000);
+const K = procsArg();
+const PINGS = Number(process.env.PINGS ?? 3);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-fanping-'));
+const master = await startMaster(dir);
+const grains = { os: 'Debian', os_family: 'Debian', kernel: 'Linux', ipv4: ['127.0.0.1'] };
+const ready = readiness(N);
+const agents = await spawnAgents({ n: N, procs: K, dir, port: master.ready.port, prefix: 'swarm', grains, onReady: ready.onReady });
+const kids = () =>
+  readdirSync('/proc/self/task')
+    .flatMap((t) => readFileSync(`/proc/self/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
+    .filter((p) => p !== master.proc.pid);
+const cpuOf = (pid) => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0;
+  }
+};
+const agentsCpu = () => kids().reduce((s, p) => s + cpuOf(p), 0);
+const connect = await measured(master, async () => {
+  agents.start();
+  await ready.all();
+  await grainsStored(path.join(dir, 'master', 'master.db'), N);
+});
+const stats = async () => (await fetch(`${master.ready.api_url}/v1/stats`, { headers: { authorization: `Bearer ${master.client.target.token}` } })).json();
+const out = {
+  minions: N,
+  load: os.loadavg()[0].toFixed(1),
+  connect_ms: Math.round(connect.ms),
+  connect_cpu: connect.cpuS,
+  connect_block: connect.loopMs,
+  pings: [],
+};
+// the master idle (connect's tail of pillar and mine requests done) before each ping
+async function idle() {
+  for (let i = 0; i < 40; i++) {
+    const c0 = master.cpu();
+    await sleep(500);
+    if (master.cpu() - c0 <= 20) return;
+  }
+}
+const commitsNow = async () => {
+  const t = await (await fetch(`${master.ready.api_url}/metrics`, { headers: { authorization: `Bearer ${master.client.target.token}` } })).text();
+  return Number(/^brine_store_write_seconds_count(?:\{[^}]*\})? (\S+)$/m.exec(t)?.[1] ?? NaN);
+};
+for (let i = 0; i < PINGS; i++) {
+  await idle();
+  const k0 = await commitsNow();
+  const a0 = agentsCpu();
+  const m0 = master.cpu();
+  const p = await measured(master, async () => {
+    const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
+    return Object.keys(res.returns).length;
+  });
+  await sleep(1500); // deferred acks go out
+  out.pings.push({
+    commits: (await commitsNow()) - k0,
+    ms: Math.round(p.ms),
+    returns: p.out,
+    cpu: p.cpuS,
+    block: p.loopMs,
+    cpu_with_acks: (master.cpu() - m0) / 1000,
+    agents_cpu: (agentsCpu() - a0) / 1000,
+  });
+}
+// back to back, as swarm.mjs does
+await idle();
+const bb = await measured(master, async () => {
+  const t0 = performance.now();
+  await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
+  const t1 = performance.now();
+  await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
+  return [Math.round(t1 - t0), Math.round(performance.now() - t1)];
+});
+out.back_to_back = { ms: bb.out, cpu: bb.cpuS, block: bb.loopMs };
+const s = await stats();
+out.acks = { with_frame: s.acks_with_frame, alone: s.acks_alone };
+console.log(JSON.stringify(out));
+await agents.stop();
+master.proc.kill('SIGTERM');
+await new Promise((r) => master.proc.on('exit', r));
+rmSync(dir, { recursive: true, force: true });
