@@ -27,7 +27,8 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
           continue;
         }
         if (!isDict(arg)) continue;
-        for (const [key, val] of Object.entries(arg)) {
+        for (const key in arg) {
+          const val = arg[key];
           if (key === 'names') {
             if (Array.isArray(val)) for (const n of val) if (!names.some((x) => sameName(x, n))) names.push(n);
           } else if (key === 'state') {

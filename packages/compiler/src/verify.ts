@@ -60,7 +60,8 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
       continue;
     }
     let stateCount = 0;
-    for (const [state, run] of Object.entries(decl)) {
+    for (const state in decl) {
+      const run = decl[state];
       if (state.startsWith('__')) {
         if (!KNOWN_ID_KEYS.has(state)) err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: state, what: 'key' }, id, undefined, 'warning');
         continue;
