@@ -48,7 +48,8 @@ function resourceNames(id: string, list: unknown[]): string[] {
 
 export function argBind(high: HighData, origins?: Record<string, IdOrigin>): StageResult<HighData> {
   const diagnostics: Diagnostic[] = [];
-  const out: HighData = { ...high };
+  // copied when a declaration changes: most trees bind nothing, and the copy of 10,000 IDs is not free
+  let out: HighData | undefined;
 
   for (const id of Object.keys(high)) {
     if (id.startsWith('__')) continue;
@@ -59,8 +60,9 @@ export function argBind(high: HighData, origins?: Record<string, IdOrigin>): Sta
       if (state.startsWith('__')) continue;
       const list = decl[state];
       if (!Array.isArray(list)) continue;
-      const entries: Array<Record<string, string>> = [];
-      const seen = new Set<string>();
+      // made for the rare state that binds: this loop runs for every state of the tree
+      let entries: Array<Record<string, string>> | undefined;
+      let seen: Set<string> | undefined;
       let existing = -1;
       list.forEach((arg, i) => {
         const key = argKey(arg);
@@ -100,12 +102,12 @@ export function argBind(high: HighData, origins?: Record<string, IdOrigin>): Sta
           }
           const value = argBindEntryValue(ref);
           const k = `${ref.state}\0${value}`;
-          if (seen.has(k)) continue;
+          if ((seen ??= new Set()).has(k)) continue;
           seen.add(k);
-          entries.push({ [ref.state]: value });
+          (entries ??= []).push({ [ref.state]: value });
         }
       });
-      if (entries.length === 0) continue;
+      if (entries === undefined) continue;
       const newList = [...list];
       if (existing >= 0) {
         const prev = (newList[existing] as Decl).arg_bind;
@@ -119,7 +121,7 @@ export function argBind(high: HighData, origins?: Record<string, IdOrigin>): Sta
       newDecl ??= { ...decl };
       newDecl[state] = newList;
     }
-    if (newDecl) out[id] = newDecl;
+    if (newDecl) (out ??= { ...high })[id] = newDecl;
   }
-  return { value: out, diagnostics };
+  return { value: out ?? high, diagnostics };
 }

@@ -1,5 +1,5 @@
 import type { Diagnostic, HighData, LowChunk, StateArg } from '@brine/core';
-import { ids, isDict, stateKeys, type Decl } from './high-util.js';
+import { ids, isDict, type Decl } from './high-util.js';
 
 /**
  * The compile stage: each state declaration becomes one low chunk per name, with its arguments
@@ -12,8 +12,10 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
   for (const id of ids(high)) {
     const body = high[id] as Decl;
     if (!isDict(body)) continue;
-    for (const state of stateKeys(body)) {
+    // stateKeys() inline: no array per declaration
+    for (const state in body) {
       const run = body[state] as StateArg[];
+      if (state.startsWith('__') || !Array.isArray(run)) continue;
       const funcs: string[] = [];
       const names: unknown[] = [];
       const chunk: Record<string, unknown> = { state, name: id };
@@ -27,7 +29,8 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
           continue;
         }
         if (!isDict(arg)) continue;
-        for (const [key, val] of Object.entries(arg)) {
+        for (const key in arg) {
+          const val = arg[key];
           if (key === 'names') {
             if (Array.isArray(val)) for (const n of val) if (!names.some((x) => sameName(x, n))) names.push(n);
           } else if (key === 'state') {

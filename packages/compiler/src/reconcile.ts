@@ -3,7 +3,7 @@ import { IN_REQUISITES, REQUISITE_KEYS } from '@brine/core';
 import { compilerErrors } from './errors.js';
 import { locate, type IdOrigin } from './gather.js';
 import { globMatch } from './glob.js';
-import { argKey, argKeys, cloneJson, findName, findSls, ids, isDict, requisiteTarget, stateKeys, type Decl } from './high-util.js';
+import { argKey, argKeys, cloneJson, findName, findSls, ids, isDict, requisiteTarget, type Decl } from './high-util.js';
 
 /**
  * The reconcile stage: user `extend`, then requisite_in (`*_in`, `use`, `prereq`) folded into
@@ -193,8 +193,10 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
   for (const id of ids(high)) {
     const decl = high[id] as Decl;
     if (!isDict(decl)) continue;
-    for (const state of stateKeys(decl)) {
+    // stateKeys() inline: no array per declaration
+    for (const state in decl) {
       const own = decl[state] as StateArg[];
+      if (state.startsWith('__') || !Array.isArray(own)) continue;
       for (const arg of own) {
         const key = argKey(arg);
         if (key === undefined || !(IN_KEYS.has(key) || key === 'use' || key === 'prereq')) continue;

@@ -19,8 +19,9 @@ export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>
   const splitRun = (id: string, state: string, run: unknown[]): unknown[] | undefined => {
     let out: unknown[] | undefined;
     run.forEach((arg, i) => {
-      const keys = isDict(arg) ? Object.keys(arg) : [];
-      if (keys.length < 2 || REQUISITE_KEYS.has(keys[0]!)) {
+      // most arguments have one key: say so without listing them (every argument of a tree comes here)
+      const keys = isDict(arg) && !oneKey(arg) ? Object.keys(arg) : undefined;
+      if (keys === undefined || keys.length < 2 || REQUISITE_KEYS.has(keys[0]!)) {
         out?.push(arg);
         return;
       }
@@ -40,7 +41,8 @@ export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>
   const splitDecl = (id: string, decl: unknown): unknown => {
     if (!isDict(decl)) return decl;
     let copy: Record<string, unknown> | undefined;
-    for (const [state, run] of Object.entries(decl)) {
+    for (const state in decl) {
+      const run = decl[state];
       if (state.startsWith('__') || !Array.isArray(run)) continue;
       const next = splitRun(id, state, run);
       if (next) (copy ??= { ...decl })[state] = next;
@@ -48,7 +50,8 @@ export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>
     return copy ?? decl;
   };
   let out: HighData | undefined;
-  for (const [id, decl] of Object.entries(high)) {
+  for (const id in high) {
+    const decl = high[id];
     if (id === '__extend__' && Array.isArray(decl)) {
       const ext = decl.map((entry) => {
         if (!isDict(entry)) return entry;
@@ -70,4 +73,11 @@ export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>
     if (d2 !== decl) (out ??= { ...high })[id] = d2 as never;
   }
   return { value: out ?? high, diagnostics };
+}
+
+/** A dict with at most one key, found without listing its keys. */
+function oneKey(arg: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const _k in arg) if (++n > 1) return false;
+  return true;
 }

@@ -169,10 +169,24 @@ export function injectAutoOrder(state: HighData, counter: { next: number }, keyO
     if (id.startsWith('__')) continue;
     const decl = state[id];
     if (decl === null || typeof decl !== 'object' || Array.isArray(decl)) continue;
-    for (const [key, args] of Object.entries(decl as Record<string, unknown>)) {
+    // for-in and index loops: this runs for every state of a tree, and temporary arrays add up
+    for (const key in decl) {
+      const args = (decl as Record<string, unknown>)[key];
       if (key.startsWith('_') || !Array.isArray(args)) continue;
-      const has = args.some((a) => a !== null && typeof a === 'object' && !Array.isArray(a) && Object.keys(a)[0] === 'order');
-      if (!has) args.push({ order: counter.next++ });
+      if (!hasOrder(args)) args.push({ order: counter.next++ });
     }
   }
+}
+
+/** Whether an argument list has a dict whose first key is `order`. */
+function hasOrder(args: unknown[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null || typeof a !== 'object' || Array.isArray(a)) continue;
+    for (const k in a) {
+      if (k === 'order') return true;
+      break;
+    }
+  }
+  return false;
 }

@@ -60,7 +60,8 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
       continue;
     }
     let stateCount = 0;
-    for (const [state, run] of Object.entries(decl)) {
+    for (const state in decl) {
+      const run = decl[state];
       if (state.startsWith('__')) {
         if (!KNOWN_ID_KEYS.has(state)) err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: state, what: 'key' }, id, undefined, 'warning');
         continue;
@@ -78,30 +79,32 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
       } else if (schema && funcs.length === 1 && !schema.hasFunction(state, funcs[0]!)) {
         err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: `${state}.${funcs[0]}`, what: 'state function' }, id, state, 'warning');
       }
-      (run as unknown[]).forEach((arg, index) => {
-        if (typeof arg === 'string') return;
+      // an index loop, not forEach: no closure per declaration (every state of a tree comes here)
+      for (let index = 0; index < run.length; index++) {
+        const arg: unknown = run[index];
+        if (typeof arg === 'string') continue;
         const key = argKey(arg);
         if (key === undefined && isDict(arg) && REQUISITE_KEYS.has(Object.keys(arg)[0] ?? '')) {
           const keys = Object.keys(arg);
           err('BRINE_ERR_COMPILE_MULTI_KEY_REQUISITE', { id, state, index: index + 1, key: keys[0], keys: keys.join(', ') }, id, `${state}/${keys[0]}`);
-          return;
+          continue;
         }
         if (!isDict(arg)) {
           // Salt skips an argument that is neither a function name nor a dictionary (a template
           // that printed `- False`); so does Brine, saying where.
           err('BRINE_ERR_COMPILE_IGNORED_ARG', { id, state, index: index + 1, got: JSON.stringify(arg) ?? String(arg) }, id, state, 'warning');
-          return;
+          continue;
         }
         if (key === undefined) {
           err('BRINE_ERR_COMPILE_BAD_ARG', { id, state, index: index + 1, got: JSON.stringify(arg) }, id, state);
-          return;
+          continue;
         }
         const value = (arg as Record<string, unknown>)[key];
         const path = `${state}/${key}`;
         if (REQUISITE_KEYS.has(key)) {
           if (!Array.isArray(value)) {
             err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: isDict(value) ? 'a dictionary' : JSON.stringify(value) }, id, path);
-            return;
+            continue;
           }
           for (const ref of value) {
             // Salt refuses `- pkg.installed: vim`: a requisite names a module, not a function.
@@ -122,7 +125,7 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
           const how = !suggestion && funcs.length === 1 && key !== 'name' ? schema?.unknownArg?.(state, funcs[0]!, key) : undefined;
           if (how) err('BRINE_ERR_COMPILE_UNKNOWN_ARG', { id, key, fun: `${state}.${funcs[0]}`, what: UNKNOWN_ARG_WHAT[how] }, id, path, 'warning');
         }
-      });
+      }
     }
     if (stateCount === 0) err('BRINE_ERR_COMPILE_NO_FUNCTION', { id, state: '(none)' }, id);
   }

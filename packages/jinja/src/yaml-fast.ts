@@ -17,7 +17,7 @@ export interface FastPos {
 }
 
 /** Map key positions, by map object. */
-export type FastPositions = WeakMap<object, Map<string, FastPos>>;
+export type FastPositions = Map<object, Map<string, FastPos>>;
 
 export interface FastResult {
   value: unknown;
@@ -289,7 +289,8 @@ export function fastYaml(text: string): FastResult | undefined {
     }
     lines.push({ indent: l.length - body.length, text: body.trimEnd(), no: n + 1 });
   }
-  const positions: FastPositions = new WeakMap();
+  // a Map, not a WeakMap: it lives no longer than the result, and a large WeakMap is work for every GC
+  const positions: FastPositions = new Map();
   if (lines.length === 0) return { value: null, positions };
   const reader = new Reader(lines, positions, raw);
   const first = lines[0];
