@@ -25,22 +25,32 @@ const K = procsArg();
 const loadBefore = Math.round(os.loadavg()[0] * 10) / 10;
 const withStorm = process.argv.includes('--storm') || process.env.BENCH_STORM === '1';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-swarm-'));
-let master = await startMaster(dir);
+// BENCH_MASTER_CONFIG: YAML lines appended to the master's config (e.g. 'max_admitting: 900')
+let master = await startMaster(dir, (process.env.BENCH_MASTER_CONFIG ?? '').replaceAll('\\n', '\n'));
 const grains = { os: 'Debian', os_family: 'Debian', kernel: 'Linux', ipv4: ['127.0.0.1'] };
 const ready = readiness(N);
-const agents = await spawnAgents({ n: N, procs: K, dir, port: master.ready.port, prefix: 'swarm', grains, onReady: ready.onReady });
+const agents = await spawnAgents({ n: N, procs: K, dir, port: master.ready.port, prefix: 'swarm', grains, masterFinger: master.ready.fingerprint, onReady: ready.onReady });
 const dbFile = path.join(dir, 'master', 'master.db');
 
 const rss0 = master.rss();
 let t0;
+const timeline = [];
 const connect = await measured(master, async () => {
   t0 = performance.now();
+  // BENCH_TIMELINE=1: every 500 ms, the master's CPU and how many agents were welcomed (stderr)
+  const sampler = process.env.BENCH_TIMELINE === '1' ? sample(timeline) : undefined;
+  // the monotonic clock (perf's -k CLOCK_MONOTONIC) at the phase's start and end, for a profile of it
+  if (sampler) console.error(`connect_start_monotonic_s ${Number(process.hrtime.bigint()) / 1e9}`);
   agents.start();
   await ready.all();
   await grainsStored(dbFile, N);
+  clearInterval(sampler);
+  if (sampler) console.error(`connect_end_monotonic_s ${Number(process.hrtime.bigint()) / 1e9}`);
 });
+if (timeline.length) console.error(timeline.map((r) => `${r.t}ms cpu=${r.cpu}ms ready=${r.ready}`).join('\n'));
 const rss1 = master.rss();
 const connected = await agents.stats();
+const hubStats = await master.client.get('/v1/stats');
 const ping = await measured(master, async () => {
   const p1 = performance.now();
   const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
@@ -66,10 +76,20 @@ console.log(
     master_rss_kb_per_minion: Math.round((rss1 - rss0) / N),
     master_cpu_s: { connect: round2(connect.cpuS), ping: round2(ping.cpuS) },
     event_loop_max_block_ms: { connect: connect.loopMs, ping: ping.loopMs },
+    master_admission: {
+      busy_refused: hubStats.busy_refused,
+      auth_timeouts: hubStats.auth_timeouts,
+      tls_resumed: hubStats.tls_resumed,
+      unauth_refused: hubStats.unauth_refused,
+    },
     agents: {
       reconnects: connected.reconnects,
       handshake_timeouts: connected.handshake_timeouts,
       failed_tries: connected.unreachable,
+      busy: connected.busy,
+      busy_wait_s: round2(connected.busy_wait_ms / 1000),
+      connect_cpu_s: round2(connected.connect_cpu_ms / 1000),
+      start_loop_ms: connected.start_loop_ms,
       reasons: connected.reasons,
     },
     cpus: os.cpus().length,
@@ -83,6 +103,17 @@ await agents.stop();
 master.proc.kill('SIGTERM');
 await new Promise((r) => master.proc.on('exit', r));
 rmSync(dir, { recursive: true, force: true });
+
+function sample(rows) {
+  let cpu = master.cpu();
+  let count = 0;
+  return setInterval(() => {
+    const now = master.cpu();
+    rows.push({ t: Math.round(performance.now() - t0), cpu: Math.round(now - cpu), ready: ready.count - count });
+    cpu = now;
+    count = ready.count;
+  }, 500);
+}
 
 function round2(x) {
   return Math.round(x * 100) / 100;
