@@ -10,8 +10,8 @@ import { createLogger } from '@brine/core';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createAgents } from './cluster.mjs';
 
-/** Agents started in one turn of this process's event loop. */
-const START_CHUNK = 50;
+/** Agents started in one turn of this process's event loop (BENCH_START_CHUNK; a large one starts them all at once). */
+const START_CHUNK = Number(process.env.BENCH_START_CHUNK ?? 50);
 
 const now = () => performance.timeOrigin + performance.now();
 const counts = { welcomes: 0, reconnects: 0, lost: 0, unreachable: 0, handshake_timeouts: 0, busy: 0, busy_wait_ms: 0, jobs_started: 0, reasons: {} };
