@@ -29,7 +29,16 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-swarm-'));
 let master = await startMaster(dir, (process.env.BENCH_MASTER_CONFIG ?? '').replaceAll('\\n', '\n'));
 const grains = { os: 'Debian', os_family: 'Debian', kernel: 'Linux', ipv4: ['127.0.0.1'] };
 const ready = readiness(N);
-const agents = await spawnAgents({ n: N, procs: K, dir, port: master.ready.port, prefix: 'swarm', grains, masterFinger: master.ready.fingerprint, onReady: ready.onReady });
+const agents = await spawnAgents({
+  n: N,
+  procs: K,
+  dir,
+  port: master.ready.port,
+  prefix: 'swarm',
+  grains,
+  masterFinger: master.ready.fingerprint,
+  onReady: ready.onReady,
+});
 const dbFile = path.join(dir, 'master', 'master.db');
 
 const rss0 = master.rss();
