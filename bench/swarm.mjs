@@ -7,8 +7,15 @@
 //   master_cpu_s    the master's CPU time (user + system) during connect and during the pings
 //   event_loop_max_block_ms   the master's longest event-loop block during connect and during the
 //                   pings (its /metrics nodejs_eventloop_lag_max_seconds, scraped before and after)
+//   master_admission  the master's busy refusals, auth timeouts and resumed TLS sessions (/v1/stats)
 //   agents          reconnects (welcomes after an agent's first), handshake timeouts and other
-//                   failed tries, counted in the agents' processes
+//                   failed tries, busy refusals heard and the waits they asked (busy_wait_s), the
+//                   agents' processes' CPU from start to their last first welcome (connect_cpu_s)
+//                   and the time their start loops took (start_loop_ms), summed over the processes
+// The agents start 50 a turn of their process (BENCH_START_CHUNK; a large one starts them all at
+// once, as a fleet's hosts would arrive), with the master's fingerprint pinned. BENCH_TIMELINE=1
+// prints the master's CPU and the welcomes every 500 ms (stderr); BENCH_MASTER_CONFIG adds master
+// config lines ('max_admitting: 900'); BENCH_AGENT_NODE_ARGS / BENCH_MASTER_NODE_ARGS: Node flags.
 // With --storm (or BENCH_STORM=1), then a reconnect storm and a second line: see bench/lib/storm.mjs.
 // Usage: node bench/swarm.mjs [N] [--procs K] [--storm]   (defaults 1000 and 1; BENCH_MINIONS and
 // BENCH_PROCS work too). Thousands of agents need K > 1: one process holds about 4 descriptors per agent.
