@@ -13,7 +13,9 @@
 //                   agents' processes' CPU from start to their last first welcome (connect_cpu_s)
 //                   and the time their start loops took (start_loop_ms), summed over the processes
 // The agents start 50 a turn of their process (BENCH_START_CHUNK; a large one starts them all at
-// once, as a fleet's hosts would arrive), with the master's fingerprint pinned. BENCH_TIMELINE=1
+// once), at most 300 of a process connecting at once (BENCH_CONNECTING; 0: no limit, every agent
+// arriving at once as a fleet's hosts would: then a process's thousands of handshakes share its
+// turns and the master waits on them), with the master's fingerprint pinned. BENCH_TIMELINE=1
 // prints the master's CPU and the welcomes every 500 ms (stderr); BENCH_MASTER_CONFIG adds master
 // config lines ('max_admitting: 900'); BENCH_AGENT_NODE_ARGS / BENCH_MASTER_NODE_ARGS: Node flags.
 // With --storm (or BENCH_STORM=1), then a reconnect storm and a second line: see bench/lib/storm.mjs.

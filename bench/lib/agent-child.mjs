@@ -12,6 +12,14 @@ import { createAgents } from './cluster.mjs';
 
 /** Agents started in one turn of this process's event loop (BENCH_START_CHUNK; a large one starts them all at once). */
 const START_CHUNK = Number(process.env.BENCH_START_CHUNK ?? 50);
+/**
+ * Agents of this process connecting at once (BENCH_CONNECTING; 0: no limit): a host handshakes
+ * on its own CPU, while thousands of agents in one process share its turns, each handshake
+ * advancing a little and none finishing in time (the master waits on them, slots held).
+ */
+const CONNECTING = Number(process.env.BENCH_CONNECTING ?? 300);
+let connecting = 0;
+let wake;
 
 const now = () => performance.timeOrigin + performance.now();
 const counts = { welcomes: 0, reconnects: 0, lost: 0, unreachable: 0, handshake_timeouts: 0, busy: 0, busy_wait_ms: 0, jobs_started: 0, reasons: {} };
@@ -59,7 +67,11 @@ process.on('message', async (msg) => {
       a.on('ready', () => {
         counts.welcomes++;
         if (seen++ > 0) counts.reconnects++;
-        else if (++phase.welcomed === agents.length) phase.cpuMs = cpuMs(process.cpuUsage(phase.cpu0));
+        else {
+          if (++phase.welcomed === agents.length) phase.cpuMs = cpuMs(process.cpuUsage(phase.cpu0));
+          connecting--;
+          wake?.();
+        }
         if (pending.length === 0) setImmediate(flush);
         pending.push({ i: msg.offset + i, t: now() });
       });
@@ -70,8 +82,11 @@ process.on('message', async (msg) => {
     // a few at a time, giving the loop a turn between: thousands of hosts do not start in one
     // turn of one process, and handshakes already under way go on meanwhile
     for (let i = 0; i < agents.length; i += START_CHUNK) {
+      while (CONNECTING > 0 && connecting >= CONNECTING) await new Promise((r) => (wake = r));
       const t = performance.now();
-      for (const a of agents.slice(i, i + START_CHUNK)) a.start();
+      const chunk = agents.slice(i, i + START_CHUNK);
+      connecting += chunk.length;
+      for (const a of chunk) a.start();
       phase.startLoopMs += performance.now() - t;
       await nextTurn();
     }
