@@ -7,8 +7,17 @@
 //   master_cpu_s    the master's CPU time (user + system) during connect and during the pings
 //   event_loop_max_block_ms   the master's longest event-loop block during connect and during the
 //                   pings (its /metrics nodejs_eventloop_lag_max_seconds, scraped before and after)
+//   master_admission  the master's busy refusals, auth timeouts and resumed TLS sessions (/v1/stats)
 //   agents          reconnects (welcomes after an agent's first), handshake timeouts and other
-//                   failed tries, counted in the agents' processes
+//                   failed tries, busy refusals heard and the waits they asked (busy_wait_s), the
+//                   agents' processes' CPU from start to their last first welcome (connect_cpu_s)
+//                   and the time their start loops took (start_loop_ms), summed over the processes
+// The agents start 50 a turn of their process (BENCH_START_CHUNK; a large one starts them all at
+// once), at most 300 of a process connecting at once (BENCH_CONNECTING; 0: no limit, every agent
+// arriving at once as a fleet's hosts would: then a process's thousands of handshakes share its
+// turns and the master waits on them), with the master's fingerprint pinned. BENCH_TIMELINE=1
+// prints the master's CPU and the welcomes every 500 ms (stderr); BENCH_MASTER_CONFIG adds master
+// config lines ('max_admitting: 900'); BENCH_AGENT_NODE_ARGS / BENCH_MASTER_NODE_ARGS: Node flags.
 // With --storm (or BENCH_STORM=1), then a reconnect storm and a second line: see bench/lib/storm.mjs.
 // Usage: node bench/swarm.mjs [N] [--procs K] [--storm]   (defaults 1000 and 1; BENCH_MINIONS and
 // BENCH_PROCS work too). Thousands of agents need K > 1: one process holds about 4 descriptors per agent.
@@ -25,22 +34,41 @@ const K = procsArg();
 const loadBefore = Math.round(os.loadavg()[0] * 10) / 10;
 const withStorm = process.argv.includes('--storm') || process.env.BENCH_STORM === '1';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-swarm-'));
-let master = await startMaster(dir);
+// BENCH_MASTER_CONFIG: YAML lines appended to the master's config (e.g. 'max_admitting: 900')
+let master = await startMaster(dir, (process.env.BENCH_MASTER_CONFIG ?? '').replaceAll('\\n', '\n'));
 const grains = { os: 'Debian', os_family: 'Debian', kernel: 'Linux', ipv4: ['127.0.0.1'] };
 const ready = readiness(N);
-const agents = await spawnAgents({ n: N, procs: K, dir, port: master.ready.port, prefix: 'swarm', grains, onReady: ready.onReady });
+const agents = await spawnAgents({
+  n: N,
+  procs: K,
+  dir,
+  port: master.ready.port,
+  prefix: 'swarm',
+  grains,
+  masterFinger: master.ready.fingerprint,
+  onReady: ready.onReady,
+});
 const dbFile = path.join(dir, 'master', 'master.db');
 
 const rss0 = master.rss();
 let t0;
+const timeline = [];
 const connect = await measured(master, async () => {
   t0 = performance.now();
+  // BENCH_TIMELINE=1: every 500 ms, the master's CPU and how many agents were welcomed (stderr)
+  const sampler = process.env.BENCH_TIMELINE === '1' ? sample(timeline) : undefined;
+  // the monotonic clock (perf's -k CLOCK_MONOTONIC) at the phase's start and end, for a profile of it
+  if (sampler) console.error(`connect_start_monotonic_s ${Number(process.hrtime.bigint()) / 1e9}`);
   agents.start();
   await ready.all();
   await grainsStored(dbFile, N);
+  clearInterval(sampler);
+  if (sampler) console.error(`connect_end_monotonic_s ${Number(process.hrtime.bigint()) / 1e9}`);
 });
+if (timeline.length) console.error(timeline.map((r) => `${r.t}ms cpu=${r.cpu}ms ready=${r.ready}`).join('\n'));
 const rss1 = master.rss();
 const connected = await agents.stats();
+const hubStats = await master.client.get('/v1/stats');
 const ping = await measured(master, async () => {
   const p1 = performance.now();
   const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
@@ -66,10 +94,20 @@ console.log(
     master_rss_kb_per_minion: Math.round((rss1 - rss0) / N),
     master_cpu_s: { connect: round2(connect.cpuS), ping: round2(ping.cpuS) },
     event_loop_max_block_ms: { connect: connect.loopMs, ping: ping.loopMs },
+    master_admission: {
+      busy_refused: hubStats.busy_refused,
+      auth_timeouts: hubStats.auth_timeouts,
+      tls_resumed: hubStats.tls_resumed,
+      unauth_refused: hubStats.unauth_refused,
+    },
     agents: {
       reconnects: connected.reconnects,
       handshake_timeouts: connected.handshake_timeouts,
       failed_tries: connected.unreachable,
+      busy: connected.busy,
+      busy_wait_s: round2(connected.busy_wait_ms / 1000),
+      connect_cpu_s: round2(connected.connect_cpu_ms / 1000),
+      start_loop_ms: connected.start_loop_ms,
       reasons: connected.reasons,
     },
     cpus: os.cpus().length,
@@ -83,6 +121,17 @@ await agents.stop();
 master.proc.kill('SIGTERM');
 await new Promise((r) => master.proc.on('exit', r));
 rmSync(dir, { recursive: true, force: true });
+
+function sample(rows) {
+  let cpu = master.cpu();
+  let count = 0;
+  return setInterval(() => {
+    const now = master.cpu();
+    rows.push({ t: Math.round(performance.now() - t0), cpu: Math.round(now - cpu), ready: ready.count - count });
+    cpu = now;
+    count = ready.count;
+  }, 500);
+}
 
 function round2(x) {
   return Math.round(x * 100) / 100;

@@ -19,7 +19,7 @@ t.test('the minion port listens with listen_backlog', async (t) => {
   t.equal(backlogOf(c.port), 777, 'the kernel holds 777 connections waiting for accept');
 });
 
-t.test('an overloaded master answers busy with a retry window; the minion comes back after it', async (t) => {
+t.test('an overloaded master answers busy with a booked window; the minion comes back inside it', async (t) => {
   const c = new Cluster({ master: { max_admitting: 1 } });
   t.teardown(() => c.close());
   await c.start();
@@ -28,10 +28,11 @@ t.test('an overloaded master answers busy with a retry window; the minion comes 
   await holder.open();
   const m = c.startMinion('late', { recon_default: 0.1, recon_max: 0.2 });
   const busy = await m.waitEvent('master_busy');
-  t.ok(typeof busy.retry_after === 'number' && (busy.retry_after as number) >= 1, `retry_after ${String(busy.retry_after)}`);
-  t.ok((busy.retry_in as number) <= (busy.retry_after as number) * 1000, 'the retry falls inside the window');
+  const [from, to] = [busy.retry_from as number, busy.retry_after as number];
+  t.ok(typeof from === 'number' && to - from === 1, `a 1 s window: ${String(from)} to ${String(to)} s`);
+  t.ok((busy.retry_in as number) >= from * 1000 && (busy.retry_in as number) <= to * 1000, `the retry (in ${String(busy.retry_in)} ms) falls inside it`);
   const refused = await c.master.waitEvent('minion_busy');
-  t.equal(refused.retry_after, busy.retry_after, 'the master logged the window it sent');
+  t.same([refused.retry_from, refused.retry_after], [from, to], 'the master logged the window it sent');
   holder.ws.close();
   await m.waitEvent('minion_ready', 30_000);
   const stats = await c.client.get<{ busy_refused: number }>('/v1/stats');

@@ -26,12 +26,14 @@ export function positional(argv = process.argv.slice(2)) {
  * Forks `procs` children and creates N agents among them (keys, spools); none started yet.
  * `onReady(i, t)` hears every welcome of agent i (t in this process's performance.now() clock).
  */
-export async function spawnAgents({ n, procs, dir, port, prefix, grains, onReady }) {
+export async function spawnAgents({ n, procs, dir, port, prefix, grains, masterFinger, onReady }) {
   const kids = [];
   let stopping = false;
   const offset = (k) => Array.from({ length: k }, (_, j) => share(n, procs, j)).reduce((a, b) => a + b, 0);
   for (let k = 0; k < procs; k++) {
-    const p = fork(child, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // BENCH_AGENT_NODE_ARGS: Node flags for the agent processes (e.g. --cpu-prof --cpu-prof-dir=DIR)
+    const execArgv = (process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const p = fork(child, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
     p.on('message', (m) => {
       if (m.op === 'ready') for (const r of m.ready) onReady(r.i, r.t - performance.timeOrigin);
     });
@@ -44,7 +46,7 @@ export async function spawnAgents({ n, procs, dir, port, prefix, grains, onReady
     kids.push(p);
   }
   const created = kids.map((p) => once(p, 'created'));
-  kids.forEach((p, k) => p.send({ op: 'init', n: share(n, procs, k), offset: offset(k), dir, port, prefix, grains }));
+  kids.forEach((p, k) => p.send({ op: 'init', n: share(n, procs, k), offset: offset(k), dir, port, prefix, grains, masterFinger }));
   await Promise.all(created);
   return {
     start: () => kids.forEach((p) => p.send({ op: 'start' })),

@@ -90,9 +90,9 @@ export async function killMaster(master) {
 
 /**
  * N agents `<prefix>-00000`... (numbered from `offset`) for the master at `port`, all with the same
- * `grains`; not started.
+ * `grains` (and `masterFinger` pinned, when given); not started.
  */
-export function createAgents(n, { dir, port, prefix, grains, offset = 0, log = createLogger({ level: 'silent' }) }) {
+export function createAgents(n, { dir, port, prefix, grains, offset = 0, masterFinger, log = createLogger({ level: 'silent' }) }) {
   const agents = [];
   for (let i = offset; i < offset + n; i++) {
     const c = loadMinionConfig(undefined, {
@@ -103,6 +103,8 @@ export function createAgents(n, { dir, port, prefix, grains, offset = 0, log = c
       recon_default: 0.2,
       recon_max: 2,
       log_level: 'silent',
+      // pinned as an operator would: recording it on first contact is a file write per host
+      ...(masterFinger ? { master_finger: masterFinger } : {}),
     });
     agents.push(new MinionAgent(c, { log, grains }));
   }

@@ -213,10 +213,10 @@ export class MinionHub {
     ws.on('close', () => this.drop(session));
   }
 
-  /** Too many minions are being admitted: this one comes back at a random moment inside the window. */
+  /** Too many minions are being admitted: this one comes back inside the window booked for it. */
   private refuseBusy(ws: WebSocket, req: IncomingMessage): void {
     const waiting = this.guard.waiting;
-    const retryAfter = this.load.retryAfter(waiting);
+    const { from, to } = this.load.window(waiting);
     this.load.noteRefused();
     this.stats.busy_refused++;
     // a storm refuses thousands: one warning a minute tells the operator
@@ -224,11 +224,11 @@ export class MinionHub {
       this.busyWarned = Date.now();
       const peer = peerKey(req.socket.remoteAddress, req.socket.remotePort);
       this.deps.log.warn(
-        { event: 'minion_busy', peer, waiting, retry_after: retryAfter, busy_refused: this.stats.busy_refused },
-        `${waiting} minions wait to be admitted (max_admitting): new connections are told to retry within ${retryAfter} s`,
+        { event: 'minion_busy', peer, waiting, retry_from: from, retry_after: to, busy_refused: this.stats.busy_refused },
+        `${waiting} minions wait to be admitted (max_admitting): new connections are told to retry in ${from} to ${to} s`,
       );
     }
-    ws.send(encode({ type: 'busy', retry_after: retryAfter }));
+    ws.send(encode({ type: 'busy', retry_after: to, retry_from: from }));
     ws.close(1013, 'busy: retry later');
   }
 

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIP } from 'node:net';
-import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { connect as tlsConnect, createSecureContext, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
 import { BrineError, type Logger } from '@brine/core';
 import { authPayload, encode, EXPORTER_LABEL, parseFrame, type Body, type MasterToMinion, type MinionToMaster, type ResMsg } from '@brine/protocol';
 import WebSocket from 'ws';
@@ -36,13 +36,20 @@ interface ConnectTry {
   /** What ended a try that never reached the master (the socket's error), for the warning. */
   failure?: Error;
   answered: boolean;
-  /** The master was busy admitting others: come back within this many seconds. */
-  busy?: number;
+  /** The master was busy admitting others: come back inside this window (seconds from now). */
+  busy?: { from: number; to: number };
   /** The master's certificate checked out (or the session resumed one that had): its TLS session may be kept. */
   trusted?: boolean;
   /** A session ticket that arrived before the certificate was checked. */
   ticket?: Buffer;
 }
+
+/**
+ * One TLS context for every connection of this process: without one, each try builds its own
+ * (an OpenSSL context with the default CA store), a third of a client handshake's CPU. The
+ * master is checked by its pinned fingerprint, never by a CA, so nothing in it differs per try.
+ */
+let clientContext: SecureContext | undefined;
 
 /** The longest a master may ask a minion to stay away (busy, reconnect window), in seconds. */
 const MAX_WINDOW_S = 600;
@@ -215,7 +222,8 @@ export class MasterConnection extends EventEmitter {
    */
   private tlsConnect(opts: ConnectionOptions, index: number, t: ConnectTry): TLSSocket {
     const host = opts.host ?? '';
-    const socket = tlsConnect({ ...opts, servername: isIP(host) ? '' : host });
+    clientContext ??= createSecureContext();
+    const socket = tlsConnect({ ...opts, servername: isIP(host) ? '' : host, secureContext: clientContext });
     socket.on('session', (ticket: Buffer) => {
       if (t.trusted) this.tlsSessions.set(index, ticket);
       else t.ticket = ticket;
@@ -247,9 +255,11 @@ export class MasterConnection extends EventEmitter {
         t.retryAfter = msg.state === 'pending' ? this.config.acceptance_wait_time : Math.max(this.config.acceptance_wait_time, 1);
         this.onKeyState(msg.state, t.retryAfter);
         return;
-      case 'busy':
-        t.busy = Math.min(Math.max(msg.retry_after, 0), MAX_WINDOW_S);
+      case 'busy': {
+        const to = Math.min(Math.max(msg.retry_after, 0), MAX_WINDOW_S);
+        t.busy = { from: Math.min(Math.max(msg.retry_from ?? 0, 0), to), to };
         return;
+      }
       case 'res':
         if (msg.parts === undefined) this.settle(msg.ref)?.resolve(msg.data);
         else this.onPart(msg);
@@ -289,7 +299,7 @@ export class MasterConnection extends EventEmitter {
     if (this.ws === ws) this.ws = undefined;
     if (this.stopped) return;
     // a busy master is asked again (a call too) once its window has passed, not the next master
-    if (t.busy !== undefined) return this.comeBackLater(was, t.busy);
+    if (t.busy !== undefined) return this.comeBackLater(was, t.busy.from, t.busy.to);
     if (this.call) return this.callEnded(tried, lost, t.answered ? undefined : t.failure);
     // whatever ended this try (lost, unreachable, key not accepted there), the next goes to the next master
     if (this.config.masters.length > 1) {
@@ -396,11 +406,11 @@ export class MasterConnection extends EventEmitter {
     return r;
   }
 
-  /** The master was busy admitting others: back at a random moment of its window (spread evenly, as it expects). */
-  private comeBackLater(master: string, window: number): void {
-    const delay = this.after(window * 1000 * Math.random());
+  /** The master was busy admitting others: back at a random moment of the window it booked (spread evenly, as it expects). */
+  private comeBackLater(master: string, from: number, to: number): void {
+    const delay = this.after((from + (to - from) * Math.random()) * 1000);
     this.log.warn(
-      { event: 'master_busy', master, retry_after: window, retry_in: Math.round(delay) },
+      { event: 'master_busy', master, retry_from: from, retry_after: to, retry_in: Math.round(delay) },
       `the master ${master} is busy admitting other minions; retrying in ${(delay / 1000).toFixed(1)} s`,
     );
   }

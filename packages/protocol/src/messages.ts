@@ -162,12 +162,14 @@ export interface WelcomeMsg extends Base {
 
 /**
  * The master is admitting more minions than it can at the moment: it closes this connection,
- * and the minion comes back at a random moment within `retry_after` seconds (a window scaled to
- * the master's load). Older minions take it for a bad frame and retry with their own backoff.
+ * and the minion comes back at a random moment from `retry_from` (0 when absent) to
+ * `retry_after` seconds (a window the master books at the rate it admits). Older minions take
+ * it for a bad frame and retry with their own backoff.
  */
 export interface BusyMsg extends Base {
   type: 'busy';
   retry_after: number;
+  retry_from?: number;
 }
 
 export interface JobMsg extends Base {

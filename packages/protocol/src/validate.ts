@@ -32,7 +32,7 @@ const SPECS: Record<MessageType, Spec> = {
   challenge: { nonce: req('nonempty') },
   key_state: { state: req('nonempty'), retry_after: opt('number') },
   welcome: { minion: req('nonempty'), max_frame_bytes: opt('integer'), reconnect_window: opt('number') },
-  busy: { retry_after: req('number') },
+  busy: { retry_after: req('number'), retry_from: opt('number') },
   job: { jid: req('jid'), fun: req('nonempty'), arg: req('array'), kwarg: req('object') },
   ack: { jid: req('jid') },
   host_calls: { id: req('nonempty'), jid: opt('jid'), calls: req('host_calls') },

@@ -155,6 +155,12 @@ t.test("the master's busy refusal and the welcome's reconnect window are validat
   const noWindow = parseFrame('{"v":1,"type":"busy"}');
   t.match(noWindow, { ok: false, error: { code: 'BRINE_ERR_PROTO_BAD_FIELD', message: /retry_after/ } });
   t.match(parseFrame('{"v":1,"type":"busy","retry_after":"soon"}'), { ok: false, error: { code: 'BRINE_ERR_PROTO_BAD_FIELD' } });
+  const booked = parseFrame(encode({ type: 'busy', retry_after: 4.5, retry_from: 3.5 }));
+  t.ok(booked.ok && booked.msg.type === 'busy' && booked.msg.retry_from === 3.5, 'busy with a booked window (from, to)');
+  t.match(parseFrame('{"v":1,"type":"busy","retry_after":4,"retry_from":"later"}'), {
+    ok: false,
+    error: { code: 'BRINE_ERR_PROTO_BAD_FIELD', message: /retry_from/ },
+  });
   t.ok(parseFrame(encode({ type: 'welcome', minion: 'm', reconnect_window: 12.5 })).ok, 'a welcome with a window');
   t.match(parseFrame('{"v":1,"type":"welcome","minion":"m","reconnect_window":"x"}'), { ok: false, error: { code: 'BRINE_ERR_PROTO_BAD_FIELD' } });
 });
