@@ -17,6 +17,11 @@ export function yamlifyArg(text: string): unknown {
   if (text === '') return '';
   // SLS and function names need no YAML parser (whose load costs a `brine local` start)
   if (PLAIN_WORD.test(text) && !YAML_WORD.test(text)) return text;
+  return yamlifyThroughYaml(text);
+}
+
+/** yamlifyArg without the plain-word shortcut: every word through the yaml library. */
+export function yamlifyThroughYaml(text: string): unknown {
   try {
     const v = yamlLib().parse(text, { version: '1.1' }) as unknown;
     // a jid or any long number stays text rather than lose digits

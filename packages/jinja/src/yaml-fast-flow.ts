@@ -3,8 +3,7 @@
  * wrapped over several, as `| json`, `| yaml` and PyYAML's dump write them.
  */
 import { setKey } from '@brine/core';
-import type { FastPos, FastPositions } from './yaml-fast.js';
-import { GIVE_UP, plain, SPECIAL_START, trailingOk } from './yaml-scalars.js';
+import { GIVE_UP, plain, SPECIAL_START, trailingOk, type FastPos, type FastPositions } from './yaml-scalars.js';
 
 /**
  * Key positions are kept for the maps diagnostics point into: a file's IDs (depth 0), their

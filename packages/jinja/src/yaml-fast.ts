@@ -7,17 +7,11 @@
  */
 import { setKey } from '@brine/core';
 import { FlowText, flowValue, POSITIONS_DEPTH } from './yaml-fast-flow.js';
-import { GIVE_UP, plain, scalar } from './yaml-scalars.js';
+import { GIVE_UP, plain, scalar, type FastPos, type FastPositions } from './yaml-scalars.js';
 
 export { saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE } from './yaml-scalars.js';
 
-export interface FastPos {
-  line: number;
-  column: number;
-}
-
-/** Map key positions, by map object. */
-export type FastPositions = Map<object, Map<string, FastPos>>;
+export type { FastPos, FastPositions } from './yaml-scalars.js';
 
 export interface FastResult {
   value: unknown;

@@ -3,6 +3,15 @@
  * with the full loader (yaml-load.ts) so both agree, and the quoted forms the fast path reads.
  */
 
+/** A key's place in the text, as the fast readers record it. */
+export interface FastPos {
+  line: number;
+  column: number;
+}
+
+/** Map key positions, by map object. */
+export type FastPositions = Map<object, Map<string, FastPos>>;
+
 /** What a reader returns for text it leaves to the full parser. */
 export const GIVE_UP = Symbol('give up');
 
