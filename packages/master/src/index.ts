@@ -18,6 +18,7 @@ export * from './state-service.js';
 export * from './state-results.js';
 export * from './requests.js';
 export type { StoreBackend } from './store-backend.js';
+export type { AuditRow } from './auth/account-store.js';
 export { PgStore } from './store-pg.js';
 export { SqliteBackend } from './store-sqlite.js';
 export { openStore, type StoreSpec } from './store-url.js';

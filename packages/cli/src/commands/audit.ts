@@ -1,19 +1,10 @@
 import { MasterClient, resolveApi } from '@brine/master/client';
 import { durationSeconds } from '@brine/core';
+import type { AuditRow } from '@brine/master';
 import type { Command } from '../command.js';
 import { parse, usageError } from './accounts-io.js';
 
 const USAGE = 'brine audit [--user NAME] [--since TIME|1h|2d] [--action job|key|signin|token|user|...] [--limit N] [--json] [--config MASTER_CONFIG]';
-
-interface AuditRow {
-  at: string;
-  username: string;
-  source: string;
-  action: string;
-  target: string | null;
-  args: unknown;
-  outcome: string;
-}
 
 /** `--since 2h` (that long ago) or a time the master parses. */
 function since(v: string): string {
