@@ -10,7 +10,8 @@ import { rememberKeyOrder, yamlLib } from '@brine/core';
 import type { IdPositions, PositionMap } from './positions.js';
 import { reindentFlow } from './yaml-flow.js';
 import { pyAnchorNames } from './yaml-anchors.js';
-import { fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
+import { appendFileSync } from 'node:fs';
+import { declined, fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
 
 type TagDef = { tag: string; format?: string; test?: RegExp; default?: boolean | 'key'; resolve?: unknown };
 
@@ -77,11 +78,19 @@ function errorText(text: string, code: string, message: string, offset: number):
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
 }
 
+/** A file to append each text the loader reads to, with why the fast path left it (a JSON line each). */
+const DEBUG = process.env.BRINE_YAML_DEBUG;
+
+function debugYaml(text: string, fast: boolean): void {
+  appendFileSync(DEBUG!, JSON.stringify({ fast, why: fast ? undefined : declined.why, line: fast ? undefined : declined.line, text }) + '\n');
+}
+
 /** Parses one YAML document; the first error is reported with its 1-based line and column. */
 export function loadYaml(source: string, options: { fast?: boolean; yamlex?: boolean } = {}): YamlResult {
   // the yaml library (about 70 modules) is loaded only for the texts the fast path leaves; that
   // path reads no anchor or alias, so a text it takes has none for pyAnchorNames to rename
   const quick = options.fast === false || options.yamlex ? undefined : fastYaml(source);
+  if (DEBUG && options.fast !== false && !options.yamlex) debugYaml(source, quick !== undefined);
   if (quick) return { value: quick.value, fast: quick.positions };
   const text = pyAnchorNames(source);
   const lineCounter = new (yamlLib().LineCounter)();
