@@ -45,7 +45,7 @@ export class FlowText {
 
   quoted(fold: boolean): unknown {
     const rest = this.text.slice(this.i);
-    const m = rest[0] === '"' ? /^"((?:[^"\\\n]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^'\n]|'')*)'(?!')/.exec(rest);
+    const m = rest[0] === '"' ? /^"((?:[^"\\\n\t]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^'\n]|'')*)'(?!')/.exec(rest);
     if (m) {
       this.i += m[0].length;
       return rest[0] === '"' ? JSON.parse(`"${m[1]}"`) : m[1].replace(/''/g, "'");

@@ -62,8 +62,8 @@ function isEntry(text: string): boolean {
 }
 
 const KEY_START = /^(?:[^#\s'"[\]{}&*!|>%@`,?:-]|-[^\s#'"[\]{}&*!|>%@`,])/;
-/** Line breaks YAML 1.1 knows beyond \\n, and white space trimStart() and trimEnd() take that YAML does not. */
-const ODD_SPACE = /[\u2028\u2029\u0085\u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000\v\f]/;
+/** Line breaks YAML 1.1 knows beyond \\n, white space trimStart() and trimEnd() take that YAML does not, control characters. */
+const ODD_SPACE = /[\u2028\u2029\u0085\u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000\x00-\x08\v\f\x0e-\x1f\x7f]/;
 
 class Reader {
   i = 0;
@@ -186,6 +186,11 @@ class Reader {
     return this.anchors.get(m[1]);
   }
 
+  /** `rest` (the end of `line`'s trimmed text) with the white space after it: an escape may take it (`"a\\ `). */
+  untrimmed(line: Line, rest: string): string {
+    return this.raw[line.no - 1].slice(line.indent + line.text.length - rest.length);
+  }
+
   /** A quoted scalar with escapes or going on over the lines below: read as in a flow collection, which folds them the same way. */
   quotedLines(rest: string): unknown {
     const first = this.lines[this.i - 1];
@@ -193,7 +198,7 @@ class Reader {
     // lines at or left of the parent's indentation too: PyYAML reads them, and the full loader
     // after moving them right (yaml-flow.ts), which changes no key's place
     const more = (): string | undefined => (no < this.raw.length ? this.raw[no++] : undefined);
-    const ft = new FlowText(rest, more, [0]);
+    const ft = new FlowText(this.untrimmed(first, rest), more, [0]);
     const v = ft.quoted(true);
     if (v === GIVE_UP) return GIVE_UP;
     if (!trailingOk(ft.text.slice(ft.i))) return giveUp('quoted scalar: text after it', first.no);
@@ -257,7 +262,7 @@ class Reader {
       if (k > 0 && indents[k] <= bracket) this.moved.push([pos, pos.column - indents[k] + bracket + 1]);
       return pos;
     };
-    const value = flowValue(new FlowText(rest, more, starts), at, this.positions, this.depth);
+    const value = flowValue(new FlowText(this.untrimmed(first, rest), more, starts), at, this.positions, this.depth);
     this.blocks.push([first.no + 1, no]);
     while (this.i < this.lines.length && this.lines[this.i].no <= no) this.i++;
     return value;
@@ -348,7 +353,7 @@ function decline(why: string): undefined {
 
 /** Parses `text` when it is in the simple subset; undefined means "use the full parser". */
 export function fastYaml(source: string): FastResult | undefined {
-  if (ODD_SPACE.test(source)) return decline('Unicode line break or white space other than space and tab');
+  if (ODD_SPACE.test(source)) return decline('Unicode line break, white space other than space and tab, or a control character');
   let text = source;
   if (text.includes('\r')) {
     // Windows line endings are line breaks like any other; a lone carriage return is the full parser's

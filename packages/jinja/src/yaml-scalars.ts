@@ -84,7 +84,7 @@ export function scalar(raw: string): unknown {
     return trailingOk(rest) ? v : giveUp('text after a quoted scalar');
   }
   if (s.startsWith('"')) {
-    const m = /^"((?:[^"\\]|\\["\\/nt])*)"(.*)$/.exec(s);
+    const m = /^"((?:[^"\\\t]|\\["\\/nt])*)"(.*)$/.exec(s);
     // other escapes and lines below: the reader's quotedLines
     if (!m || !trailingOk(m[2])) return giveUp('double-quoted scalar: escape or lines');
     return JSON.parse('"' + m[1] + '"');
