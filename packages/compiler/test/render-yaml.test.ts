@@ -149,6 +149,9 @@ const LINES_SHAPES = [
   'a: |\n  x',
   'a: |+\n  x',
   'a: |-\n  x\n  y',
+  // kept final blank lines at the end of the text: the text after the last line break is no line
+  'a: |+\n  x\n\n',
+  '- >+\n   x\n\n\n',
   'a: >\n  x\n  y',
   'a:\n  - text: |\n      Note: x                \n',
   // Windows line endings

@@ -279,7 +279,9 @@ class Reader {
     let at = -1;
     const parts: string[] = [];
     let n = from;
-    for (; n < this.raw.length; n++) {
+    // the text after its last line break is no line (a kept final blank line would count twice)
+    const count = this.raw[this.raw.length - 1] === '' ? this.raw.length - 1 : this.raw.length;
+    for (; n < count; n++) {
       const l = this.raw[n];
       const trimmed = l.trimStart();
       const ind = l.length - trimmed.length;
