@@ -3,7 +3,7 @@
  * wrapped over several, as `| json`, `| yaml` and PyYAML's dump write them.
  */
 import { setKey } from '@brine/core';
-import { escapeAt, GIVE_UP, giveUp, plain, SPECIAL_START, trailingOk, type FastPos, type FastPositions } from './yaml-scalars.js';
+import { escapeAt, GIVE_UP, giveUp, plain, SPECIAL_START, trailingOk, type FastPositions, type KeyPositions } from './yaml-scalars.js';
 
 /**
  * Key positions are kept for the maps diagnostics point into: a file's IDs (depth 0), their
@@ -141,7 +141,7 @@ export class FlowText {
  * A flow collection (`{{ x | json }}` and `| yaml` put them in SLS files), on one line or more:
  * maps and lists of quoted or plain scalars, string keys only. Anything else gives up.
  */
-export function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: FastPositions, base: number): unknown {
+export function flowValue(ft: FlowText, at: (into: KeyPositions, key: string, offset: number) => void, positions: FastPositions, base: number): unknown {
   const node = (depth: number): unknown => {
     ft.space();
     const c = ft.text[ft.i];
@@ -154,7 +154,7 @@ export function flowValue(ft: FlowText, at: (offset: number) => FastPos, positio
     ft.i++;
     const list: unknown[] = [];
     const map: Record<string, unknown> = {};
-    const pos = isMap && base + depth <= POSITIONS_DEPTH ? new Map<string, FastPos>() : undefined;
+    const pos: KeyPositions | undefined = isMap && base + depth <= POSITIONS_DEPTH ? [] : undefined;
     if (pos) positions.set(map, pos);
     for (;;) {
       ft.space();
@@ -167,7 +167,7 @@ export function flowValue(ft: FlowText, at: (offset: number) => FastPos, positio
         const key = ft.text[ft.i] === '"' || ft.text[ft.i] === "'" ? ft.quoted(false) : ft.plainScalar(false);
         if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || ft.text[ft.i] !== ':') return giveUp('flow: key (duplicate, merge, non-string)');
         ft.i++;
-        if (pos) pos.set(key, at(start));
+        if (pos) at(pos, key, start);
         ft.space();
         const v = ft.text[ft.i] === ',' || ft.text[ft.i] === '}' ? null : node(depth);
         if (v === GIVE_UP) return GIVE_UP;

@@ -7,11 +7,11 @@
  */
 import { setKey } from '@brine/core';
 import { FlowText, flowValue, POSITIONS_DEPTH } from './yaml-fast-flow.js';
-import { declined, GIVE_UP, giveUp, plain, scalar, SPECIAL_START, trailingOk, type FastPos, type FastPositions } from './yaml-scalars.js';
+import { declined, GIVE_UP, giveUp, plain, scalar, SPECIAL_START, trailingOk, type FastPositions, type KeyPositions } from './yaml-scalars.js';
 
 export { declined, saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE } from './yaml-scalars.js';
 
-export type { FastPos, FastPositions } from './yaml-scalars.js';
+export type { FastPositions, KeyPositions } from './yaml-scalars.js';
 
 export interface FastResult {
   value: unknown;
@@ -73,8 +73,8 @@ class Reader {
   depth = 0;
   /** A flow collection continued at or left of its block's indentation (see flow()). */
   reindented = false;
-  /** Key positions on flow continuation lines, and their column once such lines are moved. */
-  readonly moved: Array<[FastPos, number]> = [];
+  /** Key columns on flow continuation lines (positions array, index), and their column once such lines are moved. */
+  readonly moved: Array<[KeyPositions, number, number]> = [];
   /** The text's lines as written: block scalars read them, comments and blank lines included. */
   readonly raw: string[];
   /** Scalars by anchor name, for the aliases after them. */
@@ -96,8 +96,9 @@ class Reader {
 
   map(indent: number): unknown {
     const out: Record<string, unknown> = {};
-    const pos = this.depth <= POSITIONS_DEPTH ? new Map<string, FastPos>() : undefined;
-    if (pos) this.positions.set(out, pos);
+    const keep = this.depth <= POSITIONS_DEPTH;
+    // made with its first key (a block map has one): an array literal is the size it holds
+    let pos: KeyPositions | undefined;
     this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
@@ -105,7 +106,8 @@ class Reader {
       if (line.indent > indent) return giveUp('map: more-indented line (multi-line plain scalar?)', line.no);
       const kv = splitKey(line.text);
       if (!kv || Object.hasOwn(out, kv.key) || kv.key === '__proto__' || kv.key === '<<') return giveUp(kv ? 'map: duplicate, __proto__ or merge key' : 'map: not a simple key line', line.no);
-      pos?.set(kv.key, { line: line.no, column: line.indent + 1 });
+      if (pos) pos.push(kv.key, line.no, line.indent + 1);
+      else if (keep) this.positions.set(out, (pos = [kv.key, line.no, line.indent + 1]));
       this.i++;
       const v = this.value(kv.rest, indent, true);
       if (v === GIVE_UP) return GIVE_UP;
@@ -254,13 +256,13 @@ class Reader {
       indents.push(ind);
       return line;
     };
-    const at = (offset: number): FastPos => {
+    const at = (into: KeyPositions, key: string, offset: number): void => {
       let k = starts.length - 1;
       while (k > 0 && starts[k] > offset) k--;
-      const pos = { line: first.no + k, column: offset - starts[k] + 1 };
+      const column = offset - starts[k] + 1;
+      into.push(key, first.no + k, column);
       // where that loader's moved line puts the key: right of the opening bracket
-      if (k > 0 && indents[k] <= bracket) this.moved.push([pos, pos.column - indents[k] + bracket + 1]);
-      return pos;
+      if (k > 0 && indents[k] <= bracket) this.moved.push([into, into.length - 1, column - indents[k] + bracket + 1]);
     };
     const value = flowValue(new FlowText(this.untrimmed(first, rest), more, starts), at, this.positions, this.depth);
     this.blocks.push([first.no + 1, no]);
@@ -367,24 +369,29 @@ export function fastYaml(source: string): FastResult | undefined {
   const raw = text.split('\n');
   for (let n = 0; n < raw.length; n++) {
     const l = raw[n];
-    const body = l.trimStart();
+    let ind = 0;
+    while (l.charCodeAt(ind) === 32) ind++;
+    const c = l.charCodeAt(ind);
     // indentation is spaces; a tab there (or on a white-space line) is the full parser's
-    if (l.length > body.length && !/^ *$/.test(l.slice(0, l.length - body.length))) return decline('tab in indentation');
-    if (body === '' || body.startsWith('#')) continue;
-    // a document start before any content (map files open with it); any other marker: the full parser
-    if (lines.length === 0 && l === body && /^---(?:\s+#.*)?\s*$/.test(body)) continue;
-    // a document end with nothing but comments after it
-    if (l === body && /^\.\.\.(?:\s+#.*)?\s*$/.test(body)) {
-      if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
-      return decline('content after a document end');
+    if (c === 9) return decline('tab in indentation');
+    if (ind === l.length || c === 35 /* # */) continue;
+    const body = ind === 0 ? l : l.slice(ind);
+    if (c === 45 /* - */ || c === 46 /* . */ || c === 37 /* % */) {
+      // a document start before any content (map files open with it); any other marker: the full parser
+      if (lines.length === 0 && ind === 0 && /^---(?:\s+#.*)?\s*$/.test(body)) continue;
+      // a document end with nothing but comments after it
+      if (ind === 0 && /^\.\.\.(?:\s+#.*)?\s*$/.test(body)) {
+        if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
+        return decline('content after a document end');
+      }
+      if (body.startsWith('---') || body.startsWith('...') || c === 37) {
+        // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
+        if (ind === 0) return decline('document marker or directive');
+        markers.push(n + 1);
+        continue;
+      }
     }
-    if (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')) {
-      // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
-      if (l === body) return decline('document marker or directive');
-      markers.push(n + 1);
-      continue;
-    }
-    lines.push({ indent: l.length - body.length, text: body.trimEnd(), no: n + 1 });
+    lines.push({ indent: ind, text: body.trimEnd(), no: n + 1 });
   }
   // a Map, not a WeakMap: it lives no longer than the result, and a large WeakMap is work for every GC
   const positions: FastPositions = new Map();
@@ -402,6 +409,6 @@ export function fastYaml(source: string): FastResult | undefined {
   if (reader.i < lines.length) return decline('lines after the document root');
   if (markers.some((no) => !reader.blocks.some(([a, b]) => no >= a && no <= b))) return decline('indented marker outside a block scalar');
   // the full loader would have moved continuation lines: its positions are theirs once moved
-  if (reader.reindented) for (const [pos, column] of reader.moved) pos.column = column;
+  if (reader.reindented) for (const [into, at, column] of reader.moved) into[at] = column;
   return { value, positions };
 }

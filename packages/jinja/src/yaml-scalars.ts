@@ -3,14 +3,14 @@
  * with the full loader (yaml-load.ts) so both agree, and the quoted forms the fast path reads.
  */
 
-/** A key's place in the text, as the fast readers record it. */
-export interface FastPos {
-  line: number;
-  column: number;
-}
+/**
+ * A map's key positions as the fast readers record them: key, line, column, one key after another
+ * in document order. Flat, with no object per key: a 10,000-state tree has tens of thousands.
+ */
+export type KeyPositions = Array<string | number>;
 
 /** Map key positions, by map object. */
-export type FastPositions = Map<object, Map<string, FastPos>>;
+export type FastPositions = Map<object, KeyPositions>;
 
 /** What a reader returns for text it leaves to the full parser. */
 export const GIVE_UP = Symbol('give up');
