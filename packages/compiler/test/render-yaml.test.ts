@@ -161,9 +161,19 @@ const LINES_SHAPES = [
   // scalar anchors and aliases (PyYAML's names: letters, digits, - and _)
   'a: &x 1\nb: *x\nc: &y-z "s"\nd:\n  - *y-z\n  - &x two\n  - *x  # c\ne: &o 0644\nf: *o\n',
   "docker:\n  c:\n    image: &img 'registry:latest'\n    name: &dvc 'data'\n    command: echo *dvc data\n    volumes:\n      - &path '/registry'\n  d:\n    image: *img\n    from:\n      - *dvc\n    env:\n      P: *path\n",
+  // anchored collections, aliases and merge keys below the maps positions are kept for (openvpn's pillar)
+  'p:\n  q:\n    r:\n      s:\n        base: &b\n          x: 1\n          y: [1, 2]\n          z: &inner\n            k: v\n        m1:\n          y: before\n          <<: *b\n          x: after\n        m2:\n          <<: *b  # c\n        use: *inner\n        l:\n          - &li\n            a: 1\n          - *li\n        sq: &sq\n          - 1\n        sq2: *sq\n        f: &f {a: 1}\n        g: *f\n',
+  // an anchor of the same name begun inside another one is the one an alias names
+  'p:\n  q:\n    r:\n      s:\n        n0:\n          u: &a\n            u: &a ~\n            y: *a\n          z: *a\n',
 ];
 // what stays the full parser's
 const LINES_GIVE_UP = [
+  'p:\n  q:\n    r:\n      s:\n        a: &a\n          x: 1\n        b:\n          <<: [*a]\n',
+  'p:\n  q:\n    r:\n      s:\n        a: &a\n          x: &c [1]\n          y: *c\n        b:\n          <<: *a\n',
+  'p:\n  q:\n    r:\n      s:\n        a: &a\n          x: *a\n',
+  'p:\n  q:\n    r:\n      s:\n        a: &a\n          10: x\n        b:\n          <<: *a\n',
+  'p:\n  q:\n    r:\n      s:\n        a: &a\n          x: 1\n        b:\n          x: 2\n          <<: *a\n          x: 3\n',
+
   'a:\n\tb: 1\n',
   'a: x\ty\n',
   'c: |\n  p\n  \tr\n',
@@ -226,5 +236,21 @@ t.test('fast path agrees with the full parser', async (t) => {
     'a: -1:05:30.5\n',
   ]) {
     t.equal(fastYaml(text), undefined, `falls back: ${JSON.stringify(text)}`);
+  }
+});
+
+t.test('an alias is the anchored object itself, a merge copies, in both routes', async (t) => {
+  const text = LINES_SHAPES.find((s) => s.includes('base: &b'))!;
+  for (const [route, value] of [
+    ['fast', fastYaml(text)?.value],
+    ['full', loadYaml(text, { fast: false }).value],
+  ] as const) {
+    const s = (value as { p: { q: { r: { s: Record<string, Record<string, unknown>> } } } }).p.q.r.s;
+    t.equal(s.l[0], s.l[1], `${route}: list alias`);
+    t.equal(s.sq2, s.sq, `${route}: sequence alias`);
+    t.equal(s.g, s.f, `${route}: flow map alias`);
+    t.not(s.m1.z, s.base.z, `${route}: a merge copies nested maps`);
+    // the last merge converted the anchored map again: its alias names that copy
+    t.equal(s.use, s.m2.z, `${route}: anchor inside a merged map names the last copy`);
   }
 });

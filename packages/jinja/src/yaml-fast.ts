@@ -6,6 +6,7 @@
  * only faster (the full parser reads about 100k lines a second, and is about 70 modules to load).
  */
 import { setKey } from '@brine/core';
+import { Anchors, hasIndexKey } from './yaml-fast-anchors.js';
 import { FlowText, flowValue, POSITIONS_DEPTH } from './yaml-fast-flow.js';
 import { declined, GIVE_UP, giveUp, plain, scalar, SPECIAL_START, trailingOk, type FastPositions, type KeyPositions } from './yaml-scalars.js';
 
@@ -77,8 +78,8 @@ class Reader {
   readonly moved: Array<[KeyPositions, number, number]> = [];
   /** The text's lines as written: block scalars read them, comments and blank lines included. */
   readonly raw: string[];
-  /** Scalars by anchor name, for the aliases after them. */
-  readonly anchors = new Map<string, unknown>();
+  /** Anchored values, for the aliases and merge keys after them. */
+  readonly anchors = new Anchors();
   /** The line numbers block scalars took, first and last. */
   readonly blocks: Array<[number, number]> = [];
   constructor(lines: Line[], positions: FastPositions, raw: string[]) {
@@ -99,13 +100,20 @@ class Reader {
     const keep = this.depth <= POSITIONS_DEPTH;
     // made with its first key (a block map has one): an array literal is the size it holds
     let pos: KeyPositions | undefined;
+    let merged: Set<string> | undefined;
     this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
       if (line.indent > indent) return giveUp('map: more-indented line (multi-line plain scalar?)', line.no);
       const kv = splitKey(line.text);
-      if (!kv || Object.hasOwn(out, kv.key) || kv.key === '__proto__' || kv.key === '<<') return giveUp(kv ? 'map: duplicate, __proto__ or merge key' : 'map: not a simple key line', line.no);
+      if (kv?.key === '<<') {
+        this.i++;
+        if (merged || !this.mergeKey(out, kv.rest, indent, (merged = new Set()))) return GIVE_UP;
+        continue;
+      }
+      // a key a merge set may be set again, once
+      if (!kv || (Object.hasOwn(out, kv.key) && !merged?.delete(kv.key)) || kv.key === '__proto__') return giveUp(kv ? 'map: duplicate or __proto__ key' : 'map: not a simple key line', line.no);
       if (pos) pos.push(kv.key, line.no, line.indent + 1);
       else if (keep) this.positions.set(out, (pos = [kv.key, line.no, line.indent + 1]));
       this.i++;
@@ -169,23 +177,40 @@ class Reader {
     return below ? this.plainLines(rest, indent) : scalar(rest);
   }
 
-  /** `&name scalar`: the scalar, kept for the aliases below; an anchored collection is the full parser's. */
+  /** `&name value`: the value, kept for the aliases below. */
   anchored(rest: string, indent: number, inMap: boolean): unknown {
     const m = /^&([A-Za-z0-9_-]+)(?: +|$)/.exec(rest);
     const after = m ? rest.slice(m[0].length) : '';
-    if (!m || after === '' || after[0] === '#' || after[0] === '&' || after[0] === '*' || after[0] === '!') return giveUp('anchor on a collection or a tag');
+    if (!m || after[0] === '&' || after[0] === '*' || after[0] === '!') return giveUp('anchor: its name, a second anchor, an alias or a tag');
+    const turn = this.anchors.begin(m[1]);
     const v = this.value(after, indent, inMap);
     if (v === GIVE_UP) return GIVE_UP;
-    if (v !== null && typeof v === 'object') return giveUp('anchor on a flow collection');
-    this.anchors.set(m[1], v);
+    this.anchors.set(m[1], v, turn);
     return v;
   }
 
-  /** `*name`: the scalar anchored before it. */
+  /** `*name`: the value anchored before it (the same object). */
   alias(rest: string): unknown {
     const m = /^\*([A-Za-z0-9_-]+)(?: +#.*)?$/.exec(rest);
-    if (!m || !this.anchors.has(m[1])) return giveUp('alias of a collection or unknown anchor');
-    return this.anchors.get(m[1]);
+    if (!m) return giveUp('alias: its name');
+    const v = this.anchors.alias(m[1]);
+    if (v !== null && typeof v === 'object') {
+      // the full loader's positions do not look through an alias
+      if (this.depth <= POSITIONS_DEPTH + 1) return giveUp('alias of a collection where positions are kept');
+      this.anchors.aliased.add(v);
+    }
+    return v;
+  }
+
+  /** `<<: *name` in a map (the line just read): that map's keys `out` has not yet. */
+  mergeKey(out: Record<string, unknown>, rest: string, indent: number, merged: Set<string>): boolean {
+    const m = /^\*([A-Za-z0-9_-]+)(?: +#.*)?$/.exec(rest);
+    const next = this.lines[this.i];
+    if (!m || (next && next.indent > indent) || this.depth <= POSITIONS_DEPTH + 1) {
+      giveUp('merge key: not one alias, or where positions are kept');
+      return false;
+    }
+    return this.anchors.merge(out, m[1], merged);
   }
 
   /** `rest` (the end of `line`'s trimmed text) with the white space after it: an escape may take it (`"a\\ `). */
@@ -407,6 +432,7 @@ export function fastYaml(source: string): FastResult | undefined {
   else value = reader.node(first.indent);
   if (value === GIVE_UP) return undefined;
   if (reader.i < lines.length) return decline('lines after the document root');
+  if (reader.anchors.merged && hasIndexKey(value)) return decline('integer-like key beside a merge key');
   if (markers.some((no) => !reader.blocks.some(([a, b]) => no >= a && no <= b))) return decline('indented marker outside a block scalar');
   // the full loader would have moved continuation lines: its positions are theirs once moved
   if (reader.reindented) for (const [into, at, column] of reader.moved) into[at] = column;
