@@ -157,7 +157,7 @@ const LINES_SHAPES = [
   // Windows line endings
   'a: 1\r\nb:\r\n  - x\r\n  - "y\r\n    z"\r\n  - \'p\r\n\r\n    q\'\r\nc: |\r\n  l1\r\n\r\n  l2\r\nd: >\r\n  f1\r\n  f2\r\ne: m1\r\n  m2\r\n',
   // tabs in text (not in indentation)
-  "a: 'x\ty'\nb: \"t\tu\"\nc: |\n  p\tq\nd: b\t\ne: \tf\nf: {g: \"h\ti\"}\n",
+  'a: \'x\ty\'\nb: "t\tu"\nc: |\n  p\tq\nd: b\t\ne: \tf\nf: {g: "h\ti"}\n',
   // scalar anchors and aliases (PyYAML's names: letters, digits, - and _)
   'a: &x 1\nb: *x\nc: &y-z "s"\nd:\n  - *y-z\n  - &x two\n  - *x  # c\ne: &o 0644\nf: *o\n',
   "docker:\n  c:\n    image: &img 'registry:latest'\n    name: &dvc 'data'\n    command: echo *dvc data\n    volumes:\n      - &path '/registry'\n  d:\n    image: *img\n    from:\n      - *dvc\n    env:\n      P: *path\n",
@@ -207,7 +207,17 @@ t.test('fast path agrees with the full parser', async (t) => {
   };
   walk(root);
   let fastCount = 0;
-  for (const text of [...samples, ...FLOW_SHAPES, ...MULTI_LINE_SHAPES, ...BLOCK_SHAPES, ...LINES_SHAPES, ...FLOW_GIVE_UP, ...BLOCK_GIVE_UP, ...LINES_GIVE_UP, ...more]) {
+  for (const text of [
+    ...samples,
+    ...FLOW_SHAPES,
+    ...MULTI_LINE_SHAPES,
+    ...BLOCK_SHAPES,
+    ...LINES_SHAPES,
+    ...FLOW_GIVE_UP,
+    ...BLOCK_GIVE_UP,
+    ...LINES_GIVE_UP,
+    ...more,
+  ]) {
     const full = loadYaml(text, { fast: false });
     const quick = fastYaml(text);
     if (!quick) continue;

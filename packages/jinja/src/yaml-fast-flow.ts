@@ -63,7 +63,7 @@ export class FlowText {
     let out = '';
     // out's length up to the last escape or fold: white space before it is not trimmed at a break
     let hard = 0;
-    for (let j = this.i + 1; ; ) {
+    for (let j = this.i + 1; ;) {
       if (j >= this.text.length && !this.nextLine()) return giveUp('unclosed quoted scalar');
       const c = this.text[j];
       if (c === q && (q === '"' || this.text[j + 1] !== "'")) {
@@ -165,7 +165,8 @@ export function flowValue(ft: FlowText, at: (into: KeyPositions, key: string, of
       if (isMap) {
         const start = ft.i;
         const key = ft.text[ft.i] === '"' || ft.text[ft.i] === "'" ? ft.quoted(false) : ft.plainScalar(false);
-        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || ft.text[ft.i] !== ':') return giveUp('flow: key (duplicate, merge, non-string)');
+        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || ft.text[ft.i] !== ':')
+          return giveUp('flow: key (duplicate, merge, non-string)');
         ft.i++;
         if (pos) at(pos, key, start);
         ft.space();

@@ -113,7 +113,8 @@ class Reader {
         continue;
       }
       // a key a merge set may be set again, once
-      if (!kv || (Object.hasOwn(out, kv.key) && !merged?.delete(kv.key)) || kv.key === '__proto__') return giveUp(kv ? 'map: duplicate or __proto__ key' : 'map: not a simple key line', line.no);
+      if (!kv || (Object.hasOwn(out, kv.key) && !merged?.delete(kv.key)) || kv.key === '__proto__')
+        return giveUp(kv ? 'map: duplicate or __proto__ key' : 'map: not a simple key line', line.no);
       if (pos) pos.push(kv.key, line.no, line.indent + 1);
       else if (keep) this.positions.set(out, (pos = [kv.key, line.no, line.indent + 1]));
       this.i++;
