@@ -3,7 +3,7 @@
  * wrapped over several, as `| json`, `| yaml` and PyYAML's dump write them.
  */
 import { setKey } from '@brine/core';
-import { GIVE_UP, plain, SPECIAL_START, trailingOk, type FastPos, type FastPositions } from './yaml-scalars.js';
+import { escapeAt, GIVE_UP, giveUp, plain, SPECIAL_START, trailingOk, type FastPositions, type KeyPositions } from './yaml-scalars.js';
 
 /**
  * Key positions are kept for the maps diagnostics point into: a file's IDs (depth 0), their
@@ -45,26 +45,48 @@ export class FlowText {
 
   quoted(fold: boolean): unknown {
     const rest = this.text.slice(this.i);
-    const m = rest[0] === '"' ? /^"((?:[^"\\\n]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^'\n]|'')*)'(?!')/.exec(rest);
+    const m = rest[0] === '"' ? /^"((?:[^"\\\n\t]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^'\n]|'')*)'(?!')/.exec(rest);
     if (m) {
       this.i += m[0].length;
       return rest[0] === '"' ? JSON.parse(`"${m[1]}"`) : m[1].replace(/''/g, "'");
     }
-    return fold && rest[0] === "'" ? this.foldedQuoted() : GIVE_UP;
+    return fold ? this.foldedQuoted() : giveUp('flow: quoted key with escapes or over lines');
   }
 
-  /** A single-quoted scalar over several lines. */
+  /**
+   * A quoted scalar over several lines, or with escapes: a line break and the white space around
+   * it fold into one space, each blank line after it is a line break; in a double-quoted one a
+   * backslash before the break joins the lines, and white space an escape wrote stays.
+   */
   foldedQuoted(): unknown {
+    const q = this.text[this.i];
     let out = '';
+    // out's length up to the last escape or fold: white space before it is not trimmed at a break
+    let hard = 0;
     for (let j = this.i + 1; ;) {
-      if (j >= this.text.length && !this.nextLine()) return GIVE_UP;
+      if (j >= this.text.length && !this.nextLine()) return giveUp('unclosed quoted scalar');
       const c = this.text[j];
-      if (c === "'" && this.text[j + 1] === "'") {
-        out += "'";
-        j += 2;
-      } else if (c === "'") {
+      if (c === q && (q === '"' || this.text[j + 1] !== "'")) {
         this.i = j + 1;
         return out;
+      }
+      if (c === "'" && q === "'") {
+        out += "'";
+        j += 2;
+      } else if (c === '\\' && q === '"') {
+        if (j + 1 >= this.text.length && !this.nextLine()) return giveUp('unclosed quoted scalar');
+        if (this.text[j + 1] === '\n') {
+          // an escaped line break: the lines join with nothing between them
+          j += 2;
+          while (this.text[j] === ' ') j++;
+          if (j >= this.text.length || this.text[j] === '\n') return giveUp('double-quoted: blank line after an escaped line break');
+        } else {
+          const e = escapeAt(this.text, j + 1);
+          if (!e) return giveUp('double-quoted: escape');
+          out += e.s;
+          j += 1 + e.len;
+        }
+        hard = out.length;
       } else if (c === '\n') {
         // a line break and the spaces around it: one space; each blank line after it: a line break
         let breaks = 0;
@@ -73,7 +95,10 @@ export class FlowText {
           else if (this.text[j] !== ' ') break;
           j++;
         }
-        out = out.replace(/ +$/, '') + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
+        let end = out.length;
+        while (end > hard && (out[end - 1] === ' ' || out[end - 1] === '\t')) end--;
+        out = out.slice(0, end) + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
+        hard = out.length;
       } else {
         out += c;
         j++;
@@ -107,7 +132,7 @@ export class FlowText {
       raw = raw.trimEnd() + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
     }
     raw = raw.trimEnd();
-    if (raw === '' || this.text[this.i] === '#' || SPECIAL_START.test(raw)) return GIVE_UP;
+    if (raw === '' || this.text[this.i] === '#' || SPECIAL_START.test(raw) || raw.includes('\t')) return giveUp('flow: plain scalar');
     return plain(raw);
   }
 }
@@ -116,11 +141,11 @@ export class FlowText {
  * A flow collection (`{{ x | json }}` and `| yaml` put them in SLS files), on one line or more:
  * maps and lists of quoted or plain scalars, string keys only. Anything else gives up.
  */
-export function flowValue(ft: FlowText, at: (offset: number) => FastPos, positions: FastPositions, base: number): unknown {
+export function flowValue(ft: FlowText, at: (into: KeyPositions, key: string, offset: number) => void, positions: FastPositions, base: number): unknown {
   const node = (depth: number): unknown => {
     ft.space();
     const c = ft.text[ft.i];
-    if (c === '{' || c === '[') return depth > 64 ? GIVE_UP : collection(depth + 1);
+    if (c === '{' || c === '[') return depth > 64 ? giveUp('flow: too deep') : collection(depth + 1);
     return c === '"' || c === "'" ? ft.quoted(true) : ft.plainScalar(true);
   };
   const collection = (depth: number): unknown => {
@@ -129,7 +154,7 @@ export function flowValue(ft: FlowText, at: (offset: number) => FastPos, positio
     ft.i++;
     const list: unknown[] = [];
     const map: Record<string, unknown> = {};
-    const pos = isMap && base + depth <= POSITIONS_DEPTH ? new Map<string, FastPos>() : undefined;
+    const pos: KeyPositions | undefined = isMap && base + depth <= POSITIONS_DEPTH ? [] : undefined;
     if (pos) positions.set(map, pos);
     for (;;) {
       ft.space();
@@ -140,9 +165,10 @@ export function flowValue(ft: FlowText, at: (offset: number) => FastPos, positio
       if (isMap) {
         const start = ft.i;
         const key = ft.text[ft.i] === '"' || ft.text[ft.i] === "'" ? ft.quoted(false) : ft.plainScalar(false);
-        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || ft.text[ft.i] !== ':') return GIVE_UP;
+        if (typeof key !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key === '<<' || ft.text[ft.i] !== ':')
+          return giveUp('flow: key (duplicate, merge, non-string)');
         ft.i++;
-        if (pos) pos.set(key, at(start));
+        if (pos) at(pos, key, start);
         ft.space();
         const v = ft.text[ft.i] === ',' || ft.text[ft.i] === '}' ? null : node(depth);
         if (v === GIVE_UP) return GIVE_UP;
@@ -150,15 +176,15 @@ export function flowValue(ft: FlowText, at: (offset: number) => FastPos, positio
       } else {
         const v = node(depth);
         // `[a: b]` is a map inside the list
-        if (v === GIVE_UP || ft.text[ft.i] === ':') return GIVE_UP;
+        if (v === GIVE_UP || ft.text[ft.i] === ':') return v === GIVE_UP ? GIVE_UP : giveUp('flow: map in a list');
         list.push(v);
       }
       ft.space();
       if (ft.text[ft.i] === ',') ft.i++;
-      else if (ft.text[ft.i] !== close) return GIVE_UP;
+      else if (ft.text[ft.i] !== close) return giveUp('flow: separator');
     }
   };
   const value = collection(0);
-  if (value === GIVE_UP || !trailingOk(ft.text.slice(ft.i))) return GIVE_UP;
+  if (value === GIVE_UP || !trailingOk(ft.text.slice(ft.i))) return value === GIVE_UP ? GIVE_UP : giveUp('flow: text after the collection');
   return value;
 }

@@ -6,12 +6,13 @@
  * only faster (the full parser reads about 100k lines a second, and is about 70 modules to load).
  */
 import { setKey } from '@brine/core';
+import { Anchors, hasIndexKey } from './yaml-fast-anchors.js';
 import { FlowText, flowValue, POSITIONS_DEPTH } from './yaml-fast-flow.js';
-import { GIVE_UP, plain, scalar, type FastPos, type FastPositions } from './yaml-scalars.js';
+import { declined, GIVE_UP, giveUp, plain, scalar, SPECIAL_START, trailingOk, type FastPositions, type KeyPositions } from './yaml-scalars.js';
 
-export { saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE } from './yaml-scalars.js';
+export { declined, saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE } from './yaml-scalars.js';
 
-export type { FastPos, FastPositions } from './yaml-scalars.js';
+export type { FastPositions, KeyPositions } from './yaml-scalars.js';
 
 export interface FastResult {
   value: unknown;
@@ -31,7 +32,8 @@ function splitKey(text: string): { key: string; rest: string; keyLen: number } |
   if (text.startsWith('"') || text.startsWith("'")) {
     const q = text[0];
     const end = text.indexOf(q, 1);
-    if (end < 0 || text.slice(1, end).includes('\\')) return undefined;
+    // a backslash is an escape only between double quotes
+    if (end < 0 || (q === '"' && text.slice(1, end).includes('\\'))) return undefined;
     key = text.slice(1, end);
     if (q === "'" && text[end + 1] === "'") return undefined;
     after = text.slice(end + 1);
@@ -46,6 +48,7 @@ function splitKey(text: string): { key: string; rest: string; keyLen: number } |
     if (c === 35 /* # */) return undefined;
     if (c !== 58 /* : */ || (i + 1 < text.length && text.charCodeAt(i + 1) !== 32)) continue;
     key = text.slice(0, i).trimEnd();
+    if (key.includes('\t')) return undefined;
     // an integer key (`386:` in a map of architectures) is its digits, as the full loader makes it
     const k = plain(key);
     if (typeof k !== 'string' && !(typeof k === 'number' && Number.isSafeInteger(k) && String(k) === key)) return undefined;
@@ -60,7 +63,8 @@ function isEntry(text: string): boolean {
 }
 
 const KEY_START = /^(?:[^#\s'"[\]{}&*!|>%@`,?:-]|-[^\s#'"[\]{}&*!|>%@`,])/;
-const LINE_BREAKS = /[\u2028\u2029\u0085]/;
+/** Line breaks YAML 1.1 knows beyond \\n, white space trimStart() and trimEnd() take that YAML does not, control characters. */
+const ODD_SPACE = /[\u2028\u2029\u0085\u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000\x00-\x08\v\f\x0e-\x1f\x7f]/;
 
 class Reader {
   i = 0;
@@ -70,10 +74,12 @@ class Reader {
   depth = 0;
   /** A flow collection continued at or left of its block's indentation (see flow()). */
   reindented = false;
-  /** Key positions on flow continuation lines, and their column once such lines are moved. */
-  readonly moved: Array<[FastPos, number]> = [];
+  /** Key columns on flow continuation lines (positions array, index), and their column once such lines are moved. */
+  readonly moved: Array<[KeyPositions, number, number]> = [];
   /** The text's lines as written: block scalars read them, comments and blank lines included. */
   readonly raw: string[];
+  /** Anchored values, for the aliases and merge keys after them. */
+  readonly anchors = new Anchors();
   /** The line numbers block scalars took, first and last. */
   readonly blocks: Array<[number, number]> = [];
   constructor(lines: Line[], positions: FastPositions, raw: string[]) {
@@ -91,16 +97,26 @@ class Reader {
 
   map(indent: number): unknown {
     const out: Record<string, unknown> = {};
-    const pos = this.depth <= POSITIONS_DEPTH ? new Map<string, FastPos>() : undefined;
-    if (pos) this.positions.set(out, pos);
+    const keep = this.depth <= POSITIONS_DEPTH;
+    // made with its first key (a block map has one): an array literal is the size it holds
+    let pos: KeyPositions | undefined;
+    let merged: Set<string> | undefined;
     this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
-      if (line.indent > indent) return GIVE_UP;
+      if (line.indent > indent) return giveUp('map: more-indented line (multi-line plain scalar?)', line.no);
       const kv = splitKey(line.text);
-      if (!kv || Object.hasOwn(out, kv.key) || kv.key === '__proto__' || kv.key === '<<') return GIVE_UP;
-      pos?.set(kv.key, { line: line.no, column: line.indent + 1 });
+      if (kv?.key === '<<') {
+        this.i++;
+        if (merged || !this.mergeKey(out, kv.rest, indent, (merged = new Set()))) return GIVE_UP;
+        continue;
+      }
+      // a key a merge set may be set again, once
+      if (!kv || (Object.hasOwn(out, kv.key) && !merged?.delete(kv.key)) || kv.key === '__proto__')
+        return giveUp(kv ? 'map: duplicate or __proto__ key' : 'map: not a simple key line', line.no);
+      if (pos) pos.push(kv.key, line.no, line.indent + 1);
+      else if (keep) this.positions.set(out, (pos = [kv.key, line.no, line.indent + 1]));
       this.i++;
       const v = this.value(kv.rest, indent, true);
       if (v === GIVE_UP) return GIVE_UP;
@@ -116,11 +132,11 @@ class Reader {
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
-      if (line.indent > indent || !(line.text.startsWith('- ') || line.text === '-')) return GIVE_UP;
+      if (line.indent > indent || !(line.text.startsWith('- ') || line.text === '-')) return giveUp('seq: more-indented or not an item', line.no);
       const rest = line.text === '-' ? '' : line.text.slice(2);
       const pad = rest.length - rest.trimStart().length;
       const item = rest.trimStart();
-      if (item.startsWith('- ') || item === '-') return GIVE_UP;
+      if (item.startsWith('- ') || item === '-' || rest.slice(0, pad).includes('\t')) return giveUp('seq: nested item on one line', line.no);
       const kv = item === '' ? undefined : splitKey(item);
       if (kv) {
         // `- key: value` starts a map indented at the key's column.
@@ -152,8 +168,95 @@ class Reader {
     }
     if ((rest[0] === '{' || rest[0] === '[') && rest.length > 2) return this.flow(rest, indent);
     if (/^[|>][-+]?$/.test(rest)) return this.block(rest[0]!, rest[1] ?? '', indent);
-    if (next && next.indent > indent) return GIVE_UP;
-    return scalar(rest);
+    if (rest[0] === '&') return this.anchored(rest, indent, inMap);
+    if (rest[0] === '*') return next && next.indent > indent ? giveUp('alias with lines below', next.no) : this.alias(rest);
+    const below = next !== undefined && next.indent > indent;
+    if (rest[0] === '"' || rest[0] === "'") {
+      const v = below ? GIVE_UP : scalar(rest);
+      return v === GIVE_UP ? this.quotedLines(rest) : v;
+    }
+    return below ? this.plainLines(rest, indent) : scalar(rest);
+  }
+
+  /** `&name value`: the value, kept for the aliases below. */
+  anchored(rest: string, indent: number, inMap: boolean): unknown {
+    const m = /^&([A-Za-z0-9_-]+)(?: +|$)/.exec(rest);
+    const after = m ? rest.slice(m[0].length) : '';
+    if (!m || after[0] === '&' || after[0] === '*' || after[0] === '!') return giveUp('anchor: its name, a second anchor, an alias or a tag');
+    const turn = this.anchors.begin(m[1]);
+    const v = this.value(after, indent, inMap);
+    if (v === GIVE_UP) return GIVE_UP;
+    this.anchors.set(m[1], v, turn);
+    return v;
+  }
+
+  /** `*name`: the value anchored before it (the same object). */
+  alias(rest: string): unknown {
+    const m = /^\*([A-Za-z0-9_-]+)(?: +#.*)?$/.exec(rest);
+    if (!m) return giveUp('alias: its name');
+    const v = this.anchors.alias(m[1]);
+    if (v !== null && typeof v === 'object') {
+      // the full loader's positions do not look through an alias
+      if (this.depth <= POSITIONS_DEPTH + 1) return giveUp('alias of a collection where positions are kept');
+      this.anchors.aliased.add(v);
+    }
+    return v;
+  }
+
+  /** `<<: *name` in a map (the line just read): that map's keys `out` has not yet. */
+  mergeKey(out: Record<string, unknown>, rest: string, indent: number, merged: Set<string>): boolean {
+    const m = /^\*([A-Za-z0-9_-]+)(?: +#.*)?$/.exec(rest);
+    const next = this.lines[this.i];
+    if (!m || (next && next.indent > indent) || this.depth <= POSITIONS_DEPTH + 1) {
+      giveUp('merge key: not one alias, or where positions are kept');
+      return false;
+    }
+    return this.anchors.merge(out, m[1], merged);
+  }
+
+  /** `rest` (the end of `line`'s trimmed text) with the white space after it: an escape may take it (`"a\\ `). */
+  untrimmed(line: Line, rest: string): string {
+    return this.raw[line.no - 1].slice(line.indent + line.text.length - rest.length);
+  }
+
+  /** A quoted scalar with escapes or going on over the lines below: read as in a flow collection, which folds them the same way. */
+  quotedLines(rest: string): unknown {
+    const first = this.lines[this.i - 1];
+    let no = first.no;
+    // lines at or left of the parent's indentation too: PyYAML reads them, and the full loader
+    // after moving them right (yaml-flow.ts), which changes no key's place
+    const more = (): string | undefined => (no < this.raw.length ? this.raw[no++] : undefined);
+    const ft = new FlowText(this.untrimmed(first, rest), more, [0]);
+    const v = ft.quoted(true);
+    if (v === GIVE_UP) return GIVE_UP;
+    if (!trailingOk(ft.text.slice(ft.i))) return giveUp('quoted scalar: text after it', first.no);
+    this.blocks.push([first.no + 1, no]);
+    while (this.i < this.lines.length && this.lines[this.i].no <= no) this.i++;
+    return v;
+  }
+
+  /** A plain scalar going on over the lines below (indented deeper than `indent`): lines fold into spaces, blank lines into line breaks. */
+  plainLines(first: string, indent: number): unknown {
+    const no = this.lines[this.i - 1].no;
+    if (!plainLine(first)) return giveUp('multi-line plain scalar: first line', no);
+    let text = first;
+    let blanks = 0;
+    let last = no;
+    for (let n = no; n < this.raw.length; n++) {
+      const l = this.raw[n];
+      const body = l.trim();
+      if (body === '') {
+        blanks++;
+        continue;
+      }
+      if (l.length - l.trimStart().length <= indent) break;
+      if (!plainLine(body) || body.startsWith('---') || body.startsWith('...')) return giveUp('multi-line plain scalar: a line in it', n + 1);
+      text += blanks === 0 ? ' ' + body : '\n'.repeat(blanks) + body;
+      blanks = 0;
+      last = n + 1;
+    }
+    while (this.i < this.lines.length && this.lines[this.i].no <= last) this.i++;
+    return plain(text);
   }
 
   /**
@@ -179,15 +282,15 @@ class Reader {
       indents.push(ind);
       return line;
     };
-    const at = (offset: number): FastPos => {
+    const at = (into: KeyPositions, key: string, offset: number): void => {
       let k = starts.length - 1;
       while (k > 0 && starts[k] > offset) k--;
-      const pos = { line: first.no + k, column: offset - starts[k] + 1 };
+      const column = offset - starts[k] + 1;
+      into.push(key, first.no + k, column);
       // where that loader's moved line puts the key: right of the opening bracket
-      if (k > 0 && indents[k] <= bracket) this.moved.push([pos, pos.column - indents[k] + bracket + 1]);
-      return pos;
+      if (k > 0 && indents[k] <= bracket) this.moved.push([into, into.length - 1, column - indents[k] + bracket + 1]);
     };
-    const value = flowValue(new FlowText(rest, more, starts), at, this.positions, this.depth);
+    const value = flowValue(new FlowText(this.untrimmed(first, rest), more, starts), at, this.positions, this.depth);
     this.blocks.push([first.no + 1, no]);
     while (this.i < this.lines.length && this.lines[this.i].no <= no) this.i++;
     return value;
@@ -204,12 +307,14 @@ class Reader {
     let at = -1;
     const parts: string[] = [];
     let n = from;
-    for (; n < this.raw.length; n++) {
+    // the text after its last line break is no line (a kept final blank line would count twice)
+    const count = this.raw[this.raw.length - 1] === '' ? this.raw.length - 1 : this.raw.length;
+    for (; n < count; n++) {
       const l = this.raw[n];
       const trimmed = l.trimStart();
       const ind = l.length - trimmed.length;
       if (trimmed === '') {
-        if (at >= 0 ? ind > at : ind > indent + 1) return GIVE_UP;
+        if (at >= 0 ? ind > at : ind > indent + 1) return giveUp('block scalar: whitespace line longer than its indentation', n + 1);
         parts.push('');
         continue;
       }
@@ -219,14 +324,15 @@ class Reader {
       } else if (ind < at) break;
       parts.push(l.slice(at));
     }
-    if (at < 0 || (n === this.raw.length && this.raw[n - 1] !== '')) return GIVE_UP;
+    // PyYAML ends a block scalar that ends the text without a line break without one (yaml-load.ts)
+    const unended = n === this.raw.length && this.raw[n - 1] !== '';
+    if (at < 0 || (unended && this.raw[n - 1].trim() === '')) return giveUp('block scalar: empty or ends in white space', from);
     this.blocks.push([from + 1, n]);
     while (this.i < this.lines.length && this.lines[this.i].no <= n) this.i++;
     let end = parts.length;
     while (parts[end - 1] === '') end--;
     const text = style === '|' ? parts.slice(0, end).join('\n') : folded(parts.slice(0, end));
-    if (text === GIVE_UP) return GIVE_UP;
-    if (chomp === '-') return text;
+    if (chomp === '-' || unended) return text;
     return chomp === '+' ? text + '\n'.repeat(parts.length - end + 1) : text + '\n';
   }
 
@@ -234,54 +340,84 @@ class Reader {
   lineScalar(indent: number): unknown {
     const line = this.lines[this.i];
     const after = this.lines[this.i + 1];
-    if (after && after.indent > indent) return GIVE_UP;
     this.i++;
-    return scalar(line.text);
+    if (line.text[0] === '"' || line.text[0] === "'") return this.value(line.text, indent, false);
+    return after && after.indent > indent ? this.plainLines(line.text, indent) : scalar(line.text);
   }
 }
 
-/** A folded block scalar's lines joined: a line break between two lines is a space, blank lines are line breaks. */
-function folded(parts: string[]): string | typeof GIVE_UP {
+/** A line of a multi-line plain scalar: no comment, no `key:` in it, no indicator first. */
+function plainLine(body: string): boolean {
+  return !(SPECIAL_START.test(body) || body.includes(' #') || body.includes(': ') || body.endsWith(':') || body.includes('\t'));
+}
+
+/**
+ * A folded block scalar's lines joined: a line break between two lines is a space, blank lines
+ * between them are line breaks; a more-indented line (white space first) keeps the line breaks
+ * around it.
+ */
+function folded(parts: string[]): string {
   let text = '';
   let blanks = 0;
+  let prev = '';
   for (const p of parts) {
     if (p === '') {
       blanks++;
       continue;
     }
-    // a more-indented line keeps its line breaks: the full parser
-    if (p[0] === ' ') return GIVE_UP;
-    text += text === '' && blanks === 0 ? '' : text === '' || blanks > 0 ? '\n'.repeat(blanks) : ' ';
+    if (prev === '') text += '\n'.repeat(blanks);
+    else if (prev[0] === ' ' || p[0] === ' ') text += '\n'.repeat(blanks + 1);
+    else text += blanks === 0 ? ' ' : '\n'.repeat(blanks);
     text += p;
+    prev = p;
     blanks = 0;
   }
   return text;
 }
 
+function decline(why: string): undefined {
+  declined.why = why;
+  declined.line = 0;
+  return undefined;
+}
+
 /** Parses `text` when it is in the simple subset; undefined means "use the full parser". */
-export function fastYaml(text: string): FastResult | undefined {
-  if (text.includes('\t') || text.includes('\r') || LINE_BREAKS.test(text)) return undefined;
+export function fastYaml(source: string): FastResult | undefined {
+  if (ODD_SPACE.test(source)) return decline('Unicode line break, white space other than space and tab, or a control character');
+  let text = source;
+  if (text.includes('\r')) {
+    // Windows line endings are line breaks like any other; a lone carriage return is the full parser's
+    if (/\r(?!\n)/.test(text)) return decline('carriage return');
+    text = text.replaceAll('\r\n', '\n');
+  }
   const lines: Line[] = [];
   const markers: number[] = [];
   const raw = text.split('\n');
   for (let n = 0; n < raw.length; n++) {
     const l = raw[n];
-    const body = l.trimStart();
-    if (body === '' || body.startsWith('#')) continue;
-    // a document start before any content (map files open with it); any other marker: the full parser
-    if (lines.length === 0 && l === body && /^---(?:\s+#.*)?\s*$/.test(body)) continue;
-    // a document end with nothing but comments after it
-    if (l === body && /^\.\.\.(?:\s+#.*)?\s*$/.test(body)) {
-      if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
-      return undefined;
+    let ind = 0;
+    while (l.charCodeAt(ind) === 32) ind++;
+    const c = l.charCodeAt(ind);
+    // indentation is spaces; a tab there (or on a white-space line) is the full parser's
+    if (c === 9) return decline('tab in indentation');
+    if (ind === l.length || c === 35 /* # */) continue;
+    const body = ind === 0 ? l : l.slice(ind);
+    if (c === 45 /* - */ || c === 46 /* . */ || c === 37 /* % */) {
+      // a document start before any content (map files open with it); any other marker: the full parser
+      if (lines.length === 0 && ind === 0 && /^---(?:\s+#.*)?\s*$/.test(body)) continue;
+      // a document end with nothing but comments after it
+      if (ind === 0 && /^\.\.\.(?:\s+#.*)?\s*$/.test(body)) {
+        if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
+        return decline('content after a document end');
+      }
+      if (body.startsWith('---') || body.startsWith('...') || c === 37) {
+        // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
+        if (ind === 0) return decline('document marker or directive');
+        markers.push(n + 1);
+        continue;
+      }
     }
-    if (body.startsWith('---') || body.startsWith('...') || body.startsWith('%')) {
-      // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
-      if (l === body) return undefined;
-      markers.push(n + 1);
-      continue;
-    }
-    lines.push({ indent: l.length - body.length, text: body.trimEnd(), no: n + 1 });
+    lines.push({ indent: ind, text: body.trimEnd(), no: n + 1 });
   }
   // a Map, not a WeakMap: it lives no longer than the result, and a large WeakMap is work for every GC
   const positions: FastPositions = new Map();
@@ -295,9 +431,11 @@ export function fastYaml(text: string): FastResult | undefined {
     value = reader.flow(first.text, -1);
   } else if (!isEntry(first.text)) value = reader.lineScalar(-1);
   else value = reader.node(first.indent);
-  if (value === GIVE_UP || reader.i < lines.length) return undefined;
-  if (markers.some((no) => !reader.blocks.some(([a, b]) => no >= a && no <= b))) return undefined;
+  if (value === GIVE_UP) return undefined;
+  if (reader.i < lines.length) return decline('lines after the document root');
+  if (reader.anchors.merged && hasIndexKey(value)) return decline('integer-like key beside a merge key');
+  if (markers.some((no) => !reader.blocks.some(([a, b]) => no >= a && no <= b))) return decline('indented marker outside a block scalar');
   // the full loader would have moved continuation lines: its positions are theirs once moved
-  if (reader.reindented) for (const [pos, column] of reader.moved) pos.column = column;
+  if (reader.reindented) for (const [into, at, column] of reader.moved) into[at] = column;
   return { value, positions };
 }

@@ -10,7 +10,8 @@ import { rememberKeyOrder, yamlLib } from '@brine/core';
 import type { IdPositions, PositionMap } from './positions.js';
 import { reindentFlow } from './yaml-flow.js';
 import { pyAnchorNames } from './yaml-anchors.js';
-import { fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE, type FastPositions } from './yaml-fast.js';
+import { appendFileSync } from 'node:fs';
+import { declined, fastYaml, saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE, type FastPositions, type KeyPositions } from './yaml-fast.js';
 
 type TagDef = { tag: string; format?: string; test?: RegExp; default?: boolean | 'key'; resolve?: unknown };
 
@@ -77,11 +78,19 @@ function errorText(text: string, code: string, message: string, offset: number):
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
 }
 
+/** A file to append each text the loader reads to, with why the fast path left it (a JSON line each). */
+const DEBUG = process.env.BRINE_YAML_DEBUG;
+
+function debugYaml(text: string, fast: boolean): void {
+  appendFileSync(DEBUG!, JSON.stringify({ fast, why: fast ? undefined : declined.why, line: fast ? undefined : declined.line, text }) + '\n');
+}
+
 /** Parses one YAML document; the first error is reported with its 1-based line and column. */
 export function loadYaml(source: string, options: { fast?: boolean; yamlex?: boolean } = {}): YamlResult {
   // the yaml library (about 70 modules) is loaded only for the texts the fast path leaves; that
   // path reads no anchor or alias, so a text it takes has none for pyAnchorNames to rename
   const quick = options.fast === false || options.yamlex ? undefined : fastYaml(source);
+  if (DEBUG && options.fast !== false && !options.yamlex) debugYaml(source, quick !== undefined);
   if (quick) return { value: quick.value, fast: quick.positions };
   const text = pyAnchorNames(source);
   const lineCounter = new (yamlLib().LineCounter)();
@@ -203,7 +212,7 @@ function finish(doc: Document, lineCounter: LineCounter, text: string): YamlResu
 export function topLevelKeyOrder(res: YamlResult): string[] | undefined {
   if (res.fast) {
     const root = res.value !== null && typeof res.value === 'object' ? res.fast.get(res.value) : undefined;
-    return root ? [...root.keys()] : undefined;
+    return root ? (root.filter((_, i) => i % 3 === 0) as string[]) : undefined;
   }
   const contents = res.doc?.contents;
   if (!yamlLib().isMap(contents)) return undefined;
@@ -251,32 +260,43 @@ export function collectPositions(res: YamlResult, file: string, lineMap?: (line:
   return positions;
 }
 
+/** Where `key` is in a map's flat key positions (key, line, column, ...); -1 when not there. */
+function keyAt(pos: KeyPositions | undefined, key: string): number {
+  if (pos) for (let i = 0; i < pos.length; i += 3) if (pos[i] === key) return i;
+  return -1;
+}
+
 function fastPositions(value: unknown, fast: FastPositions, file: string, lineMap?: (line: number) => number): PositionMap {
   const positions: PositionMap = { file, ids: {} };
   const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObj(value)) return positions;
-  const at = (p: { line: number; column: number }) => ({ file, line: lineMap ? lineMap(p.line) : p.line, column: p.column });
+  const at = (pos: KeyPositions, i: number) => {
+    const line = pos[i + 1] as number;
+    return { file, line: lineMap ? lineMap(line) : line, column: pos[i + 2] as number };
+  };
   const top = fast.get(value);
-  for (const id of Object.keys(value)) {
-    const p = top?.get(id);
-    if (!p) continue;
-    const entry: IdPositions = { pos: at(p), states: {}, args: {} };
+  if (!top) return positions;
+  // the IDs in document order: positions.ids lists them as Object.keys(value) would (integer-like first)
+  for (let t = 0; t < top.length; t += 3) {
+    const id = top[t] as string;
+    const entry: IdPositions = { pos: at(top, t), states: {}, args: {} };
     positions.ids[id] = entry;
     const decl = value[id];
     if (!isObj(decl)) continue;
+    // declarations and argument maps are small: a scan each, in Object.keys order as before
     const declPos = fast.get(decl);
     for (const state of Object.keys(decl)) {
-      const sp = declPos?.get(state);
-      if (sp) entry.states[state] = at(sp);
+      const s = keyAt(declPos, state);
+      if (s >= 0) entry.states[state] = at(declPos!, s);
       const list = decl[state];
       if (!Array.isArray(list)) continue;
       for (const item of list) {
         if (!isObj(item)) continue;
         const itemPos = fast.get(item);
         for (const arg of Object.keys(item)) {
-          const ap = itemPos?.get(arg);
+          const a = keyAt(itemPos, arg);
           const key = `${state}/${arg}`;
-          if (ap && !(key in entry.args)) entry.args[key] = at(ap);
+          if (a >= 0 && !(key in entry.args)) entry.args[key] = at(itemPos!, a);
         }
       }
     }
