@@ -1,8 +1,8 @@
 import {
-  chunkRequisites,
   EVAL_REQUISITES,
   formatRequisiteRef,
   parseArgBindEntryValue,
+  parseRequisiteRef,
   type ChunkIndex,
   type EvalRequisite,
   type LowChunk,
@@ -30,6 +30,7 @@ export interface RequisiteLookup {
 }
 
 const NO_TARGETS: RequisiteTarget[] = [];
+const NO_CHUNKS: LowChunk[] = [];
 /** Shared by every chunk whose references all resolve (never written to). */
 const NONE_LOST: ReadonlyMap<string, string[]> = new Map();
 const SELF_SKIPPED: ReadonlySet<EvalKind> = new Set(['prereq', 'prerequired', 'listen', 'arg_bind']);
@@ -39,29 +40,37 @@ export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boo
   const reqs: ResolvedRequisite[] = [];
   let lost: Map<string, string[]> | undefined;
   let listenLost: RequisiteTarget[] | undefined;
-  for (const { key: kind, ref, target } of chunkRequisites(chunk, EVAL_REQUISITES, true)) {
-    if (kind === 'prerequired' && dryRun) continue;
-    let chunks: LowChunk[] = [];
-    if (target && kind === 'arg_bind') {
-      const { id, resource } = parseArgBindEntryValue(target.value);
-      chunks = index.resolveArgBind(target.kind, id, resource);
-    } else if (target) chunks = index.resolve(target);
-    if (chunks.length === 0) {
-      // A bare ID that names nothing is not an error for listen (Salt skips it quietly).
-      if (kind === 'listen') {
-        if (target && target.kind !== 'id') (listenLost ??= []).push(target);
+  // chunkRequisites(chunk, EVAL_REQUISITES, true), walked in place: no list of pairs per chunk
+  for (const kind of EVAL_REQUISITES) {
+    const list = chunk[kind];
+    if (list === undefined || list === null || (kind === 'prerequired' && dryRun)) continue;
+    const many = Array.isArray(list);
+    const n = many ? list.length : 1;
+    for (let i = 0; i < n; i++) {
+      const ref: unknown = many ? list[i] : list;
+      const target = parseRequisiteRef(ref);
+      let chunks: LowChunk[] = NO_CHUNKS;
+      if (target && kind === 'arg_bind') {
+        const { id, resource } = parseArgBindEntryValue(target.value);
+        chunks = index.resolveArgBind(target.kind, id, resource);
+      } else if (target) chunks = index.resolve(target);
+      if (chunks.length === 0) {
+        // A bare ID that names nothing is not an error for listen (Salt skips it quietly).
+        if (kind === 'listen') {
+          if (target && target.kind !== 'id') (listenLost ??= []).push(target);
+          continue;
+        }
+        const shown = target ? formatRequisiteRef(target) : JSON.stringify(ref);
+        lost ??= new Map();
+        const l = lost.get(kind);
+        if (l) l.push(shown);
+        else lost.set(kind, [shown]);
         continue;
       }
-      const shown = target ? formatRequisiteRef(target) : JSON.stringify(ref);
-      lost ??= new Map();
-      const l = lost.get(kind);
-      if (l) l.push(shown);
-      else lost.set(kind, [shown]);
-      continue;
+      // A state that names itself (`sls:` of its own file, or of one including it) is, as in Salt,
+      // a recursive requisite; only a prereq or listen on itself is left out.
+      reqs.push({ kind, ref, chunks: SELF_SKIPPED.has(kind) && chunks.includes(chunk) ? chunks.filter((c) => c !== chunk) : chunks });
     }
-    // A state that names itself (`sls:` of its own file, or of one including it) is, as in Salt,
-    // a recursive requisite; only a prereq or listen on itself is left out.
-    reqs.push({ kind, ref, chunks: SELF_SKIPPED.has(kind) ? chunks.filter((c) => c !== chunk) : chunks });
   }
   return { reqs, lost: lost ?? NONE_LOST, listenLost: listenLost ?? NO_TARGETS };
 }

@@ -16,7 +16,7 @@ import {
 } from '@brine/core';
 import { bindArguments } from './arg-bind-resolve.js';
 import { callChunk, isThenable, type CallEnv, type Maybe } from './call-chunk.js';
-import { startClock } from './clock.js';
+import { elapsed, startClock, type Clock } from './clock.js';
 import { runtimeErrors } from './errors.js';
 import { foldListenIn } from './listen-in.js';
 import {
@@ -153,14 +153,18 @@ class Runner {
     return t;
   }
 
-  /** The chunk's requisites, looked up once per chunk (and dry run or not): chunks and the index do not change during a run. */
+  /**
+   * The chunk's requisites, looked up once per chunk (and dry run or not) where they may be asked
+   * again: chunks and the index do not change during a run. A chunk whose requisites have their
+   * results (most) is decided at once, and its lookup is not kept: it dies young.
+   */
   private readonly lookups = [new Map<LowChunk, RequisiteLookup>(), new Map<LowChunk, RequisiteLookup>()] as const;
-  private requisitesOf(chunk: LowChunk, dryRun: boolean): RequisiteLookup {
+  private requisitesOf(chunk: LowChunk, dryRun: boolean, keep = true): RequisiteLookup {
     const memo = this.lookups[dryRun ? 1 : 0];
     let found = memo.get(chunk);
     if (!found) {
       found = lookupRequisites(this.index, chunk, dryRun);
-      memo.set(chunk, found);
+      if (keep) memo.set(chunk, found);
     }
     return found;
   }
@@ -292,7 +296,7 @@ class Runner {
   private notRun(chunk: LowChunk, dryRun: boolean, comment: string, extra: Record<string, unknown> = {}): void {
     const clock = startClock(this.o.now);
     const ret = { name: chunk.name, changes: {}, result: true, comment, ...extra };
-    this.record(chunk, dryRun, ret, undefined, { startTime: clock.startTime, duration: clock.elapsed() });
+    this.record(chunk, dryRun, ret, undefined, { startTime: clock.startTime, duration: elapsed(clock) });
   }
 
   /**
@@ -311,8 +315,12 @@ class Runner {
    * decided, and run when its function returns without a promise, synchronously.
    */
   private evaluate(chunk: LowChunk, dryRun: boolean, depth: number): Maybe<void> {
-    const { reqs, lost } = this.requisitesOf(chunk, dryRun);
-    if (lost.size > 0 || !this.settled(reqs)) return this.evaluateWaiting(chunk, dryRun, depth);
+    const found = this.requisitesOf(chunk, dryRun, false);
+    const { reqs, lost } = found;
+    if (lost.size > 0 || !this.settled(reqs)) {
+      this.lookups[dryRun ? 1 : 0].set(chunk, found);
+      return this.evaluateWaiting(chunk, dryRun, depth);
+    }
     const tag = this.tagOf(chunk);
     const active = dryRun ? this.preActive : this.active;
     active.add(tag);
@@ -468,7 +476,7 @@ class Runner {
     if ('error' in bound) {
       this.record(chunk, dryRun, { name: chunk.name, result: false, changes: {}, comment: bound.error }, runNum, {
         startTime: clock.startTime,
-        duration: clock.elapsed(),
+        duration: elapsed(clock),
       });
       return;
     }
@@ -485,9 +493,9 @@ class Runner {
     runNum: number,
     watched: ResolvedRequisite[] | undefined,
     ret: StateReturn,
-    clock: { startTime: string; elapsed(): number },
+    clock: Clock,
   ): Maybe<void> {
-    const timing = { startTime: clock.startTime, duration: clock.elapsed() };
+    const timing = { startTime: clock.startTime, duration: elapsed(clock) };
     // A fired watch: when the state itself changed nothing, the module's mod_watch reacts
     // (restart a service, ...). Salt numbers that second call separately, leaving a gap.
     if (watched && !dryRun && Object.keys(ret.changes).length === 0 && ret.skip_watch !== true && this.o.registry.module(chunk.state)?.modWatch) {
@@ -503,7 +511,7 @@ class Runner {
     const c2 = startClock(this.o.now);
     const num = this.runNum++;
     const ret = await callChunk(this.env, low, this.test, true);
-    this.done(chunk, false, ret, num, { startTime: c2.startTime, duration: c2.elapsed() });
+    this.done(chunk, false, ret, num, { startTime: c2.startTime, duration: elapsed(c2) });
   }
 
   private done(chunk: LowChunk, dryRun: boolean, ret: StateReturn, num: number, timing: { startTime: string; duration: number }): void {
@@ -548,7 +556,7 @@ class Runner {
       const clock = startClock(this.o.now);
       const ret = await callChunk(this.env, low, this.test, true);
       this.tags.set(low, tag);
-      this.record(low, false, ret, runNum, { startTime: clock.startTime, duration: clock.elapsed() });
+      this.record(low, false, ret, runNum, { startTime: clock.startTime, duration: elapsed(clock) });
       if (this.checkAbort()) return;
     }
     // Salt's shape for these: no __sls__ or __id__, numbered after every listener.
