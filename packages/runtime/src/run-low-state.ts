@@ -358,6 +358,12 @@ class Runner {
     try {
       const { reqs, lost } = this.requisitesOf(chunk, dryRun);
       if (lost.size > 0) return this.final(chunk, dryRun, notFoundComment(lost));
+      // A chain that runs ahead of the low state's order (a state requiring one listed after
+      // it) is run from its far end, one state after the other, not by a promise per link.
+      if (!dryRun && depth === 0) {
+        await this.warm(chunk, depth);
+        if (this.stopped) return;
+      }
       for (const req of reqs) {
         if (req.kind === 'listen') continue;
         for (const c of req.chunks) {
