@@ -18,9 +18,14 @@ export interface RequisiteTarget {
 export function parseRequisiteRef(ref: unknown): RequisiteTarget | undefined {
   if (typeof ref === 'string') return { kind: 'id', value: ref };
   if (ref === null || typeof ref !== 'object' || Array.isArray(ref)) return undefined;
-  const keys = Object.keys(ref);
-  if (keys.length !== 1) return undefined;
-  const kind = keys[0]!;
+  // the one own key, without a list of keys per reference (every requisite of a run is parsed)
+  let kind: string | undefined;
+  for (const k in ref) {
+    if (!Object.hasOwn(ref, k)) continue;
+    if (kind !== undefined) return undefined;
+    kind = k;
+  }
+  if (kind === undefined) return undefined;
   const value = (ref as Record<string, unknown>)[kind];
   if (typeof value === 'string') return { kind, value };
   if (typeof value === 'number' || typeof value === 'boolean') return { kind, value: String(value) };

@@ -33,15 +33,18 @@ const NO_TARGETS: RequisiteTarget[] = [];
 const NO_CHUNKS: LowChunk[] = [];
 /** Shared by every chunk whose references all resolve (never written to). */
 const NONE_LOST: ReadonlyMap<string, string[]> = new Map();
+/** The lookup of every chunk without requisites (never written to). */
+const NO_REQUISITES: RequisiteLookup = { reqs: [], lost: NONE_LOST, listenLost: NO_TARGETS };
 const SELF_SKIPPED: ReadonlySet<EvalKind> = new Set(['prereq', 'prerequired', 'listen', 'arg_bind']);
 
 /** Finds the chunks each requisite of a chunk names. In a prereq dry run `prerequired` is ignored. */
 export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boolean): RequisiteLookup {
-  const reqs: ResolvedRequisite[] = [];
+  let reqs: ResolvedRequisite[] | undefined;
   let lost: Map<string, string[]> | undefined;
   let listenLost: RequisiteTarget[] | undefined;
   // chunkRequisites(chunk, EVAL_REQUISITES, true), walked in place: no list of pairs per chunk
-  for (const kind of EVAL_REQUISITES) {
+  for (let k = 0; k < EVAL_REQUISITES.length; k++) {
+    const kind = EVAL_REQUISITES[k]!;
     const list = chunk[kind];
     if (list === undefined || list === null || (kind === 'prerequired' && dryRun)) continue;
     const many = Array.isArray(list);
@@ -69,10 +72,14 @@ export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boo
       }
       // A state that names itself (`sls:` of its own file, or of one including it) is, as in Salt,
       // a recursive requisite; only a prereq or listen on itself is left out.
-      reqs.push({ kind, ref, chunks: SELF_SKIPPED.has(kind) && chunks.includes(chunk) ? chunks.filter((c) => c !== chunk) : chunks });
+      const req = { kind, ref, chunks: SELF_SKIPPED.has(kind) && chunks.includes(chunk) ? chunks.filter((c) => c !== chunk) : chunks };
+      // a literal of one for the first (the usual count): push would make room for 17
+      if (reqs) reqs.push(req);
+      else reqs = [req];
     }
   }
-  return { reqs, lost: lost ?? NONE_LOST, listenLost: listenLost ?? NO_TARGETS };
+  if (!reqs && !lost && !listenLost) return NO_REQUISITES;
+  return { reqs: reqs ?? [], lost: lost ?? NONE_LOST, listenLost: listenLost ?? NO_TARGETS };
 }
 
 /** Salt's comment for references that match nothing. */
@@ -150,14 +157,16 @@ export function requisiteStatus(reqs: ResolvedRequisite[], result: (kind: EvalKi
   let all = 0;
   let kind: EvalKind | undefined;
   let stats = 0;
-  for (const req of reqs) {
+  for (let q = 0; q < reqs.length; q++) {
+    const req = reqs[q]!;
     if (req.kind === 'listen') continue;
     if (req.kind !== kind) {
       if (kind !== undefined) all |= kindStats(kind, stats);
       kind = req.kind;
       stats = 0;
     }
-    for (const c of req.chunks) {
+    for (let i = 0; i < req.chunks.length; i++) {
+      const c = req.chunks[i]!;
       const r = result(req.kind, c);
       if (!r) continue;
       stats |= targetStat(req.kind, r);

@@ -181,7 +181,10 @@ class Runner {
   async run(): Promise<void> {
     let turn = performance.now();
     let since = 0;
-    for (const chunk of this.chunks) {
+    const chunks = this.chunks;
+    // indexed loops on the paths every state takes: no iterator result per step before the optimiser has the code
+    for (let i = 0; i < chunks.length; i++) {
+      const chunk = chunks[i]!;
       if (this.checkAbort()) break;
       const p = this.ensure(chunk);
       if (p) await p;
@@ -258,19 +261,22 @@ class Runner {
   /** Records a result: the running dict (with its number) for a real run, the prereq map for a dry run. */
   private record(chunk: LowChunk, dryRun: boolean, ret: StateReturn, runNum: number | undefined, timing?: { startTime: string; duration: number }): void {
     const tag = this.tagOf(chunk);
-    const base: Record<string, unknown> = {
-      name: typeof ret.name === 'string' ? ret.name : chunk.name,
-      changes: ret.changes ?? {},
-      result: ret.result,
-      comment: ret.comment,
-      __sls__: chunk.__sls__,
-      __run_num__: runNum ?? (dryRun ? -1 : this.runNum++),
-      __id__: chunk.__id__,
-    };
-    if (timing) {
-      base.start_time = timing.startTime;
-      base.duration = timing.duration;
-    }
+    const name = typeof ret.name === 'string' ? ret.name : chunk.name;
+    const num = runNum ?? (dryRun ? -1 : this.runNum++);
+    // one literal per shape: the keys in Salt's order, none added one by one
+    const base: Record<string, unknown> = timing
+      ? {
+          name,
+          changes: ret.changes ?? {},
+          result: ret.result,
+          comment: ret.comment,
+          __sls__: chunk.__sls__,
+          __run_num__: num,
+          __id__: chunk.__id__,
+          start_time: timing.startTime,
+          duration: timing.duration,
+        }
+      : { name, changes: ret.changes ?? {}, result: ret.result, comment: ret.comment, __sls__: chunk.__sls__, __run_num__: num, __id__: chunk.__id__ };
     for (const k in ret) if (!SALT_KEYS.has(k) && Object.hasOwn(ret, k)) base[k] = ret[k];
     const res = base as StateResult;
     if (dryRun) {
@@ -322,29 +328,23 @@ class Runner {
       return this.evaluateWaiting(chunk, dryRun, depth);
     }
     const tag = this.tagOf(chunk);
+    const done = this.decide(chunk, dryRun, tag, reqs);
+    if (!isThenable(done)) return;
+    // Active while its function is awaited: a state decided without a promise is never seen
+    // active by anything (nothing else runs meanwhile), so it is not marked.
     const active = dryRun ? this.preActive : this.active;
     active.add(tag);
-    let done: Maybe<void>;
-    try {
-      done = this.decide(chunk, dryRun, tag, reqs);
-    } catch (err) {
-      active.delete(tag);
-      throw err;
-    }
-    if (!isThenable(done)) {
-      active.delete(tag);
-      return;
-    }
     return done.finally(() => active.delete(tag));
   }
 
   /** Whether each requisite target has the result `evaluateWaiting` would find without waiting for anything. */
   private settled(reqs: ResolvedRequisite[]): boolean {
-    for (const req of reqs) {
+    for (let r = 0; r < reqs.length; r++) {
+      const req = reqs[r]!;
       if (req.kind === 'listen') continue;
       const pre = req.kind === 'prereq';
-      for (const c of req.chunks) {
-        const ctag = this.tagOf(c);
+      for (let i = 0; i < req.chunks.length; i++) {
+        const ctag = this.tagOf(req.chunks[i]!);
         if (!(ctag in this.running) && !(pre && this.pre.has(ctag))) return false;
       }
     }
@@ -478,17 +478,22 @@ class Runner {
   private execute(chunk: LowChunk, dryRun: boolean, runNum: number, watched: ResolvedRequisite[] | undefined): Maybe<void> {
     const test = this.test || dryRun;
     const clock = startClock(this.o.now);
-    const bound = bindArguments(chunk, (state, id, resource) => this.boundResult(state, id, resource), test);
-    if ('error' in bound) {
-      this.record(chunk, dryRun, { name: chunk.name, result: false, changes: {}, comment: bound.error }, runNum, {
-        startTime: clock.startTime,
-        duration: elapsed(clock),
-      });
-      return;
+    let called = chunk;
+    // most chunks bind nothing: no closure or wrapper for them
+    if (Array.isArray(chunk.arg_bind) && chunk.arg_bind.length > 0) {
+      const bound = bindArguments(chunk, (state, id, resource) => this.boundResult(state, id, resource), test);
+      if ('error' in bound) {
+        this.record(chunk, dryRun, { name: chunk.name, result: false, changes: {}, comment: bound.error }, runNum, {
+          startTime: clock.startTime,
+          duration: elapsed(clock),
+        });
+        return;
+      }
+      called = bound.chunk;
     }
-    const ret = callChunk(this.env, bound.chunk, test, false);
-    if (isThenable(ret)) return ret.then((r) => this.executed(chunk, bound.chunk, dryRun, runNum, watched, r, clock));
-    return this.executed(chunk, bound.chunk, dryRun, runNum, watched, ret, clock);
+    const ret = callChunk(this.env, called, test, false);
+    if (isThenable(ret)) return ret.then((r) => this.executed(chunk, called, dryRun, runNum, watched, r, clock));
+    return this.executed(chunk, called, dryRun, runNum, watched, ret, clock);
   }
 
   /** Records what the function returned, after the module's mod_watch when a watch fired. */
