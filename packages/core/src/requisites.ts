@@ -53,15 +53,18 @@ export class ChunkIndex {
   readonly chunks: readonly LowChunk[];
   constructor(chunks: readonly LowChunk[]) {
     this.chunks = chunks;
-    for (const c of chunks) {
+    // indexed: no iterator result per chunk before the optimiser has this code
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i]!;
       const id = String(c.__id__);
       add(this.byId, id, c);
       const name = String(c.name);
       if (name !== id) add(this.byOtherName, name, c);
       add(this.bySls, c.__sls__, c);
       // As Salt, `sls: X` also names the states of the files X includes (directly or not).
-      for (const from of c.__sls_included_from__ ?? []) {
-        if (from !== c.__sls__ && this.bySls.get(from)?.at(-1) !== c) add(this.bySls, from, c);
+      const included = c.__sls_included_from__;
+      if (included) {
+        for (const from of included) if (from !== c.__sls__ && this.bySls.get(from)?.at(-1) !== c) add(this.bySls, from, c);
       }
     }
   }

@@ -544,7 +544,8 @@ class Runner {
    */
   private async listeners(): Promise<void> {
     const errors = new Map<string, StateResult>();
-    for (const chunk of this.chunks) {
+    for (let i = 0; i < this.chunks.length; i++) {
+      const chunk = this.chunks[i]!;
       if (chunk.listen === undefined || chunk.listen === null) continue;
       const { reqs, lost, listenLost } = this.requisitesOf(chunk, false);
       for (const t of listenLost) {
