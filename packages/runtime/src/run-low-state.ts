@@ -214,11 +214,14 @@ class Runner {
   /**
    * Runs a chunk's not-yet-run requisites deepest first, iteratively, in exactly the order the
    * recursive evaluation would: a requisite chain tens of thousands of states long must not
-   * exhaust the stack. `evaluate` calls it once its recursion is WARM_DEPTH deep. Trees the
+   * exhaust the stack. `evaluateWaiting` calls it at the top of a recursion (a chain ahead of the
+   * low state's order; with `inflightStops`, a tree that reaches a parallel state still running is
+   * left to the recursion, which waits for it before the requisites after it) and once its
+   * recursion is WARM_DEPTH deep. Trees the
    * recursion would treat differently are left to it: those with prereq (they fork into dry
    * runs, and they are shallow in practice) and those that loop back (a recursive requisite).
    */
-  private async warm(root: LowChunk, depth: number): Promise<void> {
+  private async warm(root: LowChunk, depth: number, inflightStops = false): Promise<void> {
     const kidsOf = (c: LowChunk): LowChunk[] | null => {
       const { reqs, lost } = this.requisitesOf(c, false);
       if (lost.size > 0) return [];
@@ -236,7 +239,12 @@ class Runner {
       if (top.i < top.kids.length) {
         const k = top.kids[top.i++]!;
         const ktag = this.tagOf(k);
-        if (done.has(k) || ktag in this.running || this.inflight.has(ktag)) continue;
+        if (done.has(k) || ktag in this.running) continue;
+        if (this.inflight.has(ktag)) {
+          // a parallel state still running is waited for before the requisites after it
+          if (inflightStops) return;
+          continue;
+        }
         if (onStack.has(k) || this.active.has(ktag)) return;
         const kk = kidsOf(k);
         if (kk === null) return;
@@ -361,7 +369,7 @@ class Runner {
       // A chain that runs ahead of the low state's order (a state requiring one listed after
       // it) is run from its far end, one state after the other, not by a promise per link.
       if (!dryRun && depth === 0) {
-        await this.warm(chunk, depth);
+        await this.warm(chunk, depth, true);
         if (this.stopped) return;
       }
       for (const req of reqs) {

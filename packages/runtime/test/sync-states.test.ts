@@ -181,3 +181,40 @@ t.test('a chain that runs ahead of the low state (each state requires the next) 
   t.same(order.at(-1), ['c0', n - 1]);
   t.ok(promises < 40, `${promises} promises for ${n} states`);
 });
+
+t.test('a requisite still running in parallel is waited for before the requisites listed after it', async (t) => {
+  const log: string[] = [];
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const mod: StateModule = {
+    name: 'p',
+    available: () => ({ available: true }),
+    functions: {
+      slow: {
+        args: {},
+        run: async (a) => {
+          log.push(`start ${String(a.name)}`);
+          await gate;
+          log.push(`end ${String(a.name)}`);
+          return { name: String(a.name), result: true, changes: {}, comment: '' };
+        },
+      },
+      quick: {
+        args: {},
+        run: (a) => {
+          log.push(`run ${String(a.name)}`);
+          if (a.name === 'b') setImmediate(release);
+          return { name: String(a.name), result: true, changes: {}, comment: '' };
+        },
+      },
+    },
+  };
+  const P = chunkMaker('p');
+  // a runs in parallel; x lets a turn pass; b needs a and c, c is listed after b
+  const out = await run(mod, [P('a', 'slow', { parallel: true }), P('b', 'quick'), P('x', 'quick', { require: [{ p: 'a' }, { p: 'c' }] }), P('c', 'quick')]);
+  t.same(log, ['start a', 'run b', 'end a', 'run c', 'run x'], 'c starts once a has ended, as the recursion orders it');
+  t.same(
+    Object.values(out.running).map((r) => r.__id__),
+    ['b', 'a', 'c', 'x'],
+  );
+});
