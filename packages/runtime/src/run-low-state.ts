@@ -110,6 +110,8 @@ function withDefaultShell(cmd: CommandRunner, shell: string | undefined): Comman
 
 class Runner {
   readonly running: RunningDict = {};
+  /** Tags recorded failed (the run's exit code reads these, not the whole dict). */
+  readonly failed: string[] = [];
   private readonly index: ChunkIndex;
   private readonly tags = new Map<LowChunk, string>();
   /** Dry-run (test mode) results of prereq targets, by tag. */
@@ -292,6 +294,7 @@ class Runner {
       return;
     }
     this.running[tag] = res;
+    if (res.result === false) this.failed.push(tag);
     if (!this.test && res.result === false && (chunk.failhard === true || this.o.failhard === true)) {
       this.stopped ??= 'failhard';
     }
@@ -584,6 +587,7 @@ class Runner {
       if (tag in this.running) continue;
       error.__run_num__ = this.runNum++;
       this.running[tag] = error;
+      this.failed.push(tag);
       this.o.onResult?.(tag, error);
     }
   }
@@ -624,7 +628,7 @@ export async function runLowState(lowstate: LowChunk[], options: RunOptions): Pr
   const runner = new Runner(chunks, options);
   await runner.run();
   let failed = false;
-  for (const tag in runner.running) {
+  for (const tag of runner.failed) {
     if (runner.running[tag]!.result === false && !onfailHandled(tag, chunks, runner.running)) {
       failed = true;
       break;
