@@ -142,23 +142,12 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   } catch (e) {
     return failed(ret, `Unable to manage file: ${(e as Error).message}`);
   }
-  // A new file is made at once when nothing needs knowing first: O_EXCL says the path was free,
-  // so no lstat before it. Anything there, a missing parent or an error takes the way below.
   const umaskMode = defaultFileMode(); // read once: each read is two umask(2) calls
   const initial = initialFileMode(args, mode, umaskMode);
-  const made =
-    want !== undefined && !ctx.test && args.create !== false && !checkSpec(args) && !remoteMismatch(want, name, false)
-      ? tryCreate(name, want, initial)
-      : undefined;
-  let st = made ?? (await lstatOrUndefined(name));
-  let followed = false;
-  if (st?.isSymbolicLink() && args.follow_symlinks !== false) {
-    const target = await stat(name).catch(() => undefined);
-    if (target) {
-      st = target;
-      followed = true;
-    }
-  }
+  const made = madeAtOnce(args, ctx, name, want, initial);
+  const found = made ? { st: made, followed: false } : await currentStat(name, args.follow_symlinks !== false);
+  let st = found.st;
+  const followed = found.followed;
   if (st?.isDirectory()) return failed(ret, `Specified target ${name} is a directory`);
   const exists = st !== undefined && !made;
   if (!exists && args.create === false) {
@@ -240,13 +229,26 @@ async function createNew(name: string, body: Buffer, mode: number, makedirs: boo
   return lstatOrUndefined(name);
 }
 
-/** createExclusive, any failure left to the way that looks first (it meets the same one). */
-function tryCreate(name: string, body: Buffer, mode: number): Stats | undefined {
+/**
+ * A new file made at once when nothing needs knowing first: O_EXCL says the path was free, so no
+ * lstat before it. Anything there, a missing parent or any error takes the way that looks first
+ * (undefined), which meets the same.
+ */
+function madeAtOnce(args: Record<string, unknown>, ctx: StateContext, name: string, want: Buffer | undefined, mode: number): Stats | undefined {
+  if (want === undefined || ctx.test || args.create === false || checkSpec(args) || remoteMismatch(want, name, false)) return undefined;
   try {
-    return createExclusive(name, body, mode);
+    return createExclusive(name, want, mode);
   } catch {
     return undefined;
   }
+}
+
+/** The path's lstat, or its target's stat when it is a symlink to follow (and the target is there). */
+async function currentStat(name: string, follow: boolean): Promise<{ st: Stats | undefined; followed: boolean }> {
+  const st = await lstatOrUndefined(name);
+  if (!st?.isSymbolicLink() || !follow) return { st, followed: false };
+  const target = await stat(name).catch(() => undefined);
+  return target ? { st: target, followed: true } : { st, followed: false };
 }
 
 /** The path as it reads after the run: from the stat taken just after writing it, when that is still true. */
