@@ -418,7 +418,7 @@ class Runner {
   /** What a chunk whose requisites have their results does: a requisite outcome, or its run. */
   private decide(chunk: LowChunk, dryRun: boolean, tag: string, reqs: ResolvedRequisite[]): Maybe<void> {
     if (!dryRun && tag in this.running) return; // ran as a requisite of its own requisite chain
-    const status = requisiteStatus(reqs, (kind, c) => this.resultOf(kind, c, dryRun));
+    const status = requisiteStatus(reqs, dryRun ? this.dryResultOf : this.realResultOf);
     switch (status.status) {
       case 'fail': {
         // A prereq target whose own dry run failed made its prereq fail: as Salt, it reports
@@ -462,6 +462,10 @@ class Runner {
     }
     return false;
   }
+
+  /** resultOf for a real run and for a prediction, made once (every state's requisites are judged). */
+  private readonly realResultOf = (kind: EvalKind, c: LowChunk) => this.resultOf(kind, c, false);
+  private readonly dryResultOf = (kind: EvalKind, c: LowChunk) => this.resultOf(kind, c, true);
 
   /** A requisite's result: prereq targets (and, in a prediction, anything not run yet) by their dry run. */
   private resultOf(kind: EvalKind, c: LowChunk, dryRun: boolean): StateResult | undefined {
