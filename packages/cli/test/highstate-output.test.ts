@@ -130,3 +130,19 @@ t.test("an orchestration step's changes show each minion's run as a highstate bl
   t.match(text, /\n {14}Summary for db1\n/);
   t.notMatch(text, /\bout:\n/, 'not the raw dict');
 });
+
+t.test('states print in __run_num__ order whatever the order of the dict; equal numbers keep theirs', async (t) => {
+  const r = (n: number, comment: string) => ({ name: comment, changes: {}, result: true, comment, __run_num__: n, __id__: comment, __sls__: 'm' });
+  const ids = (running: RunningDict) => [...formatHighstate(running, { minion: 'm', mode: 'terse' }).matchAll(/Name: (\w+)/g)].map((m) => m[1]);
+  // a parallel state lands after the states started behind it; a listener comes last
+  const running = {
+    'test_|-a_|-a_|-nop': r(0, 'a'),
+    'test_|-c_|-c_|-nop': r(2, 'c'),
+    'test_|-b_|-b_|-nop': r(1, 'b'),
+    'test_|-x_|-x_|-nop': r(3, 'x'),
+    'test_|-y_|-y_|-nop': r(3, 'y'),
+  } as unknown as RunningDict;
+  t.same(ids(running), ['a', 'b', 'c', 'x', 'y']);
+  const ordered = { 'test_|-a_|-a_|-nop': r(0, 'a'), 'test_|-b_|-b_|-nop': r(1, 'b') } as unknown as RunningDict;
+  t.same(ids(ordered), ['a', 'b']);
+});

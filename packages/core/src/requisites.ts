@@ -18,9 +18,14 @@ export interface RequisiteTarget {
 export function parseRequisiteRef(ref: unknown): RequisiteTarget | undefined {
   if (typeof ref === 'string') return { kind: 'id', value: ref };
   if (ref === null || typeof ref !== 'object' || Array.isArray(ref)) return undefined;
-  const keys = Object.keys(ref);
-  if (keys.length !== 1) return undefined;
-  const kind = keys[0]!;
+  // the one own key, without a list of keys per reference (every requisite of a run is parsed)
+  let kind: string | undefined;
+  for (const k in ref) {
+    if (!Object.hasOwn(ref, k)) continue;
+    if (kind !== undefined) return undefined;
+    kind = k;
+  }
+  if (kind === undefined) return undefined;
   const value = (ref as Record<string, unknown>)[kind];
   if (typeof value === 'string') return { kind, value };
   if (typeof value === 'number' || typeof value === 'boolean') return { kind, value: String(value) };
@@ -32,54 +37,51 @@ export function formatRequisiteRef(t: RequisiteTarget): string {
 }
 
 /** Chunks indexed for requisite lookups: O(1) per exact reference, no scan of the low state. */
-/** Lists by two keys (state, then ID or name): no joined key string per chunk or per lookup. */
-type ByTwo = Map<string, Map<string, LowChunk[]>>;
-
-function addTwo(map: ByTwo, a: string, b: string, c: LowChunk): void {
-  let inner = map.get(a);
-  if (!inner) map.set(a, (inner = new Map()));
-  const list = inner.get(b);
+function add(map: Map<string, LowChunk[]>, key: string, c: LowChunk): void {
+  const list = map.get(key);
   if (list) list.push(c);
-  else inner.set(b, [c]);
+  else map.set(key, [c]);
 }
 
 export class ChunkIndex {
-  private readonly byStateId: ByTwo = new Map();
-  private readonly byStateName: ByTwo = new Map();
+  /** Chunks by ID (any module); a `{module: x}` reference reads the list and keeps that module's. */
   private readonly byId = new Map<string, LowChunk[]>();
+  /** Chunks by name, only those whose name is not their ID (a state's ID is usually its name). */
+  private readonly byOtherName = new Map<string, LowChunk[]>();
   private readonly bySls = new Map<string, LowChunk[]>();
 
   readonly chunks: readonly LowChunk[];
   constructor(chunks: readonly LowChunk[]) {
     this.chunks = chunks;
-    const add = (map: Map<string, LowChunk[]>, key: string, c: LowChunk) => {
-      const list = map.get(key);
-      if (list) list.push(c);
-      else map.set(key, [c]);
-    };
-    for (const c of chunks) {
-      addTwo(this.byStateId, String(c.state), String(c.__id__), c);
-      addTwo(this.byStateName, String(c.state), String(c.name), c);
-      add(this.byId, c.__id__, c);
+    // indexed: no iterator result per chunk before the optimiser has this code
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i]!;
+      const id = String(c.__id__);
+      add(this.byId, id, c);
+      const name = String(c.name);
+      if (name !== id) add(this.byOtherName, name, c);
       add(this.bySls, c.__sls__, c);
       // As Salt, `sls: X` also names the states of the files X includes (directly or not).
-      for (const from of c.__sls_included_from__ ?? []) {
-        if (from !== c.__sls__ && this.bySls.get(from)?.at(-1) !== c) add(this.bySls, from, c);
+      const included = c.__sls_included_from__;
+      if (included) {
+        for (const from of included) if (from !== c.__sls__ && this.bySls.get(from)?.at(-1) !== c) add(this.bySls, from, c);
       }
     }
   }
 
-  /** Resolved references: the runtime and verify ask the same ones many times, globs included. */
-  private readonly memo: ByTwo = new Map();
+  /** Resolved glob references: the runtime and verify ask the same ones many times. */
+  private readonly memo = new Map<string, Map<string, LowChunk[]>>();
 
   /** Every chunk a reference names, in low state order, without duplicates (read-only). */
   resolve(target: RequisiteTarget): LowChunk[] {
-    let memo = this.memo.get(target.kind);
-    if (!memo) this.memo.set(target.kind, (memo = new Map()));
-    let found = memo.get(target.value);
+    const { kind, value } = target;
+    if (!isGlob(value)) return this.exact(kind, value);
+    let memo = this.memo.get(kind);
+    if (!memo) this.memo.set(kind, (memo = new Map()));
+    let found = memo.get(value);
     if (!found) {
-      found = this.lookup(target);
-      memo.set(target.value, found);
+      found = this.glob(kind, value);
+      memo.set(value, found);
     }
     return found;
   }
@@ -89,33 +91,30 @@ export class ChunkIndex {
     return this.resolve({ kind: state, value: id }).filter((c) => c.__id__ === id && (resource === undefined || c.name === resource));
   }
 
-  private lookup(target: RequisiteTarget): LowChunk[] {
-    const { kind, value } = target;
-    if (kind === 'sls') {
-      if (!isGlob(value)) return this.bySls.get(value) ?? [];
-      // Salt globs `__sls__` but looks the value up as it is in `__sls_included_from__`.
-      const re = globToRegExp(value);
-      return this.chunks.filter((c) => re.test(c.__sls__) || (c.__sls_included_from__?.includes(value) ?? false));
-    }
-    if (kind === 'id' || kind === '*') {
-      if (!isGlob(value)) return this.byId.get(value) ?? [];
-      const re = globToRegExp(value);
-      return this.chunks.filter((c) => re.test(c.__id__));
-    }
-    if (!isGlob(value)) {
-      const byId = this.byStateId.get(kind)?.get(value) ?? [];
-      const byName = this.byStateName.get(kind)?.get(value) ?? [];
-      if (byName.length === 0) return byId;
-      if (byId.length === 0) return byName;
-      // the usual case: the state's ID is its name, both name the same chunks
-      if (byName.every((c) => byId.includes(c))) return byId;
-      const seen = new Set<LowChunk>(byId);
-      return [...byId, ...byName.filter((c) => !seen.has(c))];
-    }
+  /** A reference without a glob: the module's chunks with that ID, then those with that name (another ID). */
+  private exact(kind: string, value: string): LowChunk[] {
+    if (kind === 'sls') return this.bySls.get(value) ?? NOTHING;
+    const byId = this.byId.get(value) ?? NOTHING;
+    if (kind === 'id' || kind === '*') return byId;
+    const byName = this.byOtherName.get(value);
+    // the usual case: one list, every chunk of it of that module, returned as it is
+    if (!byName && byId.every((c) => c.state === kind)) return byId;
+    const out = byId.filter((c) => c.state === kind);
+    if (byName) for (const c of byName) if (c.state === kind) out.push(c);
+    return out;
+  }
+
+  private glob(kind: string, value: string): LowChunk[] {
     const re = globToRegExp(value);
+    // Salt globs `__sls__` but looks the value up as it is in `__sls_included_from__`.
+    if (kind === 'sls') return this.chunks.filter((c) => re.test(c.__sls__) || (c.__sls_included_from__?.includes(value) ?? false));
+    if (kind === 'id' || kind === '*') return this.chunks.filter((c) => re.test(c.__id__));
     return this.chunks.filter((c) => c.state === kind && (re.test(c.__id__) || re.test(c.name)));
   }
 }
+
+/** What a reference that names nothing resolves to (never written to). */
+const NOTHING: LowChunk[] = [];
 
 /**
  * The requisite kinds a chunk depends on at run time (not the `_in` forms: the compiler folds

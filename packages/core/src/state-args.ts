@@ -80,6 +80,13 @@ function fits(value: unknown, type: ArgType): boolean {
   }
 }
 
+/** fits for a spec's type or list of types (every state binds its chunk: no list or closure per key). */
+function fitsOne(value: unknown, type: ArgSpec['type']): boolean {
+  if (!Array.isArray(type)) return fits(value, type);
+  for (let i = 0; i < type.length; i++) if (fits(value, type[i]!)) return true;
+  return false;
+}
+
 function expected(spec: ArgSpec): string {
   const words = (Array.isArray(spec.type) ? spec.type : [spec.type]).map((t) => TYPE_WORDS[t]);
   return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : words[0]!;
@@ -109,8 +116,7 @@ export function bindStateArgs(
     const spec = fn.args[key];
     if (spec) {
       if (value === null || value === undefined) continue;
-      const types = Array.isArray(spec.type) ? spec.type : [spec.type];
-      if (!types.some((t) => fits(value, t))) {
+      if (!fitsOne(value, spec.type)) {
         return { error: `Argument '${key}' of state ${fullName} must be ${expected(spec)}, not ${describe(value)}` };
       }
       args[key] = value;

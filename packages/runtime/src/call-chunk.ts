@@ -91,6 +91,14 @@ function callOnce(env: CallEnv, chunk: LowChunk, test: boolean, modWatch: boolea
   );
 }
 
+const stateNotFound = (chunk: LowChunk, full: string) => `State '${full}' was not found in SLS '${chunk.__sls__}'`;
+
+/**
+ * Salt's words, newline included, for a module or function it does not have (the compile has
+ * already warned about it with file and line).
+ */
+const unknownComment = (chunk: LowChunk, full: string) => `${stateNotFound(chunk, full)}\nReason: '${full}' is not available.\n`;
+
 function callKnown(
   env: CallEnv,
   chunk: LowChunk,
@@ -101,19 +109,15 @@ function callKnown(
 ): Maybe<StateReturn> {
   const fun = modWatch ? String(chunk.sfun ?? chunk.fun) : chunk.fun;
   const full = `${chunk.state}.${modWatch ? 'mod_watch' : fun}`;
-  const notFound = () => `State '${full}' was not found in SLS '${chunk.__sls__}'`;
   try {
-    // Salt's words, newline included, for a module or function it does not have (the compile
-    // has already warned about it with file and line).
-    const unknown = () => `${notFound()}\nReason: '${full}' is not available.\n`;
-    if (!module || !avail) return fail(chunk, unknown());
+    if (!module || !avail) return fail(chunk, unknownComment(chunk, full));
     if (!avail.available) {
-      return fail(chunk, `${notFound()}\nReason: '${chunk.state}' is not available on this host: ${avail.reason ?? 'no reason given'}`);
+      return fail(chunk, `${stateNotFound(chunk, full)}\nReason: '${chunk.state}' is not available on this host: ${avail.reason ?? 'no reason given'}`);
     }
     const found = env.registry.lookup(chunk.state, fun);
     let answer: Maybe<StateReturn>;
     if (modWatch) {
-      if (!module.modWatch) return fail(chunk, `${notFound()}\nReason: '${chunk.state}' has no mod_watch`);
+      if (!module.modWatch) return fail(chunk, `${stateNotFound(chunk, full)}\nReason: '${chunk.state}' has no mod_watch`);
       let args: Record<string, unknown> = { name: chunk.name };
       if (found) {
         // mod_watch sees what the chunk says, not the function's defaults (Salt passes the kwargs).
@@ -124,7 +128,7 @@ function callKnown(
       args.sfun = fun;
       answer = module.modWatch(args, env.context(chunk, test));
     } else {
-      if (!found) return fail(chunk, unknown());
+      if (!found) return fail(chunk, unknownComment(chunk, full));
       const bound = bindStateArgs(full, found.fn, chunk);
       if ('error' in bound) return fail(chunk, bound.error);
       answer = found.fn.run(bound.args, env.context(chunk, test));

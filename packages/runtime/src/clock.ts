@@ -26,16 +26,37 @@ export function roundDuration(ms: number): number {
 /** Fixed for the thread's life; its getter costs more than a state's own work. */
 const ORIGIN = performance.timeOrigin;
 
-/** A stopwatch: the start time string now, the elapsed milliseconds later. */
-export function startClock(now?: () => Date): { startTime: string; elapsed(): number } {
-  const t0 = performance.now();
-  let startTime: string;
-  if (now) {
-    startTime = formatStartTime(now());
-  } else {
-    const epoch = ORIGIN + t0;
-    const d = new Date(Math.floor(epoch));
-    startTime = formatStartTime(d, (epoch - Math.floor(epoch)) * 1000);
+/**
+ * The epoch milliseconds the current local second began at, and its `HH:MM:SS.`: states that
+ * start within one second need no Date (a zone's offset changes only between seconds).
+ */
+let secondStart = NaN;
+let secondPrefix = '';
+
+/** formatStartTime of the instant `epoch` (fractional milliseconds since the epoch). */
+export function startTimeOf(epoch: number): string {
+  const ms = Math.floor(epoch);
+  if (!(ms >= secondStart && ms < secondStart + 1000)) {
+    const d = new Date(ms);
+    secondPrefix = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.`;
+    secondStart = ms - d.getMilliseconds();
   }
-  return { startTime, elapsed: () => roundDuration(performance.now() - t0) };
+  const micros = (ms - secondStart) * 1000 + Math.min(999, Math.floor((epoch - ms) * 1000));
+  return secondPrefix + pad(micros, 6);
+}
+
+/** A stopwatch: the start time string now; `elapsed(clock)` gives the milliseconds since, later. */
+export interface Clock {
+  readonly startTime: string;
+  readonly t0: number;
+}
+
+export function startClock(now?: () => Date): Clock {
+  const t0 = performance.now();
+  return { startTime: now ? formatStartTime(now()) : startTimeOf(ORIGIN + t0), t0 };
+}
+
+/** Salt's `duration` of a stopwatch started with startClock. */
+export function elapsed(clock: Clock): number {
+  return roundDuration(performance.now() - clock.t0);
 }

@@ -1,8 +1,8 @@
 import {
-  chunkRequisites,
   EVAL_REQUISITES,
   formatRequisiteRef,
   parseArgBindEntryValue,
+  parseRequisiteRef,
   type ChunkIndex,
   type EvalRequisite,
   type LowChunk,
@@ -30,40 +30,56 @@ export interface RequisiteLookup {
 }
 
 const NO_TARGETS: RequisiteTarget[] = [];
+const NO_CHUNKS: LowChunk[] = [];
 /** Shared by every chunk whose references all resolve (never written to). */
 const NONE_LOST: ReadonlyMap<string, string[]> = new Map();
+/** The lookup of every chunk without requisites (never written to). */
+const NO_REQUISITES: RequisiteLookup = { reqs: [], lost: NONE_LOST, listenLost: NO_TARGETS };
 const SELF_SKIPPED: ReadonlySet<EvalKind> = new Set(['prereq', 'prerequired', 'listen', 'arg_bind']);
 
 /** Finds the chunks each requisite of a chunk names. In a prereq dry run `prerequired` is ignored. */
 export function lookupRequisites(index: ChunkIndex, chunk: LowChunk, dryRun: boolean): RequisiteLookup {
-  const reqs: ResolvedRequisite[] = [];
+  let reqs: ResolvedRequisite[] | undefined;
   let lost: Map<string, string[]> | undefined;
   let listenLost: RequisiteTarget[] | undefined;
-  for (const { key: kind, ref, target } of chunkRequisites(chunk, EVAL_REQUISITES, true)) {
-    if (kind === 'prerequired' && dryRun) continue;
-    let chunks: LowChunk[] = [];
-    if (target && kind === 'arg_bind') {
-      const { id, resource } = parseArgBindEntryValue(target.value);
-      chunks = index.resolveArgBind(target.kind, id, resource);
-    } else if (target) chunks = index.resolve(target);
-    if (chunks.length === 0) {
-      // A bare ID that names nothing is not an error for listen (Salt skips it quietly).
-      if (kind === 'listen') {
-        if (target && target.kind !== 'id') (listenLost ??= []).push(target);
+  // chunkRequisites(chunk, EVAL_REQUISITES, true), walked in place: no list of pairs per chunk
+  for (let k = 0; k < EVAL_REQUISITES.length; k++) {
+    const kind = EVAL_REQUISITES[k]!;
+    const list = chunk[kind];
+    if (list === undefined || list === null || (kind === 'prerequired' && dryRun)) continue;
+    const many = Array.isArray(list);
+    const n = many ? list.length : 1;
+    for (let i = 0; i < n; i++) {
+      const ref: unknown = many ? list[i] : list;
+      const target = parseRequisiteRef(ref);
+      let chunks: LowChunk[] = NO_CHUNKS;
+      if (target && kind === 'arg_bind') {
+        const { id, resource } = parseArgBindEntryValue(target.value);
+        chunks = index.resolveArgBind(target.kind, id, resource);
+      } else if (target) chunks = index.resolve(target);
+      if (chunks.length === 0) {
+        // A bare ID that names nothing is not an error for listen (Salt skips it quietly).
+        if (kind === 'listen') {
+          if (target && target.kind !== 'id') (listenLost ??= []).push(target);
+          continue;
+        }
+        const shown = target ? formatRequisiteRef(target) : JSON.stringify(ref);
+        lost ??= new Map();
+        const l = lost.get(kind);
+        if (l) l.push(shown);
+        else lost.set(kind, [shown]);
         continue;
       }
-      const shown = target ? formatRequisiteRef(target) : JSON.stringify(ref);
-      lost ??= new Map();
-      const l = lost.get(kind);
-      if (l) l.push(shown);
-      else lost.set(kind, [shown]);
-      continue;
+      // A state that names itself (`sls:` of its own file, or of one including it) is, as in Salt,
+      // a recursive requisite; only a prereq or listen on itself is left out.
+      const req = { kind, ref, chunks: SELF_SKIPPED.has(kind) && chunks.includes(chunk) ? chunks.filter((c) => c !== chunk) : chunks };
+      // a literal of one for the first (the usual count): push would make room for 17
+      if (reqs) reqs.push(req);
+      else reqs = [req];
     }
-    // A state that names itself (`sls:` of its own file, or of one including it) is, as in Salt,
-    // a recursive requisite; only a prereq or listen on itself is left out.
-    reqs.push({ kind, ref, chunks: SELF_SKIPPED.has(kind) ? chunks.filter((c) => c !== chunk) : chunks });
   }
-  return { reqs, lost: lost ?? NONE_LOST, listenLost: listenLost ?? NO_TARGETS };
+  if (!reqs && !lost && !listenLost) return NO_REQUISITES;
+  return { reqs: reqs ?? [], lost: lost ?? NONE_LOST, listenLost: listenLost ?? NO_TARGETS };
 }
 
 /** Salt's comment for references that match nothing. */
@@ -141,14 +157,16 @@ export function requisiteStatus(reqs: ResolvedRequisite[], result: (kind: EvalKi
   let all = 0;
   let kind: EvalKind | undefined;
   let stats = 0;
-  for (const req of reqs) {
+  for (let q = 0; q < reqs.length; q++) {
+    const req = reqs[q]!;
     if (req.kind === 'listen') continue;
     if (req.kind !== kind) {
       if (kind !== undefined) all |= kindStats(kind, stats);
       kind = req.kind;
       stats = 0;
     }
-    for (const c of req.chunks) {
+    for (let i = 0; i < req.chunks.length; i++) {
+      const c = req.chunks[i]!;
       const r = result(req.kind, c);
       if (!r) continue;
       stats |= targetStat(req.kind, r);

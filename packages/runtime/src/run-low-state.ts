@@ -16,7 +16,7 @@ import {
 } from '@brine/core';
 import { bindArguments } from './arg-bind-resolve.js';
 import { callChunk, isThenable, type CallEnv, type Maybe } from './call-chunk.js';
-import { startClock } from './clock.js';
+import { elapsed, startClock, type Clock } from './clock.js';
 import { runtimeErrors } from './errors.js';
 import { foldListenIn } from './listen-in.js';
 import {
@@ -110,6 +110,8 @@ function withDefaultShell(cmd: CommandRunner, shell: string | undefined): Comman
 
 class Runner {
   readonly running: RunningDict = {};
+  /** Tags recorded failed (the run's exit code reads these, not the whole dict). */
+  readonly failed: string[] = [];
   private readonly index: ChunkIndex;
   private readonly tags = new Map<LowChunk, string>();
   /** Dry-run (test mode) results of prereq targets, by tag. */
@@ -153,14 +155,18 @@ class Runner {
     return t;
   }
 
-  /** The chunk's requisites, looked up once per chunk (and dry run or not): chunks and the index do not change during a run. */
+  /**
+   * The chunk's requisites, looked up once per chunk (and dry run or not) where they may be asked
+   * again: chunks and the index do not change during a run. A chunk whose requisites have their
+   * results (most) is decided at once, and its lookup is not kept: it dies young.
+   */
   private readonly lookups = [new Map<LowChunk, RequisiteLookup>(), new Map<LowChunk, RequisiteLookup>()] as const;
-  private requisitesOf(chunk: LowChunk, dryRun: boolean): RequisiteLookup {
+  private requisitesOf(chunk: LowChunk, dryRun: boolean, keep = true): RequisiteLookup {
     const memo = this.lookups[dryRun ? 1 : 0];
     let found = memo.get(chunk);
     if (!found) {
       found = lookupRequisites(this.index, chunk, dryRun);
-      memo.set(chunk, found);
+      if (keep) memo.set(chunk, found);
     }
     return found;
   }
@@ -177,7 +183,10 @@ class Runner {
   async run(): Promise<void> {
     let turn = performance.now();
     let since = 0;
-    for (const chunk of this.chunks) {
+    const chunks = this.chunks;
+    // indexed loops on the paths every state takes: no iterator result per step before the optimiser has the code
+    for (let i = 0; i < chunks.length; i++) {
+      const chunk = chunks[i]!;
       if (this.checkAbort()) break;
       const p = this.ensure(chunk);
       if (p) await p;
@@ -207,11 +216,14 @@ class Runner {
   /**
    * Runs a chunk's not-yet-run requisites deepest first, iteratively, in exactly the order the
    * recursive evaluation would: a requisite chain tens of thousands of states long must not
-   * exhaust the stack. `evaluate` calls it once its recursion is WARM_DEPTH deep. Trees the
+   * exhaust the stack. `evaluateWaiting` calls it at the top of a recursion (a chain ahead of the
+   * low state's order; with `inflightStops`, a tree that reaches a parallel state still running is
+   * left to the recursion, which waits for it before the requisites after it) and once its
+   * recursion is WARM_DEPTH deep. Trees the
    * recursion would treat differently are left to it: those with prereq (they fork into dry
    * runs, and they are shallow in practice) and those that loop back (a recursive requisite).
    */
-  private async warm(root: LowChunk, depth: number): Promise<void> {
+  private async warm(root: LowChunk, depth: number, inflightStops = false): Promise<void> {
     const kidsOf = (c: LowChunk): LowChunk[] | null => {
       const { reqs, lost } = this.requisitesOf(c, false);
       if (lost.size > 0) return [];
@@ -229,7 +241,12 @@ class Runner {
       if (top.i < top.kids.length) {
         const k = top.kids[top.i++]!;
         const ktag = this.tagOf(k);
-        if (done.has(k) || ktag in this.running || this.inflight.has(ktag)) continue;
+        if (done.has(k) || ktag in this.running) continue;
+        if (this.inflight.has(ktag)) {
+          // a parallel state still running is waited for before the requisites after it
+          if (inflightStops) return;
+          continue;
+        }
         if (onStack.has(k) || this.active.has(ktag)) return;
         const kk = kidsOf(k);
         if (kk === null) return;
@@ -254,19 +271,22 @@ class Runner {
   /** Records a result: the running dict (with its number) for a real run, the prereq map for a dry run. */
   private record(chunk: LowChunk, dryRun: boolean, ret: StateReturn, runNum: number | undefined, timing?: { startTime: string; duration: number }): void {
     const tag = this.tagOf(chunk);
-    const base: Record<string, unknown> = {
-      name: typeof ret.name === 'string' ? ret.name : chunk.name,
-      changes: ret.changes ?? {},
-      result: ret.result,
-      comment: ret.comment,
-      __sls__: chunk.__sls__,
-      __run_num__: runNum ?? (dryRun ? -1 : this.runNum++),
-      __id__: chunk.__id__,
-    };
-    if (timing) {
-      base.start_time = timing.startTime;
-      base.duration = timing.duration;
-    }
+    const name = typeof ret.name === 'string' ? ret.name : chunk.name;
+    const num = runNum ?? (dryRun ? -1 : this.runNum++);
+    // one literal per shape: the keys in Salt's order, none added one by one
+    const base: Record<string, unknown> = timing
+      ? {
+          name,
+          changes: ret.changes ?? {},
+          result: ret.result,
+          comment: ret.comment,
+          __sls__: chunk.__sls__,
+          __run_num__: num,
+          __id__: chunk.__id__,
+          start_time: timing.startTime,
+          duration: timing.duration,
+        }
+      : { name, changes: ret.changes ?? {}, result: ret.result, comment: ret.comment, __sls__: chunk.__sls__, __run_num__: num, __id__: chunk.__id__ };
     for (const k in ret) if (!SALT_KEYS.has(k) && Object.hasOwn(ret, k)) base[k] = ret[k];
     const res = base as StateResult;
     if (dryRun) {
@@ -274,6 +294,7 @@ class Runner {
       return;
     }
     this.running[tag] = res;
+    if (res.result === false) this.failed.push(tag);
     if (!this.test && res.result === false && (chunk.failhard === true || this.o.failhard === true)) {
       this.stopped ??= 'failhard';
     }
@@ -292,7 +313,7 @@ class Runner {
   private notRun(chunk: LowChunk, dryRun: boolean, comment: string, extra: Record<string, unknown> = {}): void {
     const clock = startClock(this.o.now);
     const ret = { name: chunk.name, changes: {}, result: true, comment, ...extra };
-    this.record(chunk, dryRun, ret, undefined, { startTime: clock.startTime, duration: clock.elapsed() });
+    this.record(chunk, dryRun, ret, undefined, { startTime: clock.startTime, duration: elapsed(clock) });
   }
 
   /**
@@ -311,32 +332,30 @@ class Runner {
    * decided, and run when its function returns without a promise, synchronously.
    */
   private evaluate(chunk: LowChunk, dryRun: boolean, depth: number): Maybe<void> {
-    const { reqs, lost } = this.requisitesOf(chunk, dryRun);
-    if (lost.size > 0 || !this.settled(reqs)) return this.evaluateWaiting(chunk, dryRun, depth);
+    const found = this.requisitesOf(chunk, dryRun, false);
+    const { reqs, lost } = found;
+    if (lost.size > 0 || !this.settled(reqs)) {
+      this.lookups[dryRun ? 1 : 0].set(chunk, found);
+      return this.evaluateWaiting(chunk, dryRun, depth);
+    }
     const tag = this.tagOf(chunk);
+    const done = this.decide(chunk, dryRun, tag, reqs);
+    if (!isThenable(done)) return;
+    // Active while its function is awaited: a state decided without a promise is never seen
+    // active by anything (nothing else runs meanwhile), so it is not marked.
     const active = dryRun ? this.preActive : this.active;
     active.add(tag);
-    let done: Maybe<void>;
-    try {
-      done = this.decide(chunk, dryRun, tag, reqs);
-    } catch (err) {
-      active.delete(tag);
-      throw err;
-    }
-    if (!isThenable(done)) {
-      active.delete(tag);
-      return;
-    }
     return done.finally(() => active.delete(tag));
   }
 
   /** Whether each requisite target has the result `evaluateWaiting` would find without waiting for anything. */
   private settled(reqs: ResolvedRequisite[]): boolean {
-    for (const req of reqs) {
+    for (let r = 0; r < reqs.length; r++) {
+      const req = reqs[r]!;
       if (req.kind === 'listen') continue;
       const pre = req.kind === 'prereq';
-      for (const c of req.chunks) {
-        const ctag = this.tagOf(c);
+      for (let i = 0; i < req.chunks.length; i++) {
+        const ctag = this.tagOf(req.chunks[i]!);
         if (!(ctag in this.running) && !(pre && this.pre.has(ctag))) return false;
       }
     }
@@ -350,6 +369,12 @@ class Runner {
     try {
       const { reqs, lost } = this.requisitesOf(chunk, dryRun);
       if (lost.size > 0) return this.final(chunk, dryRun, notFoundComment(lost));
+      // A chain that runs ahead of the low state's order (a state requiring one listed after
+      // it) is run from its far end, one state after the other, not by a promise per link.
+      if (!dryRun && depth === 0) {
+        await this.warm(chunk, depth, true);
+        if (this.stopped) return;
+      }
       for (const req of reqs) {
         if (req.kind === 'listen') continue;
         for (const c of req.chunks) {
@@ -393,7 +418,7 @@ class Runner {
   /** What a chunk whose requisites have their results does: a requisite outcome, or its run. */
   private decide(chunk: LowChunk, dryRun: boolean, tag: string, reqs: ResolvedRequisite[]): Maybe<void> {
     if (!dryRun && tag in this.running) return; // ran as a requisite of its own requisite chain
-    const status = requisiteStatus(reqs, (kind, c) => this.resultOf(kind, c, dryRun));
+    const status = requisiteStatus(reqs, dryRun ? this.dryResultOf : this.realResultOf);
     switch (status.status) {
       case 'fail': {
         // A prereq target whose own dry run failed made its prereq fail: as Salt, it reports
@@ -438,6 +463,10 @@ class Runner {
     return false;
   }
 
+  /** resultOf for a real run and for a prediction, made once (every state's requisites are judged). */
+  private readonly realResultOf = (kind: EvalKind, c: LowChunk) => this.resultOf(kind, c, false);
+  private readonly dryResultOf = (kind: EvalKind, c: LowChunk) => this.resultOf(kind, c, true);
+
   /** A requisite's result: prereq targets (and, in a prediction, anything not run yet) by their dry run. */
   private resultOf(kind: EvalKind, c: LowChunk, dryRun: boolean): StateResult | undefined {
     const tag = this.tagOf(c);
@@ -464,17 +493,22 @@ class Runner {
   private execute(chunk: LowChunk, dryRun: boolean, runNum: number, watched: ResolvedRequisite[] | undefined): Maybe<void> {
     const test = this.test || dryRun;
     const clock = startClock(this.o.now);
-    const bound = bindArguments(chunk, (state, id, resource) => this.boundResult(state, id, resource), test);
-    if ('error' in bound) {
-      this.record(chunk, dryRun, { name: chunk.name, result: false, changes: {}, comment: bound.error }, runNum, {
-        startTime: clock.startTime,
-        duration: clock.elapsed(),
-      });
-      return;
+    let called = chunk;
+    // most chunks bind nothing: no closure or wrapper for them
+    if (Array.isArray(chunk.arg_bind) && chunk.arg_bind.length > 0) {
+      const bound = bindArguments(chunk, (state, id, resource) => this.boundResult(state, id, resource), test);
+      if ('error' in bound) {
+        this.record(chunk, dryRun, { name: chunk.name, result: false, changes: {}, comment: bound.error }, runNum, {
+          startTime: clock.startTime,
+          duration: elapsed(clock),
+        });
+        return;
+      }
+      called = bound.chunk;
     }
-    const ret = callChunk(this.env, bound.chunk, test, false);
-    if (isThenable(ret)) return ret.then((r) => this.executed(chunk, bound.chunk, dryRun, runNum, watched, r, clock));
-    return this.executed(chunk, bound.chunk, dryRun, runNum, watched, ret, clock);
+    const ret = callChunk(this.env, called, test, false);
+    if (isThenable(ret)) return ret.then((r) => this.executed(chunk, called, dryRun, runNum, watched, r, clock));
+    return this.executed(chunk, called, dryRun, runNum, watched, ret, clock);
   }
 
   /** Records what the function returned, after the module's mod_watch when a watch fired. */
@@ -485,9 +519,9 @@ class Runner {
     runNum: number,
     watched: ResolvedRequisite[] | undefined,
     ret: StateReturn,
-    clock: { startTime: string; elapsed(): number },
+    clock: Clock,
   ): Maybe<void> {
-    const timing = { startTime: clock.startTime, duration: clock.elapsed() };
+    const timing = { startTime: clock.startTime, duration: elapsed(clock) };
     // A fired watch: when the state itself changed nothing, the module's mod_watch reacts
     // (restart a service, ...). Salt numbers that second call separately, leaving a gap.
     if (watched && !dryRun && Object.keys(ret.changes).length === 0 && ret.skip_watch !== true && this.o.registry.module(chunk.state)?.modWatch) {
@@ -503,7 +537,7 @@ class Runner {
     const c2 = startClock(this.o.now);
     const num = this.runNum++;
     const ret = await callChunk(this.env, low, this.test, true);
-    this.done(chunk, false, ret, num, { startTime: c2.startTime, duration: c2.elapsed() });
+    this.done(chunk, false, ret, num, { startTime: c2.startTime, duration: elapsed(c2) });
   }
 
   private done(chunk: LowChunk, dryRun: boolean, ret: StateReturn, num: number, timing: { startTime: string; duration: number }): void {
@@ -525,7 +559,8 @@ class Runner {
    */
   private async listeners(): Promise<void> {
     const errors = new Map<string, StateResult>();
-    for (const chunk of this.chunks) {
+    for (let i = 0; i < this.chunks.length; i++) {
+      const chunk = this.chunks[i]!;
       if (chunk.listen === undefined || chunk.listen === null) continue;
       const { reqs, lost, listenLost } = this.requisitesOf(chunk, false);
       for (const t of listenLost) {
@@ -548,7 +583,7 @@ class Runner {
       const clock = startClock(this.o.now);
       const ret = await callChunk(this.env, low, this.test, true);
       this.tags.set(low, tag);
-      this.record(low, false, ret, runNum, { startTime: clock.startTime, duration: clock.elapsed() });
+      this.record(low, false, ret, runNum, { startTime: clock.startTime, duration: elapsed(clock) });
       if (this.checkAbort()) return;
     }
     // Salt's shape for these: no __sls__ or __id__, numbered after every listener.
@@ -556,6 +591,7 @@ class Runner {
       if (tag in this.running) continue;
       error.__run_num__ = this.runNum++;
       this.running[tag] = error;
+      this.failed.push(tag);
       this.o.onResult?.(tag, error);
     }
   }
@@ -596,7 +632,7 @@ export async function runLowState(lowstate: LowChunk[], options: RunOptions): Pr
   const runner = new Runner(chunks, options);
   await runner.run();
   let failed = false;
-  for (const tag in runner.running) {
+  for (const tag of runner.failed) {
     if (runner.running[tag]!.result === false && !onfailHandled(tag, chunks, runner.running)) {
       failed = true;
       break;

@@ -15,14 +15,16 @@ const UNSUPPORTED: Record<string, string> = {
   runas_password: 'runas_password is not supported: it is for Windows minions, which Brine does not run on',
 };
 
-const ENTRIES = Object.entries(UNSUPPORTED);
+const KEYS = Object.keys(UNSUPPORTED);
 
 /** A failed result for the first unsupported argument the chunk sets (a false value is no use of it). */
 export function refuseUnsupported(chunk: LowChunk): StateReturn | undefined {
-  for (const [key, why] of ENTRIES) {
+  // every state asks: an indexed loop, no pair per key
+  for (let i = 0; i < KEYS.length; i++) {
+    const key = KEYS[i]!;
     const v = (chunk as Record<string, unknown>)[key];
     if (v === undefined || v === null || v === false) continue;
-    return { name: String(chunk.name ?? chunk.__id__), result: false, changes: {}, comment: why };
+    return { name: String(chunk.name ?? chunk.__id__), result: false, changes: {}, comment: UNSUPPORTED[key]! };
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 // promise per state. These pin that the path decides, records and stops exactly as the awaited
 // one does, and that a long run of such states still gives the event loop turns.
 import t from 'tap';
+import { createHook } from 'node:async_hooks';
 import type { LowChunk, RunningDict, StateContext, StateModule, StateReturn } from '@brine/core';
 import { runLowState, type RunOptions } from '../src/index.js';
 import { chunkMaker, makeRegistry, noFiles } from './helpers/test-registry.js';
@@ -158,4 +159,62 @@ t.test('a long run of synchronous states gives the event loop turns: an abort fr
   t.ok(turnAt >= 0 && turnAt < low.length, `the loop had a turn before the run ended (after ${turnAt} states)`);
   t.equal(out.stopped, 'aborted');
   t.equal(Object.keys(out.running).length, turnAt, 'no state started after the abort');
+});
+
+t.test('a chain that runs ahead of the low state (each state requires the next) makes no promise per link', async (t) => {
+  const n = 300;
+  const low = Array.from({ length: n }, (_, i) => S(`c${i}`, 'ok', i + 1 < n ? { require: [{ s: `c${i + 1}` }] } : {}));
+  let promises = 0;
+  const hook = createHook({
+    init(_id, type) {
+      if (type === 'PROMISE') promises++;
+    },
+  }).enable();
+  let out;
+  try {
+    out = await run(syncModule, low);
+  } finally {
+    hook.disable();
+  }
+  const order = Object.values(out.running).map((r) => [r.__id__, r.__run_num__]);
+  t.same(order[0], [`c${n - 1}`, 0], 'the far end runs first');
+  t.same(order.at(-1), ['c0', n - 1]);
+  t.ok(promises < 40, `${promises} promises for ${n} states`);
+});
+
+t.test('a requisite still running in parallel is waited for before the requisites listed after it', async (t) => {
+  const log: string[] = [];
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const mod: StateModule = {
+    name: 'p',
+    available: () => ({ available: true }),
+    functions: {
+      slow: {
+        args: {},
+        run: async (a) => {
+          log.push(`start ${String(a.name)}`);
+          await gate;
+          log.push(`end ${String(a.name)}`);
+          return { name: String(a.name), result: true, changes: {}, comment: '' };
+        },
+      },
+      quick: {
+        args: {},
+        run: (a) => {
+          log.push(`run ${String(a.name)}`);
+          if (a.name === 'b') setImmediate(release);
+          return { name: String(a.name), result: true, changes: {}, comment: '' };
+        },
+      },
+    },
+  };
+  const P = chunkMaker('p');
+  // a runs in parallel; x lets a turn pass; b needs a and c, c is listed after b
+  const out = await run(mod, [P('a', 'slow', { parallel: true }), P('b', 'quick'), P('x', 'quick', { require: [{ p: 'a' }, { p: 'c' }] }), P('c', 'quick')]);
+  t.same(log, ['start a', 'run b', 'end a', 'run c', 'run x'], 'c starts once a has ended, as the recursion orders it');
+  t.same(
+    Object.values(out.running).map((r) => r.__id__),
+    ['b', 'a', 'c', 'x'],
+  );
 });

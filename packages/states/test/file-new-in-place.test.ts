@@ -1,5 +1,6 @@
 import t from 'tap';
-import { watch } from 'node:fs';
+import fs, { watch } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,4 +95,60 @@ t.test('file.managed: an existing file is still replaced through a temp file', a
   );
   t.same(r.changes, { diff: '--- \n+++ \n@@ -1 +1 @@\n-old\n+new\n' });
   t.equal(await readFile(f, 'utf8'), 'new\n');
+});
+
+/** The paths `lstatSync` is asked about while `fn` runs (the real call, counted). */
+async function lstatsDuring(fn: () => Promise<unknown>): Promise<string[]> {
+  const real = fs.lstatSync;
+  const asked: string[] = [];
+  fs.lstatSync = ((p: fs.PathLike, o?: fs.StatSyncOptions) => {
+    asked.push(String(p));
+    return real(p, o);
+  }) as typeof fs.lstatSync;
+  syncBuiltinESMExports();
+  try {
+    await fn();
+  } finally {
+    fs.lstatSync = real;
+    syncBuiltinESMExports();
+  }
+  return asked;
+}
+
+t.test('file.managed: a new file is created without looking first (O_EXCL says it was not there)', async (t) => {
+  const d = await tmp(t);
+  const results: Awaited<ReturnType<typeof call>>[] = [];
+  const asked = await lstatsDuring(async () => {
+    for (const n of ['a', 'b']) results.push(await call(join(d, n), { contents: n }));
+  });
+  t.same(asked, [], 'no lstat of the new files or their directory');
+  // a mode set after the write (Salt's order) is read back once, after it
+  const withMode = await lstatsDuring(async () => results.push(await call(join(d, 'c'), { contents: 'c', mode: '0640' })));
+  t.same(withMode, [join(d, 'c')]);
+  for (const [i, n] of ['a', 'b', 'c'].entries()) {
+    t.same(
+      [results[i]!.result, results[i]!.changes, results[i]!.old_state],
+      [true, n === 'c' ? { diff: 'New file', mode: '0640' } : { diff: 'New file' }, null],
+    );
+    t.equal(await readFile(join(d, n), 'utf8'), `${n}\n`);
+  }
+  // what is there already, or a missing parent, is still looked at first
+  const again = await lstatsDuring(() => call(join(d, 'a'), { contents: 'a' }));
+  t.same(again, [join(d, 'a')]);
+  const made = await call(join(d, 'sub', 'deep', 'f'), { contents: 'x', makedirs: true });
+  t.same([made.result, made.changes], [true, { diff: 'New file' }]);
+  t.same(await call(join(d, 'dir-a'), { contents: 'x', create: false }), {
+    name: join(d, 'dir-a'),
+    changes: {},
+    result: true,
+    comment: `File ${join(d, 'dir-a')} is not present and is not set for creation`,
+  });
+});
+
+t.test('file.managed: test mode still looks, and creates nothing', async (t) => {
+  const d = await tmp(t);
+  const c = chunk('file', 'managed', join(d, 'n'), { contents: 'x' });
+  const dry = await callState(reg, c, ctxFor(c, { test: true }));
+  t.same([dry.result, dry.changes], [null, { newfile: join(d, 'n') }]);
+  t.same(await readdir(d), [], 'test mode made nothing');
 });

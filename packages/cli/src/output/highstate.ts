@@ -157,7 +157,8 @@ function summary(minion: string, results: StateResult[], c: Palette): string[] {
   const counts = { ok: 0, failed: 0, none: 0 };
   let changed = 0;
   let total = 0;
-  for (const r of results) {
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
     if (r.result === false) counts.failed++;
     else if (r.result === null) counts.none++;
     else counts.ok++;
@@ -184,14 +185,30 @@ function summary(minion: string, results: StateResult[], c: Palette): string[] {
   ];
 }
 
+/** The tags in `__run_num__` order: the running dict's own order is that already, but for parallel states and listeners. */
+function inRunOrder(running: RunningDict): string[] {
+  const tags = Object.keys(running);
+  const num = (tag: string) => running[tag]!.__run_num__ ?? 0;
+  for (let i = 1; i < tags.length; i++) {
+    // a stable sort leaves an ordered list as it is: only a list out of order is sorted
+    if (num(tags[i]!) < num(tags[i - 1]!)) return tags.sort((a, b) => num(a) - num(b));
+  }
+  return tags;
+}
+
 /** Formats one minion's running dict the way Salt's highstate outputter does. */
 export function formatHighstate(running: RunningDict, opts: HighstateOptions): string {
   const c = opts.color ? ANSI : NO_COLOR;
   const mode = opts.mode ?? 'full';
-  const entries = Object.entries(running).sort((a, b) => (a[1].__run_num__ ?? 0) - (b[1].__run_num__ ?? 0));
+  const tags = inRunOrder(running);
+  const results: StateResult[] = [];
   let body = '';
   let hostColor: string = c.GREEN;
-  for (const [tag, r] of entries) {
+  // indexed: no pair or iterator result per state (10,000 states print before the optimiser has this loop)
+  for (let i = 0; i < tags.length; i++) {
+    const tag = tags[i]!;
+    const r = running[tag]!;
+    results.push(r);
     if (r.result === false) hostColor = c.RED;
     else if (r.result === null && hostColor !== c.RED) hostColor = c.LIGHT_YELLOW;
     const tcolor = stateColor(r, c);
@@ -199,11 +216,7 @@ export function formatHighstate(running: RunningDict, opts: HighstateOptions): s
       mode === 'terse' || (mode === 'mixed' && r.result !== false) || (mode === 'changes' && r.result !== false && r.result !== null && !hasChanges(r));
     body += '\n' + (useTerse ? terse(tag, r, tcolor, c) : full(tag, r, tcolor, c));
   }
-  const tail = summary(
-    opts.minion,
-    entries.map(([, r]) => r),
-    c,
-  );
+  const tail = summary(opts.minion, results, c);
   return `${hostColor}${opts.minion}:${c.ENDC}${body}\n${tail.join('\n')}`;
 }
 

@@ -142,17 +142,14 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   } catch (e) {
     return failed(ret, `Unable to manage file: ${(e as Error).message}`);
   }
-  let st = await lstatOrUndefined(name);
-  let followed = false;
-  if (st?.isSymbolicLink() && args.follow_symlinks !== false) {
-    const target = await stat(name).catch(() => undefined);
-    if (target) {
-      st = target;
-      followed = true;
-    }
-  }
+  const umaskMode = defaultFileMode(); // read once: each read is two umask(2) calls
+  const initial = initialFileMode(args, mode, umaskMode);
+  const made = madeAtOnce(args, ctx, name, want, initial);
+  const found = made ? { st: made, followed: false } : await currentStat(name, args.follow_symlinks !== false);
+  let st = found.st;
+  const followed = found.followed;
   if (st?.isDirectory()) return failed(ret, `Specified target ${name} is a directory`);
-  const exists = st !== undefined;
+  const exists = st !== undefined && !made;
   if (!exists && args.create === false) {
     ret.comment = `File ${name} is not present and is not set for creation`;
     return ret;
@@ -177,9 +174,7 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   // Without check_cmd a new file's missing parent shows when the file is created (one lstat less).
   if (!exists && !makedirs && check && !(await lstatOrUndefined(dirname(name)))) return failed(ret, PARENT_MISSING);
   // A new file ends with the given mode, else the umask's, and starts from Salt's temp file mode.
-  const umaskMode = defaultFileMode(); // read once: each read is two umask(2) calls
   const wanted = { ...own, user: args.user, group: args.group, mode: exists ? mode : finalFileMode(mode, umaskMode) };
-  const initial = initialFileMode(args, mode, umaskMode);
   const mkParent = () => makeParent(name, args.dir_mode, mode, own);
   if (check && (!exists || contentChange || Object.keys(metaChanges(st!, wanted)).length > 0)) {
     const body = exists ? (contentChange ? want! : old!) : (want ?? Buffer.alloc(0));
@@ -191,18 +186,18 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
     return finish(ret, Object.assign(changes, done.meta), !exists && want === undefined, await pathState(name, ctx.cmd, body));
   }
   // without makedirs the parent was found above; with it, the missing ones are made now
-  if (!exists && makedirs) await mkParent();
+  if (!exists && makedirs && !made) await mkParent();
   const changes: Record<string, unknown> = {};
   let body: Buffer | undefined = old;
   if (!exists) {
     const fresh = want ?? Buffer.alloc(0);
     body = fresh;
-    const made = await createNew(name, fresh, initial, makedirs);
-    if (made === PARENT_MISSING) return failed(ret, PARENT_MISSING);
+    const created = made ?? (await createNew(name, fresh, initial, makedirs));
+    if (created === PARENT_MISSING) return failed(ret, PARENT_MISSING);
     // Neither contents nor source: Salt touches the file and says so in its own words.
     if (want === undefined) changes.new = `file ${name} created`;
     else changes.diff = 'New file';
-    st = made;
+    st = created;
   } else if (contentChange && old && want) {
     body = want;
     await atomicWrite(name, want, st, umaskMode);
@@ -232,6 +227,28 @@ async function createNew(name: string, body: Buffer, mode: number, makedirs: boo
   }
   await atomicWrite(name, body, undefined, mode);
   return lstatOrUndefined(name);
+}
+
+/**
+ * A new file made at once when nothing needs knowing first: O_EXCL says the path was free, so no
+ * lstat before it. Anything there, a missing parent or any error takes the way that looks first
+ * (undefined), which meets the same.
+ */
+function madeAtOnce(args: Record<string, unknown>, ctx: StateContext, name: string, want: Buffer | undefined, mode: number): Stats | undefined {
+  if (want === undefined || ctx.test || args.create === false || checkSpec(args) || remoteMismatch(want, name, false)) return undefined;
+  try {
+    return createExclusive(name, want, mode);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The path's lstat, or its target's stat when it is a symlink to follow (and the target is there). */
+async function currentStat(name: string, follow: boolean): Promise<{ st: Stats | undefined; followed: boolean }> {
+  const st = await lstatOrUndefined(name);
+  if (!st?.isSymbolicLink() || !follow) return { st, followed: false };
+  const target = await stat(name).catch(() => undefined);
+  return target ? { st: target, followed: true } : { st, followed: false };
 }
 
 /** The path as it reads after the run: from the stat taken just after writing it, when that is still true. */
