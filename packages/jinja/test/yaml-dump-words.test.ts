@@ -1,0 +1,25 @@
+/**
+ * The `yaml` filter's choice of style for scalars, which the dumper takes on fast paths for
+ * one-word text (no space, no line break) and for quoted text without a space or a quote:
+ * fixtures/yaml-dump-words.json holds what the character-by-character analysis (PyYAML's
+ * analyze_scalar, transcribed) printed for indicator characters in every position, implicit-type
+ * look-alikes, words and sentences, as a value, in a flow list and as a key.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { pyYamlDump } from '../src/py-yaml-dump.js';
+
+const fixture = JSON.parse(readFileSync(fileURLToPath(new URL('./fixtures/yaml-dump-words.json', import.meta.url)), 'utf8')) as Record<string, string[]>;
+
+t.test('scalars keep their style', async (t) => {
+  for (const [w, want] of Object.entries(fixture)) {
+    const got = [pyYamlDump(w), pyYamlDump([w], true), pyYamlDump({ [w]: w }, false), pyYamlDump({ [w]: [w] }, null)];
+    // Names stay printable ASCII: a raw U+2028 would break the TAP stream.
+    t.same(
+      got,
+      want,
+      JSON.stringify(w).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    );
+  }
+});
