@@ -9,6 +9,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pyYamlDump } from '../src/py-yaml-dump.js';
+import { renderTemplateString } from '../src/index.js';
 
 const fixture = JSON.parse(readFileSync(fileURLToPath(new URL('./fixtures/yaml-dump-words.json', import.meta.url)), 'utf8')) as Record<string, string[]>;
 
@@ -22,4 +23,14 @@ t.test('scalars keep their style', async (t) => {
       JSON.stringify(w).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`),
     );
   }
+});
+
+t.test('the yaml filter dumps the value itself, not a copy', async (t) => {
+  const render = (text: string) => {
+    const r = renderTemplateString(text, { name: 'words.sls' });
+    return r.ok ? r.text : r.error.message;
+  };
+  // a key named __proto__ is a key like any other (Salt: `{__proto__: 1, a: x}`); a copy made by assignment lost it
+  t.equal(render('{{ {"__proto__": 1, "a": "x"} | yaml }}'), '{__proto__: 1, a: x}');
+  t.equal(render('{{ {"b": ("x" | safe), "a": ["y" | safe]} | yaml(False) }}'), 'a:\n- y\nb: x');
 });
