@@ -474,7 +474,48 @@ class Emitter {
  * (safe_dump allows unicode; `yaml.dump` without allow_unicode escapes it).
  */
 export function pyYamlDump(v: unknown, flow: Flow = true, allowUnicode = true): string {
+  const key = jsonKeyed(v, 0) ? `${flow}|${allowUnicode}|${JSON.stringify(v)}` : undefined;
+  let text = key === undefined ? undefined : dumped.get(key);
+  if (text !== undefined) return text;
   const e = new Emitter(flow, allowUnicode);
   e.node(v, { root: true });
-  return e.out.trim();
+  text = e.out.trim();
+  if (key !== undefined && key.length <= DUMPED_MAX_KEY) {
+    if (dumpedChars + key.length > DUMPED_MAX_CHARS) {
+      dumped.clear();
+      dumpedChars = 0;
+    }
+    dumped.set(key, text);
+    dumpedChars += key.length;
+  }
+  return text;
+}
+
+/**
+ * Dumps by value: formulas import the same map from every SLS and dump it for a debug log each
+ * time (template-formula's libmatchers and _mapdata), so nine dumps in ten repeat one made
+ * before. Keyed by the value's JSON, bounded by the size of the keys kept.
+ */
+const dumped = new Map<string, string>();
+const DUMPED_MAX_CHARS = 4_000_000;
+const DUMPED_MAX_KEY = 400_000;
+let dumpedChars = 0;
+
+/**
+ * Whether JSON.stringify tells the value apart from every other as the dumper does: lists
+ * without holes, plain dicts, strings, booleans, null and finite numbers only (JSON writes
+ * `undefined`, NaN, a hole or a function as null or not at all, and a boxed or class object by
+ * its fields). Shallow enough to check: a deeper value is dumped uncached.
+ */
+function jsonKeyed(v: unknown, depth: number): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v !== 'object' || depth > 64) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!(i in v) || !jsonKeyed(v[i], depth + 1)) return false;
+    return true;
+  }
+  if (!isDict(v)) return false;
+  for (const k of Object.keys(v)) if (!jsonKeyed(v[k], depth + 1)) return false;
+  return true;
 }

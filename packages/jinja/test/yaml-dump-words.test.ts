@@ -34,3 +34,19 @@ t.test('the yaml filter dumps the value itself, not a copy', async (t) => {
   t.equal(render('{{ {"__proto__": 1, "a": "x"} | yaml }}'), '{__proto__: 1, a: x}');
   t.equal(render('{{ {"b": ("x" | safe), "a": ["y" | safe]} | yaml(False) }}'), 'a:\n- y\nb: x');
 });
+
+t.test('a dump repeated comes out as the first; values JSON confuses are told apart', async (t) => {
+  const d: Record<string, unknown> = { a: 1, b: ['x'] };
+  t.equal(pyYamlDump(d, false), 'a: 1\nb:\n- x');
+  t.equal(pyYamlDump(d, false), 'a: 1\nb:\n- x', 'the same again');
+  (d.b as unknown[]).push('y');
+  t.equal(pyYamlDump(d, false), 'a: 1\nb:\n- x\n- y', 'changed in place: dumped anew');
+  t.equal(pyYamlDump(d, true), '{a: 1, b: [x, y]}', 'another style');
+  // pairs with the same JSON text
+  t.equal(pyYamlDump({}), '{}');
+  t.equal(pyYamlDump({ a: undefined }), '{a: null}');
+  t.equal(pyYamlDump([null, 1]), '[null, 1]');
+  t.equal(pyYamlDump([NaN, 1]), '[.nan, 1]');
+  t.equal(pyYamlDump({ val: 'x', length: 1 }), '{length: 1, val: x}');
+  t.equal(pyYamlDump(new String('x')), 'x');
+});
