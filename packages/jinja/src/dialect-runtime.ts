@@ -9,8 +9,10 @@ import { pyHooks } from './py-object.js';
 import { isDict, isStringLike, percentFormat, pyEq as eq, pyIn, pyLess, str, truthy, tuple } from './python.js';
 import { keysOf, setKey } from '@brine/core';
 import { checkCallable, isInternalName, ownVariable } from './sandbox.js';
+import { fastFrameSet } from './frame-set.js';
 
 const baseRuntime: any = packageRequire('jinja')('nunjucks').runtime;
+fastFrameSet(baseRuntime.Frame);
 
 /** Jinja's namespace(): the one object templates may assign attributes to. */
 export class Namespace {

@@ -23,6 +23,14 @@ const IMPLICIT = [
   /^(?:=)$/,
 ];
 
+/** Every first character an IMPLICIT pattern can match (or the empty string). */
+const RESOLVE_FIRST = 'yYnNtTfFoO0123456789+-.<~=';
+
+/** False when no IMPLICIT pattern can match, so the most of strings skip the seven tests. */
+function mayResolve(text: string): boolean {
+  return text === '' || RESOLVE_FIRST.includes(text[0]!);
+}
+
 interface Analysis {
   empty: boolean;
   multiline: boolean;
@@ -36,8 +44,48 @@ function isPrintable(ch: string, allowUnicode: boolean): boolean {
   return allowUnicode && (ch === '\x85' || (ch >= '\xa0' && ch <= '\ud7ff') || (ch >= '\ue000' && ch <= '\ufffd') || ch.length === 2) && ch !== '\ufeff';
 }
 
+const EMPTY: Analysis = { empty: true, multiline: false, flowPlain: false, blockPlain: true, singleQuoted: true };
+
 function analyze(s: string, allowUnicode = true): Analysis {
-  if (s === '') return { empty: true, multiline: false, flowPlain: false, blockPlain: true, singleQuoted: true };
+  if (s === '') return EMPTY;
+  return isAsciiWord(s) ? analyzeAscii(s) : analyzeChars(s, allowUnicode);
+}
+
+/** Printable ASCII without a space or a line break: the most of keys and values a template dumps. */
+function isAsciiWord(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+/** analyzeChars for an isAsciiWord string, without its per-character allocations: no space, break or special character. */
+function analyzeAscii(s: string): Analysis {
+  let blockInd = s.startsWith('---') || s.startsWith('...');
+  let flowInd = blockInd;
+  const c0 = s[0]!;
+  const n = s.length;
+  if ('#,[]{}&*!|>\'"%@`'.includes(c0)) flowInd = blockInd = true;
+  if (c0 === '?' || c0 === ':') {
+    flowInd = true;
+    if (n === 1) blockInd = true;
+  }
+  if (c0 === '-' && n === 1) flowInd = blockInd = true;
+  for (let i = 1; i < n; i++) {
+    const c = s.charCodeAt(i);
+    // , ? [ ] { }
+    if (c === 0x2c || c === 0x3f || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d) flowInd = true;
+    else if (c === 0x3a) {
+      flowInd = true;
+      if (i === n - 1) blockInd = true;
+    }
+    // '#' is an indicator only after whitespace, and this string has none.
+  }
+  return { empty: false, multiline: false, flowPlain: !flowInd, blockPlain: !blockInd, singleQuoted: true };
+}
+
+function analyzeChars(s: string, allowUnicode: boolean): Analysis {
   let blockInd = false;
   let flowInd = false;
   let lineBreaks = false;
@@ -129,6 +177,8 @@ function floatText(n: number): string {
   if (!v.includes('.') && v.includes('e')) v = v.replace('e', '.0e');
   return v;
 }
+
+const QUOTED_SPECIAL = /[ \n\x85\u2028\u2029']/;
 
 type Flow = boolean | null;
 
@@ -293,7 +343,7 @@ class Emitter {
     else if (typeof v === 'number') text = Number.isInteger(v) ? String(v) : floatText(v);
     else {
       text = isStringLike(v) ? String(v) : String(v);
-      implicit = !IMPLICIT.some((re) => re.test(text));
+      implicit = !mayResolve(text) || !IMPLICIT.some((re) => re.test(text));
     }
     const a = analyze(text, this.allowUnicode);
     const split = !this.simpleKey;
@@ -311,6 +361,8 @@ class Emitter {
     if (!this.whitespace) this.write(' ');
     this.whitespace = false;
     this.indention = false;
+    // Only a space can split a plain scalar: without one it goes out whole.
+    if (!text.includes(' ')) return this.write(text);
     let spaces = false;
     let start = 0;
     for (let end = 0; end <= text.length; end++) {
@@ -336,6 +388,11 @@ class Emitter {
 
   singleQuoted(text: string, split: boolean): void {
     this.indicator("'", true);
+    // Without a space, a line break or a quote nothing splits or escapes: the text goes out whole.
+    if (!QUOTED_SPECIAL.test(text)) {
+      this.write(text);
+      return this.indicator("'", false);
+    }
     let spaces = false;
     let breaks = false;
     let start = 0;
@@ -417,7 +474,48 @@ class Emitter {
  * (safe_dump allows unicode; `yaml.dump` without allow_unicode escapes it).
  */
 export function pyYamlDump(v: unknown, flow: Flow = true, allowUnicode = true): string {
+  const key = jsonKeyed(v, 0) ? `${flow}|${allowUnicode}|${JSON.stringify(v)}` : undefined;
+  let text = key === undefined ? undefined : dumped.get(key);
+  if (text !== undefined) return text;
   const e = new Emitter(flow, allowUnicode);
   e.node(v, { root: true });
-  return e.out.trim();
+  text = e.out.trim();
+  if (key !== undefined && key.length <= DUMPED_MAX_KEY) {
+    if (dumpedChars + key.length > DUMPED_MAX_CHARS) {
+      dumped.clear();
+      dumpedChars = 0;
+    }
+    dumped.set(key, text);
+    dumpedChars += key.length;
+  }
+  return text;
+}
+
+/**
+ * Dumps by value: formulas import the same map from every SLS and dump it for a debug log each
+ * time (template-formula's libmatchers and _mapdata), so nine dumps in ten repeat one made
+ * before. Keyed by the value's JSON, bounded by the size of the keys kept.
+ */
+const dumped = new Map<string, string>();
+const DUMPED_MAX_CHARS = 4_000_000;
+const DUMPED_MAX_KEY = 400_000;
+let dumpedChars = 0;
+
+/**
+ * Whether JSON.stringify tells the value apart from every other as the dumper does: lists
+ * without holes, plain dicts, strings, booleans, null and finite numbers only (JSON writes
+ * `undefined`, NaN, a hole or a function as null or not at all, and a boxed or class object by
+ * its fields). Shallow enough to check: a deeper value is dumped uncached.
+ */
+function jsonKeyed(v: unknown, depth: number): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v !== 'object' || depth > 64) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!(i in v) || !jsonKeyed(v[i], depth + 1)) return false;
+    return true;
+  }
+  if (!isDict(v)) return false;
+  for (const k of Object.keys(v)) if (!jsonKeyed(v[k], depth + 1)) return false;
+  return true;
 }

@@ -3,8 +3,7 @@
  * `yaml` (flow style on one line by default), `yaml_dquote` / `yaml_squote` / `yaml_encode`.
  */
 import { pyYamlDump } from './py-yaml-dump.js';
-import { isDict } from './python.js';
-import { copyKeyOrder, keysOf } from '@brine/core';
+import { keysOf } from '@brine/core';
 
 function jsonString(s: string, ensureAscii: boolean): string {
   let out = JSON.stringify(s);
@@ -40,21 +39,10 @@ export function pyJson(v: unknown, indent: number | null = null, sortKeys = fals
   return jsonString(String(v), ensureAscii);
 }
 
-function plainData(v: unknown): unknown {
-  if (v instanceof String) return v.toString();
-  if (Array.isArray(v)) return v.map(plainData);
-  if (isDict(v)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = plainData(v[k]);
-    copyKeyOrder(v, out);
-    return out;
-  }
-  return v;
-}
-
 /** YAML text of a value as Salt's `yaml` filter prints it (PyYAML's layout, see py-yaml-dump.ts). */
 export function toYaml(v: unknown, flow: boolean | null = true, allowUnicode = true): string {
-  return pyYamlDump(plainData(v), flow, allowUnicode);
+  // The dumper reads boxed strings as strings and sorts keys: the value needs no plain copy first.
+  return pyYamlDump(v, flow, allowUnicode);
 }
 
 /** A YAML double-quoted scalar. */
