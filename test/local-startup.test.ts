@@ -111,6 +111,36 @@ t.test('a state run still loads what it needs', { skip: !module.registerHooks &&
 });
 
 /**
+ * A compile checks states against the modules' signatures: the code of the 26 state modules, the
+ * execution functions and the runtime are for runs (they were about a third of what a compile
+ * loaded).
+ */
+t.test('a compile loads no state module code, execution function or runtime', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const args = ['local', 'state.show_low_sls', 'a,b', '--file-root', '$DIR', '--id', 'startup', '--out', 'json', '--grains', '$DIR/grains.json'];
+  const { urls, stdout } = loadedBy(t, args);
+  t.match(stdout, /"__id__": "b"/);
+  t.ok(
+    urls.some((u) => u.includes('packages/states/dist/signatures.js')),
+    'the signatures were loaded',
+  );
+  t.same(
+    urls.filter((u) => /packages\/(states\/dist\/modules|exec|runtime\/dist\/(?!state-run-args))\//.test(u)),
+    [],
+  );
+  t.end();
+});
+
+t.test('a state run loads the state modules its states use and no other', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const { urls, stdout } = loadedBy(t, ['local', 'state.sls', 'a,b', '--file-root', '$DIR', '--id', 'startup', '--out', 'json']);
+  t.match(stdout, /"result": true/);
+  t.same(
+    urls.filter((u) => u.includes('packages/states/dist/modules/')).map((u) => u.slice(u.indexOf('/modules/') + 9)),
+    ['test.js'],
+  );
+  t.end();
+});
+
+/**
  * The YAML library is about 70 modules: a compile whose files and grains the fast YAML reader
  * takes whole (a JSON grains file, a flow collection over two lines) does without it.
  */

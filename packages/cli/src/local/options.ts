@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -91,7 +91,9 @@ export async function parseLocalOptions(argv: string[], cwd: string, env: NodeJS
   const grainsFile = values.grains ? resolve(cwd, values.grains) : undefined;
   const dataDir = config.data_dir ?? '/var/lib/brine/minion';
   // the grains the minion's grains.setval persisted, as salt-call --local reads /etc/salt/grains
-  const persisted = (await import('@brine/exec')).readGrainsFile(join(dataDir, 'grains'));
+  // (the execution functions, which read it, are loaded only when there is one)
+  const grainsOfMinion = join(dataDir, 'grains');
+  const persisted = mayExist(grainsOfMinion) ? (await import('@brine/exec')).readGrainsFile(grainsOfMinion) : {};
   // a data file that is JSON is read without the yaml library where that means the same (data-text.ts)
   const parse = grainsFile || values.pillar ? (await import('./data-text.js')).parseDataText : yamlText;
   const grains = localGrains(id, grainsFile, config.grains, persisted, parse);
@@ -135,4 +137,13 @@ export async function parseLocalOptions(argv: string[], cwd: string, env: NodeJS
     stateOutput,
     dataDir,
   };
+}
+
+/** False when `file` is surely not there (a stat error other than "no such file" leaves it to the reader). */
+function mayExist(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
 }
