@@ -32,7 +32,7 @@ t.test('brine local loads no http, https, http2 or tls module', (t) => {
 });
 
 /** Runs `brine ARGS` with a hook that records every module loaded (import and require), by URL. */
-function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls: string[]; stdout: string } {
+function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls: string[]; files: string[]; stdout: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-startup-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(path.join(dir, 'top.sls'), 'base: {}\n');
@@ -56,7 +56,8 @@ function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls:
     env: { ...process.env, ...env },
   });
   t.equal(r.status, 0, r.stderr);
-  return { urls: unbundled(JSON.parse(readFileSync(list, 'utf8')) as string[]), stdout: r.stdout };
+  const files = JSON.parse(readFileSync(list, 'utf8')) as string[];
+  return { urls: unbundled(files), files, stdout: r.stdout };
 }
 
 /** The CLI's bundle: each of its files loaded stands for the modules it holds (its contents.json). */
@@ -170,6 +171,26 @@ t.test('templates asking the host load the host-call answerer, not the minion ag
   );
   t.same(
     urls.filter((u) => u.includes('node_modules/yaml/') || /packages\/minion\/dist\/(index|agent|schedule)\.js/.test(u)),
+    [],
+  );
+  t.end();
+});
+
+/** nunjucks is about 25 CommonJS files: the bundle holds them, so a template compile reads none of them. */
+t.test('a template compile loads nunjucks from the bundle, not from its own files', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const args = ['local', 'state.show_low_sls', 'c', '--file-root', '$DIR', '--id', 'startup', '--out', 'json', '--grains', '$DIR/grains.json'];
+  const { urls, files, stdout } = loadedBy(t, args);
+  t.match(stdout, /"__id__": "c"/);
+  t.ok(
+    urls.some((u) => u.includes('node_modules/nunjucks/src/parser.js')),
+    'nunjucks was loaded',
+  );
+  t.ok(
+    files.some((u) => u.includes('/dist/bundle/')),
+    'the bundle ran',
+  );
+  t.same(
+    files.filter((u) => /node_modules\/(nunjucks|asap|a-sync-waterfall)\/.*\.js$/.test(u)),
     [],
   );
   t.end();
