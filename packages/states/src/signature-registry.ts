@@ -36,10 +36,10 @@ function signatureModule(name: string, functions: StateSignatures[string]): Stat
  */
 export function signatureRegistry(signatures: StateSignatures = STATE_SIGNATURES): StateRegistry {
   const modules = new Map<string, StateModule>();
+  // asked once per state and argument of a compile: the made module first
   const moduleOf = (name: string): StateModule | undefined => {
-    if (!Object.hasOwn(signatures, name)) return undefined;
     let m = modules.get(name);
-    if (!m) modules.set(name, (m = signatureModule(name, signatures[name]!)));
+    if (!m && Object.hasOwn(signatures, name)) modules.set(name, (m = signatureModule(name, signatures[name]!)));
     return m;
   };
   return {
