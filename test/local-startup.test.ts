@@ -31,6 +31,37 @@ t.test('brine local loads no http, https, http2 or tls module', (t) => {
   t.end();
 });
 
+/**
+ * Importing node:util as an ES module reads every export, which loads about 15 more of Node's own
+ * modules (worker threads among them): a few ms at each start. Brine takes what it needs of it by
+ * require on this path.
+ */
+t.test('a compile and test.ping load no worker-thread module of Node', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-startup-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'top.sls'), "base:\n  '*':\n    - a\n");
+  writeFileSync(path.join(dir, 'a.sls'), "{% set n = 'a' %}\n{{ n }}:\n  test.nop: []\n");
+  writeFileSync(path.join(dir, 'grains.json'), '{"os": "Debian"}\n');
+  const list = path.join(dir, 'modules.txt');
+  const hook = path.join(dir, 'hook.cjs');
+  writeFileSync(hook, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+  for (const args of [
+    ['local', 'state.show_lowstate', '--file-root', dir, '--id', 'startup', '--out', 'json', '--grains', path.join(dir, 'grains.json')],
+    ['local', 'test.ping', '--file-root', dir, '--id', 'startup'],
+  ]) {
+    const r = spawnSync(process.execPath, ['--require', hook, BIN, ...args], { encoding: 'utf8' });
+    t.equal(r.status, 0, r.stderr);
+    const loaded = readFileSync(list, 'utf8').split('\n');
+    t.ok(loaded.length > 50, 'the module list was written');
+    t.same(
+      loaded.filter((m) => /^NativeModule (worker_threads|internal\/worker)$/.test(m)),
+      [],
+      args[1],
+    );
+  }
+  t.end();
+});
+
 /** Runs `brine ARGS` with a hook that records every module loaded (import and require), by URL. */
 function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls: string[]; files: string[]; stdout: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-startup-'));
