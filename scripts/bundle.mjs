@@ -7,7 +7,8 @@
 // (better-sqlite3, pg-native), packages that read files beside their own code (pino's transport
 // workers, fastify's plugins), and the same single instance of each for everyone. nunjucks is the
 // exception: about 25 CommonJS files found and read at every start of a compile, it goes in
-// whole with its two dependencies (only packages/jinja imports it; its optional chokidar stays out).
+// whole with its two dependencies (only packages/jinja imports it; its optional chokidar stays out);
+// and croner (core's schedules), one more file to find at every start otherwise.
 // Beside the bundle, stamp.json lists the compiled modules it is made from, with their sizes and
 // times: packages/cli/dist/bin.js runs the bundle only while all of them are unchanged.
 import { build, version as esbuildVersion } from 'esbuild';
@@ -22,8 +23,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'packages/cli/dist');
 const out = path.join(dist, 'bundle');
 
-/** Third-party packages that go in: nunjucks and what it requires (its optional file watcher stays out). */
-const INSIDE = /^nunjucks(\/|$)/;
+/** Third-party packages that go in: nunjucks and what it requires (its optional file watcher stays out), croner. */
+const INSIDE = /^(nunjucks|croner)(\/|$)/;
 const INSIDE_FROM = /\/node_modules\/(nunjucks|asap|a-sync-waterfall)\//;
 const OPTIONAL = ['chokidar', 'fsevents'];
 
