@@ -4,8 +4,11 @@
 // so a `brine` process reads a handful of files instead of hundreds. Code splitting keeps what the
 // CLI imports on demand (a verb, the master, the exec modules) in chunks of its own, loaded only
 // when used. Third-party packages stay outside, loaded from node_modules as before: native addons
-// (better-sqlite3, pg-native), packages that read files beside their own code (nunjucks, pino's
-// transport workers, fastify's plugins), and the same single instance of each for everyone.
+// (better-sqlite3, pg-native), packages that read files beside their own code (pino's transport
+// workers, fastify's plugins), and the same single instance of each for everyone. nunjucks is the
+// exception: about 25 CommonJS files found and read at every start of a compile, it goes in
+// whole with its two dependencies (only packages/jinja imports it; its optional chokidar stays out);
+// and croner (core's schedules), one more file to find at every start otherwise.
 // Beside the bundle, stamp.json lists the compiled modules it is made from, with their sizes and
 // times: packages/cli/dist/bin.js runs the bundle only while all of them are unchanged.
 import { build, version as esbuildVersion } from 'esbuild';
@@ -20,6 +23,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'packages/cli/dist');
 const out = path.join(dist, 'bundle');
 
+/** Third-party packages that go in: nunjucks and what it requires (its optional file watcher stays out), croner. */
+const INSIDE = /^(nunjucks|croner)(\/|$)/;
+const INSIDE_FROM = /\/node_modules\/(nunjucks|asap|a-sync-waterfall)\//;
+const OPTIONAL = ['chokidar', 'fsevents'];
+
 /** Brine's own packages go in; any other package stays outside, where it must resolve as before. */
 const ownCodeOnly = {
   name: 'own-code-only',
@@ -27,6 +35,7 @@ const ownCodeOnly = {
     b.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.path.startsWith('@brine/') || args.pluginData === 'probe') return undefined;
       if (isBuiltin(args.path)) return { external: true };
+      if (INSIDE.test(args.path) || INSIDE_FROM.test(args.importer)) return OPTIONAL.includes(args.path) ? { external: true } : undefined;
       // an external import is resolved again at run time from the bundle's folder: it must find
       // the same file the importing module finds (not another version in a package's node_modules)
       const probe = { kind: args.kind, pluginData: 'probe' };
@@ -74,6 +83,8 @@ const result = await build({
   outdir: next,
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
+  // the CommonJS code inside (nunjucks) requires Node's own modules: a require for each file
+  banner: { js: "import { createRequire as __brineRequire } from 'node:module';\nconst require = __brineRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: [ownCodeOnly],
 });

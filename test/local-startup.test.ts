@@ -31,8 +31,39 @@ t.test('brine local loads no http, https, http2 or tls module', (t) => {
   t.end();
 });
 
+/**
+ * Importing node:util as an ES module reads every export, which loads about 15 more of Node's own
+ * modules (worker threads among them): a few ms at each start. Brine takes what it needs of it by
+ * require on this path.
+ */
+t.test('a compile and test.ping load no worker-thread module of Node', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-startup-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'top.sls'), "base:\n  '*':\n    - a\n");
+  writeFileSync(path.join(dir, 'a.sls'), "{% set n = 'a' %}\n{{ n }}:\n  test.nop: []\n");
+  writeFileSync(path.join(dir, 'grains.json'), '{"os": "Debian"}\n');
+  const list = path.join(dir, 'modules.txt');
+  const hook = path.join(dir, 'hook.cjs');
+  writeFileSync(hook, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+  for (const args of [
+    ['local', 'state.show_lowstate', '--file-root', dir, '--id', 'startup', '--out', 'json', '--grains', path.join(dir, 'grains.json')],
+    ['local', 'test.ping', '--file-root', dir, '--id', 'startup'],
+  ]) {
+    const r = spawnSync(process.execPath, ['--require', hook, BIN, ...args], { encoding: 'utf8' });
+    t.equal(r.status, 0, r.stderr);
+    const loaded = readFileSync(list, 'utf8').split('\n');
+    t.ok(loaded.length > 50, 'the module list was written');
+    t.same(
+      loaded.filter((m) => /^NativeModule (worker_threads|internal\/worker)$/.test(m)),
+      [],
+      args[1],
+    );
+  }
+  t.end();
+});
+
 /** Runs `brine ARGS` with a hook that records every module loaded (import and require), by URL. */
-function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls: string[]; stdout: string } {
+function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls: string[]; files: string[]; stdout: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-startup-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(path.join(dir, 'top.sls'), 'base: {}\n');
@@ -56,7 +87,8 @@ function loadedBy(t: Test, args: string[], env: NodeJS.ProcessEnv = {}): { urls:
     env: { ...process.env, ...env },
   });
   t.equal(r.status, 0, r.stderr);
-  return { urls: unbundled(JSON.parse(readFileSync(list, 'utf8')) as string[]), stdout: r.stdout };
+  const files = JSON.parse(readFileSync(list, 'utf8')) as string[];
+  return { urls: unbundled(files), files, stdout: r.stdout };
 }
 
 /** The CLI's bundle: each of its files loaded stands for the modules it holds (its contents.json). */
@@ -111,6 +143,36 @@ t.test('a state run still loads what it needs', { skip: !module.registerHooks &&
 });
 
 /**
+ * A compile checks states against the modules' signatures: the code of the 26 state modules, the
+ * execution functions and the runtime are for runs (they were about a third of what a compile
+ * loaded).
+ */
+t.test('a compile loads no state module code, execution function or runtime', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const args = ['local', 'state.show_low_sls', 'a,b', '--file-root', '$DIR', '--id', 'startup', '--out', 'json', '--grains', '$DIR/grains.json'];
+  const { urls, stdout } = loadedBy(t, args);
+  t.match(stdout, /"__id__": "b"/);
+  t.ok(
+    urls.some((u) => u.includes('packages/states/dist/signatures.js')),
+    'the signatures were loaded',
+  );
+  t.same(
+    urls.filter((u) => /packages\/(states\/dist\/modules|exec|runtime\/dist\/(?!state-run-args))\//.test(u)),
+    [],
+  );
+  t.end();
+});
+
+t.test('a state run loads the state modules its states use and no other', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const { urls, stdout } = loadedBy(t, ['local', 'state.sls', 'a,b', '--file-root', '$DIR', '--id', 'startup', '--out', 'json']);
+  t.match(stdout, /"result": true/);
+  t.same(
+    urls.filter((u) => u.includes('packages/states/dist/modules/')).map((u) => u.slice(u.indexOf('/modules/') + 9)),
+    ['test.js'],
+  );
+  t.end();
+});
+
+/**
  * The YAML library is about 70 modules: a compile whose files and grains the fast YAML reader
  * takes whole (a JSON grains file, a flow collection over two lines) does without it.
  */
@@ -140,6 +202,26 @@ t.test('templates asking the host load the host-call answerer, not the minion ag
   );
   t.same(
     urls.filter((u) => u.includes('node_modules/yaml/') || /packages\/minion\/dist\/(index|agent|schedule)\.js/.test(u)),
+    [],
+  );
+  t.end();
+});
+
+/** nunjucks is about 25 CommonJS files: the bundle holds them, so a template compile reads none of them. */
+t.test('a template compile loads nunjucks from the bundle, not from its own files', { skip: !module.registerHooks && 'no module.registerHooks' }, (t) => {
+  const args = ['local', 'state.show_low_sls', 'c', '--file-root', '$DIR', '--id', 'startup', '--out', 'json', '--grains', '$DIR/grains.json'];
+  const { urls, files, stdout } = loadedBy(t, args);
+  t.match(stdout, /"__id__": "c"/);
+  t.ok(
+    urls.some((u) => u.includes('node_modules/nunjucks/src/parser.js')),
+    'nunjucks was loaded',
+  );
+  t.ok(
+    files.some((u) => u.includes('/dist/bundle/')),
+    'the bundle ran',
+  );
+  t.same(
+    files.filter((u) => /node_modules\/(nunjucks|asap|a-sync-waterfall)\/.*\.js$/.test(u)),
     [],
   );
   t.end();

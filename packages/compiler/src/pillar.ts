@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { createRequire } from 'node:module';
 import { copyKeyOrder, isDict, keysOf, setKey, type Diagnostic, type Grains, type Pillar } from '@brine/core';
 import { compilerErrors } from './errors.js';
 import { globMatch } from './glob.js';
@@ -7,6 +7,10 @@ import { renderSls } from './render/index.js';
 import type { RenderContext, RenderInput, RenderOutput } from './render/types.js';
 import { readSls, slsIndex, type StateTree } from './state-tree.js';
 import type { HostCallRecord } from './host-rounds.js';
+
+// node:util by require: imported as an ES module it loads about 15 more of Node's own modules
+// (worker threads among them), a few ms at the start of every compile
+const { isDeepStrictEqual } = createRequire(import.meta.url)('node:util') as typeof import('node:util');
 
 /**
  * Classic pillar, the way Salt's master builds it for one minion; the master and `brine local`

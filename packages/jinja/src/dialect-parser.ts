@@ -4,15 +4,11 @@
  * expressions, tests with an argument and no parentheses, `{% for x in y if c %}`,
  * `{% break %}` / `{% continue %}`, `{% set a, b = t %}`). The compiler is in dialect.ts.
  */
-import { packageRequire } from '@brine/core';
+import { nunjucks, NunjucksParser as Parser } from './nunjucks-lib.js';
 
-// nunjucks is packages/jinja's own dependency (packages/jinja/node_modules), wherever this code runs from
-const require = packageRequire('jinja');
-
-export const nunjucks: any = require('nunjucks');
+export { nunjucks };
 export const nodes: any = nunjucks.nodes;
 export const lexer: any = nunjucks.lexer;
-const Parser: any = require('nunjucks/src/parser.js').Parser;
 const Tokenizer: any = lexer.lex('', {}).constructor;
 
 /**

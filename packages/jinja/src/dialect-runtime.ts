@@ -3,7 +3,7 @@
  * (truthiness, slices, `%` formatting, `==` across types, namespaces, `loop.cycle`) and how a
  * failure is marked with its template and position. The parser and compiler are in dialect.ts.
  */
-import { packageRequire } from '@brine/core';
+import { nunjucks } from './nunjucks-lib.js';
 import { memberLookup, methodLookup } from './methods.js';
 import { pyHooks } from './py-object.js';
 import { isDict, isStringLike, percentFormat, pyEq as eq, pyIn, pyLess, str, truthy, tuple } from './python.js';
@@ -11,7 +11,7 @@ import { keysOf, setKey } from '@brine/core';
 import { checkCallable, isInternalName, ownVariable } from './sandbox.js';
 import { fastFrameSet } from './frame-set.js';
 
-const baseRuntime: any = packageRequire('jinja')('nunjucks').runtime;
+const baseRuntime: any = nunjucks.runtime;
 fastFrameSet(baseRuntime.Frame);
 
 /** Jinja's namespace(): the one object templates may assign attributes to. */

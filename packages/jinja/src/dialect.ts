@@ -17,13 +17,9 @@ const PyRaw = nodes.Node.extend('PyRaw', { fields: ['code'] });
 /** A loop body run in a scope of its own. */
 const PyScope = nodes.Node.extend('PyScope', { fields: ['body'] });
 import { readCompiled, writeCompiled } from './template-cache.js';
-import { packageRequire } from '@brine/core';
-
-const require = packageRequire('jinja');
+import { NunjucksCompiler as Compiler, nunjucksTransformer as transformer } from './nunjucks-lib.js';
 
 export { nunjucks };
-const Compiler: any = require('nunjucks/src/compiler.js').Compiler;
-const transformer: any = require('nunjucks/src/transformer.js');
 
 function wrapTruthy(node: any): any {
   return new PyTruthy(node.lineno, node.colno, node);

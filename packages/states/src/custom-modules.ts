@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ArgSpec, StateFunction, StateModule, StateRegistry } from '@brine/core';
 import { statesErrors } from './errors.js';
-import { createRegistry, defaultRegistry } from './registry.js';
+import { createRegistry } from './registry.js';
 
 /**
  * Custom state modules: the Brine form of Salt's `_states/` folder. Each file of the folder is
@@ -110,11 +110,11 @@ export async function loadCustomModules(files: CustomModuleFile[]): Promise<Stat
 }
 
 /**
- * `base` (the shipped modules by default) plus custom ones; a custom module replaces a module
- * of the same name whole, as a Salt `_states` module shadows the built-in one. Two custom files
- * of one name throw.
+ * `base` (the shipped modules: defaultRegistry, signatureRegistry or loadRegistry) plus custom
+ * ones; a custom module replaces a module of the same name whole, as a Salt `_states` module
+ * shadows the built-in one. Two custom files of one name throw.
  */
-export function registryWith(custom: StateModule[], base: StateRegistry = defaultRegistry()): StateRegistry {
+export function registryWith(custom: StateModule[], base: StateRegistry): StateRegistry {
   const own = createRegistry(custom);
   return {
     module: (name) => own.module(name) ?? base.module(name),

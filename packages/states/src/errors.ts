@@ -9,4 +9,5 @@ export const statesErrors = defineErrors({
   BRINE_ERR_STATES_CUSTOM_MODULE: '{file}: {detail}',
   BRINE_ERR_STATES_TEMPLATE_FUNCTION: "'{fun}' is not available to templates on this host",
   BRINE_ERR_STATES_TEMPLATE_ROUNDS: 'template {source} still asks for files or host calls after {rounds} rounds',
+  BRINE_ERR_STATES_NOT_LOADED: "state module '{name}' is known by its signatures only: its code was not loaded for this run",
 });

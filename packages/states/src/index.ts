@@ -1,4 +1,7 @@
-export { createRegistry, defaultRegistry } from './registry.js';
+export { createRegistry, loadRegistry } from './registry.js';
+export { defaultRegistry } from './default-registry.js';
+export { signatureRegistry, signaturesOf } from './signature-registry.js';
+export { STATE_SIGNATURES, type StateSignature, type StateSignatures } from './signatures.js';
 export { CUSTOM_MODULE_EXTS, customModuleFiles, customModuleName, loadCustomModules, registryWith, type CustomModuleFile } from './custom-modules.js';
 export { callState, callModWatch, hasModWatch } from './call-state.js';
 export { GLOBAL_STATE_ARGS, isGlobalStateArg } from '@brine/core';

@@ -33,7 +33,7 @@ t.test('a module file: object and bare-function forms, test flag, name from the 
   );
   const [mod] = await loadCustomModules([{ path: file }]);
   t.equal(mod!.name, 'greet');
-  const reg = registryWith([mod!]);
+  const reg = registryWith([mod!], defaultRegistry());
   t.ok(reg.lookup('greet', 'said'));
   t.ok(reg.lookup('file', 'managed'), 'shipped modules stay');
   t.ok(reg.list().includes('greet.said'));
@@ -61,7 +61,7 @@ t.test('TypeScript modules load through Node type stripping', async (t) => {
     `interface Args { name: string; n: number }
      export default { functions: { counted: { args: { n: { type: 'number' } }, async run(a: Args) { return { name: a.name, result: true, changes: {}, comment: 'n=' + (a.n * 2) }; } } } };`,
   );
-  const reg = registryWith(await loadCustomModules([{ path: file }]));
+  const reg = registryWith(await loadCustomModules([{ path: file }]), defaultRegistry());
   const r = await run(reg, 'typed', 'counted', { name: 'x', n: 21 });
   t.equal(r.comment, 'n=42');
 });

@@ -93,16 +93,16 @@ export const validateCommand: Command = {
       res = await client.post('/v1/validate', { minion: opts.minion, sls: opts.sls, saltenv: opts.env });
       for (const d of res.diagnostics) io.stderr(formatDiagnostic(d) + '\n');
     } else {
-      // loaded here: rendering needs the compiler, templates and the state modules' names
-      const [{ dirTree, renderSls, validateSls }, { defaultRegistry }, { registrySchema }, { localGrains }] = await Promise.all([
+      // loaded here: rendering needs the compiler, templates and the state modules' signatures
+      const [{ dirTree, renderSls, validateSls }, { signatureRegistry }, { registrySchema }, { localGrains }] = await Promise.all([
         import('@brine/compiler'),
-        import('@brine/states'),
+        import('@brine/states/lazy'),
         import('../local/compile.js'),
         import('../local/grains.js'),
       ]);
       const grains = localGrains(opts.id, opts.grainsFile);
       res = validateSls(
-        { tree: dirTree(opts.roots), minion: { id: opts.id, grains }, render: renderSls, schema: registrySchema(defaultRegistry()) },
+        { tree: dirTree(opts.roots), minion: { id: opts.id, grains }, render: renderSls, schema: registrySchema(signatureRegistry()) },
         opts.sls,
         opts.env,
       );

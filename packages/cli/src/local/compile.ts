@@ -13,7 +13,8 @@ import {
 } from '@brine/compiler';
 import { hasErrors, unknownArgOf, type StateRegistry } from '@brine/core';
 import { localHost } from './host-calls.js';
-import { slsNames } from '@brine/runtime';
+// (the argument readers alone: a compile does not load the runtime)
+import { slsNames } from '@brine/runtime/state-run-args';
 import type { LocalOptions } from './options.js';
 
 /** The compiler's view of the registry: used for warnings about unknown modules/functions. */

@@ -14,7 +14,7 @@ export function localExec(): Promise<{ exec: typeof import('@brine/exec'); regis
 /** salt:// over the local roots for cp.*, with the state modules' package loaded only when a file is asked for. */
 function lazyRootsClient(roots: Record<string, string[]>): FileClient {
   let client: Promise<FileClient> | undefined;
-  const load = () => (client ??= import('@brine/states').then((s) => s.dirFileClient(roots)));
+  const load = () => (client ??= import('@brine/states/lazy').then((s) => s.dirFileClient(roots)));
   return {
     get: async (url, env) => (await load()).get(url, env),
     list: async (prefix, env) => (await load()).list!(prefix, env),

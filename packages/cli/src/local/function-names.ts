@@ -18,7 +18,13 @@ export const SHOW_FUNCTIONS = [
 export const APPLY_FUNCTIONS = ['state.apply', 'state.highstate', 'state.sls', 'state.low', 'state.single', 'state.test', 'state.sls_id'] as const;
 
 const ALL: ReadonlySet<string> = new Set([...SHOW_FUNCTIONS, ...APPLY_FUNCTIONS]);
+const APPLY: ReadonlySet<string> = new Set(APPLY_FUNCTIONS);
 
 export function isLocalFunction(fun: string): boolean {
   return ALL.has(fun);
+}
+
+/** A state run (the runtime and state modules are loaded), not a compile or a list. */
+export function isApplyFunction(fun: string): boolean {
+  return APPLY.has(fun);
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
 import type { TopMergeStrategy } from '@brine/compiler';
 import type { Diagnostic, Grains, Pillar } from '@brine/core';
 import { cliErrors } from '../errors.js';
@@ -14,6 +14,10 @@ import { localGrains, yamlText } from './grains.js';
 import { readMinionConfig, type MinionConfig } from './minion-config.js';
 import { commandParams } from './params.js';
 import { LOCAL_USAGE } from './usage.js';
+
+// node:util by require: imported as an ES module it loads about 15 more of Node's own modules
+// (worker threads among them), a few ms at every `brine local`
+const { parseArgs } = createRequire(import.meta.url)('node:util') as typeof import('node:util');
 
 export interface LocalOptions {
   fun: string;
@@ -91,7 +95,9 @@ export async function parseLocalOptions(argv: string[], cwd: string, env: NodeJS
   const grainsFile = values.grains ? resolve(cwd, values.grains) : undefined;
   const dataDir = config.data_dir ?? '/var/lib/brine/minion';
   // the grains the minion's grains.setval persisted, as salt-call --local reads /etc/salt/grains
-  const persisted = (await import('@brine/exec')).readGrainsFile(join(dataDir, 'grains'));
+  // (the execution functions, which read it, are loaded only when there is one)
+  const grainsOfMinion = join(dataDir, 'grains');
+  const persisted = mayExist(grainsOfMinion) ? (await import('@brine/exec')).readGrainsFile(grainsOfMinion) : {};
   // a data file that is JSON is read without the yaml library where that means the same (data-text.ts)
   const parse = grainsFile || values.pillar ? (await import('./data-text.js')).parseDataText : yamlText;
   const grains = localGrains(id, grainsFile, config.grains, persisted, parse);
@@ -135,4 +141,13 @@ export async function parseLocalOptions(argv: string[], cwd: string, env: NodeJS
     stateOutput,
     dataDir,
   };
+}
+
+/** False when `file` is surely not there (a stat error other than "no such file" leaves it to the reader). */
+function mayExist(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
 }

@@ -6,20 +6,21 @@ import { formatNestedOf } from '../output/report.js';
 import { renderData } from '../output/outputters.js';
 import { withUserPath } from './file-roots.js';
 import { runExecLocal } from './exec.js';
-import { isLocalFunction } from './function-names.js';
+import { isApplyFunction, isLocalFunction } from './function-names.js';
 import { parseLocalOptions, type LocalOptions } from './options.js';
 import type { LocalFunction } from './functions.js';
 import type { LocalResult } from './result.js';
 
-/** A compile or a state run: the compiler, runtime and state modules are loaded for these only. */
+/**
+ * A compile or a state run: the compiler is loaded for these only, the runtime and the state
+ * modules' code for a run only.
+ */
 async function runLocalFunction(opts: LocalOptions): Promise<LocalResult> {
-  const [{ showFunctions }, { applyFunctions }, { localRegistry }] = await Promise.all([
-    import('./functions.js'),
-    import('./apply.js'),
+  const [table, { localStates }] = await Promise.all([
+    isApplyFunction(opts.fun) ? import('./apply.js').then((m) => m.applyFunctions) : import('./functions.js').then((m) => m.showFunctions),
     import('./registry.js'),
   ]);
-  const table: Record<string, LocalFunction> = { ...showFunctions, ...applyFunctions };
-  return table[opts.fun]!(opts, await localRegistry(opts.roots));
+  return (table as Record<string, LocalFunction>)[opts.fun]!(opts, await localStates(opts.roots));
 }
 
 /** `brine local`: one function on this host, printed like salt-call's outputters. */
