@@ -4,7 +4,7 @@
 // after it), the longest event-loop block and the agents' CPU; then two pings back to back, and
 // the acks sent with a job frame or alone. Usage: node bench/ping-idle.mjs [N] [--procs K]
 // (PINGS=3 by default).
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -58,6 +58,12 @@ const commitsNow = async () => {
   const t = await (await fetch(`${master.ready.api_url}/metrics`, { headers: { authorization: `Bearer ${master.client.target.token}` } })).text();
   return Number(/^brine_store_write_seconds_count(?:\{[^}]*\})? (\S+)$/m.exec(t)?.[1] ?? NaN);
 };
+// the pings' window on the monotonic clock (µs), as --cpu-prof stamps its samples: a profile of
+// the whole run can be cut to it (connect would swamp it)
+const mono = () => Number(process.hrtime.bigint() / 1000n);
+const pingsFrom = mono();
+// BENCH_PHASE_FILE: where to write the master's and the agents' pids once the pings start (for perf/strace)
+if (process.env.BENCH_PHASE_FILE) writeFileSync(process.env.BENCH_PHASE_FILE, JSON.stringify({ master: master.proc.pid, agents: kids() }) + '\n');
 for (let i = 0; i < PINGS; i++) {
   await idle();
   const k0 = await commitsNow();
@@ -88,6 +94,7 @@ const bb = await measured(master, async () => {
   return [Math.round(t1 - t0), Math.round(performance.now() - t1)];
 });
 out.back_to_back = { ms: bb.out, cpu: bb.cpuS, block: bb.loopMs };
+out.window_us = [pingsFrom, mono()];
 const s = await stats();
 out.acks = { with_frame: s.acks_with_frame, alone: s.acks_alone };
 console.log(JSON.stringify(out));
