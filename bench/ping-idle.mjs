@@ -4,7 +4,7 @@
 // after it), the longest event-loop block and the agents' CPU; then two pings back to back, and
 // the acks sent with a job frame or alone. Usage: node bench/ping-idle.mjs [N] [--procs K]
 // (PINGS=3 by default).
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -58,24 +58,37 @@ const commitsNow = async () => {
   const t = await (await fetch(`${master.ready.api_url}/metrics`, { headers: { authorization: `Bearer ${master.client.target.token}` } })).text();
   return Number(/^brine_store_write_seconds_count(?:\{[^}]*\})? (\S+)$/m.exec(t)?.[1] ?? NaN);
 };
+// the pings' window on the monotonic clock (µs), as --cpu-prof stamps its samples: a profile of
+// the whole run can be cut to it (connect would swamp it)
+const mono = () => Number(process.hrtime.bigint() / 1000n);
+const pingsFrom = mono();
+// BENCH_PHASE_FILE: where to write the master's and the agents' pids once the pings start (for perf/strace)
+if (process.env.BENCH_PHASE_FILE) writeFileSync(process.env.BENCH_PHASE_FILE, JSON.stringify({ master: master.proc.pid, agents: kids() }) + '\n');
 for (let i = 0; i < PINGS; i++) {
   await idle();
+  // the scrapes of /metrics (commits, the longest block) stay outside the CPU read: at 10,000 one
+  // costs the master tens of ms (every handle and descriptor listed), and it is not the ping's
   const k0 = await commitsNow();
+  await master.loopMaxMs();
   const a0 = agentsCpu();
   const m0 = master.cpu();
-  const p = await measured(master, async () => {
-    const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
-    return Object.keys(res.returns).length;
-  });
+  const t0 = performance.now();
+  const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
+  const ms = performance.now() - t0;
+  const m1 = master.cpu();
   await sleep(1500); // deferred acks go out
+  const m2 = master.cpu();
+  const agentsS = (agentsCpu() - a0) / 1000;
+  // the longest block since the scrape before the ping (a scrape resets it: this one comes first)
+  const block = await master.loopMaxMs();
   out.pings.push({
     commits: (await commitsNow()) - k0,
-    ms: Math.round(p.ms),
-    returns: p.out,
-    cpu: p.cpuS,
-    block: p.loopMs,
-    cpu_with_acks: (master.cpu() - m0) / 1000,
-    agents_cpu: (agentsCpu() - a0) / 1000,
+    ms: Math.round(ms),
+    returns: Object.keys(res.returns).length,
+    cpu: (m1 - m0) / 1000,
+    block,
+    cpu_with_acks: (m2 - m0) / 1000,
+    agents_cpu: agentsS,
   });
 }
 // back to back, as swarm.mjs does
@@ -88,6 +101,7 @@ const bb = await measured(master, async () => {
   return [Math.round(t1 - t0), Math.round(performance.now() - t1)];
 });
 out.back_to_back = { ms: bb.out, cpu: bb.cpuS, block: bb.loopMs };
+out.window_us = [pingsFrom, mono()];
 const s = await stats();
 out.acks = { with_frame: s.acks_with_frame, alone: s.acks_alone };
 console.log(JSON.stringify(out));

@@ -68,5 +68,10 @@ export interface ExecFunction<C extends ExecContext = ExecContext> {
   varArgs?: boolean;
   /** Unknown keyword arguments go to `kwargs` (Python's **kwargs) instead of being refused. */
   extraKwargs?: boolean;
+  /**
+   * Returns at once (no promise), reads nothing of its context and changes nothing on the host:
+   * the minion runs it inside its admission's commit (test.ping), with no running record.
+   */
+  pure?: boolean;
   run(args: Record<string, unknown>, ctx: C): Promise<ExecResult> | ExecResult;
 }

@@ -80,6 +80,7 @@ export class JobRunner {
     // a job that starts now is recorded as received and running in one commit
     const started = new Date().toISOString();
     const now = this.queue.length === 0 && this.running.size < this.maxJobs();
+    if (now && !this.stopped && this.runPure(job, started)) return;
     if (!(now ? this.deps.spool.admit(job.jid, job.fun, started) : this.deps.spool.markSeen(job.jid))) {
       this.deps.log.info({ jid: job.jid }, 'job received twice; ignored');
       return;
@@ -170,39 +171,64 @@ export class JobRunner {
     this.running.set(job.jid, entry);
     if (admitted === undefined) deps.spool.begin(job.jid, job.fun, started);
     deps.log.info({ event: 'job_started', jid: job.jid, fun: job.fun }, 'job started');
-    let ret: unknown;
-    let retcode = 0;
-    let success = true;
+    let out: SpooledReturn;
     try {
       const fn = deps.exec.get(job.fun);
       const args = bindArgs(fn, job.arg, job.kwarg);
       const result = await fn.run(args, this.context(job.jid, job.fun, abort.signal, true));
-      ret = result.return;
-      retcode = result.retcode ?? 0;
-      success = retcode === 0;
-      if (abort.signal.aborted) {
-        ret = minionErrors.message('BRINE_ERR_MINION_JOB_KILLED', { jid: job.jid });
-        retcode = 1;
-        success = false;
-      }
+      out = abort.signal.aborted
+        ? this.returnOf(job, started, minionErrors.message('BRINE_ERR_MINION_JOB_KILLED', { jid: job.jid }), 1)
+        : this.returnOf(job, started, result.return, result.retcode ?? 0);
     } catch (err) {
-      const e = toBrineError(err);
-      // Salt answers a refused or failed state run with a list of messages
-      ret = e.code === 'BRINE_ERR_MINION_STATE_RUNNING' || job.fun.startsWith('state.') ? [e.message] : e.message;
-      retcode = 1;
-      success = false;
-      if (e.code === 'BRINE_ERR_CORE_INTERNAL') deps.log.error({ err, jid: job.jid }, 'function failed');
+      out = this.failedReturn(job, started, err);
     }
     this.running.delete(job.jid);
     // every streamed state result is spooled (and sent) before the return
     this.flushStates();
-    const out: SpooledReturn = { jid: job.jid, fun: job.fun, success, retcode, return: ret, started, finished: new Date().toISOString() };
     if (!this.stopped) {
       const sent = deps.sender.finish(out);
-      deps.log.info({ event: 'job_done', jid: job.jid, fun: job.fun, success, sent }, 'job finished');
-      deps.emit('return', out);
+      this.finished(out, sent);
     }
     this.pump();
+  }
+
+  /**
+   * A pure function (test.ping: synchronous, no context, no side effect) runs within its
+   * admission: received and returned are one spool commit, and it is never recorded as running
+   * (there is no moment a crash could interrupt it). False when the job's function is not pure.
+   */
+  private runPure(job: JobMsg, started: string): boolean {
+    const fn = this.deps.exec.lookup(job.fun);
+    if (fn?.pure !== true) return false;
+    const done = this.deps.sender.admitFinished(job.jid, started, () => {
+      this.deps.log.info({ event: 'job_started', jid: job.jid, fun: job.fun }, 'job started');
+      try {
+        const result = fn.run(bindArgs(fn, job.arg, job.kwarg), this.context(job.jid, job.fun, new AbortController().signal, true));
+        if (result instanceof Promise) throw new BrineError('BRINE_ERR_CORE_INTERNAL', `${job.fun} is marked pure but returned a promise`);
+        return this.returnOf(job, started, result.return, result.retcode ?? 0);
+      } catch (err) {
+        return this.failedReturn(job, started, err);
+      }
+    });
+    if (done) this.finished(done.ret, done.sent);
+    else this.deps.log.info({ jid: job.jid }, 'job received twice; ignored');
+    return true;
+  }
+
+  private returnOf(job: JobMsg, started: string, ret: unknown, retcode: number): SpooledReturn {
+    return { jid: job.jid, fun: job.fun, success: retcode === 0, retcode, return: ret, started, finished: new Date().toISOString() };
+  }
+
+  private failedReturn(job: JobMsg, started: string, err: unknown): SpooledReturn {
+    const e = toBrineError(err);
+    if (e.code === 'BRINE_ERR_CORE_INTERNAL') this.deps.log.error({ err, jid: job.jid }, 'function failed');
+    // Salt answers a refused or failed state run with a list of messages
+    return this.returnOf(job, started, e.code === 'BRINE_ERR_MINION_STATE_RUNNING' || job.fun.startsWith('state.') ? [e.message] : e.message, 1);
+  }
+
+  private finished(out: SpooledReturn, sent: boolean): void {
+    this.deps.log.info({ event: 'job_done', jid: out.jid, fun: out.fun, success: out.success, sent }, 'job finished');
+    this.deps.emit('return', out);
   }
 
   private emitState(jid: string, fun: string, tag: string, result: StateResult): void {

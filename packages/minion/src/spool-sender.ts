@@ -48,6 +48,16 @@ export class SpoolSender {
     return this.deps.connected() && this.sendReturn(fitted);
   }
 
+  /**
+   * A job that runs within its admission (a pure function): received and its return (trimmed to
+   * fit) spooled in one commit, then sent; undefined when the job was received before.
+   */
+  admitFinished(jid: string, at: string, make: () => SpooledReturn): { ret: SpooledReturn; sent: boolean } | undefined {
+    const ret = this.deps.spool.admitFinished(jid, at, () => this.fitReturn(make(), this.deps.limits().event));
+    if (!ret) return undefined;
+    return { ret, sent: this.deps.connected() && this.sendReturn(ret) };
+  }
+
   /** After a welcome: every unacknowledged state result, then every return (refitted to this master's limit). */
   resendAll(): { states: number; rets: number } {
     const { event } = this.deps.limits();

@@ -36,11 +36,14 @@ export class ResultSpool {
   }
 
   private init(): void {
+    // seen and active hold small rows keyed by jid: WITHOUT ROWID keeps each in one b-tree (one
+    // page written per insert, not the table's and its key index's); a spool made before keeps
+    // its tables, which are read and written the same way
     this.db.exec(`CREATE TABLE IF NOT EXISTS spool (
       jid TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at TEXT NOT NULL
     );
-    CREATE TABLE IF NOT EXISTS seen (jid TEXT PRIMARY KEY, at TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS active (jid TEXT PRIMARY KEY, fun TEXT NOT NULL, started TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS seen (jid TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS active (jid TEXT PRIMARY KEY, fun TEXT NOT NULL, started TEXT NOT NULL) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS states (
       jid TEXT NOT NULL, run_num INTEGER NOT NULL, fun TEXT NOT NULL, payload TEXT NOT NULL,
       PRIMARY KEY (jid, run_num)
@@ -100,6 +103,21 @@ export class ResultSpool {
       if (this.stmts.seen.run(jid, started).changes === 0) return false;
       this.stmts.activePut.run(jid, fun, started);
       return true;
+    });
+  }
+
+  /**
+   * A job run within its admission (a pure function, test.ping): recorded as received with its
+   * return, made by `make`, in one transaction (with the acks waiting) and never as running;
+   * undefined when it was received before (then nothing is recorded and `make` is not called).
+   */
+  admitFinished(jid: string, at: string, make: () => SpooledReturn): SpooledReturn | undefined {
+    return this.tx(() => {
+      this.applyAcks();
+      if (this.stmts.seen.run(jid, at).changes === 0) return undefined;
+      const ret = make();
+      this.put(ret);
+      return ret;
     });
   }
 

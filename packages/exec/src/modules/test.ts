@@ -12,13 +12,14 @@ function pyType(v: unknown): string {
 
 /** Salt's test module: the cheap functions operators and formulas use. */
 export const testFunctions: ExecFunction[] = [
-  { name: 'test.ping', doc: 'Answers True: the minion is up and answering (not an ICMP ping).', params: [], run: () => ({ return: true }) },
-  { name: 'test.true', doc: 'Always returns True.', params: [], run: () => ({ return: true }) },
-  { name: 'test.false', doc: 'Always returns False.', params: [], run: () => ({ return: false }) },
+  { name: 'test.ping', doc: 'Answers True: the minion is up and answering (not an ICMP ping).', params: [], pure: true, run: () => ({ return: true }) },
+  { name: 'test.true', doc: 'Always returns True.', params: [], pure: true, run: () => ({ return: true }) },
+  { name: 'test.false', doc: 'Always returns False.', params: [], pure: true, run: () => ({ return: false }) },
   {
     name: 'test.echo',
     doc: 'Returns the text it was given.',
     params: [{ name: 'text', type: 'any', required: true }],
+    pure: true,
     run: (a) => ({ return: a.text }),
   },
   { name: 'test.version', doc: 'The version of this minion.', params: [], run: (_a, ctx) => ({ return: ctx.version }) },

@@ -1,0 +1,154 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import t, { type Test } from 'tap';
+import { createCommandRunner, createLogger } from '@brine/core';
+import { execRegistry } from '@brine/exec';
+import { defaultRegistry } from '@brine/states';
+import { loadMinionConfig } from '../src/config.js';
+import { JobRunner } from '../src/job-runner.js';
+import { ResultSpool } from '../src/spool.js';
+import { SpoolSender } from '../src/spool-sender.js';
+
+/**
+ * A fleet's ping costs each minion its spool commits: a pure function (test.ping) runs in its
+ * admission's turn, so being received and returning are one commit, with no running record in
+ * between. Commits and pages are counted in spool.db's write-ahead log.
+ */
+
+/** Commit frames and all frames in a WAL file (a frame header's second word is set on commits). */
+function walFrames(wal: string): { commits: number; pages: number } {
+  const b = readFileSync(wal);
+  const page = b.readUInt32BE(8);
+  let commits = 0;
+  let pages = 0;
+  for (let at = 32; at + 24 + page <= b.length; at += 24 + page) {
+    pages++;
+    if (b.readUInt32BE(at + 4) !== 0) commits++;
+  }
+  return { commits, pages };
+}
+
+interface Sent {
+  type: string;
+  jid?: string;
+  success?: boolean;
+  retcode?: number;
+  return?: unknown;
+}
+
+function runnerIn(t: Test) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-pure-jobs-'));
+  const file = path.join(dir, 'spool.db');
+  const spool = new ResultSpool(file);
+  t.teardown(() => {
+    try {
+      spool.close();
+    } catch {}
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const sent: Sent[] = [];
+  const returned: Sent[] = [];
+  let onSent: () => void = () => undefined;
+  const log = createLogger({ level: 'silent' });
+  const runner = new JobRunner({
+    config: loadMinionConfig(undefined, { id: 'pure', data_dir: dir }),
+    log,
+    spool,
+    exec: execRegistry(),
+    grains: { id: 'pure' },
+    version: 'test',
+    cmd: createCommandRunner(),
+    registry: defaultRegistry(),
+    sender: new SpoolSender({
+      spool,
+      log,
+      sendFrame: (text) => {
+        sent.push(JSON.parse(text) as Sent);
+        onSent();
+        return true;
+      },
+      connected: () => true,
+      limits: () => ({ frame: 1024 * 1024, event: 1024 * 1024 - 4096 }),
+      emit: () => undefined,
+    }),
+    connected: () => true,
+    request: () => Promise.reject(new Error('no master here')),
+    emit: (event, ret) => event === 'return' && returned.push(ret as Sent),
+  });
+  const job = (jid: string, fun: string, arg: unknown[] = []) => runner.onJob({ v: 1, type: 'job', jid, fun, arg, kwarg: {} } as never);
+  const nextSend = () => new Promise<void>((resolve) => (onSent = resolve));
+  return { spool, file, sent, returned, job, nextSend };
+}
+
+/** Rows of a spool table, read by another connection (what a restarted minion would find). */
+function rows(file: string, table: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+t.test('test.ping: received and returned in one commit, the return sent in the same turn', async (t) => {
+  const { file, sent, returned, job, spool } = runnerIn(t);
+  const before = walFrames(`${file}-wal`);
+  job('20260101000000000001', 'test.ping');
+  t.same(
+    sent.map((m) => [m.type, m.jid, m.return]),
+    [['ret', '20260101000000000001', true]],
+    'the return went out before onJob returned',
+  );
+  const after = walFrames(`${file}-wal`);
+  t.equal(after.commits - before.commits, 1, 'one commit for the admission and the return');
+  // the received mark is one page (seen has no separate key index), the return two (spool's row and key)
+  t.equal(after.pages - before.pages, 3, 'three pages written');
+  t.equal(rows(file, 'spool'), 1, 'the return is spooled (durable) before it is acked');
+  t.equal(rows(file, 'seen'), 1, 'the job is recorded as received');
+  t.equal(rows(file, 'active'), 0, 'and never as running');
+  t.same(
+    returned.map((r) => [r.jid, r.success, r.retcode]),
+    [['20260101000000000001', true, 0]],
+    "the agent's 'return' event",
+  );
+  // the ack and the next ping: one commit again
+  spool.ack('20260101000000000001');
+  const mid = walFrames(`${file}-wal`);
+  job('20260101000000000002', 'test.ping');
+  t.equal(walFrames(`${file}-wal`).commits - mid.commits, 1, 'the ack rides with the next ping');
+  t.equal(rows(file, 'spool'), 1, 'the acked return is gone, the new one kept');
+});
+
+t.test('a pure job received twice runs once; a bad argument is a failed return as before', async (t) => {
+  const { sent, job } = runnerIn(t);
+  job('20260101000000000003', 'test.echo', ['hi']);
+  job('20260101000000000003', 'test.echo', ['hi']);
+  job('20260101000000000004', 'test.ping', ['extra']);
+  const rets = sent.filter((m) => m.type === 'ret');
+  t.same(
+    rets.map((m) => [m.jid, m.return, m.retcode, m.success]),
+    [
+      ['20260101000000000003', 'hi', 0, true],
+      ['20260101000000000004', rets[1]?.return, 1, false],
+    ],
+  );
+  t.match(rets[1]?.return, /argument/i, 'the binding error is the return');
+});
+
+t.test('a function that is not pure is recorded as running before it runs', async (t) => {
+  const { file, sent, job, nextSend } = runnerIn(t);
+  const before = walFrames(`${file}-wal`);
+  const done = nextSend();
+  job('20260101000000000005', 'test.version');
+  t.equal(sent.length, 0, 'it runs after this turn');
+  t.equal(rows(file, 'active'), 1, 'recorded as running');
+  await done;
+  t.equal(walFrames(`${file}-wal`).commits - before.commits, 2, 'admission, then the return');
+  t.equal(rows(file, 'active'), 0);
+  t.same(
+    sent.map((m) => [m.type, m.return]),
+    [['ret', 'test']],
+  );
+});
