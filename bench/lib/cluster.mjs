@@ -2,7 +2,7 @@
 // N real minion agents (in this process, or spread over child processes: agent-procs.mjs), each
 // with its own keys and data folder.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@brine/core';
 import Database from 'better-sqlite3';
@@ -25,8 +25,10 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
   );
   // BENCH_MASTER_NODE_ARGS: Node flags for the master alone (e.g. --cpu-prof --cpu-prof-dir=DIR)
   const nodeArgs = (process.env.BENCH_MASTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // BENCH_MASTER_STDOUT: a file for the master's stdout (e.g. what --trace-gc prints), appended to
+  const out = process.env.BENCH_MASTER_STDOUT ? openSync(process.env.BENCH_MASTER_STDOUT, 'a') : 'ignore';
   const proc = spawn(process.execPath, [...nodeArgs, 'packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', out, 'pipe'],
   });
   // a bench that fails half way does not leave its master running
   process.once('exit', () => proc.exitCode === null && proc.signalCode === null && proc.kill('SIGKILL'));

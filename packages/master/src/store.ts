@@ -4,6 +4,7 @@ import type { KeyState, RetMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { jobsQuery, minionsQuery, type JobQuery, type MinionQuery } from './store-queries.js';
+import { WalCheckpointer } from './store-checkpoint.js';
 
 export interface KeyRow {
   minion: string;
@@ -134,6 +135,8 @@ export class MasterStore {
   groupMs = 10;
   private closed = false;
   private readonly stmts;
+  /** WAL checkpoints, off the event loop (this connection never checkpoints while open). */
+  readonly checkpoints: WalCheckpointer;
 
   readonly file: string;
   constructor(file: string) {
@@ -144,6 +147,7 @@ export class MasterStore {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
       this.db.pragma('busy_timeout = 5000');
+      this.checkpoints = new WalCheckpointer(file, this.db);
     } catch (err) {
       throw damaged(err) ? corrupt(file, err) : masterErrors.make('BRINE_ERR_MASTER_STORE', { file, detail: (err as Error).message });
     }
@@ -275,6 +279,7 @@ export class MasterStore {
         })();
         this.lastCommit = performance.now();
         this.onWriteTime((this.lastCommit - t0) / 1000);
+        this.checkpoints.maybe();
       } catch (err) {
         // Rolled back as a whole: put the batch back in front of what came since and retry.
         this.queue = writes.concat(this.queue);
@@ -316,6 +321,8 @@ export class MasterStore {
       // the batch could not commit; the minions still hold it in their spools
     }
     this.closed = true;
+    // the worker's connection first: the last one to close checkpoints the WAL and removes it
+    this.checkpoints.close();
     this.db.close();
   }
 
