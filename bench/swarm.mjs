@@ -7,6 +7,8 @@
 //   master_cpu_s    the master's CPU time (user + system) during connect and during the pings
 //   event_loop_max_block_ms   the master's longest event-loop block during connect and during the
 //                   pings (its /metrics nodejs_eventloop_lag_max_seconds, scraped before and after)
+//   event_loop_max_block_own_ms   the same less the time the master waited for a core (the agents
+//                   share the cores: brine_eventloop_block_max_own_seconds); _cpu_ms: its main thread's CPU
 //   master_admission  the master's busy refusals, auth timeouts and resumed TLS sessions (/v1/stats)
 //   agents          reconnects (welcomes after an agent's first), handshake timeouts and other
 //                   failed tries, busy refusals heard and the waits they asked (busy_wait_s), the
@@ -94,6 +96,8 @@ console.log(
     master_rss_kb_per_minion: Math.round((rss1 - rss0) / N),
     master_cpu_s: { connect: round2(connect.cpuS), ping: round2(ping.cpuS) },
     event_loop_max_block_ms: { connect: connect.loopMs, ping: ping.loopMs },
+    event_loop_max_block_own_ms: { connect: connect.loopOwnMs, ping: ping.loopOwnMs },
+    event_loop_max_block_cpu_ms: { connect: connect.loopCpuMs, ping: ping.loopCpuMs },
     master_admission: {
       busy_refused: hubStats.busy_refused,
       auth_timeouts: hubStats.auth_timeouts,

@@ -6,7 +6,7 @@
 // On a shared machine a process is also descheduled: one sample then spans milliseconds, which
 // is wall time but no work. `busy` counts each sample for at most 4 intervals (the longest tasks
 // are sorted by it); `gap` is the longest single sample, a hint of descheduling (or a native call).
-// Usage: node bench/lib/long-tasks.mjs X.cpuprofile [count=10] [min_ms=20]
+// Usage: node bench/lib/long-tasks.mjs X.cpuprofile [count=10] [min_ms=20]   (LT_DEPTH=4: frames shown)
 import { readFileSync } from 'node:fs';
 
 const [file, countArg, minArg] = process.argv.slice(2);
@@ -57,7 +57,7 @@ for (const k of long.slice(0, count)) {
     for (let x = id; x !== undefined; x = parent.get(x)) chain.push(byId.get(x));
     const js = chain.reverse().filter((f) => f.callFrame.url || f.callFrame.functionName.startsWith('('));
     const root = js
-      .slice(0, 4)
+      .slice(0, Number(process.env.LT_DEPTH ?? 4))
       .map((f) => f.callFrame.functionName || '(anon)')
       .join(' > ');
     roots.set(root, (roots.get(root) ?? 0) + dt);
