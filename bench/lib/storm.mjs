@@ -8,7 +8,7 @@
 //   restart_to_returns_stored_ms   -> every minion's return of the job in flight stored
 //   lost_returns                   minions whose return of that job was not stored within 120 s
 //   returns_stored_before_kill     of that job, stored before the kill (should be 0: in flight)
-//   master_cpu_s, event_loop_max_block_ms (and _own_ms, _cpu_ms: see swarm.mjs), master_rss_mb   of the new
+//   master_cpu_s, event_loop_max_block_ms (and _active_ms, _cpu_ms: see swarm.mjs), master_rss_mb   of the new
 //                                  master, its ready line to ping ok
 //   agents          reconnects, handshake timeouts and failed tries during the storm
 // BENCH_STORM_SLEEP: the in-flight job's length in seconds (default 3).
@@ -73,7 +73,7 @@ export async function storm({ n, dir, master, agents, ready, dbFile }) {
       lost_returns: n - stored,
       master_cpu_s: Math.round(cpuS * 100) / 100,
       event_loop_max_block_ms: loop.wall,
-      event_loop_max_block_own_ms: loop.own,
+      event_loop_max_block_active_ms: loop.active,
       event_loop_max_block_cpu_ms: loop.cpu,
       master_rss_mb: Math.round(rss / 1024),
       agents: {
