@@ -7,6 +7,9 @@
 //   master_cpu_s    the master's CPU time (user + system) during connect and during the pings
 //   event_loop_max_block_ms   the master's longest event-loop block during connect and during the
 //                   pings (its /metrics nodejs_eventloop_lag_max_seconds, scraped before and after)
+//   event_loop_max_block_active_ms   the same as the loop's time outside its wait for events (on a
+//                   loaded machine a wake-up comes tens of ms late: wall time counts it, this does not);
+//                   _cpu_ms: the main thread's CPU time in it (brine_eventloop_block_max_*_seconds)
 //   master_admission  the master's busy refusals, auth timeouts and resumed TLS sessions (/v1/stats)
 //   agents          reconnects (welcomes after an agent's first), handshake timeouts and other
 //                   failed tries, busy refusals heard and the waits they asked (busy_wait_s), the
@@ -94,6 +97,8 @@ console.log(
     master_rss_kb_per_minion: Math.round((rss1 - rss0) / N),
     master_cpu_s: { connect: round2(connect.cpuS), ping: round2(ping.cpuS) },
     event_loop_max_block_ms: { connect: connect.loopMs, ping: ping.loopMs },
+    event_loop_max_block_active_ms: { connect: connect.loopActiveMs, ping: ping.loopActiveMs },
+    event_loop_max_block_cpu_ms: { connect: connect.loopCpuMs, ping: ping.loopCpuMs },
     master_admission: {
       busy_refused: hubStats.busy_refused,
       auth_timeouts: hubStats.auth_timeouts,

@@ -2,7 +2,7 @@
 // N real minion agents (in this process, or spread over child processes: agent-procs.mjs), each
 // with its own keys and data folder.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@brine/core';
 import Database from 'better-sqlite3';
@@ -25,8 +25,12 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
   );
   // BENCH_MASTER_NODE_ARGS: Node flags for the master alone (e.g. --cpu-prof --cpu-prof-dir=DIR)
   const nodeArgs = (process.env.BENCH_MASTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // BENCH_MASTER_STDOUT: a file for the master's stdout (e.g. what --trace-gc prints), appended to
+  const out = process.env.BENCH_MASTER_STDOUT ? openSync(process.env.BENCH_MASTER_STDOUT, 'a') : 'ignore';
+  // the longest block without the master's waits for a core too (metrics.ts, loopCpuGauge)
   const proc = spawn(process.execPath, [...nodeArgs, 'packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', out, 'pipe'],
+    env: { ...process.env, BRINE_LOOP_CPU_MONITOR: '1' },
   });
   // a bench that fails half way does not leave its master running
   process.once('exit', () => proc.exitCode === null && proc.signalCode === null && proc.kill('SIGKILL'));
@@ -48,12 +52,24 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
     const kids = readFileSync(`/proc/${proc.pid}/task/${proc.pid}/children`, 'utf8').split(' ').filter(Boolean);
     return kids.reduce((sum, pid) => sum + cpuOf(pid), 0);
   };
-  const loopMaxMs = async () => {
+  // the longest block since the previous call: wall time (what a client waits); `active` the
+  // loop's time outside its wait for events (without late wake-ups of a loaded machine), `cpu`
+  // its main thread's CPU time (see loopCpuGauge in packages/master/src/metrics.ts)
+  const loopMax = async () => {
     const res = await fetch(`${ready.api_url}/metrics`, { headers: { authorization: `Bearer ${client.target.token}` } });
-    const m = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(await res.text());
-    return m ? Math.round(Number(m[1]) * 1000) : undefined;
+    const text = await res.text();
+    const ms = (name) => {
+      const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+      return m ? Math.round(Number(m[1]) * 1000) : undefined;
+    };
+    return {
+      wall: ms('nodejs_eventloop_lag_max_seconds'),
+      active: ms('brine_eventloop_block_max_active_seconds'),
+      cpu: ms('brine_eventloop_block_max_cpu_seconds'),
+    };
   };
-  return { proc, ready, client, rss, cpu, workersCpu, loopMaxMs };
+  const loopMaxMs = async () => (await loopMax()).wall;
+  return { proc, ready, client, rss, cpu, workersCpu, loopMaxMs, loopMax };
 }
 
 /** CPU time (user + system, ms) of a live process. */
@@ -71,14 +87,15 @@ function cpuOf(pid) {
  * its compile workers, and its longest event-loop block (ms) meanwhile (a /metrics scrape before resets it, one after reads it).
  */
 export async function measured(master, fn) {
-  await master.loopMaxMs();
+  await master.loopMax();
   const cpu0 = master.cpu();
   const workers0 = master.workersCpu();
   const t0 = performance.now();
   const out = await fn();
   const ms = performance.now() - t0;
   const workersS = (master.workersCpu() - workers0) / 1000;
-  return { out, ms, cpuS: (master.cpu() - cpu0) / 1000, workersS, loopMs: await master.loopMaxMs() };
+  const loop = await master.loopMax();
+  return { out, ms, cpuS: (master.cpu() - cpu0) / 1000, workersS, loopMs: loop.wall, loopActiveMs: loop.active, loopCpuMs: loop.cpu };
 }
 
 /** SIGKILLs a master started by startMaster; resolves once it is gone. */

@@ -31,6 +31,7 @@ import type { Session } from './session.js';
 import { peerKey, UnauthGuard, type UnauthLimits } from './unauth-guard.js';
 import { AdmissionLoad, reconnectWindow } from './admission-load.js';
 import { SlicedQueue } from './fifo.js';
+import { FrameInbox } from './frame-inbox.js';
 
 export type { Session };
 
@@ -105,6 +106,11 @@ export class MinionHub {
   private busyWarned = 0;
   /** Hellos and signatures, worked off in slices of the event loop (8 at a time, for a store over the network). */
   private readonly admitting = new SlicedQueue(8, 10);
+  /** Every frame read, handled a slice of the event loop at a time (a fleet's returns arrive together). */
+  readonly inbox = new FrameInbox<Session>(
+    (session, frame) => this.received(session, frame),
+    (session) => this.drop(session),
+  );
   readonly guard: UnauthGuard;
   private heartbeat?: NodeJS.Timeout;
   handlers?: HubHandlers;
@@ -197,20 +203,22 @@ export class MinionHub {
     this.guard.watch(session.peer, socket);
     (ws as WebSocket & { alive?: boolean }).alive = true;
     ws.on('pong', () => ((ws as WebSocket & { alive?: boolean }).alive = true));
-    ws.on('message', (data) => {
-      try {
-        // text frames stay Buffers: ws has checked their UTF-8, parseFrame measures and decodes them
-        this.onFrame(session, data as Buffer);
-      } catch (err) {
-        this.deps.log.error({ err, minion: session.minion }, 'frame handler failed');
-        this.sendError(session, 'BRINE_ERR_MASTER_INTERNAL', (err as Error).message);
-      }
-    });
+    // text frames stay Buffers: ws has checked their UTF-8, parseFrame measures and decodes them
+    ws.on('message', (data) => this.inbox.push(session, data as Buffer));
     ws.on('error', (err) => {
       this.stats.invalid_frames++;
       this.deps.log.warn({ peer: session.peer, minion: session.minion, err: err.message }, 'minion socket error');
     });
-    ws.on('close', () => this.drop(session));
+    ws.on('close', () => this.inbox.close(session));
+  }
+
+  private received(session: Session, frame: Buffer): void {
+    try {
+      this.onFrame(session, frame);
+    } catch (err) {
+      this.deps.log.error({ err, minion: session.minion }, 'frame handler failed');
+      this.sendError(session, 'BRINE_ERR_MASTER_INTERNAL', (err as Error).message);
+    }
   }
 
   /** Too many minions are being admitted: this one comes back inside the window booked for it. */

@@ -49,10 +49,12 @@ export class SqliteBackend implements StoreBackend {
   }
   // a deleted key takes its minion row along: grains still queued for it are written first
   async deleteKey(minion: string, fingerprint: string): Promise<void> {
+    await this.store.drain();
     this.store.flush();
     this.store.deleteKey(minion, fingerprint);
   }
   async changeKeys(ops: KeyOp[]): Promise<void> {
+    await this.store.drain();
     this.store.flush();
     this.store.db.transaction(() => {
       for (const o of ops) {
@@ -62,7 +64,8 @@ export class SqliteBackend implements StoreBackend {
     })();
   }
   // a storm of connects writes these rows for many minions in one tick's transaction; the
-  // readers below flush what is queued first, so a lookup still sees every write made before it
+  // readers below wait for what is queued first (drain: a turn's budget at a time), so a lookup
+  // still sees every write made before it
   saveGrains(minion: string, grains: Record<string, unknown>): Promise<void> {
     return new Promise((resolve) => this.store.saveGrains(minion, grains, resolve));
   }
@@ -70,22 +73,24 @@ export class SqliteBackend implements StoreBackend {
     return new Promise((resolve) => this.store.touchMinion(minion, resolve));
   }
   async listMinions(q?: MinionQuery): Promise<MinionRow[]> {
-    this.store.flush();
+    await this.store.drain();
     return this.store.listMinions(q);
   }
   async countMinions(): Promise<number> {
-    this.store.flush();
+    await this.store.drain();
     return this.store.countMinions();
   }
   async grainsOf(minion: string): Promise<Record<string, unknown> | undefined> {
-    this.store.flush();
+    await this.store.drain();
     return this.store.grainsOf(minion);
   }
   async lastJid(): Promise<string | null> {
     return this.store.lastJid();
   }
   async insertJob(job: JobRow): Promise<void> {
-    // the job row with its first expected minions, the rest in later turns of the event loop
+    // the job row with its first expected minions, the rest in later turns of the event loop;
+    // what is queued before it is committed first, a turn at a time
+    await this.store.drain();
     this.store.insertJob(job, job.expected.slice(0, ROWS_PER_TURN));
     for (let i = ROWS_PER_TURN; i < job.expected.length; i += ROWS_PER_TURN) {
       await nextTurn();
@@ -129,7 +134,7 @@ export class SqliteBackend implements StoreBackend {
     this.results.markHighstate(jid);
   }
   async flush(): Promise<void> {
-    this.store.flush();
+    await this.store.drain();
   }
   get onWriteError(): StoreBackend['onWriteError'] {
     return this.store.onWriteError;
@@ -151,7 +156,7 @@ export class SqliteBackend implements StoreBackend {
     this.store.origin = id;
   }
   async eventsAfter(seq: number, limit = 1000): Promise<StoredEvent[]> {
-    this.store.flush();
+    await this.store.drain();
     return (
       this.store.db.prepare('SELECT seq, tag, data, origin, created_at FROM events WHERE seq > ? ORDER BY seq LIMIT ?').all(seq, limit) as Array<
         Record<string, unknown>
@@ -175,6 +180,7 @@ export class SqliteBackend implements StoreBackend {
     return new Promise((resolve) => this.store.insertEvent(tag, data, resolve));
   }
   async prune(keepSeconds: number, now?: number): Promise<{ jobs: number; events: number }> {
+    await this.store.drain();
     return this.store.prune(keepSeconds, now);
   }
   async close(): Promise<void> {
@@ -202,7 +208,7 @@ export class SqliteBackend implements StoreBackend {
     );
   }
   async mineGet(q: { funs?: string[]; minion?: string }): Promise<MineRow[]> {
-    this.store.flush();
+    await this.store.drain();
     const [sql, params] = mineQuery(q);
     return (this.store.db.prepare(sql).all(...params) as Array<Record<string, unknown>>).map(mineRowOf);
   }

@@ -4,6 +4,7 @@ import type { KeyState, RetMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { jobsQuery, minionsQuery, type JobQuery, type MinionQuery } from './store-queries.js';
+import { WalCheckpointer } from './store-checkpoint.js';
 
 export interface KeyRow {
   minion: string;
@@ -110,9 +111,6 @@ function corrupt(file: string, err: unknown): Error {
   return masterErrors.make('BRINE_ERR_MASTER_STORE_CORRUPT', { file, detail: (err as Error).message });
 }
 
-/** Longest a turn of the event loop spends committing queued writes (see `commit`). */
-const BATCH_TURN_MS = 10;
-
 /**
  * The master's SQLite store (WAL). One writer: the master process. Hot writes (returns, events,
  * last-seen) are queued and committed together in one transaction per tick; whoever must not act
@@ -125,15 +123,19 @@ export class MasterStore {
   private scheduled = false;
   /** The group commit's timer (set while queued writes wait for the window). */
   private grouping: NodeJS.Timeout | undefined;
-  private lastCommit = 0;
+  private lastCommit = -Infinity;
   /**
    * At most one commit per this many ms: a fleet's returns arrive a few per turn, and each commit
    * writes every page it touched (tables and indexes) to the WAL, so a burst goes in a few large
    * commits rather than hundreds of small ones. A write after a quiet spell commits in the next turn.
    */
   groupMs = 10;
+  /** Longest a turn of the event loop spends committing queued writes (see `commit`). */
+  turnMs = 10;
   private closed = false;
   private readonly stmts;
+  /** WAL checkpoints, off the event loop (this connection never checkpoints while open). */
+  readonly checkpoints: WalCheckpointer;
 
   readonly file: string;
   constructor(file: string) {
@@ -144,6 +146,7 @@ export class MasterStore {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
       this.db.pragma('busy_timeout = 5000');
+      this.checkpoints = new WalCheckpointer(file, this.db);
     } catch (err) {
       throw damaged(err) ? corrupt(file, err) : masterErrors.make('BRINE_ERR_MASTER_STORE', { file, detail: (err as Error).message });
     }
@@ -228,8 +231,31 @@ export class MasterStore {
     if (this.scheduled) return;
     this.scheduled = true;
     const wait = this.lastCommit + this.groupMs - performance.now();
-    if (wait <= 0) setImmediate(() => this.commit(BATCH_TURN_MS));
-    else this.grouping = setTimeout(() => this.commit(BATCH_TURN_MS), wait);
+    if (wait <= 0) setImmediate(() => this.commit(this.turnMs));
+    else this.grouping = setTimeout(() => this.commit(this.turnMs), wait);
+  }
+
+  /**
+   * Resolves once every write queued before the call is committed: what a reader that must see
+   * them awaits. Unlike `flush` it commits a turn's budget at a time (a reconnect storm queues
+   * thousands of grains and returns: one commit of all of them would hold the event loop for
+   * hundreds of milliseconds), and at once, not after the group commit's window. While a failed
+   * batch waits for its retry the reader goes on without it, as with `flush`.
+   */
+  drain(): Promise<void> {
+    if (this.queue.length === 0 || this.retryTimer || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.drains.add(resolve);
+      this.queue.push({ write: () => undefined, after: () => this.drains.delete(resolve) && resolve() });
+      if (this.grouping) {
+        clearTimeout(this.grouping);
+        this.grouping = undefined;
+        this.scheduled = false;
+      }
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => this.commit(this.turnMs));
+    });
   }
 
   /**
@@ -241,6 +267,8 @@ export class MasterStore {
   onWriteTime: (seconds: number) => void = () => undefined;
   private retryMs = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Readers waiting in `drain`: a failed commit lets them go on, as `flush` would. */
+  private readonly drains = new Set<() => void>();
 
   /** Commits every queued write in one transaction, then runs the callbacks. */
   flush(): void {
@@ -275,6 +303,7 @@ export class MasterStore {
         })();
         this.lastCommit = performance.now();
         this.onWriteTime((this.lastCommit - t0) / 1000);
+        this.checkpoints.maybe();
       } catch (err) {
         // Rolled back as a whole: put the batch back in front of what came since and retry.
         this.queue = writes.concat(this.queue);
@@ -286,6 +315,8 @@ export class MasterStore {
           retry_ms: this.retryMs,
         });
         this.onWriteError(e, { writes: writes.length, retryMs: this.retryMs });
+        for (const go of this.drains) go();
+        this.drains.clear();
         this.retryTimer = setTimeout(() => {
           this.retryTimer = undefined;
           this.flush();
@@ -299,7 +330,7 @@ export class MasterStore {
       // the rest of a burst cut by the turn's budget goes on in the next turn
       this.queue = writes.slice(done).concat(this.queue);
       this.scheduled = true;
-      setImmediate(() => this.commit(BATCH_TURN_MS));
+      setImmediate(() => this.commit(this.turnMs));
     }
     for (let i = 0; i < done; i++) writes[i]!.after?.();
   }
@@ -316,6 +347,8 @@ export class MasterStore {
       // the batch could not commit; the minions still hold it in their spools
     }
     this.closed = true;
+    // the worker's connection first: the last one to close checkpoints the WAL and removes it
+    this.checkpoints.close();
     this.db.close();
   }
 

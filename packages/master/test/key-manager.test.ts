@@ -26,9 +26,9 @@ function manager(t: Test, opts: Partial<KeyManagerOptions> = {}) {
   const events: BusEvent[] = [];
   bus.subscribe('*', (e) => events.push(e));
   const keys = new KeyManager(store, bus, { autoAccept: false, autosign: [], ...opts });
-  // events reach subscribers once stored: a round trip through the store lets them land
+  // events reach subscribers once stored: committing what is queued lets them land
   const settled = async () => {
-    await store.listKeys();
+    await store.flush();
     await new Promise((r) => setImmediate(r));
     return events.map((e) => ({ tag: e.tag, ...(e.data as object) }));
   };

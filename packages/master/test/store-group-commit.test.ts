@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { MasterStore } from '../src/store.js';
+import { SqliteBackend } from '../src/store-sqlite.js';
 
 /**
  * A fleet's returns arrive a few per turn of the event loop, and each commit writes every page it
@@ -55,4 +56,28 @@ t.test('after the window the queued writes commit on their own', async (t) => {
   await Promise.all(later);
   t.equal(count(s), 6, 'all stored without a reader');
   t.ok(commits <= 3, `grouped (${commits} commits)`);
+});
+
+t.test('a reader of the backend waits for queued writes a turn at a time, not in one long commit', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-group-commit-'));
+  const b = SqliteBackend.open(path.join(dir, 'master.db'));
+  t.teardown(async () => {
+    await b.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // every turn's commit stops after its first 32 writes: the turns are counted, not timed
+  b.store.turnMs = 0;
+  b.store.groupMs = 60_000;
+  await b.insertEvent('g/first', 0);
+  let commits = 0;
+  b.store.onWriteTime = () => commits++;
+  const written: Array<Promise<void>> = [];
+  for (let i = 0; i < 320; i++) written.push(b.saveGrains(`m${i}`, { os: 'Debian' }));
+  t.equal(await b.countMinions(), 320, 'the reader sees every write queued before it');
+  t.ok(commits >= 10, `committed in ${commits} transactions, one a turn`);
+  commits = 0;
+  for (let i = 0; i < 64; i++) written.push(b.touchMinion(`m${i}`));
+  await b.flush();
+  await Promise.all(written);
+  t.ok(commits >= 2, `flush too (${commits} transactions)`);
 });

@@ -1,0 +1,60 @@
+import { Fifo } from './fifo.js';
+
+/**
+ * Frames from every minion, handled in arrival order for at most `turnMs` a turn of the event
+ * loop. One poll of the loop hands over every socket that became readable (up to a thousand):
+ * when a fleet's returns arrive together, handling each frame as its socket is read (parse,
+ * validate, store, ack) would hold the loop for all of them in one go, and a longer turn lets
+ * more arrive for the next. Here the reads only queue; the frames are worked off in slices
+ * (`setImmediate`), so timers, the API and the store's commits get the loop in between. A
+ * connection's close is queued as well: it comes after that connection's frames.
+ */
+export class FrameInbox<S> {
+  /** Longest a turn spends on frames (the clock is read every 16 frames). */
+  turnMs = 5;
+  private readonly items = new Fifo<[S, Buffer | null]>();
+  private scheduled = false;
+  private readonly onFrame: (session: S, frame: Buffer) => void;
+  private readonly onClose: (session: S) => void;
+
+  constructor(onFrame: (session: S, frame: Buffer) => void, onClose: (session: S) => void) {
+    this.onFrame = onFrame;
+    this.onClose = onClose;
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  push(session: S, frame: Buffer): void {
+    this.items.push([session, frame]);
+    this.schedule();
+  }
+
+  close(session: S): void {
+    this.items.push([session, null]);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.work());
+  }
+
+  private work(): void {
+    this.scheduled = false;
+    const t0 = performance.now();
+    for (let n = 1; ; n++) {
+      const item = this.items.shift();
+      if (!item) return;
+      // the handlers catch their own errors: one bad frame must not stop the others
+      if (item[1] === null) this.onClose(item[0]);
+      else this.onFrame(item[0], item[1]);
+      if ((n & 15) === 0 && performance.now() - t0 > this.turnMs && this.items.length > 0) {
+        this.schedule();
+        return;
+      }
+    }
+  }
+}

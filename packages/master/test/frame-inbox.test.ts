@@ -1,0 +1,28 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import t from 'tap';
+import { FrameInbox } from '../src/frame-inbox.js';
+
+t.test('a burst of frames read in one turn is handled over several turns, in order', async (t) => {
+  const seen: string[] = [];
+  const inbox = new FrameInbox<string>(
+    (s, f) => seen.push(`${s}:${f.toString()}`),
+    (s) => seen.push(`${s}:closed`),
+  );
+  // every turn stops after its first 16 frames: turns are counted, not timed
+  inbox.turnMs = 0;
+  for (let i = 0; i < 100; i++) inbox.push(`m${i % 3}`, Buffer.from(String(i)));
+  inbox.close('m1');
+  t.equal(seen.length, 0, 'nothing is handled while the sockets are read');
+  let turns = 0;
+  while (seen.length < 101) {
+    await nextTurn();
+    turns++;
+  }
+  t.ok(turns >= 6, `handled over ${turns} turns`);
+  t.same(
+    seen.map((x) => Number(x.split(':')[1])).slice(0, 100),
+    Array.from({ length: 100 }, (_, i) => i),
+    'in arrival order',
+  );
+  t.equal(seen[100], 'm1:closed', "a close comes after its connection's frames");
+});
