@@ -23,6 +23,8 @@ interface Kept {
 }
 
 const byAnswers = new WeakMap<HostAnswers, Kept>();
+/** Jinja in a file (render-sls's test): the renders worth keeping. */
+const TEMPLATED = /\{[{%#]/;
 
 /** What the renders of a compile see, compared by identity (defaults made per compile count as other). */
 function seenBy(opts: CompileOptions): unknown[] {
@@ -71,7 +73,9 @@ export function reusingRenders(opts: CompileOptions, render: Render): Render {
     const had = outputs.get(key);
     if (had && had.text === input.text) return copyOutput(had.out);
     const out = render(input);
-    if (out.hostCalls === undefined) outputs.set(key, { text: input.text, out: copyOutput(out) });
+    // a file without Jinja parses again for about what keeping a copy costs (trees of plain YAML
+    // have no host calls: they would pay the copy for nothing)
+    if (out.hostCalls === undefined && TEMPLATED.test(input.text)) outputs.set(key, { text: input.text, out: copyOutput(out) });
     else outputs.delete(key);
     return out;
   };
