@@ -6,6 +6,7 @@ import { addHostCalls, gatherHigh, type IdOrigin, type MetaSections } from './ga
 import { orderChunks } from './order.js';
 import { reconcile } from './reconcile.js';
 import { renderSls } from './render/index.js';
+import { reusingRenders } from './render-reuse.js';
 import { splitArgDicts } from './split-args.js';
 import type { PositionMap, RenderContext, RenderInput, RenderOutput, SaltHelpers } from './render/types.js';
 import type { StateTree } from './state-tree.js';
@@ -69,7 +70,7 @@ function renderContext(opts: CompileOptions): RenderContext {
 }
 
 export function compileTopFiles(opts: CompileOptions): { matches: Matches; diagnostics: Diagnostic[]; hostCalls: HostCallRecord[] } {
-  const render = opts.render ?? renderSls;
+  const render = reusingRenders(opts, opts.render ?? renderSls);
   const topName = opts.stateTop ?? 'top.sls';
   const diagnostics: Diagnostic[] = [];
   const tops: Record<string, TopData> = {};
@@ -133,7 +134,8 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
     failed: hasErrors(diagnostics),
     hostCalls,
   });
-  const gathered = gatherHigh({ tree: opts.tree, matches, context: renderContext(opts), render: opts.render ?? renderSls });
+  const render = reusingRenders(opts, opts.render ?? renderSls);
+  const gathered = gatherHigh({ tree: opts.tree, matches, context: renderContext(opts), render });
   diagnostics.push(...gathered.diagnostics);
   const { high: rawHigh, origins } = gathered.value;
   meta = gathered.value.meta;
