@@ -96,6 +96,9 @@ export class SqliteBackend implements StoreBackend {
       await nextTurn();
       this.store.expectMinions(job.jid, job.expected.slice(i, i + ROWS_PER_TURN));
     }
+    // the caller (publish: the job's event, its send queue, its first frames) goes on in a turn
+    // of its own, not added to the last slice's
+    if (job.expected.length > ROWS_PER_TURN) await nextTurn();
   }
   async getJob(jid: string): Promise<JobRow | null> {
     return this.store.getJob(jid);
