@@ -11,8 +11,19 @@
  */
 import { copyKeyOrder, keysOf } from '@brine/core';
 import type { HostAnswers } from '@brine/jinja';
-import type { CompileOptions } from './pipeline.js';
 import type { RenderInput, RenderOutput } from './render/types.js';
+
+/** What of a compile's options a render's output depends on (pipeline.ts's CompileOptions has them). */
+interface ReuseOptions {
+  tree: unknown;
+  render?: unknown;
+  minion: { id: string; grains: unknown };
+  pillar?: unknown;
+  params?: unknown;
+  salt?: unknown;
+  extra?: unknown;
+  hostAnswers?: HostAnswers;
+}
 
 type Render = (input: RenderInput) => RenderOutput;
 
@@ -27,7 +38,7 @@ const byAnswers = new WeakMap<HostAnswers, Kept>();
 const TEMPLATED = /\{[{%#]/;
 
 /** What the renders of a compile see, compared by identity (defaults made per compile count as other). */
-function seenBy(opts: CompileOptions): unknown[] {
+function seenBy(opts: ReuseOptions): unknown[] {
   return [opts.tree, opts.render, opts.minion.id, opts.minion.grains, opts.pillar, opts.params, opts.salt, opts.extra];
 }
 
@@ -57,7 +68,7 @@ function copyOutput(out: RenderOutput): RenderOutput {
 }
 
 /** `render` for one compile of a round: the outputs kept by the round before are reused (see the file comment). */
-export function reusingRenders(opts: CompileOptions, render: Render): Render {
+export function reusingRenders(opts: ReuseOptions, render: Render): Render {
   const answers = opts.hostAnswers;
   if (!answers) return render;
   const seen = seenBy(opts);
