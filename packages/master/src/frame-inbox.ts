@@ -8,6 +8,9 @@ import { Fifo } from './fifo.js';
  * more arrive for the next. Here the reads only queue; the frames are worked off in slices
  * (`setImmediate`), so timers, the API and the store's commits get the loop in between. A
  * connection's close is queued as well: it comes after that connection's frames.
+ *
+ * Reading no longer waits for handling, so one connection's frames waiting here are bounded: at
+ * `maxWaiting` its socket is paused (TCP then holds the minion back) until its frames are handled.
  */
 export class FrameInbox<S> {
   /** Longest a turn spends on frames (the clock is read every 16 frames). */
@@ -16,10 +19,15 @@ export class FrameInbox<S> {
   private scheduled = false;
   private readonly onFrame: (session: S, frame: Buffer) => void;
   private readonly onClose: (session: S) => void;
+  private readonly flow: InboxFlow<S> | undefined;
+  /** Frames waiting per connection, for those with any. */
+  private readonly waiting = new Map<S, number>();
+  private readonly paused = new Set<S>();
 
-  constructor(onFrame: (session: S, frame: Buffer) => void, onClose: (session: S) => void) {
+  constructor(onFrame: (session: S, frame: Buffer) => void, onClose: (session: S) => void, flow?: InboxFlow<S>) {
     this.onFrame = onFrame;
     this.onClose = onClose;
+    this.flow = flow;
   }
 
   get length(): number {
@@ -28,6 +36,14 @@ export class FrameInbox<S> {
 
   push(session: S, frame: Buffer): void {
     this.items.push([session, frame]);
+    if (this.flow) {
+      const n = (this.waiting.get(session) ?? 0) + 1;
+      this.waiting.set(session, n);
+      if (n === this.flow.maxWaiting) {
+        this.paused.add(session);
+        this.flow.pause(session);
+      }
+    }
     this.schedule();
   }
 
@@ -49,12 +65,33 @@ export class FrameInbox<S> {
       const item = this.items.shift();
       if (!item) return;
       // the handlers catch their own errors: one bad frame must not stop the others
-      if (item[1] === null) this.onClose(item[0]);
-      else this.onFrame(item[0], item[1]);
+      if (item[1] === null) {
+        this.waiting.delete(item[0]);
+        this.paused.delete(item[0]);
+        this.onClose(item[0]);
+      } else {
+        if (this.flow) this.handled(item[0], this.flow);
+        this.onFrame(item[0], item[1]);
+      }
       if ((n & 15) === 0 && performance.now() - t0 > this.turnMs && this.items.length > 0) {
         this.schedule();
         return;
       }
     }
   }
+
+  private handled(session: S, flow: InboxFlow<S>): void {
+    const n = this.waiting.get(session)!;
+    if (n === 1) this.waiting.delete(session);
+    else this.waiting.set(session, n - 1);
+    // resumed once half of what paused it is handled: not a pause and resume per frame
+    if (n <= flow.maxWaiting >> 1 && this.paused.delete(session)) flow.resume(session);
+  }
+}
+
+/** How the inbox holds back a connection whose frames pile up. */
+export interface InboxFlow<S> {
+  maxWaiting: number;
+  pause(session: S): void;
+  resume(session: S): void;
 }

@@ -26,3 +26,25 @@ t.test('a burst of frames read in one turn is handled over several turns, in ord
   );
   t.equal(seen[100], 'm1:closed', "a close comes after its connection's frames");
 });
+
+t.test('a connection whose frames pile up is paused until half of them are handled; others are not', async (t) => {
+  const events: string[] = [];
+  let handled = 0;
+  const inbox = new FrameInbox<string>(
+    () => handled++,
+    () => {},
+    { maxWaiting: 4, pause: (s) => events.push(`pause ${s}`), resume: (s) => events.push(`resume ${s}`) },
+  );
+  inbox.turnMs = 0;
+  for (let i = 0; i < 6; i++) inbox.push('flood', Buffer.from('x'));
+  for (let i = 0; i < 3; i++) inbox.push('quiet', Buffer.from('y'));
+  t.same(events, ['pause flood'], 'paused at its fourth waiting frame, once');
+  while (handled < 9) await nextTurn();
+  t.same(events, ['pause flood', 'resume flood'], 'resumed once, when two were left');
+  // a closed connection forgets its pause: its next life starts counting afresh
+  for (let i = 0; i < 4; i++) inbox.push('gone', Buffer.from('z'));
+  inbox.close('gone');
+  while (handled < 13) await nextTurn();
+  await nextTurn();
+  t.same(events, ['pause flood', 'resume flood', 'pause gone', 'resume gone'], 'handled down to half before its close');
+});
