@@ -9,8 +9,10 @@ import { Fifo } from './fifo.js';
  * (`setImmediate`), so timers, the API and the store's commits get the loop in between. A
  * connection's close is queued as well: it comes after that connection's frames.
  *
- * Reading no longer waits for handling, so one connection's frames waiting here are bounded: at
- * `maxWaiting` its socket is paused (TCP then holds the minion back) until its frames are handled.
+ * Reading no longer waits for handling, so what waits here is bounded: a connection with
+ * `maxWaiting` frames waiting, or one that reads while `maxBytes` wait in all, is paused (TCP then
+ * holds the minion back, its data stays in the kernel's buffers) until the queue has drained to
+ * half.
  */
 export class FrameInbox<S> {
   /** Longest a turn spends on frames (the clock is read every 16 frames). */
@@ -23,6 +25,10 @@ export class FrameInbox<S> {
   /** Frames waiting per connection, for those with any. */
   private readonly waiting = new Map<S, number>();
   private readonly paused = new Set<S>();
+  /** Bytes of the frames waiting. */
+  private bytes = 0;
+  /** `maxBytes` was passed and the queue has not drained to half since: no connection resumes. */
+  private full = false;
 
   constructor(onFrame: (session: S, frame: Buffer) => void, onClose: (session: S) => void, flow?: InboxFlow<S>) {
     this.onFrame = onFrame;
@@ -36,12 +42,15 @@ export class FrameInbox<S> {
 
   push(session: S, frame: Buffer): void {
     this.items.push([session, frame]);
-    if (this.flow) {
+    this.bytes += frame.length;
+    const flow = this.flow;
+    if (flow) {
       const n = (this.waiting.get(session) ?? 0) + 1;
       this.waiting.set(session, n);
-      if (n === this.flow.maxWaiting) {
+      if (this.bytes > flow.maxBytes) this.full = true;
+      if ((n >= flow.maxWaiting || this.full) && !this.paused.has(session)) {
         this.paused.add(session);
-        this.flow.pause(session);
+        flow.pause(session);
       }
     }
     this.schedule();
@@ -70,6 +79,7 @@ export class FrameInbox<S> {
         this.paused.delete(item[0]);
         this.onClose(item[0]);
       } else {
+        this.bytes -= item[1].length;
         if (this.flow) this.handled(item[0], this.flow);
         this.onFrame(item[0], item[1]);
       }
@@ -85,13 +95,22 @@ export class FrameInbox<S> {
     if (n === 1) this.waiting.delete(session);
     else this.waiting.set(session, n - 1);
     // resumed once half of what paused it is handled: not a pause and resume per frame
-    if (n <= flow.maxWaiting >> 1 && this.paused.delete(session)) flow.resume(session);
+    if (this.full) {
+      if (this.bytes > flow.maxBytes / 2) return;
+      this.full = false;
+      for (const s of [...this.paused]) {
+        if ((this.waiting.get(s) ?? 0) > flow.maxWaiting >> 1) continue;
+        this.paused.delete(s);
+        flow.resume(s);
+      }
+    } else if (n <= flow.maxWaiting >> 1 && this.paused.delete(session)) flow.resume(session);
   }
 }
 
 /** How the inbox holds back a connection whose frames pile up. */
 export interface InboxFlow<S> {
   maxWaiting: number;
+  maxBytes: number;
   pause(session: S): void;
   resume(session: S): void;
 }

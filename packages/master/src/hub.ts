@@ -110,7 +110,7 @@ export class MinionHub {
   readonly inbox = new FrameInbox<Session>(
     (session, frame) => this.received(session, frame),
     (session) => this.drop(session),
-    { maxWaiting: 64, pause: (session) => session.ws.pause(), resume: (session) => session.ws.resume() },
+    { maxWaiting: 64, maxBytes: 32 << 20, pause: (session) => session.ws.pause(), resume: (session) => session.ws.resume() },
   );
   readonly guard: UnauthGuard;
   private heartbeat?: NodeJS.Timeout;

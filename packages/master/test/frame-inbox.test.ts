@@ -33,7 +33,7 @@ t.test('a connection whose frames pile up is paused until half of them are handl
   const inbox = new FrameInbox<string>(
     () => handled++,
     () => {},
-    { maxWaiting: 4, pause: (s) => events.push(`pause ${s}`), resume: (s) => events.push(`resume ${s}`) },
+    { maxWaiting: 4, maxBytes: 1 << 20, pause: (s) => events.push(`pause ${s}`), resume: (s) => events.push(`resume ${s}`) },
   );
   inbox.turnMs = 0;
   for (let i = 0; i < 6; i++) inbox.push('flood', Buffer.from('x'));
@@ -47,4 +47,21 @@ t.test('a connection whose frames pile up is paused until half of them are handl
   while (handled < 13) await nextTurn();
   await nextTurn();
   t.same(events, ['pause flood', 'resume flood', 'pause gone', 'resume gone'], 'handled down to half before its close');
+});
+
+t.test('while more than maxBytes wait in all, every connection that reads is paused; all resume at half', async (t) => {
+  const events: string[] = [];
+  const inbox = new FrameInbox<string>(
+    (s) => events.push(`handle ${s}`),
+    () => {},
+    { maxWaiting: 100, maxBytes: 10, pause: (s) => events.push(`pause ${s}`), resume: (s) => events.push(`resume ${s}`) },
+  );
+  inbox.push('a', Buffer.alloc(6));
+  inbox.push('b', Buffer.alloc(6));
+  t.same(events, ['pause b'], 'the read that passed the bound is held back');
+  inbox.push('c', Buffer.alloc(1));
+  t.same(events, ['pause b', 'pause c'], 'and every read after it');
+  while (events.length < 7) await nextTurn();
+  // after a, 7 bytes wait (more than half of 10): nobody resumes until b is taken
+  t.same(events, ['pause b', 'pause c', 'handle a', 'resume b', 'resume c', 'handle b', 'handle c']);
 });
