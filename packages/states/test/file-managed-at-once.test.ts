@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { userInfo, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bindStateArgs, type StateReturn } from '@brine/core';
@@ -8,8 +8,8 @@ import { chunk, ctxFor } from './helpers.js';
 
 /**
  * A new file from `contents` (the commonest change of a large apply) is made and described
- * without a promise: the runtime then runs such states back to back, with no promise or
- * microtask per state. The result is the one the awaited way gives, key order included; what
+ * without a promise, and so is a file that has its contents already (an apply run again): the
+ * runtime then runs such states back to back, with no promise or microtask per state. The result is the one the awaited way gives, key order included; what
  * needs more (an owner to look up, an existing file, test mode) still takes the awaited way.
  */
 const reg = defaultRegistry();
@@ -58,6 +58,21 @@ for (const [what, extra] of CASES) {
   });
 }
 
+for (const [what, extra] of CASES) {
+  t.test(`file.managed, a file that has its contents already (${what}): no promise, the awaited way's result`, async (t) => {
+    const d = await tmp(t);
+    for (const n of ['a', 'b']) await run(join(d, n), extra);
+    const r = run(join(d, 'a'), extra);
+    t.notOk(r instanceof Promise, 'returned without a promise');
+    const slow = run(join(d, 'b'), { ...extra, user: userInfo().username });
+    t.ok(slow instanceof Promise, 'the awaited way for an owner');
+    const a = await r;
+    const b = await slow;
+    t.equal(shape(a).replaceAll(join(d, 'a'), 'P'), shape(b).replaceAll(join(d, 'b'), 'P'), 'the same result, keys in the same order');
+    t.same([a.result, a.changes, a.comment], [true, {}, `File ${join(d, 'a')} is in the correct state`]);
+  });
+}
+
 t.test('file.managed: what is not a new file from contents is awaited, with its result as before', async (t) => {
   const d = await tmp(t);
   await writeFile(join(d, 'old'), 'old\n');
@@ -66,6 +81,12 @@ t.test('file.managed: what is not a new file from contents is awaited, with its 
   t.match(changed.changes.diff, /-old\n\+new/);
   const same = await run(join(d, 'old'), { contents: 'new' });
   t.same([same.result, same.changes, same.comment], [true, {}, `File ${join(d, 'old')} is in the correct state`]);
+  const modeChanged = await run(join(d, 'old'), { contents: 'new', mode: '0600' });
+  t.same([modeChanged.result, modeChanged.changes], [true, { mode: '0600' }]);
+  await symlink(join(d, 'old'), join(d, 'link'));
+  const linked = await run(join(d, 'link'), { contents: 'new' });
+  t.same([linked.result, linked.changes, linked.comment], [true, {}, `File ${join(d, 'link')} is in the correct state`]);
+  t.equal((linked.old_state as { name: string }).name, join(d, 'link'));
   const missing = await run(join(d, 'no', 'such'), { contents: 'x' });
   t.same([missing.result, missing.comment], [false, 'Parent directory not present']);
   const dry = await run(join(d, 'dry'), { contents: 'x' }, true);

@@ -1,10 +1,10 @@
 import { readFile, stat } from '../../util/sync-fs.js';
 import { dirname } from 'node:path';
-import { chmodSync, type Stats } from 'node:fs';
+import { chmodSync, readFileSync, type Stats } from 'node:fs';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { fileDiff } from '../../util/diff.js';
-import { enforceMeta, lstatOrUndefined, lstatOrUndefinedSync, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
+import { enforceMeta, lstatOrUndefined, lstatOrUndefinedSync, metaChanges, modeOf, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
 import { renderFileTemplate } from '../../util/template.js';
 import { installChecked, checkSpec } from './check-cmd.js';
 import { atomicWrite, createExclusive, defaultFileMode, describe, describeLocal, failed, isText, notAbsolute, pathState, start } from './common.js';
@@ -159,7 +159,7 @@ function newFromContents(args: Record<string, unknown>, ctx: StateContext): Stat
   } catch {
     return TRIED;
   }
-  if (!st) return TRIED;
+  if (!st) return unchangedAtOnce(name, want, mode) ?? TRIED;
   const ret = start(name);
   ret.old_state = null;
   const meta = metaChanges(st, { mode: finalFileMode(mode, umaskMode) });
@@ -171,6 +171,28 @@ function newFromContents(args: Record<string, unknown>, ctx: StateContext): Stat
   const now = describeLocal(name, after, want);
   if (now) return finish(ret, changes, false, now);
   return describe(name, after, ctx.cmd, want).then((d) => finish(ret, changes, false, d));
+}
+
+/**
+ * The commonest result of an apply run again: a regular file (not a symlink) that has the bytes
+ * and, when given, the mode already. Salt's "is in the correct state", without a promise; else
+ * undefined.
+ */
+function unchangedAtOnce(name: string, want: Buffer, mode: string | undefined): StateReturn | undefined {
+  const st = lstatOrUndefinedSync(name);
+  if (!st?.isFile() || (mode !== undefined && modeOf(st) !== mode)) return undefined;
+  let old: Buffer;
+  try {
+    old = readFileSync(name);
+  } catch {
+    return undefined;
+  }
+  if (!old.equals(want)) return undefined;
+  const now = describeLocal(name, st, old);
+  if (!now) return undefined;
+  const ret = start(name);
+  ret.old_state = now;
+  return finish(ret, {}, false, now);
 }
 
 async function managedAwaited(args: Record<string, unknown>, ctx: StateContext, tried: boolean): Promise<StateReturn> {
