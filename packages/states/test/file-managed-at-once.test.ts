@@ -7,10 +7,11 @@ import { defaultRegistry } from '../src/index.js';
 import { chunk, ctxFor } from './helpers.js';
 
 /**
- * A new file from `contents` (the commonest change of a large apply) is made and described
- * without a promise, and so is a file that has its contents already (an apply run again): the
- * runtime then runs such states back to back, with no promise or microtask per state. The result is the one the awaited way gives, key order included; what
- * needs more (an owner to look up, an existing file, test mode) still takes the awaited way.
+ * A new file from `contents` (the commonest change of a large apply), a file that has its
+ * contents already (an apply run again), and both in test mode, are answered without a promise:
+ * the runtime then runs such states back to back, with no promise or microtask per state. The
+ * result is the awaited way's, key order included; what needs more (an owner to look up, a
+ * change to an existing file, a symlink) still takes the awaited way.
  */
 const reg = defaultRegistry();
 const managed = reg.lookup('file', 'managed')!.fn;
@@ -73,6 +74,26 @@ for (const [what, extra] of CASES) {
   });
 }
 
+for (const [what, extra] of CASES) {
+  t.test(`file.managed in test mode, a missing file and one in place (${what}): no promise, the awaited way's result`, async (t) => {
+    const d = await tmp(t);
+    for (const [n, made] of [
+      ['new', false],
+      ['there', true],
+    ] as const) {
+      if (made) for (const x of ['a', 'b']) await run(join(d, `${n}-${x}`), extra);
+      const r = run(join(d, `${n}-a`), extra, true);
+      t.notOk(r instanceof Promise, `${n}: returned without a promise`);
+      const slow = run(join(d, `${n}-b`), { ...extra, user: userInfo().username }, true);
+      t.ok(slow instanceof Promise, `${n}: the awaited way for an owner`);
+      const a = await r;
+      const b = await slow;
+      t.equal(shape(a).replaceAll(join(d, `${n}-a`), 'P'), shape(b).replaceAll(join(d, `${n}-b`), 'P'), `${n}: the same result, keys in the same order`);
+      t.equal(a.result, made ? true : null);
+    }
+  });
+}
+
 t.test('file.managed: what is not a new file from contents is awaited, with its result as before', async (t) => {
   const d = await tmp(t);
   await writeFile(join(d, 'old'), 'old\n');
@@ -91,6 +112,9 @@ t.test('file.managed: what is not a new file from contents is awaited, with its 
   t.same([missing.result, missing.comment], [false, 'Parent directory not present']);
   const dry = await run(join(d, 'dry'), { contents: 'x' }, true);
   t.same([dry.result, dry.changes], [null, { newfile: join(d, 'dry') }]);
+  const dryChange = await run(join(d, 'old'), { contents: 'other' }, true);
+  t.same([dryChange.result, dryChange.comment.split('\n')[0]], [null, `The file ${join(d, 'old')} is set to be changed`]);
+  t.match(dryChange.changes.diff, /-new\n\+other/);
   const relative = await run('rel/path', { contents: 'x' });
   t.same([relative.result, relative.comment], [false, 'Specified file rel/path is not an absolute path']);
 });

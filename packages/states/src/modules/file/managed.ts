@@ -140,7 +140,7 @@ const given = (v: unknown) => v !== undefined && v !== null && v !== '';
  * answer), a source, a template, test mode, check_cmd, an existing file to keep.
  */
 function newFromContents(args: Record<string, unknown>, ctx: StateContext): StateReturn | Promise<StateReturn> | typeof TRIED | undefined {
-  if (ctx.test || args.contents === undefined || args.contents === null || args.source || args.template) return undefined;
+  if (args.contents === undefined || args.contents === null || args.source || args.template) return undefined;
   if (given(args.user) || given(args.group) || args.replace === false || args.create === false || checkSpec(args)) return undefined;
   const name = String(args.name);
   if (notAbsolute(name)) return undefined;
@@ -152,6 +152,7 @@ function newFromContents(args: Record<string, unknown>, ctx: StateContext): Stat
   }
   const want = Buffer.from(contentsText(args));
   if (remoteMismatch(want, name, false)) return undefined;
+  if (ctx.test) return predictedAtOnce(name, want, mode);
   const umaskMode = defaultFileMode();
   let st: Stats | undefined;
   try {
@@ -173,12 +174,20 @@ function newFromContents(args: Record<string, unknown>, ctx: StateContext): Stat
   return describe(name, after, ctx.cmd, want).then((d) => finish(ret, changes, false, d));
 }
 
+/** Test mode's answer for a missing file or one in place, without a promise (else undefined). */
+function predictedAtOnce(name: string, want: Buffer, mode: string | undefined): StateReturn | undefined {
+  if (lstatOrUndefinedSync(name)) return unchangedAtOnce(name, want, mode, true);
+  const ret = start(name);
+  ret.old_state = null;
+  return predicted(ret, name, undefined, undefined, { mode });
+}
+
 /**
  * The commonest result of an apply run again: a regular file (not a symlink) that has the bytes
  * and, when given, the mode already. Salt's "is in the correct state", without a promise; else
  * undefined.
  */
-function unchangedAtOnce(name: string, want: Buffer, mode: string | undefined): StateReturn | undefined {
+function unchangedAtOnce(name: string, want: Buffer, mode: string | undefined, test = false): StateReturn | undefined {
   const st = lstatOrUndefinedSync(name);
   if (!st?.isFile() || (mode !== undefined && modeOf(st) !== mode)) return undefined;
   let old: Buffer;
@@ -192,7 +201,7 @@ function unchangedAtOnce(name: string, want: Buffer, mode: string | undefined): 
   if (!now) return undefined;
   const ret = start(name);
   ret.old_state = now;
-  return finish(ret, {}, false, now);
+  return test ? predicted(ret, name, st, undefined, { mode }) : finish(ret, {}, false, now);
 }
 
 async function managedAwaited(args: Record<string, unknown>, ctx: StateContext, tried: boolean): Promise<StateReturn> {
