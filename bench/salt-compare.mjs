@@ -10,9 +10,9 @@
 // Env: SALT_ORACLE=DIR (the oracle's folder, holding salt-call-local; without it only Brine is
 // timed), BENCH_CORPUS=DIR (the formula cases; default /work/scratch/corpus), BENCH_RUNS (Brine
 // runs per workload, default 5), BENCH_SALT_RUNS (default 1: Salt's times vary little),
-// BRINE_BIN=path/to/bin.js (another build). Nothing of Salt's or the corpus is kept here.
+// BRINE_BIN=path/to/bin.js (another build), BENCH_FILES_DIR (where files-1k writes; e.g. /dev/shm). Nothing of Salt's or the corpus is kept here.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,16 +117,22 @@ if (workloads.has('lowstate-10k') || workloads.has('apply-10k')) {
 
 if (workloads.has('files-1k')) {
   const root = mkdtempSync(join(tmpdir(), 'brine-salt-cmp-'));
-  const out = mkdtempSync(join(tmpdir(), 'brine-salt-cmp-out-'));
+  const base = mkdtempSync(join(process.env.BENCH_FILES_DIR ?? tmpdir(), 'brine-salt-cmp-out-'));
+  const out = join(base, 'out');
+  mkdirSync(out);
   chainTree(root, 1000, (f, i) => `file_${f}_${i}:\n  file.managed:\n    - name: ${out}/f${f}_${i}.txt\n    - contents: "state ${f}.${i}"\n`);
-  // every run creates all 1,000 files anew
+  // Every run creates all 1,000 files anew. The last run's files are moved aside, not removed,
+  // until the end: ext4 without a journal skips inodes freed in the last ~35 s one by one when it
+  // allocates new ones (recently_deleted), so a run right after a removal spent up to 0.8 s more
+  // in the kernel, growing from run to run.
+  let n = 0;
   const clean = () => {
-    rmSync(out, { recursive: true, force: true });
+    renameSync(out, join(base, `old-${n++}`));
     mkdirSync(out);
   };
   compare('apply-1k-new-files', brineArgs(['state.apply'], root), saltArgs(['state.apply'], root), clean);
   rmSync(root, { recursive: true, force: true });
-  rmSync(out, { recursive: true, force: true });
+  rmSync(base, { recursive: true, force: true });
 }
 
 if (workloads.has('formulas') && existsSync(CORPUS)) {

@@ -100,6 +100,11 @@ export function forgetAccounts(): void {
   caches.clear();
 }
 
+/** A user's name from the local passwd table, when it is there. */
+export function localUserName(uid: number): string | undefined {
+  return passwd().byId.get(uid)?.name;
+}
+
 /** A group's name from the local group table, when it is there. */
 export function localGroupName(gid: number): string | undefined {
   return groups().byId.get(gid)?.name;

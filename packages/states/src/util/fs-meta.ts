@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { chown, chmod } from './sync-fs.js';
 import type { CommandRunner } from '@brine/core';
-import { getGroup, getUser } from './accounts.js';
+import { getGroup, getUser, localGroupName, localUserName } from './accounts.js';
 
 /** Salt's mode form: a string of four octal digits ("0644"); numbers are read as written (644). */
 export function normaliseMode(mode: unknown): string | undefined {
@@ -17,6 +17,10 @@ export function modeOf(st: Stats): string {
 }
 
 export async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
+  return lstatOrUndefinedSync(path);
+}
+
+export function lstatOrUndefinedSync(path: string): Stats | undefined {
   try {
     // a missing path is an answer, not an exception (building one costs more than the lstat)
     return lstatSync(path, { throwIfNoEntry: false });
@@ -63,6 +67,13 @@ export async function ownerNames(st: Stats, cmd?: CommandRunner): Promise<{ user
   const u = await getUser(st.uid, cmd);
   const g = await getGroup(st.gid, cmd);
   return { user: u?.name ?? String(st.uid), group: g?.name ?? String(st.gid) };
+}
+
+/** ownerNames without a promise, when both ids are in the local tables (else undefined: NSS may know them). */
+export function localOwnerNames(st: Stats): { user: string; group: string } | undefined {
+  const user = localUserName(st.uid);
+  const group = localGroupName(st.gid);
+  return user !== undefined && group !== undefined ? { user, group } : undefined;
 }
 
 export interface MetaWant {

@@ -3,7 +3,7 @@ import { readFile, rename, rm, writeFile, chown, chmod, mkdir } from '../../util
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { closeSync, constants, fchmodSync, fstatSync, openSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import type { CommandRunner, StateReturn } from '@brine/core';
-import { modeOf, ownerNames, lstatOrUndefined } from '../../util/fs-meta.js';
+import { localOwnerNames, modeOf, ownerNames, lstatOrUndefined } from '../../util/fs-meta.js';
 
 export function start(name: string): StateReturn {
   return { name, changes: {}, result: true, comment: '' };
@@ -44,10 +44,19 @@ export async function pathState(path: string, cmd?: CommandRunner, body?: Buffer
 
 /** pathState for stats already taken (`body`: the file's bytes, when in hand). */
 export async function describe(path: string, st: Stats, cmd?: CommandRunner, body?: Buffer): Promise<Record<string, unknown>> {
-  const { user, group } = await ownerNames(st, cmd);
+  const names = await ownerNames(st, cmd);
+  return described(path, st, names, st.isFile() ? (body ?? (await readFile(path))) : undefined);
+}
+
+/** describe without a promise, when both owners are in the local account tables (else undefined). */
+export function describeLocal(path: string, st: Stats, body: Buffer): Record<string, unknown> | undefined {
+  const names = localOwnerNames(st);
+  return names && described(path, st, names, body);
+}
+
+function described(path: string, st: Stats, { user, group }: { user: string; group: string }, body: Buffer | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { name: path, mode: modeOf(st), user, group };
-  if (st.isFile()) {
-    body ??= await readFile(path);
+  if (st.isFile() && body) {
     out.size = st.size;
     // the one-shot hash: no Hash object per file
     out.sha256 = hash('sha256', body, 'hex');

@@ -41,16 +41,37 @@ const empty = (v: unknown): boolean =>
  * Salt's checks and wording; a `file_mode` keyword earns Salt's warning. Salt joins a list's
  * values with newlines and ends every line with one (unless contents_newline is false).
  */
-export async function withContentsData(
-  args: Record<string, unknown>,
-  ctx: StateContext,
-  managed: (args: Record<string, unknown>, ctx: StateContext) => Promise<StateReturn>,
-): Promise<StateReturn> {
+export function withContentsData(args: Record<string, unknown>, ctx: StateContext, managed: Managed): StateReturn | Promise<StateReturn> {
   const warnings = ctx.low.file_mode !== undefined ? ["The 'file_mode' argument will be ignored.  Please use 'mode' instead to set file permissions."] : [];
   const warn = (r: StateReturn): StateReturn => (warnings.length ? { ...r, warnings: [...((r.warnings as string[] | undefined) ?? []), ...warnings] } : r);
   const { contents_pillar: pillarKey, contents_grains: grainsKey, contents_delimiter: delimiter, allow_empty: allowEmpty, ...rest } = args;
+  if (pillarKey === undefined && grainsKey === undefined) {
+    // no promise of its own: file.managed may answer without one
+    const r = managed(rest, ctx);
+    return r instanceof Promise ? r.then(warn) : warn(r);
+  }
+  return fromData(args, ctx, managed, warn, { pillarKey, grainsKey, delimiter, allowEmpty, rest });
+}
+
+type Managed = (args: Record<string, unknown>, ctx: StateContext) => StateReturn | Promise<StateReturn>;
+
+interface DataArgs {
+  pillarKey: unknown;
+  grainsKey: unknown;
+  delimiter: unknown;
+  allowEmpty: unknown;
+  rest: Record<string, unknown>;
+}
+
+async function fromData(
+  args: Record<string, unknown>,
+  ctx: StateContext,
+  managed: Managed,
+  warn: (r: StateReturn) => StateReturn,
+  { pillarKey, grainsKey, delimiter, allowEmpty, rest }: DataArgs,
+): Promise<StateReturn> {
   const given = [args.contents, pillarKey, grainsKey].filter((x) => x !== undefined && x !== null).length;
-  if (given === 0 || (pillarKey === undefined && grainsKey === undefined)) return warn(await managed(rest, ctx));
+  if (given === 0) return warn(await managed(rest, ctx));
   const ret = start(String(args.name));
   if (args.source) return warn(failed(ret, "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'"));
   if (given > 1) return warn(failed(ret, "Only one of 'contents', 'contents_pillar', and 'contents_grains' is permitted"));

@@ -1,13 +1,13 @@
 import { readFile, stat } from '../../util/sync-fs.js';
 import { dirname } from 'node:path';
-import type { Stats } from 'node:fs';
+import { chmodSync, readFileSync, type Stats } from 'node:fs';
 import type { ArgSpec, StateContext, StateReturn } from '@brine/core';
 import { asBool } from '../../util/args.js';
 import { fileDiff } from '../../util/diff.js';
-import { enforceMeta, lstatOrUndefined, metaChanges, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
+import { enforceMeta, lstatOrUndefined, lstatOrUndefinedSync, metaChanges, modeOf, normaliseMode, resolveOwnership } from '../../util/fs-meta.js';
 import { renderFileTemplate } from '../../util/template.js';
 import { installChecked, checkSpec } from './check-cmd.js';
-import { atomicWrite, createExclusive, defaultFileMode, describe, failed, isText, notAbsolute, pathState, start } from './common.js';
+import { atomicWrite, createExclusive, defaultFileMode, describe, describeLocal, failed, isText, notAbsolute, pathState, start } from './common.js';
 import { finalFileMode, initialFileMode, makeParent } from './new-file.js';
 import { sourceBytes } from './managed-source.js';
 import { keptAsIs } from './kept-as-is.js';
@@ -83,14 +83,19 @@ const PARENT_MISSING = 'Parent directory not present';
 
 const TEST_COMMENT = (name: string) => `The file ${name} is set to be changed\nNote: No changes made, actual changes may\nbe different due to other states.`;
 
+/** `contents` as written to the file: a list's items one a line, a newline at the end unless told otherwise. */
+function contentsText(args: Record<string, unknown>): string {
+  const text = Array.isArray(args.contents) ? args.contents.map(String).join('\n') : String(args.contents);
+  return args.contents_newline !== false && !text.endsWith('\n') ? text + '\n' : text;
+}
+
 /** Where the new contents come from: `contents`, or the first `source` found. */
 async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): Promise<Buffer | undefined | { error: string }> {
   const saltenv = typeof args.saltenv === 'string' ? args.saltenv : (ctx.low.__env__ ?? 'base');
   let body: Buffer | undefined;
   if (args.contents !== undefined && args.contents !== null) {
     if (args.source) return { error: "'source' cannot be used in combination with 'contents', 'contents_pillar', or 'contents_grains'" };
-    let text = Array.isArray(args.contents) ? args.contents.map(String).join('\n') : String(args.contents);
-    if (args.contents_newline !== false && !text.endsWith('\n')) text += '\n';
+    let text = contentsText(args);
     // Salt's apply_template_on_contents: the contents are the template, with defaults and context only
     if (typeof args.template === 'string' && args.template) {
       text = await renderFileTemplate(ctx, {
@@ -117,7 +122,89 @@ async function desiredBytes(args: Record<string, unknown>, ctx: StateContext): P
 }
 
 /** file.managed: the file has these contents, this owner and this mode. */
-export async function managed(args: Record<string, unknown>, ctx: StateContext): Promise<StateReturn> {
+export function managed(args: Record<string, unknown>, ctx: StateContext): StateReturn | Promise<StateReturn> {
+  const fast = newFromContents(args, ctx);
+  if (fast === TRIED) return managedAwaited(args, ctx, true);
+  return fast ?? managedAwaited(args, ctx, false);
+}
+
+/** The new file's O_EXCL create was tried and did not make it: the awaited way takes it from there. */
+const TRIED = Symbol('tried');
+
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/**
+ * The commonest change of a large apply, a new file from `contents`, made and described without
+ * a promise: the runtime then makes none for the state. The steps and the result are the awaited
+ * way's. Undefined (nothing done) when the state needs more: an owner to look up (NSS may
+ * answer), a source, a template, test mode, check_cmd, an existing file to keep.
+ */
+function newFromContents(args: Record<string, unknown>, ctx: StateContext): StateReturn | Promise<StateReturn> | typeof TRIED | undefined {
+  if (args.contents === undefined || args.contents === null || args.source || args.template) return undefined;
+  if (given(args.user) || given(args.group) || args.replace === false || args.create === false || checkSpec(args)) return undefined;
+  const name = String(args.name);
+  if (notAbsolute(name)) return undefined;
+  let mode: string | undefined;
+  try {
+    mode = normaliseMode(args.mode);
+  } catch {
+    return undefined;
+  }
+  const want = Buffer.from(contentsText(args));
+  if (remoteMismatch(want, name, false)) return undefined;
+  if (ctx.test) return predictedAtOnce(name, want, mode);
+  const umaskMode = defaultFileMode();
+  let st: Stats | undefined;
+  try {
+    st = createExclusive(name, want, initialFileMode(args, mode, umaskMode));
+  } catch {
+    return TRIED;
+  }
+  if (!st) return unchangedAtOnce(name, want, mode) ?? TRIED;
+  const ret = start(name);
+  ret.old_state = null;
+  const meta = metaChanges(st, { mode: finalFileMode(mode, umaskMode) });
+  if (meta.mode !== undefined) chmodSync(name, parseInt(meta.mode, 8));
+  const changes: Record<string, unknown> = { diff: 'New file', ...meta };
+  // as the awaited way: the stat taken at the write, unless the mode was set after it
+  const after = Object.keys(meta).length === 0 ? st : lstatOrUndefinedSync(name);
+  if (!after) return finish(ret, changes, false, null);
+  const now = describeLocal(name, after, want);
+  if (now) return finish(ret, changes, false, now);
+  return describe(name, after, ctx.cmd, want).then((d) => finish(ret, changes, false, d));
+}
+
+/** Test mode's answer for a missing file or one in place, without a promise (else undefined). */
+function predictedAtOnce(name: string, want: Buffer, mode: string | undefined): StateReturn | undefined {
+  if (lstatOrUndefinedSync(name)) return unchangedAtOnce(name, want, mode, true);
+  const ret = start(name);
+  ret.old_state = null;
+  return predicted(ret, name, undefined, undefined, { mode });
+}
+
+/**
+ * The commonest result of an apply run again: a regular file (not a symlink) that has the bytes
+ * and, when given, the mode already. Salt's "is in the correct state", without a promise; else
+ * undefined.
+ */
+function unchangedAtOnce(name: string, want: Buffer, mode: string | undefined, test = false): StateReturn | undefined {
+  const st = lstatOrUndefinedSync(name);
+  if (!st?.isFile() || (mode !== undefined && modeOf(st) !== mode)) return undefined;
+  let old: Buffer;
+  try {
+    old = readFileSync(name);
+  } catch {
+    return undefined;
+  }
+  if (!old.equals(want)) return undefined;
+  const now = describeLocal(name, st, old);
+  if (!now) return undefined;
+  const ret = start(name);
+  ret.old_state = now;
+  return test ? predicted(ret, name, st, undefined, { mode }) : finish(ret, {}, false, now);
+}
+
+async function managedAwaited(args: Record<string, unknown>, ctx: StateContext, tried: boolean): Promise<StateReturn> {
   const name = String(args.name);
   const ret = start(name);
   const bad = notAbsolute(name);
@@ -144,7 +231,7 @@ export async function managed(args: Record<string, unknown>, ctx: StateContext):
   }
   const umaskMode = defaultFileMode(); // read once: each read is two umask(2) calls
   const initial = initialFileMode(args, mode, umaskMode);
-  const made = madeAtOnce(args, ctx, name, want, initial);
+  const made = tried ? undefined : madeAtOnce(args, ctx, name, want, initial);
   const found = made ? { st: made, followed: false } : await currentStat(name, args.follow_symlinks !== false);
   let st = found.st;
   const followed = found.followed;
