@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { userCacheDir } from '@brine/core/cache-dir';
 import { bundleState } from './bundle-check.js';
+import { runMain } from './run-main.js';
 
 // V8's code cache for Brine's own modules: every `brine local` starts about 35 ms sooner. It
 // lives in the user's private cache folder, never a shared one, because cached code is run.
@@ -22,18 +23,4 @@ if (state === 'missing' || state === 'stale') {
 }
 const { main } = (await import(state === 'fresh' ? './bundle/main.js' : './main.js')) as typeof import('./main.js');
 
-// `brine jobs list | head`: the reader left; the command's output is not wanted any more
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-    process.exit(process.exitCode ?? 0);
-  });
-}
-
-const code = await main(process.argv.slice(2), {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  cwd: process.cwd(),
-  env: process.env,
-});
-process.exitCode = code;
+await runMain(main, process.argv.slice(2));
