@@ -53,10 +53,15 @@ async function restored(): Promise<void> {
   await runMain(main, argv);
 }
 
+function exitOnError(err: unknown): void {
+  process.stderr.write(`brine: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+}
+
 // (the builder takes the snapshot once its event loop is empty: after the warm-up)
 if (startupSnapshot.isBuildingSnapshot()) {
-  warmUp(main).then(
-    () => startupSnapshot.setDeserializeMainFunction(() => void restored()),
+  void warmUp(main).then(
+    () => startupSnapshot.setDeserializeMainFunction(() => restored().catch(exitOnError)),
     (err: unknown) => {
       process.stderr.write(`brine snapshot: ${String(err)}\n`);
       process.exit(1);
