@@ -46,6 +46,9 @@ const TREE: Record<string, string> = {
  */
 export async function warmUp(main: typeof Main): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'brine-snapshot-'));
+  // nothing of it written to the builder's caches (their folders are forgotten at restore anyway)
+  const saved = { BRINE_TEMPLATE_CACHE: process.env.BRINE_TEMPLATE_CACHE, BRINE_PROBE_CACHE: process.env.BRINE_PROBE_CACHE };
+  process.env.BRINE_TEMPLATE_CACHE = process.env.BRINE_PROBE_CACHE = 'off';
   try {
     for (const [rel, text] of Object.entries(TREE)) {
       mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -61,6 +64,10 @@ export async function warmUp(main: typeof Main): Promise<void> {
       if (code !== 0) throw new Error(`the warm-up \`brine ${args.slice(0, 2).join(' ')}\` failed (${code}): ${errors}`);
     }
   } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,3 +1,5 @@
+import { forgetAtSnapshotRestore } from '@brine/core';
+
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** `HH:MM:SS.` of the last second formatted (and its zone): a run starts thousands of states within one second. */
@@ -24,7 +26,8 @@ export function roundDuration(ms: number): number {
 }
 
 /** Fixed for the thread's life; its getter costs more than a state's own work. */
-const ORIGIN = performance.timeOrigin;
+let ORIGIN = performance.timeOrigin;
+forgetAtSnapshotRestore(() => (ORIGIN = performance.timeOrigin));
 
 /**
  * The epoch milliseconds the current local second began at, and its `HH:MM:SS.`: states that
