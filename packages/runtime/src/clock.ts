@@ -1,5 +1,3 @@
-import { forgetAtSnapshotRestore } from '@brine/core';
-
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** `HH:MM:SS.` of the last second formatted (and its zone): a run starts thousands of states within one second. */
@@ -26,8 +24,7 @@ export function roundDuration(ms: number): number {
 }
 
 /** Fixed for the thread's life; its getter costs more than a state's own work. */
-let ORIGIN = performance.timeOrigin;
-forgetAtSnapshotRestore(() => (ORIGIN = performance.timeOrigin));
+const ORIGIN = performance.timeOrigin;
 
 /**
  * The epoch milliseconds the current local second began at, and its `HH:MM:SS.`: states that
