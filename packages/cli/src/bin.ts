@@ -5,7 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { userCacheDir } from '@brine/core/cache-dir';
 import { bundleState } from './bundle-check.js';
-import { runMain } from './run-main.js';
 
 // V8's code cache for Brine's own modules: every `brine local` starts about 35 ms sooner. It
 // lives in the user's private cache folder, never a shared one, because cached code is run.
@@ -21,6 +20,6 @@ const state = process.env.BRINE_BUNDLE === 'off' ? 'off' : bundleState(bundle);
 if (state === 'missing' || state === 'stale') {
   process.stderr.write(`brine: warning: the CLI's bundle is ${state} (run \`npm run build\`); running the separate modules\n`);
 }
-const { main } = (await import(state === 'fresh' ? './bundle/main.js' : './main.js')) as typeof import('./main.js');
+const { runMain } = (await import(state === 'fresh' ? './bundle/main.js' : './main.js')) as typeof import('./main.js');
 
-await runMain(main, process.argv.slice(2));
+await runMain(process.argv.slice(2));

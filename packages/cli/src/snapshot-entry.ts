@@ -5,8 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { bundleState } from './bundle-check.js';
-import { main } from './main.js';
-import { runMain } from './run-main.js';
+import { main, runMain } from './main.js';
 import { warmUp } from './snapshot-warm-up.js';
 
 declare global {
@@ -50,7 +49,7 @@ async function restored(): Promise<void> {
     return;
   }
   globalThis.__brineReq = createRequire(path.join(root, 'packages/cli/dist/main.js'));
-  await runMain(main, argv);
+  await runMain(argv);
 }
 
 function exitOnError(err: unknown): void {
