@@ -92,7 +92,8 @@ const snapshotPlugin = {
   },
 };
 
-// made beside and put in place at the end: a launcher starting meanwhile finds no half-made folder
+// made beside and put in place before the blob is made: a launcher starting meanwhile finds no
+// half-made folder (and no blob for this node until it is whole)
 const next = `${out}.next`;
 rmSync(next, { recursive: true, force: true });
 const result = await build({
@@ -135,24 +136,32 @@ if (fresh) {
   }
 }
 
+for (const f of keep) renameSync(path.join(out, f), path.join(next, f));
+rmSync(out, { recursive: true, force: true });
+renameSync(next, out);
+
+// The blob is made from main.cjs where it stays (stack traces name that file), under a name the
+// launcher does not look at until it has started once; the .id, which the launcher looks for, last.
 const started = performance.now();
+const made = `${blob}.new`;
 // the builder runs the warm-up in a temporary folder of its own (snapshot-entry.ts); Node warns
 // that node:module and node:child_process are not yet verified in snapshots: Brine uses them only
 // after the snapshot is restored
-execFileSync(process.execPath, ['--snapshot-blob', path.join(next, `${name}.blob`), '--build-snapshot', path.join(next, 'main.cjs')], {
+execFileSync(process.execPath, ['--snapshot-blob', made, '--build-snapshot', path.join(out, 'main.cjs')], {
   stdio: ['ignore', 'inherit', 'pipe'],
   env: { ...process.env, NODE_OPTIONS: '' },
 });
 // a blob that fails to start (a package from node_modules loaded during the warm-up trips an
 // assertion of Node's in every run) is not put in place
-const smoke = spawnSync(process.execPath, ['--snapshot-blob', path.join(next, `${name}.blob`), 'version'], { encoding: 'utf8' });
+const smoke = spawnSync(process.execPath, ['--snapshot-blob', made, 'version'], {
+  encoding: 'utf8',
+  env: { ...process.env, NODE_OPTIONS: '', BRINE_SNAPSHOT: '' },
+});
 if (smoke.status !== 0 || !smoke.stdout.startsWith('brine ')) {
-  console.error(`snapshot: the blob does not start (left in ${path.relative(root, next)}): ${smoke.stderr}`);
+  console.error(`snapshot: the blob does not start (kept as ${path.relative(root, made)}): ${smoke.stderr}`);
   process.exit(1);
 }
-writeFileSync(path.join(next, `${name}.id`), nodeId() + '\n');
-for (const f of keep) renameSync(path.join(out, f), path.join(next, f));
-rmSync(out, { recursive: true, force: true });
-renameSync(next, out);
+renameSync(made, blob);
+writeFileSync(blob.replace(/\.blob$/, '.id'), nodeId() + '\n');
 const mb = (statSync(blob).size / 1e6).toFixed(1);
 console.log(`snapshot: ${path.relative(root, blob)} (${mb} MB, ${Math.round(performance.now() - started)} ms)`);
