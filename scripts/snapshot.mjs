@@ -15,7 +15,7 @@
 // BRINE_SNAPSHOT=off at build time: no blob (the launcher then runs the modules).
 import { build, version as esbuildVersion } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
@@ -147,10 +147,15 @@ const made = `${blob}.new`;
 // the builder runs the warm-up in a temporary folder of its own (snapshot-entry.ts); Node warns
 // that node:module and node:child_process are not yet verified in snapshots: Brine uses them only
 // after the snapshot is restored
-execFileSync(process.execPath, ['--snapshot-blob', made, '--build-snapshot', path.join(out, 'main.cjs')], {
+const building = spawnSync(process.execPath, ['--snapshot-blob', made, '--build-snapshot', path.join(out, 'main.cjs')], {
   stdio: ['ignore', 'inherit', 'pipe'],
+  encoding: 'utf8',
   env: { ...process.env, NODE_OPTIONS: '' },
 });
+if (building.status !== 0) {
+  console.error(`snapshot: building the blob failed (${building.status ?? building.signal}):\n${building.stderr}`);
+  process.exit(1);
+}
 // a blob that fails to start (a package from node_modules loaded during the warm-up trips an
 // assertion of Node's in every run) is not put in place
 const smoke = spawnSync(process.execPath, ['--snapshot-blob', made, 'version'], {
