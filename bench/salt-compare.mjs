@@ -77,6 +77,7 @@ function brineArgs(fun, root, extra = []) {
 /** How the launcher starts `argv` (its last BRINE_SNAPSHOT=show line), from one untimed run. */
 function startWay(argv) {
   if (BIN.endsWith('.js')) return 'bin.js';
+  if (process.env.BRINE_SNAPSHOT === 'off') return 'modules';
   const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 1 << 30, cwd: '/', env: { ...process.env, PATH, BRINE_SNAPSHOT: 'show' } });
   const ways = r.stderr.split('\n').filter((l) => l.startsWith('brine: start: '));
   return ways.length ? ways[ways.length - 1].slice(14).split(' ')[0] : 'unknown';
