@@ -10,14 +10,20 @@
 // Env: SALT_ORACLE=DIR (the oracle's folder, holding salt-call-local; without it only Brine is
 // timed), BENCH_CORPUS=DIR (the formula cases; default /work/scratch/corpus), BENCH_RUNS (Brine
 // runs per workload, default 5), BENCH_SALT_RUNS (default 1: Salt's times vary little),
-// BRINE_BIN=path/to/bin.js (another build), BENCH_FILES_DIR (where files-1k writes; e.g. /dev/shm). Nothing of Salt's or the corpus is kept here.
+// BRINE_BIN=path/to/bin.js (another build: run as `node bin.js`) or path/to/packages/cli/bin/brine
+// (another build's launcher), BENCH_FILES_DIR (where files-1k writes; e.g. /dev/shm). Nothing of
+// Salt's or the corpus is kept here.
+// Brine starts as a user's `brine` does: the launcher packages/cli/bin/brine, with this node first
+// on PATH (so a startup snapshot made by it is used); each line's `start` says how it started
+// (snapshot, modules, or bin.js when BRINE_BIN names one).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = process.env.BRINE_BIN ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'packages/cli/dist/bin.js');
+const BIN = process.env.BRINE_BIN ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'packages/cli/bin/brine');
+const PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
 const ORACLE = process.env.SALT_ORACLE;
 const CORPUS = process.env.BENCH_CORPUS ?? '/work/scratch/corpus';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -41,7 +47,7 @@ function timed(argv, env = {}) {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
     cwd: '/',
-    env: { ...process.env, ...env },
+    env: { ...process.env, PATH, ...env },
   });
   const wall = (performance.now() - t0) / 1000;
   const [, user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
@@ -64,7 +70,17 @@ function measure(runs, argv, before) {
 }
 
 function brineArgs(fun, root, extra = []) {
-  return [process.execPath, BIN, 'local', ...fun, '--file-root', root, '--id', 'anchor', '--out', 'json', ...extra];
+  const start = BIN.endsWith('.js') ? [process.execPath, BIN] : [BIN];
+  return [...start, 'local', ...fun, '--file-root', root, '--id', 'anchor', '--out', 'json', ...extra];
+}
+
+/** How the launcher starts `argv` (its last BRINE_SNAPSHOT=show line), from one untimed run. */
+function startWay(argv) {
+  if (BIN.endsWith('.js')) return 'bin.js';
+  if (process.env.BRINE_SNAPSHOT === 'off') return 'modules';
+  const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 1 << 30, cwd: '/', env: { ...process.env, PATH, BRINE_SNAPSHOT: 'show' } });
+  const ways = r.stderr.split('\n').filter((l) => l.startsWith('brine: start: '));
+  return ways.length ? ways[ways.length - 1].slice(14).split(' ')[0] : 'unknown';
 }
 
 function saltArgs(fun, root, pillar) {
@@ -73,8 +89,10 @@ function saltArgs(fun, root, pillar) {
 
 /** Both tools on one workload; prints and returns the line. */
 function compare(workload, brine, salt, before, extra = {}) {
+  before?.();
+  const start = startWay(brine);
   const b = measure(RUNS, brine, before);
-  const line = { workload, ...extra, brine_s: b.s, brine_cpu_s: b.cpu_s, brine_exit: b.exit };
+  const line = { workload, ...extra, start, brine_s: b.s, brine_cpu_s: b.cpu_s, brine_exit: b.exit };
   if (ORACLE) {
     const s = measure(SALT_RUNS, salt, before);
     Object.assign(line, { salt_s: s.s, salt_exit: s.exit, ratio: +(s.s / b.s).toFixed(2) });

@@ -20,20 +20,6 @@ const state = process.env.BRINE_BUNDLE === 'off' ? 'off' : bundleState(bundle);
 if (state === 'missing' || state === 'stale') {
   process.stderr.write(`brine: warning: the CLI's bundle is ${state} (run \`npm run build\`); running the separate modules\n`);
 }
-const { main } = (await import(state === 'fresh' ? './bundle/main.js' : './main.js')) as typeof import('./main.js');
+const { runMain } = (await import(state === 'fresh' ? './bundle/main.js' : './main.js')) as typeof import('./main.js');
 
-// `brine jobs list | head`: the reader left; the command's output is not wanted any more
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-    process.exit(process.exitCode ?? 0);
-  });
-}
-
-const code = await main(process.argv.slice(2), {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  cwd: process.cwd(),
-  env: process.env,
-});
-process.exitCode = code;
+await runMain(process.argv.slice(2));

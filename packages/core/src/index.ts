@@ -10,6 +10,7 @@ export * from './host/which.js';
 export * from './host/cache-dir.js';
 export * from './host/install-root.js';
 export * from './host/probe-cache.js';
+export * from './host/snapshot-restore.js';
 export * from './requisites.js';
 export * from './state-args.js';
 export * from './arg-bind-ref.js';

@@ -1,4 +1,4 @@
-import { packageFile, packageRequire, trusted, userCacheDir } from '@brine/core';
+import { forgetAtSnapshotRestore, packageFile, packageRequire, trusted, userCacheDir } from '@brine/core';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
  * directory to move it, or to `off` to disable it; failures to read or write are ignored.
  */
 let dir: string | null | undefined;
+forgetAtSnapshotRestore(() => (dir = undefined));
 
 function cacheDir(): string | null {
   if (dir !== undefined) return dir;

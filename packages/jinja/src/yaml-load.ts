@@ -6,7 +6,7 @@
  * is made of are recorded.
  */
 import type { Document, LineCounter, Node, ParseOptions, DocumentOptions, SchemaOptions, ToJSOptions } from 'yaml';
-import { rememberKeyOrder, yamlLib } from '@brine/core';
+import { forgetAtSnapshotRestore, rememberKeyOrder, yamlLib } from '@brine/core';
 import type { IdPositions, PositionMap } from './positions.js';
 import { reindentFlow } from './yaml-flow.js';
 import { pyAnchorNames } from './yaml-anchors.js';
@@ -79,7 +79,8 @@ function errorText(text: string, code: string, message: string, offset: number):
 }
 
 /** A file to append each text the loader reads to, with why the fast path left it (a JSON line each). */
-const DEBUG = process.env.BRINE_YAML_DEBUG;
+let DEBUG = process.env.BRINE_YAML_DEBUG;
+forgetAtSnapshotRestore(() => (DEBUG = process.env.BRINE_YAML_DEBUG));
 
 function debugYaml(text: string, fast: boolean): void {
   appendFileSync(DEBUG!, JSON.stringify({ fast, why: fast ? undefined : declined.why, line: fast ? undefined : declined.line, text }) + '\n');

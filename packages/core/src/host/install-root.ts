@@ -3,8 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coreErrors } from '../errors.js';
+import { forgetAtSnapshotRestore } from './snapshot-restore.js';
 
 let root: string | undefined;
+forgetAtSnapshotRestore(() => (root = undefined));
 
 /**
  * The folder Brine is installed in: the repository, or a release's lib/ (package.json, config/,

@@ -3,8 +3,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userCacheDir } from './cache-dir.js';
+import { forgetAtSnapshotRestore } from './snapshot-restore.js';
 
 let dir: string | null | undefined;
+forgetAtSnapshotRestore(() => (dir = undefined));
 
 /**
  * What a host program prints about itself (`systemctl --version`), kept on disk per binary:

@@ -1,0 +1,69 @@
+// The entry of `brine`'s startup snapshot: scripts/snapshot.mjs bundles it (as CommonJS, with the
+// whole CLI) and builds the blob from it; packages/cli/bin/brine starts it for `local` and `call`.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { startupSnapshot } from 'node:v8';
+import { bundleState } from './bundle-check.js';
+import { main, runMain } from './main.js';
+import { warmUp } from './snapshot-warm-up.js';
+
+declare global {
+  // set by the bundle's banner (scripts/snapshot.mjs): the install folder it was built in, and
+  // `require` for packages outside the bundle, from that folder's node_modules
+  var __brineRoot: string;
+  var __brineReq: NodeJS.Require;
+}
+
+/** The folder of the blob this process was started from (`--snapshot-blob <file>` or `=<file>`). */
+function blobFolder(): string | undefined {
+  const args = process.execArgv;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--snapshot-blob') return args[i + 1] && path.dirname(path.resolve(args[i + 1]));
+    if (args[i].startsWith('--snapshot-blob=')) return path.dirname(path.resolve(args[i].slice(16)));
+  }
+  return undefined;
+}
+
+/**
+ * Runs the CLI as `node packages/cli/dist/bin.js` would, in a child: the snapshot's modules are
+ * not the compiled ones any more (only `tsc -b` ran since the build), or the install moved.
+ */
+function runModules(argv: string[], root: string, why: string): void {
+  if (process.env.BRINE_SNAPSHOT === 'show') process.stderr.write(`brine: start: modules (${why})\n`);
+  const r = spawnSync(process.execPath, [path.join(root, 'packages/cli/dist/bin.js'), ...argv], { stdio: 'inherit' });
+  if (r.signal) process.kill(process.pid, r.signal);
+  process.exitCode = r.status ?? 1;
+}
+
+async function restored(): Promise<void> {
+  const argv = process.argv.slice(1);
+  const here = blobFolder() ?? path.join(globalThis.__brineRoot, 'packages/cli/dist/snapshot');
+  const root = path.resolve(here, '../../../..');
+  if (root !== globalThis.__brineRoot) {
+    runModules(argv, root, `the snapshot was made in ${globalThis.__brineRoot}`);
+    return;
+  }
+  if (bundleState(here) !== 'fresh') {
+    runModules(argv, root, 'the snapshot is older than the compiled modules');
+    return;
+  }
+  globalThis.__brineReq = createRequire(path.join(root, 'packages/cli/dist/main.js'));
+  await runMain(argv);
+}
+
+function exitOnError(err: unknown): void {
+  process.stderr.write(`brine: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+}
+
+// (the builder takes the snapshot once its event loop is empty: after the warm-up)
+if (startupSnapshot.isBuildingSnapshot()) {
+  void warmUp(main).then(
+    () => startupSnapshot.setDeserializeMainFunction(() => restored().catch(exitOnError)),
+    (err: unknown) => {
+      process.stderr.write(`brine snapshot: ${String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { main as Main } from './main.js';
+
+/**
+ * A small formula in the shape of the real ones (a map.jinja imported with context, grains.filter_by,
+ * pillar.get, a loop over dictsort, the yaml filter, a require): compiling it while the snapshot is
+ * built leaves the compile path's functions compiled and its lazily loaded modules initialised.
+ */
+const TREE: Record<string, string> = {
+  'top.sls': "base:\n  '*':\n    - app\n",
+  'app/map.jinja': [
+    "{% set os_map = salt['grains.filter_by']({'Debian': {'pkg': 'nginx', 'hosts': {'a': '10.0.0.1'}}, 'RedHat': {'pkg': 'httpd'}}, default='Debian') %}",
+    "{% set app = salt['pillar.get']('app', default=os_map, merge=True) %}",
+    '',
+  ].join('\n'),
+  'app/init.sls': [
+    '{% from "app/map.jinja" import app with context %}',
+    'app-pkg:',
+    '  pkg.installed:',
+    '    - name: {{ app.pkg }}',
+    '{% for name, ip in app.hosts | dictsort %}',
+    'host-{{ name }}:',
+    '  host.present:',
+    '    - ip: {{ ip }}',
+    '    - require:',
+    '      - pkg: app-pkg',
+    '{% endfor %}',
+    'app-conf:',
+    '  file.managed:',
+    '    - name: /etc/app.conf',
+    '    - contents: |',
+    '        {{ app | yaml(False) | indent(8) }}',
+    '',
+  ].join('\n'),
+  'pillar/top.sls': "base:\n  '*':\n    - app\n",
+  'pillar/app.sls': 'app:\n  hosts:\n    b: 10.0.0.2\n',
+  'grains.json': '{"os_family": "Debian", "os": "Debian"}\n',
+};
+
+/**
+ * Runs the warm-up commands in a fresh temporary folder (removed after); throws when one fails.
+ * Only Brine's own code may run here: a package from node_modules loaded now (the yaml package,
+ * which the yaml output loads) makes every run of the snapshot fail an assertion of Node's.
+ */
+export async function warmUp(main: typeof Main): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'brine-snapshot-'));
+  // nothing of it written to the builder's caches (their folders are forgotten at restore anyway)
+  const saved = { BRINE_TEMPLATE_CACHE: process.env.BRINE_TEMPLATE_CACHE, BRINE_PROBE_CACHE: process.env.BRINE_PROBE_CACHE };
+  process.env.BRINE_TEMPLATE_CACHE = process.env.BRINE_PROBE_CACHE = 'off';
+  try {
+    for (const [rel, text] of Object.entries(TREE)) {
+      mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      writeFileSync(path.join(dir, rel), text);
+    }
+    const common = ['--file-root', dir, '--pillar-root', path.join(dir, 'pillar'), '--id', 'warm-up', '--grains', path.join(dir, 'grains.json')];
+    for (const args of [
+      ['local', 'state.show_lowstate', ...common, '--out', 'json'],
+      ['local', 'state.show_highstate', ...common, '--out', 'json'],
+    ]) {
+      let errors = '';
+      const code = await main(args, { stdout: () => {}, stderr: (t) => void (errors += t), cwd: dir, env: {} });
+      if (code !== 0) throw new Error(`the warm-up \`brine ${args.slice(0, 2).join(' ')}\` failed (${code}): ${errors}`);
+    }
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,172 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { copyInstall } from './helpers/install-copy.js';
+
+// `brine local` started by the launcher (packages/cli/bin/brine) from the startup snapshot that
+// `npm run build` makes (scripts/snapshot.mjs), in a copy of the built code: the same answers as
+// the modules, the environment of the run (not of the build), and the modules whenever the
+// snapshot does not fit (another node, stale modules, BRINE_SNAPSHOT=off, other verbs).
+const BLOB = `node-${process.version}-${process.platform}-${process.arch}`;
+
+let dir = '';
+let buildCache = '';
+t.before(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'brine-snapshot-'));
+  buildCache = path.join(dir, 'build-cache');
+  // what the build's environment says must not reach a run
+  copyInstall(dir, { BRINE_TEMPLATE_CACHE: buildCache, XDG_CACHE_HOME: buildCache });
+});
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A formula's shape: map.jinja imported with context, grains.filter_by, pillar.get, a loop, a require. */
+function writeTree(): { tree: string; target: string; args: string[] } {
+  const tree = mkdtempSync(path.join(dir, 'tree-'));
+  const target = path.join(tree, 'target');
+  const files: Record<string, string> = {
+    'states/top.sls': "base:\n  '*':\n    - web\n",
+    'states/web/map.jinja':
+      "{% set os_map = salt['grains.filter_by']({'Debian': {'port': 80, 'sites': {'a': 1, 'b': 2}}}, default='Debian') %}\n" +
+      "{% set web = salt['pillar.get']('web', default=os_map, merge=True) %}\n",
+    'states/web/init.sls':
+      '{% from "web/map.jinja" import web with context %}\n' +
+      `web-dir:\n  file.directory:\n    - name: ${target}\n` +
+      '{% for site, n in web.sites | dictsort %}\n' +
+      `site-{{ site }}:\n  file.managed:\n    - name: ${target}/{{ site }}.conf\n    - contents: "port {{ web.port }} n {{ n }}"\n    - require:\n      - file: web-dir\n` +
+      '{% endfor %}\n' +
+      'noted:\n  test.succeed_with_changes: []\n',
+    'pillar/top.sls': "base:\n  '*':\n    - web\n",
+    'pillar/web.sls': 'web:\n  port: 8080\n',
+    'grains.json': '{"os_family": "Debian", "os": "Debian"}\n',
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(tree, rel)), { recursive: true });
+    writeFileSync(path.join(tree, rel), text);
+  }
+  const args = ['--file-root', `${tree}/states`, '--pillar-root', `${tree}/pillar`, '--grains', `${tree}/grains.json`, '--id', 'web1', '--out', 'json'];
+  return { tree, target, args };
+}
+
+/** Runs the copy's launcher as a user's shell would, with the test's node first on PATH. */
+function brine(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(path.join(dir, 'packages/cli/bin/brine'), args, {
+    cwd: os.tmpdir(),
+    env: {
+      ...process.env,
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+      NO_COLOR: '1',
+      BRINE_SNAPSHOT: 'show',
+      ...env,
+    },
+    encoding: 'utf8',
+  });
+  const start = r.stderr.split('\n').filter((l) => l.startsWith('brine: start: '));
+  const stderr = r.stderr
+    .split('\n')
+    .filter((l) => !l.startsWith('brine: start: '))
+    .join('\n');
+  return { code: r.status, stdout: r.stdout, stderr, start: start.map((l) => l.slice(14).replace(/ .*/, '')) };
+}
+
+type Results = { local: Record<string, { start_time: string; duration: number; [k: string]: unknown }> };
+
+/** Milliseconds into the day of `d` on the wall clock of time zone `tz`. */
+function msOfDay(d: Date, tz: string): number {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(d);
+  const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return ((n('hour') * 60 + n('minute')) * 60 + n('second')) * 1000 + d.getMilliseconds();
+}
+
+/** An apply through the launcher; each state's start_time checked against the run's wall clock in `tz`. */
+function apply(t: Tap.Test, env: NodeJS.ProcessEnv, tz: string) {
+  const { tree, target, args } = writeTree();
+  const before = new Date();
+  const r = brine(['local', 'state.apply', ...args], { ...env, TZ: tz });
+  const after = new Date();
+  t.equal(r.code, 0, r.stderr);
+  const results = JSON.parse(r.stdout.replaceAll(tree, 'TREE')) as Results;
+  const [from, to] = [msOfDay(before, tz), msOfDay(after, tz)];
+  for (const [tag, res] of Object.entries(results.local)) {
+    const [h, m, s] = res.start_time.split(':').map(Number);
+    const at = Math.floor(((h * 60 + m) * 60 + s) * 1000);
+    // (a run across midnight is not checked)
+    if (from <= to) t.ok(at >= from - 1 && at <= to + 1, `${tag}: started at ${res.start_time} (${tz}), within the run`);
+    res.start_time = 'T';
+    res.duration = 0;
+  }
+  t.equal(readFileSync(path.join(target, 'b.conf'), 'utf8'), 'port 8080 n 2\n');
+  return { start: r.start, results };
+}
+
+t.test('local show_lowstate and apply from the snapshot: the answers of the modules', async (t) => {
+  t.ok(existsSync(path.join(dir, 'packages/cli/dist/snapshot', `${BLOB}.blob`)), `the build made ${BLOB}.blob`);
+  const { args } = writeTree();
+  const snap = brine(['local', 'state.show_lowstate', ...args]);
+  t.same(snap.start, ['snapshot']);
+  t.equal(snap.code, 0, snap.stderr);
+  t.equal(snap.stderr, '');
+  const mods = brine(['local', 'state.show_lowstate', ...args], { BRINE_SNAPSHOT: 'off' });
+  t.same(mods.start, [], 'BRINE_SNAPSHOT=off: the modules, without a word');
+  t.equal(snap.stdout, mods.stdout);
+  t.match(snap.stdout, /"port 8080 n 2"/);
+
+  const a = apply(t, {}, 'UTC');
+  t.same(a.start, ['snapshot']);
+  const b = apply(t, { BRINE_SNAPSHOT: 'off' }, 'UTC');
+  t.same(a.results, b.results, 'the same results (times aside)');
+  // the zone of the run, not of the build
+  t.same(apply(t, {}, 'Asia/Kolkata').start, ['snapshot']);
+});
+
+t.test("the run's environment, not the build's: caches, debug files", async (t) => {
+  const { args } = writeTree();
+  const xdg = path.join(dir, 'xdg');
+  const debug = path.join(dir, 'yaml-debug.jsonl');
+  const r = brine(['local', 'state.show_lowstate', ...args], { XDG_CACHE_HOME: xdg, BRINE_TEMPLATE_CACHE: '', BRINE_YAML_DEBUG: debug });
+  t.same(r.start, ['snapshot']);
+  t.equal(r.code, 0, r.stderr);
+  t.ok(readdirSync(path.join(xdg, 'brine/jinja')).length > 0, "compiled templates go to the run's cache folder");
+  t.notOk(existsSync(buildCache), "nothing in the build's");
+  t.ok(existsSync(debug) && readFileSync(debug, 'utf8').includes('"fast"'), 'BRINE_YAML_DEBUG set at run time is honoured');
+  const cache = path.join(dir, 'run-cache');
+  const own = brine(['local', 'state.show_lowstate', ...args], { BRINE_TEMPLATE_CACHE: cache });
+  t.equal(own.code, 0, own.stderr);
+  t.ok(readdirSync(cache).length > 0, 'BRINE_TEMPLATE_CACHE of the run');
+});
+
+t.test('the modules when the snapshot does not fit, with the same answer and no error', async (t) => {
+  const { args } = writeTree();
+  const expected = brine(['local', 'state.show_lowstate', ...args], { BRINE_SNAPSHOT: 'off' }).stdout;
+  const id = path.join(dir, 'packages/cli/dist/snapshot', `${BLOB}.id`);
+  const made = readFileSync(id, 'utf8');
+  const check = (why: string, start: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = brine(['local', 'state.show_lowstate', ...args], env);
+    t.same(r.start, start, why);
+    t.equal(r.code, 0, r.stderr);
+    t.equal(r.stdout, expected, why);
+  };
+  // a blob made by another node binary (it would abort this one)
+  writeFileSync(id, made.replace(/^.*/, '/bin/sh'));
+  check('another node made the blob', ['modules']);
+  writeFileSync(id, made);
+  check('the blob of this node', ['snapshot']);
+  // this node changed since the blob was made
+  utimesSync(id, new Date(946684800_000), new Date(946684800_000));
+  check('a node newer than the blob', ['modules']);
+  writeFileSync(id, made);
+  // other verbs are never started from the snapshot
+  const v = brine(['version']);
+  t.same(v.start, ['modules']);
+  t.match(v.stdout, /^brine /);
+  // a compiled module changed after the build (only tsc -b ran): the snapshot hands over
+  const index = path.join(dir, 'packages/core/dist/index.js');
+  const later = new Date(Date.now() + 5_000);
+  utimesSync(index, later, later);
+  const r = brine(['local', 'state.show_lowstate', ...args]);
+  t.same(r.start, ['snapshot', 'modules'], 'the snapshot found its modules stale');
+  t.equal(r.code, 0);
+  t.equal(r.stdout, expected);
+  t.match(r.stderr, /bundle is stale/, "bin.js's own word about the stale build");
+});
