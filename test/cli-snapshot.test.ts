@@ -178,19 +178,26 @@ t.test("a umask set for the run is the run's, not the build's", { skip: process.
 // Needs root and a mount namespace: /etc/passwd seen by the run alone (the build read the real one).
 const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0;
 t.test('/etc/passwd read by the run, even with the mtime the build saw', { skip: !canUnshare && 'needs root and unshare -m' }, async (t) => {
+  // a user of the real table given uid 0 in the run's: a file of root's is already theirs
+  const lines = readFileSync('/etc/passwd', 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.split(':').length >= 7 && l.split(':')[2] !== '0');
+  const user = lines[at].split(':')[0];
+  lines[at] = lines[at].replace(/^([^:]*:[^:]*:)[^:]*/, '$10');
   const fake = path.join(dir, 'passwd');
-  writeFileSync(fake, `${readFileSync('/etc/passwd', 'utf8')}brine-warm-user:x:0:0::/root:/bin/sh\n`);
-  // the same mtime as the real one: only a table read again sees the new name
+  writeFileSync(fake, lines.join('\n'));
+  // the same mtime as the real one: only a table read again sees the change
   t.equal(spawnSync('touch', ['-r', '/etc/passwd', fake]).status, 0);
-  const { tree, out, args } = writeApplyTree(`owned:\n  file.managed:\n    - name: ${path.join(dir, 'owned.txt')}\n    - contents: owned\n    - user: brine-warm-user\n`);
-  void out;
+  const owned = path.join(dir, 'owned.txt');
+  writeFileSync(owned, 'owned\n');
+  const { tree, args } = writeApplyTree(`owned:\n  file.managed:\n    - name: ${owned}\n    - contents: owned\n    - user: ${user}\n`);
   const launcher = path.join(dir, 'packages/cli/bin/brine');
   const inNamespace = ['-m', '/bin/sh', '-c', `mount --bind ${fake} /etc/passwd && exec "$0" "$@"`, launcher, 'local', 'state.apply', ...args];
   const r = brine(inNamespace, {}, 'unshare');
   t.same(r.start, ['snapshot']);
-  const owned = applied(r, tree)[`file_|-owned_|-${path.join(dir, 'owned.txt')}_|-managed`];
-  t.equal(owned?.result, true, `${owned?.comment}`);
   t.equal(r.code, 0, r.stderr);
+  const ret = applied(r, tree)[`file_|-owned_|-${owned}_|-managed`];
+  t.same(ret?.changes, {}, `${user} is uid 0 in the run's /etc/passwd`);
+  t.equal(statSync(owned).uid, 0);
 });
 
 t.test("the run's environment, not the build's: caches, debug files", async (t) => {
