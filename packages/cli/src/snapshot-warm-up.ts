@@ -40,10 +40,11 @@ const TREE: Record<string, string> = {
 };
 
 /**
- * A tree applied (test=True, then for real, printed as JSON and by the highstate outputter) while
- * the snapshot is built: the runtime, the file and test state modules and the outputs compiled and
- * initialised. File names are under `out`; what it fills in that belongs to the build host (the
- * clock's origin, umask, temp-name bytes, account tables, availability) is forgotten at restore.
+ * A tree applied while the snapshot is built (test=True, then for real; printed as JSON and by the
+ * highstate outputter): new files, one in place, a mode, a folder, a template, test states and
+ * requires leave the runtime, those state modules and the outputs compiled and initialised. What
+ * it fills in that belongs to the build host (the clock's origin, umask, temp-name bytes, account
+ * tables, availability) is forgotten at restore. File names are under `out`.
  */
 function applyTree(out: string): Record<string, string> {
   return {
@@ -71,8 +72,21 @@ function applyTree(out: string): Record<string, string> {
       '      - file: changed-file',
       'nothing:',
       '  test.nop: []',
+      'folder:',
+      '  file.directory:',
+      `    - name: ${out}/folder`,
+      'from-source:',
+      '  file.managed:',
+      `    - name: ${out}/folder/conf`,
+      '    - source: salt://warm/conf.j2',
+      '    - template: jinja',
+      '    - context:',
+      '        port: 80',
+      '    - require:',
+      '      - file: folder',
       '',
     ].join('\n'),
+    'warm/conf.j2': 'port {{ port }} on {{ grains.os }}\n',
     'out/same.txt': 'same\n',
     'out/changed.txt': 'before\n',
   };
