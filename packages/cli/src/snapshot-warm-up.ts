@@ -111,10 +111,9 @@ export async function warmUp(main: typeof Main): Promise<void> {
     for (const args of [
       ['local', 'state.show_lowstate', ...common, '--out', 'json'],
       ['local', 'state.show_highstate', ...common, '--out', 'json'],
-      // (state.test, not test=True: reading `True` loads the yaml package)
-      ['local', 'state.test', 'warm', ...common, '--out', 'json'],
+      ['local', 'state.apply', 'warm', 'test=True', ...common, '--out', 'json'],
       ['local', 'state.apply', 'warm', ...common, '--out', 'json'],
-      ['local', 'state.test', 'warm', ...common],
+      ['local', 'state.apply', 'warm', 'test=True', ...common],
       ['local', 'state.apply', 'warm', ...common],
     ]) {
       let errors = '';
