@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -214,6 +214,29 @@ t.test("the run's environment, not the build's: caches, debug files", async (t) 
   const own = brine(['local', 'state.show_lowstate', ...args], { BRINE_TEMPLATE_CACHE: cache });
   t.equal(own.code, 0, own.stderr);
   t.ok(readdirSync(cache).length > 0, 'BRINE_TEMPLATE_CACHE of the run');
+});
+
+t.test('a snapshot folder copied from another install is made again by the build', async (t) => {
+  const other = mkdtempSync(path.join(os.tmpdir(), 'brine-snapshot-other-'));
+  t.teardown(() => rmSync(other, { recursive: true, force: true }));
+  // as `cp -a` copies a built tree: the compiled modules' times kept, so the stamps still match
+  cpSync(dir, other, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+  const build = spawnSync(process.execPath, ['scripts/snapshot.mjs'], { cwd: other, encoding: 'utf8' });
+  t.equal(build.status, 0, build.stderr);
+  t.notMatch(build.stdout, /up to date/, 'the blob holds the folder it was made in: made again');
+  const { args } = writeTree();
+  const r = spawnSync(path.join(other, 'packages/cli/bin/brine'), ['local', 'state.show_lowstate', ...args], {
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, BRINE_SNAPSHOT: 'show' },
+    encoding: 'utf8',
+  });
+  t.equal(r.status, 0, r.stderr);
+  t.same(
+    r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('brine: start: '))
+      .map((l) => l.slice(14).replace(/ .*/, '')),
+    ['snapshot'],
+  );
 });
 
 t.test('the modules when the snapshot does not fit, with the same answer and no error', async (t) => {
