@@ -53,10 +53,12 @@ function read(file) {
   }
 }
 
-// how the snapshot is made: this script and esbuild's version
+// how the snapshot is made: this script, esbuild's version, and the install folder the blob holds
+// (a built tree copied elsewhere keeps its stamps, but its blob would hand every run to the modules)
 const maker = createHash('sha256')
   .update(readFileSync(fileURLToPath(import.meta.url)))
   .update(esbuildVersion)
+  .update(root)
   .digest('hex')
   .slice(0, 16);
 const fresh = bundleState(out) === 'fresh' && JSON.parse(read(path.join(out, STAMP_FILE)) ?? '{}').maker === maker;

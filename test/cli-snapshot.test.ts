@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -50,8 +50,8 @@ function writeTree(): { tree: string; target: string; args: string[] } {
 }
 
 /** Runs the copy's launcher as a user's shell would, with the test's node first on PATH. */
-function brine(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(path.join(dir, 'packages/cli/bin/brine'), args, {
+function brine(args: string[], env: NodeJS.ProcessEnv = {}, program = path.join(dir, 'packages/cli/bin/brine')) {
+  const r = spawnSync(program, args, {
     cwd: os.tmpdir(),
     env: {
       ...process.env,
@@ -120,6 +120,86 @@ t.test('local show_lowstate and apply from the snapshot: the answers of the modu
   t.same(apply(t, {}, 'Asia/Kolkata').start, ['snapshot']);
 });
 
+/** A tree of file states for an apply: a new file, one in place, one whose mode changes, a test state. */
+function writeApplyTree(extra = ''): { tree: string; out: string; args: string[] } {
+  const tree = mkdtempSync(path.join(dir, 'apply-'));
+  const out = path.join(tree, 'out');
+  mkdirSync(path.join(tree, 'states'), { recursive: true });
+  mkdirSync(out);
+  writeFileSync(path.join(out, 'same.txt'), 'same\n');
+  writeFileSync(path.join(out, 'mode.txt'), 'mode\n', { mode: 0o644 });
+  writeFileSync(path.join(tree, 'states/top.sls'), "base:\n  '*':\n    - files\n");
+  writeFileSync(
+    path.join(tree, 'states/files.sls'),
+    `new:\n  file.managed:\n    - name: ${out}/new.txt\n    - contents: new\n` +
+      `same:\n  file.managed:\n    - name: ${out}/same.txt\n    - contents: same\n    - require:\n      - file: new\n` +
+      `mode:\n  file.managed:\n    - name: ${out}/mode.txt\n    - contents: mode\n    - mode: '0600'\n` +
+      'noted:\n  test.succeed_with_changes: []\n' +
+      extra,
+  );
+  return { tree, out, args: ['--file-root', `${tree}/states`, '--id', 'web1', '--out', 'json'] };
+}
+
+/** An apply's results with the tree's folder and the timing fields made constant. */
+function applied(r: { code: number | null; stdout: string; stderr: string }, tree: string): Results['local'] {
+  const results = (JSON.parse(r.stdout.replaceAll(tree, 'TREE')) as Results).local;
+  for (const res of Object.values(results)) {
+    res.start_time = 'T';
+    res.duration = 0;
+  }
+  return results;
+}
+
+t.test('file states applied from the snapshot: the results of the modules, test=True and real', async (t) => {
+  for (const test of [['test=True'], []]) {
+    const runs = [{}, { BRINE_SNAPSHOT: 'off' }].map((env) => {
+      const { tree, out, args } = writeApplyTree();
+      const r = brine(['local', 'state.apply', ...test, ...args], env);
+      t.equal(r.code, 0, r.stderr);
+      const modes = ['new', 'same', 'mode'].map((f) => (existsSync(`${out}/${f}.txt`) ? statSync(`${out}/${f}.txt`).mode & 0o777 : -1));
+      return { start: r.start, results: applied(r, tree), modes };
+    });
+    t.same(runs[0].start, ['snapshot']);
+    t.same(runs[0].results, runs[1].results, `the same results ${test.join(' ')}`);
+    t.same(runs[0].modes, runs[1].modes, 'the same files');
+  }
+});
+
+t.test("a umask set for the run is the run's, not the build's", { skip: process.platform === 'win32' }, async (t) => {
+  const { tree, out, args } = writeApplyTree();
+  const launcher = path.join(dir, 'packages/cli/bin/brine');
+  const r = brine(['-c', 'umask 077 && exec "$0" "$@"', launcher, 'local', 'state.apply', ...args], {}, '/bin/sh');
+  t.same(r.start, ['snapshot']);
+  t.equal(r.code, 0, r.stderr);
+  t.equal(statSync(`${out}/new.txt`).mode & 0o777, 0o600, 'a new file: 0666 less the umask 077');
+  t.ok(applied(r, tree));
+});
+
+// Needs root and a mount namespace: /etc/passwd seen by the run alone (the build read the real one).
+const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0;
+t.test('/etc/passwd read by the run, even with the mtime the build saw', { skip: !canUnshare && 'needs root and unshare -m' }, async (t) => {
+  // a user of the real table given uid 0 in the run's: a file of root's is already theirs
+  const lines = readFileSync('/etc/passwd', 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.split(':').length >= 7 && l.split(':')[2] !== '0');
+  const user = lines[at].split(':')[0];
+  lines[at] = lines[at].replace(/^([^:]*:[^:]*:)[^:]*/, '$10');
+  const fake = path.join(dir, 'passwd');
+  writeFileSync(fake, lines.join('\n'));
+  // the same mtime as the real one: only a table read again sees the change
+  t.equal(spawnSync('touch', ['-r', '/etc/passwd', fake]).status, 0);
+  const owned = path.join(dir, 'owned.txt');
+  writeFileSync(owned, 'owned\n');
+  const { tree, args } = writeApplyTree(`owned:\n  file.managed:\n    - name: ${owned}\n    - contents: owned\n    - user: ${user}\n`);
+  const launcher = path.join(dir, 'packages/cli/bin/brine');
+  const inNamespace = ['-m', '/bin/sh', '-c', `mount --bind ${fake} /etc/passwd && exec "$0" "$@"`, launcher, 'local', 'state.apply', ...args];
+  const r = brine(inNamespace, {}, 'unshare');
+  t.same(r.start, ['snapshot']);
+  t.equal(r.code, 0, r.stderr);
+  const ret = applied(r, tree)[`file_|-owned_|-${owned}_|-managed`];
+  t.same(ret?.changes, {}, `${user} is uid 0 in the run's /etc/passwd`);
+  t.equal(statSync(owned).uid, 0);
+});
+
 t.test("the run's environment, not the build's: caches, debug files", async (t) => {
   const { args } = writeTree();
   const xdg = path.join(dir, 'xdg');
@@ -134,6 +214,29 @@ t.test("the run's environment, not the build's: caches, debug files", async (t) 
   const own = brine(['local', 'state.show_lowstate', ...args], { BRINE_TEMPLATE_CACHE: cache });
   t.equal(own.code, 0, own.stderr);
   t.ok(readdirSync(cache).length > 0, 'BRINE_TEMPLATE_CACHE of the run');
+});
+
+t.test('a snapshot folder copied from another install is made again by the build', async (t) => {
+  const other = mkdtempSync(path.join(os.tmpdir(), 'brine-snapshot-other-'));
+  t.teardown(() => rmSync(other, { recursive: true, force: true }));
+  // as `cp -a` copies a built tree: the compiled modules' times kept, so the stamps still match
+  cpSync(dir, other, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+  const build = spawnSync(process.execPath, ['scripts/snapshot.mjs'], { cwd: other, encoding: 'utf8' });
+  t.equal(build.status, 0, build.stderr);
+  t.notMatch(build.stdout, /up to date/, 'the blob holds the folder it was made in: made again');
+  const { args } = writeTree();
+  const r = spawnSync(path.join(other, 'packages/cli/bin/brine'), ['local', 'state.show_lowstate', ...args], {
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, BRINE_SNAPSHOT: 'show' },
+    encoding: 'utf8',
+  });
+  t.equal(r.status, 0, r.stderr);
+  t.same(
+    r.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('brine: start: '))
+      .map((l) => l.slice(14).replace(/ .*/, '')),
+    ['snapshot'],
+  );
 });
 
 t.test('the modules when the snapshot does not fit, with the same answer and no error', async (t) => {

@@ -13,8 +13,12 @@ export interface SaltArgs {
 const PLAIN_WORD = /^[A-Za-z_][\w.,/-]*$/;
 const YAML_WORD = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|[eE]-?\d+)$/;
 
+/** The booleans `test=True` and the like spell: read as the yaml library reads them, without loading it. */
+const BOOLEANS: Record<string, boolean> = { True: true, true: true, TRUE: true, False: false, false: false, FALSE: false };
+
 export function yamlifyArg(text: string): unknown {
   if (text === '') return '';
+  if (Object.hasOwn(BOOLEANS, text)) return BOOLEANS[text];
   // SLS and function names need no YAML parser (whose load costs a `brine local` start)
   if (PLAIN_WORD.test(text) && !YAML_WORD.test(text)) return text;
   return yamlifyThroughYaml(text);

@@ -1,7 +1,7 @@
 // The entry of `brine`'s startup snapshot: scripts/snapshot.mjs bundles it (as CommonJS, with the
 // whole CLI) and builds the blob from it; packages/cli/bin/brine starts it for `local` and `call`.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import Module, { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { bundleState } from './bundle-check.js';
@@ -59,8 +59,19 @@ function exitOnError(err: unknown): void {
 
 // (the builder takes the snapshot once its event loop is empty: after the warm-up)
 if (startupSnapshot.isBuildingSnapshot()) {
+  // a package from node_modules loaded now would make every run of the blob fail an assertion of
+  // Node's: the warm-up fails instead, naming it
+  const loader = Module as unknown as { _load(id: string, ...rest: unknown[]): unknown };
+  const load = loader._load;
+  loader._load = function (this: unknown, id: string, ...rest: unknown[]) {
+    if (!isBuiltin(id)) throw new Error(`the warm-up loaded ${id} from node_modules`);
+    return load.call(this, id, ...rest);
+  };
   void warmUp(main).then(
-    () => startupSnapshot.setDeserializeMainFunction(() => restored().catch(exitOnError)),
+    () => {
+      loader._load = load;
+      startupSnapshot.setDeserializeMainFunction(() => restored().catch(exitOnError));
+    },
     (err: unknown) => {
       process.stderr.write(`brine snapshot: ${String(err)}\n`);
       process.exit(1);

@@ -1,5 +1,5 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import type { main as Main } from './main.js';
 
@@ -40,6 +40,59 @@ const TREE: Record<string, string> = {
 };
 
 /**
+ * A tree applied while the snapshot is built (test=True, then for real; printed as JSON and by the
+ * highstate outputter): new files, one in place, a mode, a folder, a template, test states and
+ * requires leave the runtime, those state modules and the outputs compiled and initialised. What
+ * it fills in that belongs to the build host (the clock's origin, umask, temp-name bytes, account
+ * tables, availability) is forgotten at restore. File names are under `out`.
+ */
+function applyTree(out: string): Record<string, string> {
+  return {
+    'warm/init.sls': [
+      'new-file:',
+      '  file.managed:',
+      `    - name: ${out}/new.txt`,
+      '    - contents: new',
+      '    - makedirs: True',
+      'same-file:',
+      '  file.managed:',
+      `    - name: ${out}/same.txt`,
+      '    - contents: same',
+      `    - user: ${userInfo().username}`,
+      '    - require:',
+      '      - file: new-file',
+      'changed-file:',
+      '  file.managed:',
+      `    - name: ${out}/changed.txt`,
+      '    - contents: changed',
+      "    - mode: '0640'",
+      'noted:',
+      '  test.succeed_with_changes:',
+      '    - require:',
+      '      - file: changed-file',
+      'nothing:',
+      '  test.nop: []',
+      'folder:',
+      '  file.directory:',
+      `    - name: ${out}/folder`,
+      'from-source:',
+      '  file.managed:',
+      `    - name: ${out}/folder/conf`,
+      '    - source: salt://warm/conf.j2',
+      '    - template: jinja',
+      '    - context:',
+      '        port: 80',
+      '    - require:',
+      '      - file: folder',
+      '',
+    ].join('\n'),
+    'warm/conf.j2': 'port {{ port }} on {{ grains.os }}\n',
+    'out/same.txt': 'same\n',
+    'out/changed.txt': 'before\n',
+  };
+}
+
+/**
  * Runs the warm-up commands in a fresh temporary folder (removed after); throws when one fails.
  * Only Brine's own code may run here: a package from node_modules loaded now (the yaml package,
  * which the yaml output loads) makes every run of the snapshot fail an assertion of Node's.
@@ -50,7 +103,7 @@ export async function warmUp(main: typeof Main): Promise<void> {
   const saved = { BRINE_TEMPLATE_CACHE: process.env.BRINE_TEMPLATE_CACHE, BRINE_PROBE_CACHE: process.env.BRINE_PROBE_CACHE };
   process.env.BRINE_TEMPLATE_CACHE = process.env.BRINE_PROBE_CACHE = 'off';
   try {
-    for (const [rel, text] of Object.entries(TREE)) {
+    for (const [rel, text] of Object.entries({ ...TREE, ...applyTree(path.join(dir, 'out')) })) {
       mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
       writeFileSync(path.join(dir, rel), text);
     }
@@ -58,6 +111,10 @@ export async function warmUp(main: typeof Main): Promise<void> {
     for (const args of [
       ['local', 'state.show_lowstate', ...common, '--out', 'json'],
       ['local', 'state.show_highstate', ...common, '--out', 'json'],
+      ['local', 'state.apply', 'warm', 'test=True', ...common, '--out', 'json'],
+      ['local', 'state.apply', 'warm', ...common, '--out', 'json'],
+      ['local', 'state.apply', 'warm', 'test=True', ...common],
+      ['local', 'state.apply', 'warm', ...common],
     ]) {
       let errors = '';
       const code = await main(args, { stdout: () => {}, stderr: (t) => void (errors += t), cwd: dir, env: {} });

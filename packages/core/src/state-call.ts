@@ -1,3 +1,4 @@
+import { forgetAtSnapshotRestore } from './host/snapshot-restore.js';
 import type { LowChunk } from './types.js';
 import type { Availability, StateModule, StateReturn } from './state-module.js';
 
@@ -11,7 +12,9 @@ export interface AvailabilityCache {
   set(module: StateModule, p: Promise<Availability>): unknown;
 }
 
-const processWide = new WeakMap<StateModule, Promise<Availability>>();
+let processWide = new WeakMap<StateModule, Promise<Availability>>();
+// what the startup snapshot's warm-up found available is the build host's
+forgetAtSnapshotRestore(() => (processWide = new WeakMap()));
 
 /** A module's availability; a throwing `available()` is an unavailable module with its message. */
 export function moduleAvailability(module: StateModule, cache: AvailabilityCache = processWide): Promise<Availability> {

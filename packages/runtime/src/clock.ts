@@ -1,3 +1,5 @@
+import { forgetAtSnapshotRestore } from '@brine/core';
+
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** `HH:MM:SS.` of the last second formatted (and its zone): a run starts thousands of states within one second. */
@@ -24,7 +26,7 @@ export function roundDuration(ms: number): number {
 }
 
 /** Fixed for the thread's life; its getter costs more than a state's own work. */
-const ORIGIN = performance.timeOrigin;
+let ORIGIN = performance.timeOrigin;
 
 /**
  * The epoch milliseconds the current local second began at, and its `HH:MM:SS.`: states that
@@ -32,6 +34,13 @@ const ORIGIN = performance.timeOrigin;
  */
 let secondStart = NaN;
 let secondPrefix = '';
+
+// the startup snapshot's warm-up applies a tree: its origin and seconds (and zone) are the build's
+forgetAtSnapshotRestore(() => {
+  ORIGIN = performance.timeOrigin;
+  lastSecond = lastOffset = secondStart = NaN;
+  lastPrefix = secondPrefix = '';
+});
 
 /** formatStartTime of the instant `epoch` (fractional milliseconds since the epoch). */
 export function startTimeOf(epoch: number): string {

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { CommandRunner } from '@brine/core';
+import { forgetAtSnapshotRestore, type CommandRunner } from '@brine/core';
 
 export interface PasswdEntry {
   name: string;
@@ -28,6 +28,8 @@ interface Table<T> {
   byId: Map<number, T>;
 }
 const caches = new Map<string, Table<unknown>>();
+// the startup snapshot's tables are the build host's (an equal mtime does not make them this one's)
+forgetAtSnapshotRestore(() => caches.clear());
 const EMPTY: Table<never> = { mtimeMs: -1, entries: [], byName: new Map<string, never>(), byId: new Map<number, never>() };
 
 function readTable<T extends { name: string }>(path: string, parse: (f: string[]) => T | undefined, idOf: (e: T) => number): Table<T> {

@@ -2,7 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile, chown, chmod, mkdir } from '../../util/sync-fs.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { closeSync, constants, fchmodSync, fstatSync, openSync, unlinkSync, writeSync, type Stats } from 'node:fs';
-import type { CommandRunner, StateReturn } from '@brine/core';
+import { forgetAtSnapshotRestore, type CommandRunner, type StateReturn } from '@brine/core';
 import { localOwnerNames, modeOf, ownerNames, lstatOrUndefined } from '../../util/fs-meta.js';
 
 export function start(name: string): StateReturn {
@@ -143,6 +143,14 @@ let cachedUmask: number | undefined;
 function umask(): number {
   return (cachedUmask ??= process.umask());
 }
+
+// a run from the startup snapshot: the build's random bytes (every run would pick the same temp
+// names) and umask are not the run's
+forgetAtSnapshotRestore(() => {
+  pool = Buffer.alloc(0);
+  used = 0;
+  cachedUmask = undefined;
+});
 
 /** Mode a new file gets: 0666 less the process umask, as open(2) would give it. */
 export function defaultFileMode(): number {
