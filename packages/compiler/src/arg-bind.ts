@@ -46,6 +46,16 @@ function resourceNames(id: string, list: unknown[]): string[] {
   return [name ?? id];
 }
 
+/** Whether a value has `${` in a string anywhere (findArgBindRefs' answers are objects: most values have none). */
+function mentionsRef(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('${');
+  if (Array.isArray(value)) return value.some(mentionsRef);
+  if (value !== null && typeof value === 'object') {
+    for (const k in value) if (Object.hasOwn(value, k) && mentionsRef((value as Decl)[k])) return true;
+  }
+  return false;
+}
+
 export function argBind(high: HighData, origins?: Record<string, IdOrigin>): StageResult<HighData> {
   const diagnostics: Diagnostic[] = [];
   // copied when a declaration changes: most trees bind nothing, and the copy of 10,000 IDs is not free
@@ -68,7 +78,7 @@ export function argBind(high: HighData, origins?: Record<string, IdOrigin>): Sta
         const key = argKey(arg);
         if (key === undefined) return;
         if (key === 'arg_bind') existing = i;
-        if (REQUISITE_KEYS.has(key) || key === 'names') return;
+        if (REQUISITE_KEYS.has(key) || key === 'names' || !mentionsRef((arg as Decl)[key])) return;
         const { uses, errors } = findArgBindRefs(key, (arg as Decl)[key]);
         if (uses.length === 0 && errors.length === 0) return;
         const at = locate(origins, id, `${state}/${key}`);

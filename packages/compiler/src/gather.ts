@@ -2,7 +2,7 @@ import type { Diagnostic, HighData, Matches } from '@brine/core';
 import type { HostCallRecord } from '@brine/jinja';
 import { compilerErrors } from './errors.js';
 import { globMatch, isGlob } from './glob.js';
-import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './render/types.js';
+import type { IdPositions, PositionMap, RenderContext, RenderInput, RenderOutput } from './render/types.js';
 import { injectAutoOrder, standardizeFile } from './state-decls.js';
 import { readSls, slsIndex, type StateTree } from './state-tree.js';
 import { describe } from './top.js';
@@ -48,6 +48,30 @@ export interface Gathered {
   rendered: string[];
   /** The host calls the templates made, once each, in the order first made. */
   hostCalls: HostCallRecord[];
+}
+
+/** An IdOrigin whose state and argument positions are read from the render's when asked (only diagnostics ask). */
+class Origin implements IdOrigin {
+  readonly env: string;
+  readonly sls: string;
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly #at: IdPositions | undefined;
+  constructor(env: string, sls: string, file: string, at: IdPositions | undefined) {
+    this.env = env;
+    this.sls = sls;
+    this.file = file;
+    this.line = at?.pos.line;
+    this.column = at?.pos.column;
+    this.#at = at;
+  }
+  get states(): IdOrigin['states'] {
+    return this.#at?.states ?? {};
+  }
+  get args(): IdOrigin['args'] {
+    return this.#at?.args ?? {};
+  }
 }
 
 interface Ctx {
@@ -195,16 +219,7 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
   standardizeFile(state, sls, env, out.positions, ctx.diagnostics);
   for (const id of Object.keys(state)) {
     if (id.startsWith('__')) continue;
-    const p = out.positions.ids[id];
-    ctx.latest[id] = {
-      env,
-      sls,
-      file: path,
-      line: p?.pos.line,
-      column: p?.pos.column,
-      states: p?.states ?? {},
-      args: p?.args ?? {},
-    };
+    ctx.latest[id] = new Origin(env, sls, path, out.positions.ids[id]);
     ctx.origins[id] ??= ctx.latest[id]!;
   }
   // The file's own IDs come first in its dict, the included ones after, like Salt's update().

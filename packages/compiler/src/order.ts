@@ -35,11 +35,19 @@ export function orderChunks(chunks: LowChunk[]): { value: LowChunk[]; diagnostic
     if ((c.order as number) < 0) c.order = cap + 1_000_000 + (c.order as number);
     out.push(c as LowChunk);
   }
-  const keyed = out.map((c, i) => ({ c, i, s: `${c.state}${c.name}${c.fun}` }));
-  keyed.sort((a, b) => {
-    if (a.c.order !== b.c.order) return a.c.order - b.c.order;
-    if (a.s !== b.s) return a.s < b.s ? -1 : 1;
-    return a.i - b.i;
+  // sort() is stable: equal keys keep the compile's order. The string key is made for chunks
+  // whose orders tie only (in most trees every chunk has an order of its own).
+  let keys: Map<LowChunk, string> | undefined;
+  const key = (c: LowChunk): string => {
+    let k = (keys ??= new Map()).get(c);
+    if (k === undefined) keys.set(c, (k = `${c.state}${c.name}${c.fun}`));
+    return k;
+  };
+  out.sort((a, b) => {
+    if (a.order !== b.order) return a.order - b.order;
+    const ka = key(a);
+    const kb = key(b);
+    return ka === kb ? 0 : ka < kb ? -1 : 1;
   });
-  return { value: keyed.map((k) => k.c), diagnostics: [] };
+  return { value: out, diagnostics: [] };
 }

@@ -115,8 +115,9 @@ function standardDecl(
   // A new object instead of deleting keys: deleted properties turn V8 objects into slow
   // dictionaries, and every later stage reads these declarations.
   const out: Record<string, unknown> = {};
-  const moved: Array<[string, unknown[]]> = [];
-  const seenModules = new Set<string>();
+  // made for the declarations that have more than one module key (no Set or list per ID of a tree)
+  let moved: Array<[string, unknown[]]> | undefined;
+  let seenModules: string[] | undefined;
   for (const key of Object.keys(decl)) {
     let value = decl[key];
     if (key.startsWith('_')) {
@@ -131,12 +132,12 @@ function standardDecl(
     }
     const dot = key.indexOf('.');
     if (dot <= 0) {
-      seenModules.add(key);
+      (seenModules ??= []).push(key);
       out[key] = value;
       continue;
     }
     const mod = key.slice(0, dot);
-    if (seenModules.has(mod) || (mod in decl && mod !== key)) {
+    if (seenModules?.includes(mod) || (mod in decl && mod !== key)) {
       const p = positions?.ids[id]?.states[key];
       diagnostics.push(
         compilerErrors.diag(
@@ -150,10 +151,10 @@ function standardDecl(
     }
     // Salt moves a short dec to the end of the ID, with the function last in its list.
     value.push(key.slice(dot + 1));
-    moved.push([mod, value]);
-    seenModules.add(mod);
+    (moved ??= []).push([mod, value]);
+    (seenModules ??= []).push(mod);
   }
-  for (const [mod, value] of moved) out[mod] = value;
+  if (moved) for (const [mod, value] of moved) out[mod] = value;
   if (!('__sls__' in out)) out.__sls__ = sls;
   if (!('__env__' in out)) out.__env__ = env;
   return out;

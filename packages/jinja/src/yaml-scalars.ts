@@ -49,6 +49,8 @@ export function plain(s: string): unknown {
   const c = s.charCodeAt(0);
   // Only strings that cannot be anything else skip the checks below.
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 47 || c === 95) {
+    // the boolean words are 2 to 5 letters: longer keys and values skip both patterns
+    if (s.length > 5) return s;
     if (YAML_TRUE.test(s)) return true;
     if (YAML_FALSE.test(s)) return false;
     return s;
