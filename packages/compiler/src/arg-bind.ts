@@ -56,6 +56,12 @@ function mentionsRef(value: unknown): boolean {
   return false;
 }
 
+/** An argument that may hold a reference: not a requisite or `names`, with `${` in a string of its value. */
+function mayBind(arg: unknown): boolean {
+  const key = argKey(arg);
+  return key !== undefined && !REQUISITE_KEYS.has(key) && key !== 'names' && mentionsRef((arg as Decl)[key]);
+}
+
 export function argBind(high: HighData, origins?: Record<string, IdOrigin>): StageResult<HighData> {
   const diagnostics: Diagnostic[] = [];
   // copied when a declaration changes: most trees bind nothing, and the copy of 10,000 IDs is not free
@@ -66,11 +72,10 @@ export function argBind(high: HighData, origins?: Record<string, IdOrigin>): Sta
     const decl = high[id];
     if (!isDict(decl)) continue;
     let newDecl: Decl | undefined;
-    for (const state of Object.keys(decl)) {
-      if (state.startsWith('__')) continue;
+    for (const state in decl) {
       const list = decl[state];
-      if (!Array.isArray(list)) continue;
-      // made for the rare state that binds: this loop runs for every state of the tree
+      // the lists that bind are looked at closely; the others (nearly all) make nothing
+      if (state.startsWith('__') || !Array.isArray(list) || !list.some(mayBind)) continue;
       let entries: Array<Record<string, string>> | undefined;
       let seen: Set<string> | undefined;
       let existing = -1;
@@ -78,7 +83,7 @@ export function argBind(high: HighData, origins?: Record<string, IdOrigin>): Sta
         const key = argKey(arg);
         if (key === undefined) return;
         if (key === 'arg_bind') existing = i;
-        if (REQUISITE_KEYS.has(key) || key === 'names' || !mentionsRef((arg as Decl)[key])) return;
+        if (REQUISITE_KEYS.has(key) || key === 'names') return;
         const { uses, errors } = findArgBindRefs(key, (arg as Decl)[key]);
         if (uses.length === 0 && errors.length === 0) return;
         const at = locate(origins, id, `${state}/${key}`);

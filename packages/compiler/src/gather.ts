@@ -19,7 +19,10 @@ export interface GatherInput {
   render: (input: RenderInput) => RenderOutput;
 }
 
-/** Where an ID was declared, for diagnostics of later stages. */
+/**
+ * Where an ID was declared, for diagnostics of later stages. `states` and `args` are worked out
+ * when first read (Origin): a structured-clone copy (the compile worker's answer) has neither.
+ */
 export interface IdOrigin {
   env: string;
   sls: string;

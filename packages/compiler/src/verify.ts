@@ -255,48 +255,67 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
   return { value: chunks, diagnostics };
 }
 
-/** One cycle per strongly connected component (Tarjan, iterative: requisite chains get long). */
+/**
+ * One cycle per strongly connected component (Tarjan, iterative: requisite chains get long). The
+ * walk's path is kept in two typed arrays and a component of one state makes no list: a tree of
+ * 10,000 states has 10,000 components.
+ */
 function findCycles(graph: number[][]): number[][] {
   const n = graph.length;
-  const indexOf = new Array<number>(n).fill(-1);
-  const low = new Array<number>(n).fill(0);
-  const onStack = new Array<boolean>(n).fill(false);
+  const indexOf = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
   const stack: number[] = [];
   const cycles: number[][] = [];
+  // the path: a node and the index of its next edge; a node goes on it once (unvisited), so n fits
+  const pathNode = new Int32Array(n);
+  const pathEdge = new Int32Array(n);
   let counter = 0;
   for (let root = 0; root < n; root++) {
     if (indexOf[root] !== -1) continue;
-    const work: Array<[number, number]> = [[root, 0]];
-    while (work.length > 0) {
-      const top = work[work.length - 1]!;
-      const [v, ei] = top;
+    pathNode[0] = root;
+    pathEdge[0] = 0;
+    let depth = 1;
+    while (depth > 0) {
+      const v = pathNode[depth - 1]!;
+      const ei = pathEdge[depth - 1]!;
       if (ei === 0 && indexOf[v] === -1) {
         indexOf[v] = low[v] = counter++;
         stack.push(v);
-        onStack[v] = true;
+        onStack[v] = 1;
       }
-      if (ei < graph[v]!.length) {
-        top[1]++;
-        const w = graph[v]![ei]!;
-        if (indexOf[w] === -1) work.push([w, 0]);
-        else if (onStack[w]) low[v] = Math.min(low[v]!, indexOf[w]!);
+      const out = graph[v]!;
+      if (ei < out.length) {
+        pathEdge[depth - 1] = ei + 1;
+        const w = out[ei]!;
+        if (indexOf[w] === -1) {
+          pathNode[depth] = w;
+          pathEdge[depth] = 0;
+          depth++;
+        } else if (onStack[w]) low[v] = Math.min(low[v]!, indexOf[w]!);
         continue;
       }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1]![0];
+      depth--;
+      if (depth > 0) {
+        const parent = pathNode[depth - 1]!;
         low[parent] = Math.min(low[parent]!, low[v]!);
       }
-      if (low[v] === indexOf[v]) {
-        const comp: number[] = [];
-        let w: number;
-        do {
-          w = stack.pop()!;
-          onStack[w] = false;
-          comp.push(w);
-        } while (w !== v);
-        if (comp.length > 1 || graph[v]!.includes(v)) cycles.push(cyclePath(graph, new Set(comp), v));
+      if (low[v] !== indexOf[v]) continue;
+      if (stack[stack.length - 1] === v) {
+        // a component of one node: a cycle only through an edge to itself
+        stack.pop();
+        onStack[v] = 0;
+        if (out.includes(v)) cycles.push(cyclePath(graph, new Set([v]), v));
+        continue;
       }
+      const comp: number[] = [];
+      let w: number;
+      do {
+        w = stack.pop()!;
+        onStack[w] = 0;
+        comp.push(w);
+      } while (w !== v);
+      cycles.push(cyclePath(graph, new Set(comp), v));
     }
   }
   return cycles;

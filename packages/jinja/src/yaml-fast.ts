@@ -25,8 +25,20 @@ interface Line {
   no: number;
 }
 
+type KeySplit = { key: string; rest: string; keyLen: number } | undefined;
+
+/** The last line split and its answer: a map's first line is split twice, once to see that a map starts there (isEntry), once to read it. */
+let lastText = '';
+let lastSplit: KeySplit;
+
 /** Splits `key: rest`; undefined when the line is not a simple mapping entry. */
-function splitKey(text: string): { key: string; rest: string; keyLen: number } | undefined {
+function splitKey(text: string): KeySplit {
+  if (text === lastText) return lastSplit;
+  lastText = text;
+  return (lastSplit = splitKeyOnce(text));
+}
+
+function splitKeyOnce(text: string): KeySplit {
   let key: string;
   let after: string;
   if (text.startsWith('"') || text.startsWith("'")) {
