@@ -82,7 +82,7 @@ interface Ctx {
   mods: Set<string>;
   order: { next: number };
   origins: Record<string, IdOrigin>;
-  /** The most recent declaration of each ID: where a duplicate is reported. */
+  /** The most recent declaration of an ID declared more than once (else see origins): where a duplicate is reported. */
   latest: Record<string, IdOrigin>;
   meta: MetaSections;
   diagnostics: Diagnostic[];
@@ -222,8 +222,10 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
   standardizeFile(state, sls, env, out.positions, ctx.diagnostics);
   for (const id of Object.keys(state)) {
     if (id.startsWith('__')) continue;
-    ctx.latest[id] = new Origin(env, sls, path, out.positions.ids[id]);
-    ctx.origins[id] ??= ctx.latest[id]!;
+    const origin = new Origin(env, sls, path, out.positions.ids[id]);
+    // the latest of a duplicate ID only: for the others it is the first (one table write, not two)
+    if (ctx.origins[id] === undefined) ctx.origins[id] = origin;
+    else ctx.latest[id] = origin;
   }
   // The file's own IDs come first in its dict, the included ones after, like Salt's update().
   mergeInto(ctx, state, included, env, sls);

@@ -262,6 +262,9 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
  */
 function findCycles(graph: number[][]): number[][] {
   const n = graph.length;
+  // a cycle needs an edge to the same or a later chunk; a low state whose requisites all name
+  // earlier chunks (most: the order puts what is required first) has none, and no walk is made
+  if (onlyBackEdges(graph)) return [];
   const indexOf = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
   const onStack = new Uint8Array(n);
@@ -319,6 +322,14 @@ function findCycles(graph: number[][]): number[][] {
     }
   }
   return cycles;
+}
+
+function onlyBackEdges(graph: number[][]): boolean {
+  for (let v = 0; v < graph.length; v++) {
+    const out = graph[v]!;
+    for (let k = 0; k < out.length; k++) if (out[k]! >= v) return false;
+  }
+  return true;
 }
 
 /** A concrete cycle through `start` inside one component, for a readable message. */
