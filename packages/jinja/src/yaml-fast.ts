@@ -94,10 +94,13 @@ class Reader {
   readonly anchors = new Anchors();
   /** The line numbers block scalars took, first and last. */
   readonly blocks: Array<[number, number]> = [];
-  constructor(lines: Line[], positions: FastPositions, raw: string[]) {
+  /** The deepest maps whose key positions are kept (POSITIONS_DEPTH, or 0: a file's IDs only). */
+  readonly keepDepth: number;
+  constructor(lines: Line[], positions: FastPositions, raw: string[], keepDepth: number) {
     this.lines = lines;
     this.positions = positions;
     this.raw = raw;
+    this.keepDepth = keepDepth;
   }
 
   /** A block node whose lines are indented exactly `indent`. */
@@ -109,7 +112,7 @@ class Reader {
 
   map(indent: number): unknown {
     const out: Record<string, unknown> = {};
-    const keep = this.depth <= POSITIONS_DEPTH;
+    const keep = this.depth <= this.keepDepth;
     // made with its first key (a block map has one): an array literal is the size it holds
     let pos: KeyPositions | undefined;
     let merged: Set<string> | undefined;
@@ -302,7 +305,7 @@ class Reader {
       // where that loader's moved line puts the key: right of the opening bracket
       if (k > 0 && indents[k] <= bracket) this.moved.push([into, into.length - 1, column - indents[k] + bracket + 1]);
     };
-    const value = flowValue(new FlowText(this.untrimmed(first, rest), more, starts), at, this.positions, this.depth);
+    const value = flowValue(new FlowText(this.untrimmed(first, rest), more, starts), at, this.positions, this.depth, this.keepDepth);
     this.blocks.push([first.no + 1, no]);
     while (this.i < this.lines.length && this.lines[this.i].no <= no) this.i++;
     return value;
@@ -393,8 +396,12 @@ function decline(why: string): undefined {
   return undefined;
 }
 
-/** Parses `text` when it is in the simple subset; undefined means "use the full parser". */
-export function fastYaml(source: string): FastResult | undefined {
+/**
+ * Parses `text` when it is in the simple subset; undefined means "use the full parser". Key
+ * positions are kept for maps down to `keepDepth` (see POSITIONS_DEPTH); where they are kept
+ * changes neither the value nor what the fast path takes.
+ */
+export function fastYaml(source: string, keepDepth = POSITIONS_DEPTH): FastResult | undefined {
   if (ODD_SPACE.test(source)) return decline('Unicode line break, white space other than space and tab, or a control character');
   let text = source;
   if (text.includes('\r')) {
@@ -434,7 +441,7 @@ export function fastYaml(source: string): FastResult | undefined {
   // a Map, not a WeakMap: it lives no longer than the result, and a large WeakMap is work for every GC
   const positions: FastPositions = new Map();
   if (lines.length === 0) return { value: null, positions };
-  const reader = new Reader(lines, positions, raw);
+  const reader = new Reader(lines, positions, raw, keepDepth);
   const first = lines[0];
   let value: unknown;
   if (first.text[0] === '{' || first.text[0] === '[') {
