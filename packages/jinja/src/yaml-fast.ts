@@ -142,33 +142,36 @@ class Reader {
   }
 
   seq(indent: number): unknown {
-    const out: unknown[] = [];
+    // made with its first item, as a literal: a list of one (most requisite lists) holds one
+    // slot, where a first push makes room for 17
+    let out: unknown[] | undefined;
     this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
       if (line.indent > indent || !(line.text.startsWith('- ') || line.text === '-')) return giveUp('seq: more-indented or not an item', line.no);
       const rest = line.text === '-' ? '' : line.text.slice(2);
-      const pad = rest.length - rest.trimStart().length;
       const item = rest.trimStart();
-      if (item.startsWith('- ') || item === '-' || rest.slice(0, pad).includes('\t')) return giveUp('seq: nested item on one line', line.no);
+      const pad = rest.length - item.length;
+      if (item.startsWith('- ') || item === '-' || (pad > 0 && rest.slice(0, pad).includes('\t'))) return giveUp('seq: nested item on one line', line.no);
       const kv = item === '' ? undefined : splitKey(item);
+      let v: unknown;
       if (kv) {
-        // `- key: value` starts a map indented at the key's column.
-        const inner = indent + 2 + pad;
-        this.lines[this.i] = { indent: inner, text: item, no: line.no };
-        const v = this.map(inner);
-        if (v === GIVE_UP) return GIVE_UP;
-        out.push(v);
+        // `- key: value` starts a map indented at the key's column: the line is read again as
+        // its first, from the key on (changed in place: nothing else holds the line)
+        line.indent = indent + 2 + pad;
+        line.text = item;
+        v = this.map(line.indent);
       } else {
         this.i++;
-        const v = this.value(item, indent, false);
-        if (v === GIVE_UP) return GIVE_UP;
-        out.push(v);
+        v = this.value(item, indent, false);
       }
+      if (v === GIVE_UP) return GIVE_UP;
+      if (out) out.push(v);
+      else out = [v];
     }
     this.depth--;
-    return out;
+    return out ?? [];
   }
 
   /** The value after `key:` or `-`: inline scalar, or a nested block below. */
