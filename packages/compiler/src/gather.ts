@@ -112,7 +112,9 @@ function resolveRelative(include: string, sls: string, isInit: boolean): string 
 function mergeInto(ctx: Ctx, into: HighData, from: HighData, env: string, sls: string): void {
   if (from.__extend__) (into.__extend__ ??= []).push(...from.__extend__);
   if (from.__exclude__) (into.__exclude__ ??= []).push(...from.__exclude__);
-  for (const id of Object.keys(from)) {
+  const idList = Object.keys(from);
+  for (let k = 0; k < idList.length; k++) {
+    const id = idList[k]!;
     if (id === '__extend__' || id === '__exclude__') continue;
     const existing = into[id] as Record<string, unknown> | undefined;
     if (existing !== undefined) {
@@ -213,14 +215,18 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
     ctx.meta.SLS[sls] = state.META;
     delete state.META;
   }
-  for (const id of Object.keys(state)) {
+  const metaIds = Object.keys(state);
+  for (let k = 0; k < metaIds.length; k++) {
+    const id = metaIds[k]!;
     const decl = state[id];
     if (id.startsWith('__') || decl === null || typeof decl !== 'object' || Array.isArray(decl) || !('META' in decl)) continue;
     ctx.meta.ID_DECS[`${sls}.${id}`] = (decl as Record<string, unknown>).META;
     delete (decl as Record<string, unknown>).META;
   }
   standardizeFile(state, sls, env, out.positions, ctx.diagnostics);
-  for (const id of Object.keys(state)) {
+  const originIds = Object.keys(state);
+  for (let k = 0; k < originIds.length; k++) {
+    const id = originIds[k]!;
     if (id.startsWith('__')) continue;
     const origin = new Origin(env, sls, path, out.positions.ids[id]);
     // the latest of a duplicate ID only: for the others it is the first (one table write, not two)

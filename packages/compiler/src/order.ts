@@ -8,14 +8,16 @@ import type { Diagnostic, LowChunk } from '@brine/core';
  */
 export function orderChunks(chunks: LowChunk[]): { value: LowChunk[]; diagnostics: Diagnostic[] } {
   let cap = 1;
-  for (const c of chunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i]!;
     const o = c.order as unknown;
     if (typeof o === 'number' && Number.isInteger(o) && o > cap - 1 && o > 0) cap = o + 100;
   }
   // Chunks are normalised in place (they are the compile stage's own, fresh objects); only a
   // names chunk is copied, to drop `name_order` without a property delete.
   const out: LowChunk[] = [];
-  for (const src of chunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    const src = chunks[i]!;
     let c = src as Record<string, unknown>;
     if (!('order' in c)) {
       c.order = cap;

@@ -190,14 +190,17 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
   const targets = (kind: string, name: string): Array<[string, string]> => (kind === 'sls' ? findSls(high, name) : findName(high, name, kind));
   const uses: Array<[string, string]> = [];
 
-  for (const id of ids(high)) {
+  const idList = ids(high);
+  for (let k = 0; k < idList.length; k++) {
+    const id = idList[k]!;
     const decl = high[id] as Decl;
     if (!isDict(decl)) continue;
     // stateKeys() inline: no array per declaration
     for (const state in decl) {
       const own = decl[state] as StateArg[];
       if (state.startsWith('__') || !Array.isArray(own)) continue;
-      for (const arg of own) {
+      for (let a = 0; a < own.length; a++) {
+        const arg = own[a]!;
         const key = argKey(arg);
         if (key === undefined || !(IN_KEYS.has(key) || key === 'use' || key === 'prereq')) continue;
         const refs = refsOf((arg as Record<string, unknown>)[key], id, key, origins, state, diagnostics);

@@ -102,7 +102,9 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
     severity: 'error' | 'warning' = 'error',
   ) => diagnostics.push(compilerErrors.diag(code, args, at(origins, id, path), severity));
 
-  for (const id of Object.keys(high)) {
+  const idList = Object.keys(high);
+  for (let k = 0; k < idList.length; k++) {
+    const id = idList[k]!;
     if (id.startsWith('__')) continue;
     const decl = high[id] as Decl;
     if (!isDict(decl)) {
@@ -158,7 +160,8 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
             err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: isDict(value) ? 'a dictionary' : JSON.stringify(value) }, id, `${state}/${key}`);
             continue;
           }
-          for (const ref of value) {
+          for (let r = 0; r < value.length; r++) {
+            const ref = value[r]!;
             if (!goodRef(ref)) err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: JSON.stringify(ref) }, id, `${state}/${key}`);
           }
         } else if (key === 'names') {
@@ -205,7 +208,8 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
       const key = RUNTIME_REQUISITES[k]!;
       const list = c[key];
       if (!Array.isArray(list)) continue;
-      for (const ref of list) {
+      for (let r = 0; r < list.length; r++) {
+        const ref = list[r]!;
         const target = parseRequisiteRef(ref);
         if (!target) continue;
         checkRef(c, i, key, target);
@@ -226,7 +230,8 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
       );
       return;
     }
-    for (const t of found) {
+    for (let j = 0; j < found.length; j++) {
+      const t = found[j]!;
       if (ORDERING.has(key)) edge(target.kind === 'sls' ? slsEdges : edges, i, pos.get(t)!);
       else if (key === 'prereq') edge(prereqEdges, i, pos.get(t)!);
     }

@@ -301,34 +301,34 @@ class FastFile {
 class FastIdPositions implements IdPositions {
   readonly pos: SourcePos;
   readonly #id: string;
-  #file: FastFile | undefined;
-  #states: Record<string, SourcePos> = {};
-  #args: Record<string, SourcePos> = {};
+  readonly #file: FastFile;
+  #states: Record<string, SourcePos> | undefined;
+  #args: Record<string, SourcePos> | undefined;
   constructor(pos: SourcePos, id: string, file: FastFile) {
     this.pos = pos;
     this.#id = id;
     this.#file = file;
   }
   get states(): Record<string, SourcePos> {
-    this.#fill();
-    return this.#states;
+    return (this.#states ??= this.#fill().states);
   }
   get args(): Record<string, SourcePos> {
-    this.#fill();
-    return this.#args;
+    return (this.#args ??= this.#fill().args);
   }
-  #fill(): void {
+  #fill(): { states: Record<string, SourcePos>; args: Record<string, SourcePos> } {
+    const states: Record<string, SourcePos> = {};
+    const args: Record<string, SourcePos> = {};
+    this.#states = states;
+    this.#args = args;
     const file = this.#file;
-    if (!file) return;
-    this.#file = undefined;
     const { value, positions } = file.all();
     const decl = isObj(value) ? value[this.#id] : undefined;
-    if (!isObj(decl)) return;
+    if (!isObj(decl)) return { states, args };
     // declarations and argument maps are small: a scan each, in Object.keys order
     const declPos = positions.get(decl);
     for (const state of Object.keys(decl)) {
       const s = keyAt(declPos, state);
-      if (s >= 0) this.#states[state] = file.at(declPos!, s);
+      if (s >= 0) states[state] = file.at(declPos!, s);
       const list = decl[state];
       if (!Array.isArray(list)) continue;
       for (const item of list) {
@@ -337,10 +337,11 @@ class FastIdPositions implements IdPositions {
         for (const arg of Object.keys(item)) {
           const a = keyAt(itemPos, arg);
           const key = `${state}/${arg}`;
-          if (a >= 0 && !(key in this.#args)) this.#args[key] = file.at(itemPos!, a);
+          if (a >= 0 && !(key in args)) args[key] = file.at(itemPos!, a);
         }
       }
     }
+    return { states, args };
   }
 }
 
