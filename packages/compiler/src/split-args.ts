@@ -17,6 +17,8 @@ import { isDict } from './high-util.js';
 export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>): { value: HighData; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const splitRun = (id: string, state: string, run: unknown[]): unknown[] | undefined => {
+    // most lists have nothing to split: said without a closure per list (every list of a tree comes here)
+    if (!run.some(manyKeys)) return undefined;
     let out: unknown[] | undefined;
     run.forEach((arg, i) => {
       // most arguments have one key: say so without listing them (every argument of a tree comes here)
@@ -73,6 +75,11 @@ export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>
     if (d2 !== decl) (out ??= { ...high })[id] = d2 as never;
   }
   return { value: out ?? high, diagnostics };
+}
+
+/** An argument dict with several keys. */
+function manyKeys(arg: unknown): boolean {
+  return isDict(arg) && !oneKey(arg);
 }
 
 /** A dict with at most one key, found without listing its keys. */
