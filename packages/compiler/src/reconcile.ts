@@ -39,21 +39,33 @@ type Extend = Array<Record<string, Record<string, unknown>>>;
 
 /**
  * Copy-on-write over high data: only the declarations and argument lists an extend touches are
- * copied, so the caller's high data stays unchanged without a deep copy of everything.
+ * copied, so the caller's high data stays unchanged without a deep copy of everything. The top
+ * level too is copied at the first write: most trees extend nothing, and a copy of 10,000 IDs is
+ * not free.
  */
 export class CowHigh {
   private readonly decls = new Set<string>();
   private readonly lists = new Set<string>();
-  readonly high: HighData;
+  readonly #source: HighData;
+  #copy: HighData | undefined;
   constructor(high: HighData) {
-    this.high = high;
+    this.#source = high;
+  }
+  /** The high data: the caller's until the first write, then the copy. */
+  get high(): HighData {
+    return this.#copy ?? this.#source;
+  }
+  /** The copy, made now: what a stage reads before it writes must be what it writes to. */
+  own(): HighData {
+    return (this.#copy ??= { ...this.#source });
   }
   decl(id: string): Decl {
+    const high = this.own();
     if (!this.decls.has(id)) {
-      this.high[id] = { ...(this.high[id] as Decl) };
+      high[id] = { ...(high[id] as Decl) };
       this.decls.add(id);
     }
-    return this.high[id] as Decl;
+    return high[id] as Decl;
   }
   list(id: string, state: string): StateArg[] {
     const decl = this.decl(id);
@@ -70,7 +82,8 @@ const where = locate;
 
 /** Applies extend data: requisite lists are merged, other arguments replaced, functions swapped. */
 export function applyExtend(cow: CowHigh, extend: Extend, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>, strictMissing = true): void {
-  const high = cow.high;
+  if (extend.length === 0) return;
+  const high = cow.own();
   for (const chunk of extend) {
     for (const [extId, body] of Object.entries(chunk)) {
       let id = extId;
@@ -319,10 +332,10 @@ export function applyExclude(high: HighData): void {
 /** The whole stage, as Salt orders it: extend, requisite_in (+use, prereq), exclude. */
 export function reconcile(input: ReconcileInput): { value: HighData; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const high: HighData = { ...input.high };
-  const cow = new CowHigh(high);
-  const extend = (high.__extend__ ?? []) as Extend;
-  delete high.__extend__;
+  // the input is not changed: written through the copy-on-write view (no copy when nothing is)
+  const cow = new CowHigh(input.high);
+  const extend = (input.high.__extend__ ?? []) as Extend;
+  if ('__extend__' in input.high) delete cow.own().__extend__;
   const seen = new Map<string, string>();
   for (const chunk of extend) {
     for (const [id, body] of Object.entries(chunk)) {
@@ -337,6 +350,6 @@ export function reconcile(input: ReconcileInput): { value: HighData; diagnostics
   }
   applyExtend(cow, extend, diagnostics, input.origins, true);
   requisiteIn(cow, diagnostics, input.origins);
-  applyExclude(high);
-  return { value: high, diagnostics };
+  if ('__exclude__' in cow.high) applyExclude(cow.own());
+  return { value: cow.high, diagnostics };
 }
