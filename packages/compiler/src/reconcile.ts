@@ -185,6 +185,11 @@ function refsOf(
   return out;
 }
 
+/** The (id, state) pairs a requisite_in reference names. */
+function targetsOf(high: HighData, kind: string, name: string): Array<[string, string]> {
+  return kind === 'sls' ? findSls(high, name) : findName(high, name, kind);
+}
+
 /** Folds `*_in`, `use`, `use_in`, `prereq` and `prereq_in` into extend data, then applies it. */
 export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>): void {
   const high = cow.high;
@@ -200,9 +205,7 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
     if (existing) existing[rkey]!.push(ref);
     else list.push({ [rkey]: [ref] });
   };
-  const targets = (kind: string, name: string): Array<[string, string]> => (kind === 'sls' ? findSls(high, name) : findName(high, name, kind));
   const uses: Array<[string, string]> = [];
-
   const idList = ids(high);
   for (let k = 0; k < idList.length; k++) {
     const id = idList[k]!;
@@ -225,7 +228,7 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
         // requisites come after those of targets named by ID, in Salt's key order).
         let hinges: Array<[string, string, string]> = [];
         for (const [kind, name] of refs) {
-          const found = targets(kind, name);
+          const found = targetsOf(high, kind, name);
           if (found.length === 0 && kind === 'sls' && IN_KEYS.has(key)) {
             // Salt extends each state of that SLS; with none there (an SLS of only includes, or
             // one not in this run), nothing is extended and the run goes on
