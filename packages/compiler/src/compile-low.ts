@@ -9,30 +9,35 @@ import { ids, isDict, type Decl } from './high-util.js';
  */
 export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Diagnostic[] } {
   const chunks: LowChunk[] = [];
-  for (const id of ids(high)) {
+  const idList = ids(high);
+  for (let k = 0; k < idList.length; k++) {
+    const id = idList[k]!;
     const body = high[id] as Decl;
     if (!isDict(body)) continue;
     // stateKeys() inline: no array per declaration
     for (const state in body) {
       const run = body[state] as StateArg[];
       if (state.startsWith('__') || !Array.isArray(run)) continue;
-      const funcs: string[] = [];
-      const names: unknown[] = [];
+      // made at the first function / name, as literals (a first push makes room for 17)
+      let funcs: string[] | undefined;
+      let names: unknown[] | undefined;
       const chunk: Record<string, unknown> = { state, name: id };
       if ('__sls__' in body) chunk.__sls__ = body.__sls__;
       if ('__env__' in body) chunk.__env__ = body.__env__;
       if ('__sls_included_from__' in body) chunk.__sls_included_from__ = body.__sls_included_from__;
       chunk.__id__ = id;
-      for (const arg of run) {
+      for (let a = 0; a < run.length; a++) {
+        const arg = run[a]!;
         if (typeof arg === 'string') {
-          if (!funcs.includes(arg)) funcs.push(arg);
+          if (!funcs) funcs = [arg];
+          else if (!funcs.includes(arg)) funcs.push(arg);
           continue;
         }
         if (!isDict(arg)) continue;
         for (const key in arg) {
           const val = arg[key];
           if (key === 'names') {
-            if (Array.isArray(val)) for (const n of val) if (!names.some((x) => sameName(x, n))) names.push(n);
+            if (Array.isArray(val)) for (const n of val) if (!names?.some((x) => sameName(x, n))) (names ??= []).push(n);
           } else if (key === 'state') {
             // the state is the declaration's own key, never an argument
           } else if (key === 'name' && typeof val !== 'string') {
@@ -43,7 +48,7 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
           }
         }
       }
-      if (names.length > 0) {
+      if (names) {
         let nameOrder = 1;
         for (const entry of names) {
           const live: Record<string, unknown> = { ...chunk };
@@ -68,7 +73,8 @@ export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Di
 }
 
 /** One chunk per function, `fun` last; the usual single function reuses the object built. */
-function pushPerFunction(chunks: LowChunk[], chunk: Record<string, unknown>, funcs: string[]): void {
+function pushPerFunction(chunks: LowChunk[], chunk: Record<string, unknown>, funcs: string[] | undefined): void {
+  if (!funcs) return;
   if (funcs.length === 1) {
     chunk.fun = funcs[0];
     chunks.push(chunk as LowChunk);

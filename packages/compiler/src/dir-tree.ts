@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
 import { sortEnvs, type StateTree } from './state-tree.js';
 import { servedTreeName } from '@brine/core';
 
@@ -14,27 +14,33 @@ export function dirTree(roots: Record<string, string[]>): StateTree {
     if (out) return out;
     const seen = new Set<string>();
     for (const root of roots[env] ?? []) {
-      const walk = (dir: string) => {
-        let entries: string[];
+      // `rel` is the directory's path below the root, built as the walk goes down (no
+      // path.relative per file); a stat only for what the directory entry does not say
+      const walk = (dir: string, rel: string) => {
+        let entries: Dirent[];
         try {
-          entries = readdirSync(dir);
+          entries = readdirSync(dir, { withFileTypes: true });
         } catch {
           return;
         }
-        for (const name of entries) {
+        for (const entry of entries) {
+          const name = entry.name;
           if (!servedTreeName(name)) continue;
           const full = join(dir, name);
-          let st;
-          try {
-            st = statSync(full);
-          } catch {
-            continue;
+          let isDir = entry.isDirectory();
+          if (!isDir && !entry.isFile()) {
+            try {
+              isDir = statSync(full).isDirectory();
+            } catch {
+              continue;
+            }
           }
-          if (st.isDirectory()) walk(full);
-          else seen.add(relative(root, full).split(sep).join('/'));
+          const path = rel === '' ? name : `${rel}/${name}`;
+          if (isDir) walk(full, path);
+          else seen.add(path);
         }
       };
-      walk(root);
+      walk(root, '');
     }
     out = [...seen].sort();
     listings.set(env, out);

@@ -2,7 +2,7 @@ import type { Diagnostic, HighData, Matches } from '@brine/core';
 import type { HostCallRecord } from '@brine/jinja';
 import { compilerErrors } from './errors.js';
 import { globMatch, isGlob } from './glob.js';
-import type { PositionMap, RenderContext, RenderInput, RenderOutput } from './render/types.js';
+import type { IdPositions, PositionMap, RenderContext, RenderInput, RenderOutput } from './render/types.js';
 import { injectAutoOrder, standardizeFile } from './state-decls.js';
 import { readSls, slsIndex, type StateTree } from './state-tree.js';
 import { describe } from './top.js';
@@ -19,7 +19,10 @@ export interface GatherInput {
   render: (input: RenderInput) => RenderOutput;
 }
 
-/** Where an ID was declared, for diagnostics of later stages. */
+/**
+ * Where an ID was declared, for diagnostics of later stages. `states` and `args` are worked out
+ * when first read (Origin): a structured-clone copy (the compile worker's answer) has neither.
+ */
 export interface IdOrigin {
   env: string;
   sls: string;
@@ -50,12 +53,36 @@ export interface Gathered {
   hostCalls: HostCallRecord[];
 }
 
+/** An IdOrigin whose state and argument positions are read from the render's when asked (only diagnostics ask). */
+class Origin implements IdOrigin {
+  readonly env: string;
+  readonly sls: string;
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly #at: IdPositions | undefined;
+  constructor(env: string, sls: string, file: string, at: IdPositions | undefined) {
+    this.env = env;
+    this.sls = sls;
+    this.file = file;
+    this.line = at?.pos.line;
+    this.column = at?.pos.column;
+    this.#at = at;
+  }
+  get states(): IdOrigin['states'] {
+    return this.#at?.states ?? {};
+  }
+  get args(): IdOrigin['args'] {
+    return this.#at?.args ?? {};
+  }
+}
+
 interface Ctx {
   input: GatherInput;
   mods: Set<string>;
   order: { next: number };
   origins: Record<string, IdOrigin>;
-  /** The most recent declaration of each ID: where a duplicate is reported. */
+  /** The most recent declaration of an ID declared more than once (else see origins): where a duplicate is reported. */
   latest: Record<string, IdOrigin>;
   meta: MetaSections;
   diagnostics: Diagnostic[];
@@ -85,7 +112,9 @@ function resolveRelative(include: string, sls: string, isInit: boolean): string 
 function mergeInto(ctx: Ctx, into: HighData, from: HighData, env: string, sls: string): void {
   if (from.__extend__) (into.__extend__ ??= []).push(...from.__extend__);
   if (from.__exclude__) (into.__exclude__ ??= []).push(...from.__exclude__);
-  for (const id of Object.keys(from)) {
+  const idList = Object.keys(from);
+  for (let k = 0; k < idList.length; k++) {
+    const id = idList[k]!;
     if (id === '__extend__' || id === '__exclude__') continue;
     const existing = into[id] as Record<string, unknown> | undefined;
     if (existing !== undefined) {
@@ -186,26 +215,23 @@ function renderState(ctx: Ctx, sls: string, env: string, includedFrom?: { sls: s
     ctx.meta.SLS[sls] = state.META;
     delete state.META;
   }
-  for (const id of Object.keys(state)) {
+  const metaIds = Object.keys(state);
+  for (let k = 0; k < metaIds.length; k++) {
+    const id = metaIds[k]!;
     const decl = state[id];
     if (id.startsWith('__') || decl === null || typeof decl !== 'object' || Array.isArray(decl) || !('META' in decl)) continue;
     ctx.meta.ID_DECS[`${sls}.${id}`] = (decl as Record<string, unknown>).META;
     delete (decl as Record<string, unknown>).META;
   }
   standardizeFile(state, sls, env, out.positions, ctx.diagnostics);
-  for (const id of Object.keys(state)) {
+  const originIds = Object.keys(state);
+  for (let k = 0; k < originIds.length; k++) {
+    const id = originIds[k]!;
     if (id.startsWith('__')) continue;
-    const p = out.positions.ids[id];
-    ctx.latest[id] = {
-      env,
-      sls,
-      file: path,
-      line: p?.pos.line,
-      column: p?.pos.column,
-      states: p?.states ?? {},
-      args: p?.args ?? {},
-    };
-    ctx.origins[id] ??= ctx.latest[id]!;
+    const origin = new Origin(env, sls, path, out.positions.ids[id]);
+    // the latest of a duplicate ID only: for the others it is the first (one table write, not two)
+    if (ctx.origins[id] === undefined) ctx.origins[id] = origin;
+    else ctx.latest[id] = origin;
   }
   // The file's own IDs come first in its dict, the included ones after, like Salt's update().
   mergeInto(ctx, state, included, env, sls);

@@ -8,14 +8,16 @@ import type { Diagnostic, LowChunk } from '@brine/core';
  */
 export function orderChunks(chunks: LowChunk[]): { value: LowChunk[]; diagnostics: Diagnostic[] } {
   let cap = 1;
-  for (const c of chunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i]!;
     const o = c.order as unknown;
     if (typeof o === 'number' && Number.isInteger(o) && o > cap - 1 && o > 0) cap = o + 100;
   }
   // Chunks are normalised in place (they are the compile stage's own, fresh objects); only a
   // names chunk is copied, to drop `name_order` without a property delete.
   const out: LowChunk[] = [];
-  for (const src of chunks) {
+  for (let i = 0; i < chunks.length; i++) {
+    const src = chunks[i]!;
     let c = src as Record<string, unknown>;
     if (!('order' in c)) {
       c.order = cap;
@@ -35,11 +37,19 @@ export function orderChunks(chunks: LowChunk[]): { value: LowChunk[]; diagnostic
     if ((c.order as number) < 0) c.order = cap + 1_000_000 + (c.order as number);
     out.push(c as LowChunk);
   }
-  const keyed = out.map((c, i) => ({ c, i, s: `${c.state}${c.name}${c.fun}` }));
-  keyed.sort((a, b) => {
-    if (a.c.order !== b.c.order) return a.c.order - b.c.order;
-    if (a.s !== b.s) return a.s < b.s ? -1 : 1;
-    return a.i - b.i;
+  // sort() is stable: equal keys keep the compile's order. The string key is made for chunks
+  // whose orders tie only (in most trees every chunk has an order of its own).
+  let keys: Map<LowChunk, string> | undefined;
+  const key = (c: LowChunk): string => {
+    let k = (keys ??= new Map()).get(c);
+    if (k === undefined) keys.set(c, (k = `${c.state}${c.name}${c.fun}`));
+    return k;
+  };
+  out.sort((a, b) => {
+    if (a.order !== b.order) return a.order - b.order;
+    const ka = key(a);
+    const kb = key(b);
+    return ka === kb ? 0 : ka < kb ? -1 : 1;
   });
-  return { value: keyed.map((k) => k.c), diagnostics: [] };
+  return { value: out, diagnostics: [] };
 }

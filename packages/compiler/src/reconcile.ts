@@ -39,21 +39,33 @@ type Extend = Array<Record<string, Record<string, unknown>>>;
 
 /**
  * Copy-on-write over high data: only the declarations and argument lists an extend touches are
- * copied, so the caller's high data stays unchanged without a deep copy of everything.
+ * copied, so the caller's high data stays unchanged without a deep copy of everything. The top
+ * level too is copied at the first write: most trees extend nothing, and a copy of 10,000 IDs is
+ * not free.
  */
 export class CowHigh {
   private readonly decls = new Set<string>();
   private readonly lists = new Set<string>();
-  readonly high: HighData;
+  readonly #source: HighData;
+  #copy: HighData | undefined;
   constructor(high: HighData) {
-    this.high = high;
+    this.#source = high;
+  }
+  /** The high data: the caller's until the first write, then the copy. */
+  get high(): HighData {
+    return this.#copy ?? this.#source;
+  }
+  /** The copy, made now: what a stage reads before it writes must be what it writes to. */
+  own(): HighData {
+    return (this.#copy ??= { ...this.#source });
   }
   decl(id: string): Decl {
+    const high = this.own();
     if (!this.decls.has(id)) {
-      this.high[id] = { ...(this.high[id] as Decl) };
+      high[id] = { ...(high[id] as Decl) };
       this.decls.add(id);
     }
-    return this.high[id] as Decl;
+    return high[id] as Decl;
   }
   list(id: string, state: string): StateArg[] {
     const decl = this.decl(id);
@@ -70,7 +82,8 @@ const where = locate;
 
 /** Applies extend data: requisite lists are merged, other arguments replaced, functions swapped. */
 export function applyExtend(cow: CowHigh, extend: Extend, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>, strictMissing = true): void {
-  const high = cow.high;
+  if (extend.length === 0) return;
+  const high = cow.own();
   for (const chunk of extend) {
     for (const [extId, body] of Object.entries(chunk)) {
       let id = extId;
@@ -172,6 +185,11 @@ function refsOf(
   return out;
 }
 
+/** The (id, state) pairs a requisite_in reference names. */
+function targetsOf(high: HighData, kind: string, name: string): Array<[string, string]> {
+  return kind === 'sls' ? findSls(high, name) : findName(high, name, kind);
+}
+
 /** Folds `*_in`, `use`, `use_in`, `prereq` and `prereq_in` into extend data, then applies it. */
 export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>): void {
   const high = cow.high;
@@ -187,17 +205,18 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
     if (existing) existing[rkey]!.push(ref);
     else list.push({ [rkey]: [ref] });
   };
-  const targets = (kind: string, name: string): Array<[string, string]> => (kind === 'sls' ? findSls(high, name) : findName(high, name, kind));
   const uses: Array<[string, string]> = [];
-
-  for (const id of ids(high)) {
+  const idList = ids(high);
+  for (let k = 0; k < idList.length; k++) {
+    const id = idList[k]!;
     const decl = high[id] as Decl;
     if (!isDict(decl)) continue;
     // stateKeys() inline: no array per declaration
     for (const state in decl) {
       const own = decl[state] as StateArg[];
       if (state.startsWith('__') || !Array.isArray(own)) continue;
-      for (const arg of own) {
+      for (let a = 0; a < own.length; a++) {
+        const arg = own[a]!;
         const key = argKey(arg);
         if (key === undefined || !(IN_KEYS.has(key) || key === 'use' || key === 'prereq')) continue;
         const refs = refsOf((arg as Record<string, unknown>)[key], id, key, origins, state, diagnostics);
@@ -209,7 +228,7 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
         // requisites come after those of targets named by ID, in Salt's key order).
         let hinges: Array<[string, string, string]> = [];
         for (const [kind, name] of refs) {
-          const found = targets(kind, name);
+          const found = targetsOf(high, kind, name);
           if (found.length === 0 && kind === 'sls' && IN_KEYS.has(key)) {
             // Salt extends each state of that SLS; with none there (an SLS of only includes, or
             // one not in this run), nothing is extended and the run goes on
@@ -316,10 +335,10 @@ export function applyExclude(high: HighData): void {
 /** The whole stage, as Salt orders it: extend, requisite_in (+use, prereq), exclude. */
 export function reconcile(input: ReconcileInput): { value: HighData; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const high: HighData = { ...input.high };
-  const cow = new CowHigh(high);
-  const extend = (high.__extend__ ?? []) as Extend;
-  delete high.__extend__;
+  // the input is not changed: written through the copy-on-write view (no copy when nothing is)
+  const cow = new CowHigh(input.high);
+  const extend = (input.high.__extend__ ?? []) as Extend;
+  if ('__extend__' in input.high) delete cow.own().__extend__;
   const seen = new Map<string, string>();
   for (const chunk of extend) {
     for (const [id, body] of Object.entries(chunk)) {
@@ -334,6 +353,6 @@ export function reconcile(input: ReconcileInput): { value: HighData; diagnostics
   }
   applyExtend(cow, extend, diagnostics, input.origins, true);
   requisiteIn(cow, diagnostics, input.origins);
-  applyExclude(high);
-  return { value: high, diagnostics };
+  if ('__exclude__' in cow.high) applyExclude(cow.own());
+  return { value: cow.high, diagnostics };
 }

@@ -17,7 +17,9 @@ export function standardizeFile(state: Record<string, unknown>, sls: string, env
 
   stashExtend(state, sls, env, where, diagnostics);
   stashExclude(state, sls, where, diagnostics);
-  for (const id of Object.keys(state)) {
+  const idList = Object.keys(state);
+  for (let k = 0; k < idList.length; k++) {
+    const id = idList[k]!;
     if (id.startsWith('__')) continue;
     const body = state[id];
     if (typeof body === 'string' && body.includes('.')) {
@@ -115,9 +117,12 @@ function standardDecl(
   // A new object instead of deleting keys: deleted properties turn V8 objects into slow
   // dictionaries, and every later stage reads these declarations.
   const out: Record<string, unknown> = {};
-  const moved: Array<[string, unknown[]]> = [];
-  const seenModules = new Set<string>();
-  for (const key of Object.keys(decl)) {
+  // lists made at their first entry, as literals (no Set per ID, and a first push makes room for 17)
+  let moved: Array<[string, unknown[]]> | undefined;
+  let seenModules: string[] | undefined;
+  const keyList = Object.keys(decl);
+  for (let k = 0; k < keyList.length; k++) {
+    const key = keyList[k]!;
     let value = decl[key];
     if (key.startsWith('_')) {
       out[key] = value;
@@ -131,12 +136,13 @@ function standardDecl(
     }
     const dot = key.indexOf('.');
     if (dot <= 0) {
-      seenModules.add(key);
+      if (seenModules) seenModules.push(key);
+      else seenModules = [key];
       out[key] = value;
       continue;
     }
     const mod = key.slice(0, dot);
-    if (seenModules.has(mod) || (mod in decl && mod !== key)) {
+    if (seenModules?.includes(mod) || (mod in decl && mod !== key)) {
       const p = positions?.ids[id]?.states[key];
       diagnostics.push(
         compilerErrors.diag(
@@ -150,10 +156,12 @@ function standardDecl(
     }
     // Salt moves a short dec to the end of the ID, with the function last in its list.
     value.push(key.slice(dot + 1));
-    moved.push([mod, value]);
-    seenModules.add(mod);
+    if (moved) moved.push([mod, value]);
+    else moved = [[mod, value]];
+    if (seenModules) seenModules.push(mod);
+    else seenModules = [mod];
   }
-  for (const [mod, value] of moved) out[mod] = value;
+  if (moved) for (const [mod, value] of moved) out[mod] = value;
   if (!('__sls__' in out)) out.__sls__ = sls;
   if (!('__env__' in out)) out.__env__ = env;
   return out;
@@ -165,7 +173,8 @@ function standardDecl(
  */
 export function injectAutoOrder(state: HighData, counter: { next: number }, keyOrder?: string[]): void {
   const keys = keyOrder ? [...new Set([...keyOrder.filter((k) => k in state), ...Object.keys(state)])] : Object.keys(state);
-  for (const id of keys) {
+  for (let k = 0; k < keys.length; k++) {
+    const id = keys[k]!;
     if (id.startsWith('__')) continue;
     const decl = state[id];
     if (decl === null || typeof decl !== 'object' || Array.isArray(decl)) continue;

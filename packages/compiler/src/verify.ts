@@ -1,7 +1,18 @@
-import { ChunkIndex, chunkRequisites, formatRequisiteRef, REQUISITE_KEYS, type Diagnostic, type HighData, type LowChunk, type StateArg } from '@brine/core';
+import {
+  ChunkIndex,
+  formatRequisiteRef,
+  parseRequisiteRef,
+  REQUISITE_KEYS,
+  RUNTIME_REQUISITES,
+  type RequisiteTarget,
+  type Diagnostic,
+  type HighData,
+  type LowChunk,
+  type StateArg,
+} from '@brine/core';
 import { compilerErrors } from './errors.js';
 import { locate, type IdOrigin } from './gather.js';
-import { argKey, ids, isDict, requisiteTarget, type Decl } from './high-util.js';
+import { argKey, isDict, type Decl } from './high-util.js';
 
 /**
  * The verify stage: every problem, not just the first, each with the file, line and column of
@@ -43,6 +54,44 @@ function near(a: string, b: string): boolean {
 
 const KNOWN_ID_KEYS = new Set(['__sls__', '__env__', '__sls_included_from__']);
 
+/** What onlyFunction answers for a declaration naming several functions. */
+const MANY = Symbol('several functions');
+
+/** A declaration's one function name; undefined for none, MANY for several. */
+function onlyFunction(run: StateArg[]): string | typeof MANY | undefined {
+  let fun: string | undefined;
+  for (let i = 0; i < run.length; i++) {
+    const a = run[i];
+    if (typeof a !== 'string') continue;
+    if (fun !== undefined) return MANY;
+    fun = a;
+  }
+  return fun;
+}
+
+function functions(run: StateArg[]): string[] {
+  return run.filter((a): a is string => typeof a === 'string');
+}
+
+/**
+ * A requisite reference Salt takes: an ID, or `{<module>: <ID or name>}` with a string or number
+ * (`- pkg.installed: vim` names a function, not a module). requisiteTarget's answer, without an
+ * object per reference.
+ */
+function goodRef(ref: unknown): boolean {
+  if (typeof ref === 'string') return true;
+  if (!isDict(ref)) return false;
+  let kind: string | undefined;
+  for (const k in ref) {
+    if (!Object.hasOwn(ref, k)) continue;
+    if (kind !== undefined) return false;
+    kind = k;
+  }
+  if (kind === undefined) return false;
+  const v = ref[kind];
+  return (typeof v === 'string' || typeof v === 'number') && !kind.includes('.');
+}
+
 export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, schema?: StateSchema): { value: HighData; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const err = (
@@ -53,7 +102,10 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
     severity: 'error' | 'warning' = 'error',
   ) => diagnostics.push(compilerErrors.diag(code, args, at(origins, id, path), severity));
 
-  for (const id of ids(high)) {
+  const idList = Object.keys(high);
+  for (let k = 0; k < idList.length; k++) {
+    const id = idList[k]!;
+    if (id.startsWith('__')) continue;
     const decl = high[id] as Decl;
     if (!isDict(decl)) {
       err('BRINE_ERR_COMPILE_ID_NOT_DICT', { id, sls: '?', got: typeof decl }, id);
@@ -71,13 +123,15 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
         err('BRINE_ERR_COMPILE_BAD_STATE_DECL', { id, state, got: run === null ? 'nothing' : isDict(run) ? 'a dictionary' : JSON.stringify(run) }, id, state);
         continue;
       }
-      const funcs = (run as StateArg[]).filter((a): a is string => typeof a === 'string');
-      if (funcs.length === 0) err('BRINE_ERR_COMPILE_NO_FUNCTION', { id, state }, id, state);
-      else if (funcs.length > 1) err('BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS', { id, state, functions: funcs.join(', ') }, id, state);
+      // the function (a list of them only to report several: no array per state of a tree)
+      const fun = onlyFunction(run as StateArg[]);
+      if (fun === undefined) err('BRINE_ERR_COMPILE_NO_FUNCTION', { id, state }, id, state);
+      else if (fun === MANY) err('BRINE_ERR_COMPILE_MULTIPLE_FUNCTIONS', { id, state, functions: functions(run as StateArg[]).join(', ') }, id, state);
+      const one = fun === MANY ? undefined : fun;
       if (schema && !schema.hasModule(state)) {
         err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: state, what: 'state module' }, id, state, 'warning');
-      } else if (schema && funcs.length === 1 && !schema.hasFunction(state, funcs[0]!)) {
-        err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: `${state}.${funcs[0]}`, what: 'state function' }, id, state, 'warning');
+      } else if (schema && one !== undefined && !schema.hasFunction(state, one)) {
+        err('BRINE_ERR_COMPILE_UNKNOWN_KEY', { id, key: `${state}.${one}`, what: 'state function' }, id, state, 'warning');
       }
       // an index loop, not forEach: no closure per declaration (every state of a tree comes here)
       for (let index = 0; index < run.length; index++) {
@@ -100,30 +154,29 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
           continue;
         }
         const value = (arg as Record<string, unknown>)[key];
-        const path = `${state}/${key}`;
+        // the argument's path is made for a finding only (every argument of a tree comes here)
         if (REQUISITE_KEYS.has(key)) {
           if (!Array.isArray(value)) {
-            err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: isDict(value) ? 'a dictionary' : JSON.stringify(value) }, id, path);
+            err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: isDict(value) ? 'a dictionary' : JSON.stringify(value) }, id, `${state}/${key}`);
             continue;
           }
-          for (const ref of value) {
-            // Salt refuses `- pkg.installed: vim`: a requisite names a module, not a function.
-            const ok = requisiteTarget(ref)?.kind.includes('.') === false;
-            if (!ok) err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: JSON.stringify(ref) }, id, path);
+          for (let r = 0; r < value.length; r++) {
+            const ref = value[r]!;
+            if (!goodRef(ref)) err('BRINE_ERR_COMPILE_BAD_REQUISITE', { id, requisite: key, got: JSON.stringify(ref) }, id, `${state}/${key}`);
           }
         } else if (key === 'names') {
-          if (!Array.isArray(value)) err('BRINE_ERR_COMPILE_BAD_NAMES', { id, got: JSON.stringify(value) }, id, path);
+          if (!Array.isArray(value)) err('BRINE_ERR_COMPILE_BAD_NAMES', { id, got: JSON.stringify(value) }, id, `${state}/${key}`);
         } else if (key === 'order') {
           const ok = typeof value === 'number' || value === 'first' || value === 'last';
           // Salt gives any other string the default order (it never reads '10' as 10).
-          if (!ok && typeof value === 'string') err('BRINE_ERR_COMPILE_ORDER_STRING', { id, got: JSON.stringify(value) }, id, path, 'warning');
-          else if (!ok) err('BRINE_ERR_COMPILE_BAD_ORDER', { id, got: JSON.stringify(value) }, id, path);
+          if (!ok && typeof value === 'string') err('BRINE_ERR_COMPILE_ORDER_STRING', { id, got: JSON.stringify(value) }, id, `${state}/${key}`, 'warning');
+          else if (!ok) err('BRINE_ERR_COMPILE_BAD_ORDER', { id, got: JSON.stringify(value) }, id, `${state}/${key}`);
         } else {
           // Only long keys sharing a prefix: short real arguments (`user`) must not trip this.
           const suggestion = key.length >= 6 ? REQUISITES_BY_PREFIX.get(key.slice(0, 3))?.find((req) => near(key, req)) : undefined;
-          if (suggestion) err('BRINE_ERR_COMPILE_SUSPICIOUS_ARG', { id, key, suggestion }, id, path, 'warning');
-          const how = !suggestion && funcs.length === 1 && key !== 'name' ? schema?.unknownArg?.(state, funcs[0]!, key) : undefined;
-          if (how) err('BRINE_ERR_COMPILE_UNKNOWN_ARG', { id, key, fun: `${state}.${funcs[0]}`, what: UNKNOWN_ARG_WHAT[how] }, id, path, 'warning');
+          if (suggestion) err('BRINE_ERR_COMPILE_SUSPICIOUS_ARG', { id, key, suggestion }, id, `${state}/${key}`, 'warning');
+          const how = !suggestion && one !== undefined && key !== 'name' ? schema?.unknownArg?.(state, one, key) : undefined;
+          if (how) err('BRINE_ERR_COMPILE_UNKNOWN_ARG', { id, key, fun: `${state}.${one}`, what: UNKNOWN_ARG_WHAT[how] }, id, `${state}/${key}`, 'warning');
         }
       }
     }
@@ -131,6 +184,9 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
   }
   return { value: high, diagnostics };
 }
+
+/** The out-edges of a chunk that has none (shared, never written to). */
+const NO_EDGES: number[] = [];
 
 /** Edges that order execution (listen runs at the end and prereq forks; neither can deadlock). */
 const ORDERING = new Set(['require', 'require_any', 'watch', 'watch_any', 'onchanges', 'onchanges_any', 'onfail', 'onfail_any']);
@@ -140,31 +196,46 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
   const index = new ChunkIndex(chunks);
   const pos = new Map<LowChunk, number>();
   chunks.forEach((c, i) => pos.set(c, i));
-  const edges: number[][] = chunks.map(() => []);
-  const slsEdges: number[][] = chunks.map(() => []);
-  const prereqEdges: number[][] = chunks.map(() => []);
+  // a chunk's out-edges get a list of their own at the first edge (most chunks have one kind of
+  // edge at most: no three empty lists per chunk)
+  const edges: number[][] = new Array<number[]>(chunks.length).fill(NO_EDGES);
+  const slsEdges: number[][] = new Array<number[]>(chunks.length).fill(NO_EDGES);
+  const prereqEdges: number[][] = new Array<number[]>(chunks.length).fill(NO_EDGES);
+  const edge = (graph: number[][], from: number, to: number) => (graph[from] === NO_EDGES ? (graph[from] = [to]) : graph[from]!.push(to));
   chunks.forEach((c, i) => {
-    for (const { key, target } of chunkRequisites(c)) {
-      if (!target) continue;
-      const found = index.resolve(target);
-      if (found.length === 0) {
-        // Not fatal, as in Salt: this one state fails at run time, the others run.
-        diagnostics.push(
-          compilerErrors.diag(
-            'BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND',
-            { id: c.__id__, requisite: key, ref: formatRequisiteRef(target) },
-            at(origins, c.__id__, `${c.state}/${key}`),
-            'warning',
-          ),
-        );
-        continue;
-      }
-      for (const t of found) {
-        if (ORDERING.has(key)) (target.kind === 'sls' ? slsEdges : edges)[i]!.push(pos.get(t)!);
-        else if (key === 'prereq') prereqEdges[i]!.push(pos.get(t)!);
+    for (let k = 0; k < RUNTIME_REQUISITES.length; k++) {
+      // chunkRequisites(c) inline: no list and no entry per requisite
+      const key = RUNTIME_REQUISITES[k]!;
+      const list = c[key];
+      if (!Array.isArray(list)) continue;
+      for (let r = 0; r < list.length; r++) {
+        const ref = list[r]!;
+        const target = parseRequisiteRef(ref);
+        if (!target) continue;
+        checkRef(c, i, key, target);
       }
     }
   });
+  function checkRef(c: LowChunk, i: number, key: string, target: RequisiteTarget): void {
+    const found = index.resolve(target);
+    if (found.length === 0) {
+      // Not fatal, as in Salt: this one state fails at run time, the others run.
+      diagnostics.push(
+        compilerErrors.diag(
+          'BRINE_ERR_COMPILE_REQUISITE_NOT_FOUND',
+          { id: c.__id__, requisite: key, ref: formatRequisiteRef(target) },
+          at(origins, c.__id__, `${c.state}/${key}`),
+          'warning',
+        ),
+      );
+      return;
+    }
+    for (let j = 0; j < found.length; j++) {
+      const t = found[j]!;
+      if (ORDERING.has(key)) edge(target.kind === 'sls' ? slsEdges : edges, i, pos.get(t)!);
+      else if (key === 'prereq') edge(prereqEdges, i, pos.get(t)!);
+    }
+  }
   const cycleDiag = (cycle: number[], label: string, code: 'BRINE_ERR_COMPILE_CYCLE' | 'BRINE_ERR_COMPILE_SLS_CYCLE', severity: 'error' | 'warning') => {
     const names = cycle.map((i) => `${chunks[i]!.__sls__}.${chunks[i]!.__id__}`);
     const first = chunks[cycle[0]!]!;
@@ -189,51 +260,81 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
   return { value: chunks, diagnostics };
 }
 
-/** One cycle per strongly connected component (Tarjan, iterative: requisite chains get long). */
+/**
+ * One cycle per strongly connected component (Tarjan, iterative: requisite chains get long). The
+ * walk's path is kept in two typed arrays and a component of one state makes no list: a tree of
+ * 10,000 states has 10,000 components.
+ */
 function findCycles(graph: number[][]): number[][] {
   const n = graph.length;
-  const indexOf = new Array<number>(n).fill(-1);
-  const low = new Array<number>(n).fill(0);
-  const onStack = new Array<boolean>(n).fill(false);
+  // a cycle needs an edge to the same or a later chunk; a low state whose requisites all name
+  // earlier chunks (most: the order puts what is required first) has none, and no walk is made
+  if (onlyBackEdges(graph)) return [];
+  const indexOf = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
   const stack: number[] = [];
   const cycles: number[][] = [];
+  // the path: a node and the index of its next edge; a node goes on it once (unvisited), so n fits
+  const pathNode = new Int32Array(n);
+  const pathEdge = new Int32Array(n);
   let counter = 0;
   for (let root = 0; root < n; root++) {
     if (indexOf[root] !== -1) continue;
-    const work: Array<[number, number]> = [[root, 0]];
-    while (work.length > 0) {
-      const top = work[work.length - 1]!;
-      const [v, ei] = top;
+    pathNode[0] = root;
+    pathEdge[0] = 0;
+    let depth = 1;
+    while (depth > 0) {
+      const v = pathNode[depth - 1]!;
+      const ei = pathEdge[depth - 1]!;
       if (ei === 0 && indexOf[v] === -1) {
         indexOf[v] = low[v] = counter++;
         stack.push(v);
-        onStack[v] = true;
+        onStack[v] = 1;
       }
-      if (ei < graph[v]!.length) {
-        top[1]++;
-        const w = graph[v]![ei]!;
-        if (indexOf[w] === -1) work.push([w, 0]);
-        else if (onStack[w]) low[v] = Math.min(low[v]!, indexOf[w]!);
+      const out = graph[v]!;
+      if (ei < out.length) {
+        pathEdge[depth - 1] = ei + 1;
+        const w = out[ei]!;
+        if (indexOf[w] === -1) {
+          pathNode[depth] = w;
+          pathEdge[depth] = 0;
+          depth++;
+        } else if (onStack[w]) low[v] = Math.min(low[v]!, indexOf[w]!);
         continue;
       }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1]![0];
+      depth--;
+      if (depth > 0) {
+        const parent = pathNode[depth - 1]!;
         low[parent] = Math.min(low[parent]!, low[v]!);
       }
-      if (low[v] === indexOf[v]) {
-        const comp: number[] = [];
-        let w: number;
-        do {
-          w = stack.pop()!;
-          onStack[w] = false;
-          comp.push(w);
-        } while (w !== v);
-        if (comp.length > 1 || graph[v]!.includes(v)) cycles.push(cyclePath(graph, new Set(comp), v));
+      if (low[v] !== indexOf[v]) continue;
+      if (stack[stack.length - 1] === v) {
+        // a component of one node: a cycle only through an edge to itself
+        stack.pop();
+        onStack[v] = 0;
+        if (out.includes(v)) cycles.push(cyclePath(graph, new Set([v]), v));
+        continue;
       }
+      const comp: number[] = [];
+      let w: number;
+      do {
+        w = stack.pop()!;
+        onStack[w] = 0;
+        comp.push(w);
+      } while (w !== v);
+      cycles.push(cyclePath(graph, new Set(comp), v));
     }
   }
   return cycles;
+}
+
+function onlyBackEdges(graph: number[][]): boolean {
+  for (let v = 0; v < graph.length; v++) {
+    const out = graph[v]!;
+    for (let k = 0; k < out.length; k++) if (out[k]! >= v) return false;
+  }
+  return true;
 }
 
 /** A concrete cycle through `start` inside one component, for a readable message. */

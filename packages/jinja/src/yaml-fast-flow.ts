@@ -141,7 +141,13 @@ export class FlowText {
  * A flow collection (`{{ x | json }}` and `| yaml` put them in SLS files), on one line or more:
  * maps and lists of quoted or plain scalars, string keys only. Anything else gives up.
  */
-export function flowValue(ft: FlowText, at: (into: KeyPositions, key: string, offset: number) => void, positions: FastPositions, base: number): unknown {
+export function flowValue(
+  ft: FlowText,
+  at: (into: KeyPositions, key: string, offset: number) => void,
+  positions: FastPositions,
+  base: number,
+  keepDepth = POSITIONS_DEPTH,
+): unknown {
   const node = (depth: number): unknown => {
     ft.space();
     const c = ft.text[ft.i];
@@ -154,7 +160,7 @@ export function flowValue(ft: FlowText, at: (into: KeyPositions, key: string, of
     ft.i++;
     const list: unknown[] = [];
     const map: Record<string, unknown> = {};
-    const pos: KeyPositions | undefined = isMap && base + depth <= POSITIONS_DEPTH ? [] : undefined;
+    const pos: KeyPositions | undefined = isMap && base + depth <= keepDepth ? [] : undefined;
     if (pos) positions.set(map, pos);
     for (;;) {
       ft.space();

@@ -25,8 +25,20 @@ interface Line {
   no: number;
 }
 
+type KeySplit = { key: string; rest: string; keyLen: number } | undefined;
+
+/** The last line split and its answer: a map's first line is split twice, once to see that a map starts there (isEntry), once to read it. */
+let lastText = '';
+let lastSplit: KeySplit;
+
 /** Splits `key: rest`; undefined when the line is not a simple mapping entry. */
-function splitKey(text: string): { key: string; rest: string; keyLen: number } | undefined {
+function splitKey(text: string): KeySplit {
+  if (text === lastText) return lastSplit;
+  lastText = text;
+  return (lastSplit = splitKeyOnce(text));
+}
+
+function splitKeyOnce(text: string): KeySplit {
   let key: string;
   let after: string;
   if (text.startsWith('"') || text.startsWith("'")) {
@@ -82,10 +94,13 @@ class Reader {
   readonly anchors = new Anchors();
   /** The line numbers block scalars took, first and last. */
   readonly blocks: Array<[number, number]> = [];
-  constructor(lines: Line[], positions: FastPositions, raw: string[]) {
+  /** The deepest maps whose key positions are kept (POSITIONS_DEPTH, or 0: a file's IDs only). */
+  readonly keepDepth: number;
+  constructor(lines: Line[], positions: FastPositions, raw: string[], keepDepth: number) {
     this.lines = lines;
     this.positions = positions;
     this.raw = raw;
+    this.keepDepth = keepDepth;
   }
 
   /** A block node whose lines are indented exactly `indent`. */
@@ -97,7 +112,7 @@ class Reader {
 
   map(indent: number): unknown {
     const out: Record<string, unknown> = {};
-    const keep = this.depth <= POSITIONS_DEPTH;
+    const keep = this.depth <= this.keepDepth;
     // made with its first key (a block map has one): an array literal is the size it holds
     let pos: KeyPositions | undefined;
     let merged: Set<string> | undefined;
@@ -127,33 +142,36 @@ class Reader {
   }
 
   seq(indent: number): unknown {
-    const out: unknown[] = [];
+    // made with its first item, as a literal: a list of one (most requisite lists) holds one
+    // slot, where a first push makes room for 17
+    let out: unknown[] | undefined;
     this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
       if (line.indent > indent || !(line.text.startsWith('- ') || line.text === '-')) return giveUp('seq: more-indented or not an item', line.no);
       const rest = line.text === '-' ? '' : line.text.slice(2);
-      const pad = rest.length - rest.trimStart().length;
       const item = rest.trimStart();
-      if (item.startsWith('- ') || item === '-' || rest.slice(0, pad).includes('\t')) return giveUp('seq: nested item on one line', line.no);
+      const pad = rest.length - item.length;
+      if (item.startsWith('- ') || item === '-' || (pad > 0 && rest.slice(0, pad).includes('\t'))) return giveUp('seq: nested item on one line', line.no);
       const kv = item === '' ? undefined : splitKey(item);
+      let v: unknown;
       if (kv) {
-        // `- key: value` starts a map indented at the key's column.
-        const inner = indent + 2 + pad;
-        this.lines[this.i] = { indent: inner, text: item, no: line.no };
-        const v = this.map(inner);
-        if (v === GIVE_UP) return GIVE_UP;
-        out.push(v);
+        // `- key: value` starts a map indented at the key's column: the line is read again as
+        // its first, from the key on (changed in place: nothing else holds the line)
+        line.indent = indent + 2 + pad;
+        line.text = item;
+        v = this.map(line.indent);
       } else {
         this.i++;
-        const v = this.value(item, indent, false);
-        if (v === GIVE_UP) return GIVE_UP;
-        out.push(v);
+        v = this.value(item, indent, false);
       }
+      if (v === GIVE_UP) return GIVE_UP;
+      if (out) out.push(v);
+      else out = [v];
     }
     this.depth--;
-    return out;
+    return out ?? [];
   }
 
   /** The value after `key:` or `-`: inline scalar, or a nested block below. */
@@ -290,7 +308,7 @@ class Reader {
       // where that loader's moved line puts the key: right of the opening bracket
       if (k > 0 && indents[k] <= bracket) this.moved.push([into, into.length - 1, column - indents[k] + bracket + 1]);
     };
-    const value = flowValue(new FlowText(this.untrimmed(first, rest), more, starts), at, this.positions, this.depth);
+    const value = flowValue(new FlowText(this.untrimmed(first, rest), more, starts), at, this.positions, this.depth, this.keepDepth);
     this.blocks.push([first.no + 1, no]);
     while (this.i < this.lines.length && this.lines[this.i].no <= no) this.i++;
     return value;
@@ -381,8 +399,12 @@ function decline(why: string): undefined {
   return undefined;
 }
 
-/** Parses `text` when it is in the simple subset; undefined means "use the full parser". */
-export function fastYaml(source: string): FastResult | undefined {
+/**
+ * Parses `text` when it is in the simple subset; undefined means "use the full parser". Key
+ * positions are kept for maps down to `keepDepth` (see POSITIONS_DEPTH); where they are kept
+ * changes neither the value nor what the fast path takes.
+ */
+export function fastYaml(source: string, keepDepth = POSITIONS_DEPTH): FastResult | undefined {
   if (ODD_SPACE.test(source)) return decline('Unicode line break, white space other than space and tab, or a control character');
   let text = source;
   if (text.includes('\r')) {
@@ -422,7 +444,7 @@ export function fastYaml(source: string): FastResult | undefined {
   // a Map, not a WeakMap: it lives no longer than the result, and a large WeakMap is work for every GC
   const positions: FastPositions = new Map();
   if (lines.length === 0) return { value: null, positions };
-  const reader = new Reader(lines, positions, raw);
+  const reader = new Reader(lines, positions, raw, keepDepth);
   const first = lines[0];
   let value: unknown;
   if (first.text[0] === '{' || first.text[0] === '[') {

@@ -6,7 +6,7 @@
  * is made of are recorded.
  */
 import type { Document, LineCounter, Node, ParseOptions, DocumentOptions, SchemaOptions, ToJSOptions } from 'yaml';
-import { forgetAtSnapshotRestore, rememberKeyOrder, yamlLib } from '@brine/core';
+import { forgetAtSnapshotRestore, rememberKeyOrder, yamlLib, type SourcePos } from '@brine/core';
 import type { IdPositions, PositionMap } from './positions.js';
 import { reindentFlow } from './yaml-flow.js';
 import { pyAnchorNames } from './yaml-anchors.js';
@@ -63,8 +63,13 @@ export interface YamlResult {
   doc?: Document;
   /** Line positions when the full parser read the text. */
   lineCounter?: LineCounter;
-  /** Key positions when the fast path parsed the text. */
+  /**
+   * Key positions when the fast path parsed the text: those of the top-level keys only (a file's
+   * IDs). The others are found again from `fastSource` when a diagnostic asks (collectPositions).
+   */
   fast?: FastPositions;
+  /** The text the fast path read. */
+  fastSource?: string;
 }
 
 function errorText(text: string, code: string, message: string, offset: number): string {
@@ -90,9 +95,11 @@ function debugYaml(text: string, fast: boolean): void {
 export function loadYaml(source: string, options: { fast?: boolean; yamlex?: boolean } = {}): YamlResult {
   // the yaml library (about 70 modules) is loaded only for the texts the fast path leaves; that
   // path reads no anchor or alias, so a text it takes has none for pyAnchorNames to rename
-  const quick = options.fast === false || options.yamlex ? undefined : fastYaml(source);
+  // most texts' positions are never read, and keeping them all was a third of the work: the
+  // top-level keys' only, the rest when asked
+  const quick = options.fast === false || options.yamlex ? undefined : fastYaml(source, 0);
   if (DEBUG && options.fast !== false && !options.yamlex) debugYaml(source, quick !== undefined);
-  if (quick) return { value: quick.value, fast: quick.positions };
+  if (quick) return { value: quick.value, fast: quick.positions, fastSource: source };
   const text = pyAnchorNames(source);
   const lineCounter = new (yamlLib().LineCounter)();
   const doc = yamlLib().parseDocument(text, { ...OPTIONS, lineCounter });
@@ -231,7 +238,7 @@ function keyText(node: unknown): string | undefined {
  */
 export function collectPositions(res: YamlResult, file: string, lineMap?: (line: number) => number): PositionMap {
   const positions: PositionMap = { file, ids: {} };
-  if (res.fast) return fastPositions(res.value, res.fast, file, lineMap);
+  if (res.fast) return fastPositions(res.value, res.fast, res.fastSource, file, lineMap);
   const contents = res.doc?.contents;
   if (!yamlLib().isMap(contents)) return positions;
   const pos = (node: { range?: [number, number, number] | null } | null | undefined) => {
@@ -267,40 +274,93 @@ function keyAt(pos: KeyPositions | undefined, key: string): number {
   return -1;
 }
 
-function fastPositions(value: unknown, fast: FastPositions, file: string, lineMap?: (line: number) => number): PositionMap {
+/** One text's positions, all of them, parsed again on the first read (shared by its IDs). */
+class FastFile {
+  readonly #source: string | undefined;
+  readonly #known: { value: unknown; positions: FastPositions };
+  #all: { value: unknown; positions: FastPositions } | undefined;
+  readonly at: (pos: KeyPositions, i: number) => SourcePos;
+  constructor(source: string | undefined, known: { value: unknown; positions: FastPositions }, at: (pos: KeyPositions, i: number) => SourcePos) {
+    this.#source = source;
+    this.#known = known;
+    this.at = at;
+  }
+  /** The text parsed with every position kept (what it was parsed to: later stages change the first value). */
+  all(): { value: unknown; positions: FastPositions } {
+    // a text the fast path took once it takes again, to the same value (where positions are kept changes neither)
+    this.#all ??= this.#source === undefined ? this.#known : (fastYaml(this.#source) ?? this.#known);
+    return this.#all;
+  }
+}
+
+/**
+ * An ID's positions as the fast path found them. Its states' and arguments' positions are worked
+ * out when first read: only diagnostics read them, and made for every ID they were two tables and
+ * an entry per argument (about 10 MB and 15 ms for a 10,000-state tree).
+ */
+class FastIdPositions implements IdPositions {
+  readonly pos: SourcePos;
+  readonly #id: string;
+  readonly #file: FastFile;
+  #states: Record<string, SourcePos> | undefined;
+  #args: Record<string, SourcePos> | undefined;
+  constructor(pos: SourcePos, id: string, file: FastFile) {
+    this.pos = pos;
+    this.#id = id;
+    this.#file = file;
+  }
+  get states(): Record<string, SourcePos> {
+    return (this.#states ??= this.#fill().states);
+  }
+  get args(): Record<string, SourcePos> {
+    return (this.#args ??= this.#fill().args);
+  }
+  #fill(): { states: Record<string, SourcePos>; args: Record<string, SourcePos> } {
+    const states: Record<string, SourcePos> = {};
+    const args: Record<string, SourcePos> = {};
+    this.#states = states;
+    this.#args = args;
+    const file = this.#file;
+    const { value, positions } = file.all();
+    const decl = isObj(value) ? value[this.#id] : undefined;
+    if (!isObj(decl)) return { states, args };
+    // declarations and argument maps are small: a scan each, in Object.keys order
+    const declPos = positions.get(decl);
+    for (const state of Object.keys(decl)) {
+      const s = keyAt(declPos, state);
+      if (s >= 0) states[state] = file.at(declPos!, s);
+      const list = decl[state];
+      if (!Array.isArray(list)) continue;
+      for (const item of list) {
+        if (!isObj(item)) continue;
+        const itemPos = positions.get(item);
+        for (const arg of Object.keys(item)) {
+          const a = keyAt(itemPos, arg);
+          const key = `${state}/${arg}`;
+          if (a >= 0 && !(key in args)) args[key] = file.at(itemPos!, a);
+        }
+      }
+    }
+    return { states, args };
+  }
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function fastPositions(value: unknown, fast: FastPositions, source: string | undefined, file: string, lineMap?: (line: number) => number): PositionMap {
   const positions: PositionMap = { file, ids: {} };
-  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObj(value)) return positions;
-  const at = (pos: KeyPositions, i: number) => {
+  const at = (pos: KeyPositions, i: number): SourcePos => {
     const line = pos[i + 1] as number;
     return { file, line: lineMap ? lineMap(line) : line, column: pos[i + 2] as number };
   };
   const top = fast.get(value);
   if (!top) return positions;
+  const shared = new FastFile(source, { value, positions: fast }, at);
   // the IDs in document order: positions.ids lists them as Object.keys(value) would (integer-like first)
   for (let t = 0; t < top.length; t += 3) {
     const id = top[t] as string;
-    const entry: IdPositions = { pos: at(top, t), states: {}, args: {} };
-    positions.ids[id] = entry;
-    const decl = value[id];
-    if (!isObj(decl)) continue;
-    // declarations and argument maps are small: a scan each, in Object.keys order as before
-    const declPos = fast.get(decl);
-    for (const state of Object.keys(decl)) {
-      const s = keyAt(declPos, state);
-      if (s >= 0) entry.states[state] = at(declPos!, s);
-      const list = decl[state];
-      if (!Array.isArray(list)) continue;
-      for (const item of list) {
-        if (!isObj(item)) continue;
-        const itemPos = fast.get(item);
-        for (const arg of Object.keys(item)) {
-          const a = keyAt(itemPos, arg);
-          const key = `${state}/${arg}`;
-          if (a >= 0 && !(key in entry.args)) entry.args[key] = at(itemPos!, a);
-        }
-      }
-    }
+    positions.ids[id] = new FastIdPositions(at(top, t), id, shared);
   }
   return positions;
 }

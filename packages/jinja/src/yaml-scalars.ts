@@ -33,6 +33,11 @@ export const YAML_EXP = /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/;
 /** PyYAML's float: a digit before the dot, or right after a dot with no sign (`.`, `-.5` are strings). */
 export const YAML_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/;
 
+const BOOLEAN_WORDS = new Map<string, boolean>([
+  ...['yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'].map((w): [string, boolean] => [w, true]),
+  ...['no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((w): [string, boolean] => [w, false]),
+]);
+
 /** Salt: `0644` -> 644 (decimal); a signed `0o`-style one stays octal as in PyYAML. */
 export function saltOctal(src: string): number {
   const s = src.replace(/_/g, '');
@@ -49,9 +54,8 @@ export function plain(s: string): unknown {
   const c = s.charCodeAt(0);
   // Only strings that cannot be anything else skip the checks below.
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 47 || c === 95) {
-    if (YAML_TRUE.test(s)) return true;
-    if (YAML_FALSE.test(s)) return false;
-    return s;
+    // YAML_TRUE's and YAML_FALSE's words, looked up (most keys and values are neither)
+    return BOOLEAN_WORDS.get(s) ?? s;
   }
   if (YAML_INT.test(s)) return Number(s.replace(/_/g, ''));
   if (/^[-+]?0[0-7_]+$/.test(s)) return saltOctal(s);

@@ -19,9 +19,17 @@ import type { LocalOptions } from './options.js';
 
 /** The compiler's view of the registry: used for warnings about unknown modules/functions. */
 export function registrySchema(registry: StateRegistry): StateSchema {
+  // asked once per state of a compile: the answers kept by module and function (a lookup makes an object)
+  const known = new Map<string, Map<string, boolean>>();
   return {
     hasModule: (state) => registry.module(state) !== undefined,
-    hasFunction: (state, fun) => registry.lookup(state, fun) !== undefined,
+    hasFunction: (state, fun) => {
+      let funs = known.get(state);
+      if (!funs) known.set(state, (funs = new Map()));
+      let has = funs.get(fun);
+      if (has === undefined) funs.set(fun, (has = registry.lookup(state, fun) !== undefined));
+      return has;
+    },
     unknownArg: (state, fun, key) => unknownArgOf(registry, state, fun, key),
   };
 }

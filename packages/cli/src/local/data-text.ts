@@ -20,7 +20,7 @@ export function parseDataText(text: string): unknown {
     } catch {
       value = undefined;
     }
-    if (value !== undefined && !exponent && fastYaml(text)) return value;
+    if (value !== undefined && !exponent && fastYaml(text, 0)) return value;
   }
   return yamlLib().parse(text, { version: '1.1' });
 }

@@ -1,0 +1,6 @@
+include:
+  - inc.x
+shared:
+  test.nop: []
+only_a:
+  test.nop: []

@@ -1,0 +1,3 @@
+shared:
+  test.nop:
+    - name: from b

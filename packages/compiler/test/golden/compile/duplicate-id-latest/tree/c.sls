@@ -1,0 +1,5 @@
+
+
+shared:
+  test.nop:
+    - name: from c

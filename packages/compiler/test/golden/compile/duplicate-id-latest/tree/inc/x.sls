@@ -1,0 +1,3 @@
+# the first declaration: a includes it
+shared:
+  test.nop: []
