@@ -1,14 +1,21 @@
 import type { Duplex } from 'node:stream';
 import type { MinionHub, Session } from './hub.js';
 
-/** An ack waits at most this long for a frame to ride with (the minion's spool keeps its item meanwhile). */
-export const ACK_HOLD_MS = 1000;
+/**
+ * An ack waits at most this long for a frame to ride with (the minion's spool keeps its item
+ * meanwhile). Longer than a fleet's burst of returns: a ping of 10,000 minions takes 1-2 s, and
+ * held acks written in the middle of it (each minion then deleting its item in a commit of its own)
+ * took both sides' cores from the returns still coming.
+ */
+export const ACK_HOLD_MS = 5000;
+/** The window in which the first ACK_HOLD_AFTER acks are sent at once. */
+const AT_ONCE_MS = 1000;
 /**
  * Held acks go out once no ack was added for this long: long enough for the next job of a
  * sequence (a ping after a ping, an orchestration's next step) to be published and carry them.
  */
 export const ACK_QUIET_MS = 250;
-/** Acks sent at once per ACK_HOLD_MS before they are held: a few minions are acked as before. */
+/** Acks sent at once per AT_ONCE_MS before they are held: a few minions are acked as before. */
 export const ACK_HOLD_AFTER = 100;
 /** Minions whose held acks are written per turn of the event loop (as publishing does). */
 const FLUSH_PER_TURN = 200;
@@ -32,6 +39,8 @@ export class AckBatcher {
   readonly stats = { acks_with_frame: 0, acks_alone: 0 };
   /** Acks sent at once per window before holding starts (see ACK_HOLD_AFTER). */
   holdAfter = ACK_HOLD_AFTER;
+  /** The quiet gap after which held acks go out (see ACK_QUIET_MS). */
+  quietMs = ACK_QUIET_MS;
   private sentAtOnce = 0;
   private window: NodeJS.Timeout | undefined;
 
@@ -48,7 +57,7 @@ export class AckBatcher {
         this.window = setTimeout(() => {
           this.window = undefined;
           this.sentAtOnce = 0;
-        }, ACK_HOLD_MS);
+        }, AT_ONCE_MS);
         this.window.unref();
       }
       this.stats.acks_alone++;
@@ -59,7 +68,7 @@ export class AckBatcher {
     if (list) list.push(frame);
     else this.held.set(session, [frame]);
     if (this.quiet) this.quiet.refresh();
-    else (this.quiet = setTimeout(() => this.flush(), ACK_QUIET_MS)).unref();
+    else (this.quiet = setTimeout(() => this.flush(), this.quietMs)).unref();
     this.oldest ??= setTimeout(() => this.flush(), ACK_HOLD_MS);
     this.oldest.unref();
   }

@@ -91,3 +91,43 @@ t.test('acks of many returns of one minion arrive, in order, once the burst is s
   const report = await master.jobs.report(jids[4]!);
   t.equal(report?.returns.held2?.return, true, 'stored');
 });
+
+t.test('acks held during a burst of returns longer than a second are not sent until it ends', async (t) => {
+  const master = m.get();
+  // only the longest hold may cut into the burst: the quiet gap that ends one is longer than it here
+  const acks = master.jobs.acks as unknown as { quietMs: number };
+  const quiet = acks.quietMs;
+  acks.quietMs = 3000;
+  t.teardown(() => {
+    acks.quietMs = quiet;
+  });
+  const c = await rawSession(master.port, 'burst1');
+  t.teardown(() => c.ws.terminate());
+  const jids: string[] = [];
+  for (let i = 0; i < 15; i++) {
+    const { jid } = await master.jobs.publish({ tgt: 'burst1', fun: 'test.ping' });
+    await c.next('job');
+    jids.push(jid);
+  }
+  const last = jids[jids.length - 1]!;
+  const stored = new Promise<void>((resolve) => {
+    const off = master.events.subscribe(`brine/job/${last}/ret/burst1`, () => {
+      off();
+      resolve();
+    });
+  });
+  // a fleet's returns, a few every 100 ms for 1.5 s (a ping of 10,000 minions takes about that)
+  for (const jid of jids) {
+    c.send(retOf(jid));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stored;
+  t.same(
+    c.inbox.filter((f) => f.type === 'ack'),
+    [],
+    'no ack was written while the returns kept coming',
+  );
+  const acked: string[] = [];
+  for (let i = 0; i < jids.length; i++) acked.push((await c.next('ack', 10_000)).jid as string);
+  t.same(acked, jids, 'then every return is acknowledged, in order');
+});
