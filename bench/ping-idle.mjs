@@ -2,8 +2,9 @@
 // is idle (the fleet's first pillar requests done, which bench/swarm.mjs's ping overlaps) and
 // prints per ping: store commits, wall ms, master CPU (in the ping, and with the held acks sent
 // after it), the acks sent alone before its last return was stored, the longest event-loop block
-// and the agents' CPU; then two pings back to back, and
-// the acks sent with a job frame or alone. Usage: node bench/ping-idle.mjs [N] [--procs K]
+// and the agents' CPU; then two pings back to back, the master's and the agents' CPU of all pings
+// in all divided by their number (the idle waits and scrapes between them included), and the
+// acks sent with a job frame or alone. Usage: node bench/ping-idle.mjs [N] [--procs K]
 // (PINGS=3 by default).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -63,6 +64,8 @@ const commitsNow = async () => {
 // the whole run can be cut to it (connect would swamp it)
 const mono = () => Number(process.hrtime.bigint() / 1000n);
 const pingsFrom = mono();
+// CPU of every ping in all, with what falls between the windows (held acks sent after a window)
+const all0 = { master: master.cpu(), agents: agentsCpu() };
 // BENCH_PHASE_FILE: where to write the master's and the agents' pids once the pings start (for perf/strace)
 if (process.env.BENCH_PHASE_FILE) writeFileSync(process.env.BENCH_PHASE_FILE, JSON.stringify({ master: master.proc.pid, agents: kids() }) + '\n');
 for (let i = 0; i < PINGS; i++) {
@@ -107,6 +110,13 @@ const bb = await measured(master, async () => {
 });
 out.back_to_back = { ms: bb.out, cpu: bb.cpuS, block: bb.loopMs };
 out.window_us = [pingsFrom, mono()];
+// the last acks held (at most ACK_HOLD_MS, ack-batch.ts) go out before the totals are read
+await sleep(5500);
+await idle();
+out.all_pings_cpu_per_ping = {
+  master: (master.cpu() - all0.master) / 1000 / (PINGS + 2),
+  agents: (agentsCpu() - all0.agents) / 1000 / (PINGS + 2),
+};
 const s = await stats();
 out.acks = { with_frame: s.acks_with_frame, alone: s.acks_alone };
 console.log(JSON.stringify(out));

@@ -36,6 +36,8 @@ export class AckBatcher {
   readonly stats = { acks_with_frame: 0, acks_alone: 0 };
   /** Acks sent at once per window before holding starts (see ACK_HOLD_AFTER). */
   holdAfter = ACK_HOLD_AFTER;
+  /** The longest hold (see ACK_HOLD_MS). */
+  holdMs = ACK_HOLD_MS;
   private sentAtOnce = 0;
   private window: NodeJS.Timeout | undefined;
 
@@ -62,7 +64,7 @@ export class AckBatcher {
     const list = this.held.get(session);
     if (list) list.push(frame);
     else this.held.set(session, [frame]);
-    this.oldest ??= setTimeout(() => this.flush(), ACK_HOLD_MS);
+    this.oldest ??= setTimeout(() => this.flush(), this.holdMs);
     this.oldest.unref();
   }
 
@@ -71,6 +73,9 @@ export class AckBatcher {
     const acks = this.held.get(session);
     if (!acks) return this.hub.send(session, frame);
     this.held.delete(session);
+    // the hold runs from the oldest ack still held: once the frames of a sequence's next job
+    // carried them all, that job's own returns start a hold of their own
+    if (this.held.size === 0) this.clearTimers();
     this.stats.acks_with_frame += acks.length;
     this.corked(session, () => {
       for (const a of acks) this.hub.send(session, a);

@@ -151,3 +151,39 @@ t.test('acks held during a burst of returns longer than a second are not sent un
   for (let i = 0; i < jids.length; i++) acked.push((await c.next('ack', ACK_HOLD_MS + 5000)).jid as string);
   t.same(acked, jids, 'then every return is acknowledged, in order');
 });
+
+t.test('the longest hold counts from the oldest ack still held, not from one a job frame carried', async (t) => {
+  const master = m.get();
+  const acks = master.jobs.acks as unknown as { holdMs: number };
+  const hold = acks.holdMs;
+  acks.holdMs = 1000;
+  t.teardown(() => {
+    acks.holdMs = hold;
+  });
+  const c = await rawSession(master.port, 'carry1');
+  t.teardown(() => c.ws.terminate());
+  const storedRet = (jid: string) =>
+    new Promise<void>((resolve) => {
+      const off = master.events.subscribe(`brine/job/${jid}/ret/carry1`, () => {
+        off();
+        resolve();
+      });
+    });
+  const first = await master.jobs.publish({ tgt: 'carry1', fun: 'test.ping' });
+  await c.next('job');
+  const firstStored = storedRet(first.jid);
+  c.send(retOf(first.jid));
+  await firstStored;
+  // the next job of a sequence, 400 ms later, carries the first ack
+  await new Promise((r) => setTimeout(r, 400));
+  const second = await master.jobs.publish({ tgt: 'carry1', fun: 'test.ping' });
+  t.match(await c.next(), { type: 'ack', jid: first.jid });
+  t.match(await c.next(), { type: 'job', jid: second.jid });
+  const secondStored = storedRet(second.jid);
+  c.send(retOf(second.jid));
+  await secondStored;
+  // the first ack's hold would have ended here; the second's has 600 ms or more to go
+  await new Promise((r) => setTimeout(r, 800));
+  t.same(c.inbox, [], "the second ack is held for a frame: the first one's hold did not send it");
+  t.match(await c.next('ack', 5000), { jid: second.jid }, 'it goes out once its own hold ends');
+});
