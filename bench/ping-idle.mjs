@@ -1,8 +1,10 @@
 // Pings on an idle master: N agents (K processes) connect, then each ping waits until the master
 // is idle (the fleet's first pillar requests done, which bench/swarm.mjs's ping overlaps) and
 // prints per ping: store commits, wall ms, master CPU (in the ping, and with the held acks sent
-// after it), the longest event-loop block and the agents' CPU; then two pings back to back, and
-// the acks sent with a job frame or alone. Usage: node bench/ping-idle.mjs [N] [--procs K]
+// after it), the acks sent alone before its last return was stored, the longest event-loop block
+// and the agents' CPU; then two pings back to back, the master's and the agents' CPU of all pings
+// in all divided by their number (the idle waits and scrapes between them included), and the
+// acks sent with a job frame or alone. Usage: node bench/ping-idle.mjs [N] [--procs K]
 // (PINGS=3 by default).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -62,6 +64,8 @@ const commitsNow = async () => {
 // the whole run can be cut to it (connect would swamp it)
 const mono = () => Number(process.hrtime.bigint() / 1000n);
 const pingsFrom = mono();
+// CPU of every ping in all, with what falls between the windows (held acks sent after a window)
+const all0 = { master: master.cpu(), agents: agentsCpu() };
 // BENCH_PHASE_FILE: where to write the master's and the agents' pids once the pings start (for perf/strace)
 if (process.env.BENCH_PHASE_FILE) writeFileSync(process.env.BENCH_PHASE_FILE, JSON.stringify({ master: master.proc.pid, agents: kids() }) + '\n');
 for (let i = 0; i < PINGS; i++) {
@@ -70,12 +74,15 @@ for (let i = 0; i < PINGS; i++) {
   // costs the master tens of ms (every handle and descriptor listed), and it is not the ping's
   const k0 = await commitsNow();
   await master.loopMaxMs();
+  const s0 = await stats();
   const a0 = agentsCpu();
   const m0 = master.cpu();
   const t0 = performance.now();
   const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
   const ms = performance.now() - t0;
   const m1 = master.cpu();
+  // acks written on their own before every return was stored: their writes (and the agents' deletes) fell inside the ping
+  const s1 = await stats();
   await sleep(1500); // deferred acks go out
   const m2 = master.cpu();
   const agentsS = (agentsCpu() - a0) / 1000;
@@ -88,6 +95,7 @@ for (let i = 0; i < PINGS; i++) {
     cpu: (m1 - m0) / 1000,
     block,
     cpu_with_acks: (m2 - m0) / 1000,
+    acks_alone_in_ping: s1.acks_alone - s0.acks_alone,
     agents_cpu: agentsS,
   });
 }
@@ -102,6 +110,13 @@ const bb = await measured(master, async () => {
 });
 out.back_to_back = { ms: bb.out, cpu: bb.cpuS, block: bb.loopMs };
 out.window_us = [pingsFrom, mono()];
+// the last acks held (at most ACK_HOLD_MS, ack-batch.ts) go out before the totals are read
+await sleep(5500);
+await idle();
+out.all_pings_cpu_per_ping = {
+  master: (master.cpu() - all0.master) / 1000 / (PINGS + 2),
+  agents: (agentsCpu() - all0.agents) / 1000 / (PINGS + 2),
+};
 const s = await stats();
 out.acks = { with_frame: s.acks_with_frame, alone: s.acks_alone };
 console.log(JSON.stringify(out));

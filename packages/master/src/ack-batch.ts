@@ -1,14 +1,18 @@
 import type { Duplex } from 'node:stream';
 import type { MinionHub, Session } from './hub.js';
 
-/** An ack waits at most this long for a frame to ride with (the minion's spool keeps its item meanwhile). */
-export const ACK_HOLD_MS = 1000;
 /**
- * Held acks go out once no ack was added for this long: long enough for the next job of a
- * sequence (a ping after a ping, an orchestration's next step) to be published and carry them.
+ * A held ack waits at most this long for a frame to ride with (the minion's spool keeps its item
+ * meanwhile). Longer than a fleet's burst of returns (a ping of 10,000 minions takes 1-2 s: held
+ * acks written in its middle, each minion deleting its item in a commit of its own, took both
+ * sides' cores from the returns still coming) and than the pause before a sequence's next job (a
+ * script's next `brine run`, an orchestration's next step): one write and one spool commit per
+ * minion and job instead of two.
  */
-export const ACK_QUIET_MS = 250;
-/** Acks sent at once per ACK_HOLD_MS before they are held: a few minions are acked as before. */
+export const ACK_HOLD_MS = 5000;
+/** The window in which the first ACK_HOLD_AFTER acks are sent at once. */
+const AT_ONCE_MS = 1000;
+/** Acks sent at once per AT_ONCE_MS before they are held: a few minions are acked as before. */
 export const ACK_HOLD_AFTER = 100;
 /** Minions whose held acks are written per turn of the event loop (as publishing does). */
 const FLUSH_PER_TURN = 200;
@@ -16,22 +20,24 @@ const FLUSH_PER_TURN = 200;
 /**
  * Acknowledgements to minions (`ack`, `state_ack`), each queued only once what it acknowledges is
  * committed. A TLS write per ack costs the master about as much as the job frame itself, so acks
- * are held briefly: a job frame sent to that minion meanwhile carries them in the same write (the
- * socket corked around them: one TLS record, one syscall), and the others go out once a burst of
- * returns has gone quiet, or after ACK_HOLD_MS. Only a burst is held: the first ACK_HOLD_AFTER
- * acks of a window go at once (a handful of minions sees no delay, and a minion stopped right
+ * are held: a job frame sent to that minion meanwhile carries them in the same write (the socket
+ * corked around them: one TLS record, one syscall), and the others go out ACK_HOLD_MS after the
+ * oldest was held (a minion that crashed meanwhile sends its items again: the master stores a
+ * return once, and acks it again). Only a burst is held: the first ACK_HOLD_AFTER acks of a
+ * window go at once (a handful of minions sees no delay, and a minion stopped right
  * after its return has nothing left to resend). The order to a minion is kept (acks before the
  * frame), and a `brine call` session, which waits for its ack to exit, is acked at once.
  */
 export class AckBatcher {
   private held = new Map<Session, Array<Buffer | string>>();
-  private quiet: NodeJS.Timeout | undefined;
   private oldest: NodeJS.Timeout | undefined;
   private flushing: NodeJS.Immediate | undefined;
   /** Acks written with a job frame, and on their own (`/v1/stats`). */
   readonly stats = { acks_with_frame: 0, acks_alone: 0 };
   /** Acks sent at once per window before holding starts (see ACK_HOLD_AFTER). */
   holdAfter = ACK_HOLD_AFTER;
+  /** The longest hold (see ACK_HOLD_MS). */
+  holdMs = ACK_HOLD_MS;
   private sentAtOnce = 0;
   private window: NodeJS.Timeout | undefined;
 
@@ -48,7 +54,7 @@ export class AckBatcher {
         this.window = setTimeout(() => {
           this.window = undefined;
           this.sentAtOnce = 0;
-        }, ACK_HOLD_MS);
+        }, AT_ONCE_MS);
         this.window.unref();
       }
       this.stats.acks_alone++;
@@ -58,9 +64,7 @@ export class AckBatcher {
     const list = this.held.get(session);
     if (list) list.push(frame);
     else this.held.set(session, [frame]);
-    if (this.quiet) this.quiet.refresh();
-    else (this.quiet = setTimeout(() => this.flush(), ACK_QUIET_MS)).unref();
-    this.oldest ??= setTimeout(() => this.flush(), ACK_HOLD_MS);
+    this.oldest ??= setTimeout(() => this.flush(), this.holdMs);
     this.oldest.unref();
   }
 
@@ -69,6 +73,9 @@ export class AckBatcher {
     const acks = this.held.get(session);
     if (!acks) return this.hub.send(session, frame);
     this.held.delete(session);
+    // the hold runs from the oldest ack still held: once the frames of a sequence's next job
+    // carried them all, that job's own returns start a hold of their own
+    if (this.held.size === 0) this.clearTimers();
     this.stats.acks_with_frame += acks.length;
     this.corked(session, () => {
       for (const a of acks) this.hub.send(session, a);
@@ -110,9 +117,7 @@ export class AckBatcher {
   }
 
   private clearTimers(): void {
-    if (this.quiet) clearTimeout(this.quiet);
     if (this.oldest) clearTimeout(this.oldest);
-    this.quiet = undefined;
     this.oldest = undefined;
   }
 

@@ -36,12 +36,12 @@ export class ResultSpool {
   }
 
   private init(): void {
-    // seen and active hold small rows keyed by jid: WITHOUT ROWID keeps each in one b-tree (one
-    // page written per insert, not the table's and its key index's); a spool made before keeps
-    // its tables, which are read and written the same way
+    // every table is keyed by jid: WITHOUT ROWID keeps each in one b-tree (one page written per
+    // insert or delete, not the table's and its key index's); a spool made before keeps its
+    // tables, which are read and written the same way
     this.db.exec(`CREATE TABLE IF NOT EXISTS spool (
       jid TEXT PRIMARY KEY, payload TEXT NOT NULL, created_at TEXT NOT NULL
-    );
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS seen (jid TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS active (jid TEXT PRIMARY KEY, fun TEXT NOT NULL, started TEXT NOT NULL) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS states (

@@ -76,3 +76,26 @@ t.test('an ack nothing follows is applied in the next turn; readers see it at on
   t.same(stored(file, '2'), { n: 0 }, 'applied in the next turn');
   t.equal(s.size(), 0);
 });
+
+/** Pages (frames) in a WAL file. */
+function frames(wal: string): number {
+  const b = readFileSync(wal);
+  return Math.floor((b.length - 32) / (24 + b.readUInt32BE(8)));
+}
+
+t.test('a ping admitted with the ack of the one before writes two pages: received and its return', async (t) => {
+  const { s, file } = spoolIn(t);
+  const make = (jid: string) => () => ret(jid);
+  s.admitFinished('1', 'at-1', make('1'));
+  const f0 = frames(`${file}-wal`);
+  s.ack('1');
+  t.ok(s.admitFinished('2', 'at-2', make('2')), 'a new job');
+  // a new spool's returns are one b-tree keyed by jid (no rowid table beside its key's index)
+  t.equal(frames(`${file}-wal`) - f0, 2, 'the seen page and the spool page');
+  t.same(stored(file, '1'), { n: 0 }, 'the acked return is gone');
+  t.same(
+    s.pending().map((r) => r.jid),
+    ['2'],
+    'the new one is spooled',
+  );
+});
