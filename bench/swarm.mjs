@@ -20,8 +20,9 @@
 // arriving at once as a fleet's hosts would: then a process's thousands of handshakes share its
 // turns and the master waits on them), with the master's fingerprint pinned. BENCH_TIMELINE=1
 // prints the master's CPU and the welcomes every 500 ms (stderr); BENCH_MASTER_CONFIG adds master
-// config lines ('max_admitting: 900'); BENCH_AGENT_NODE_ARGS / BENCH_MASTER_NODE_ARGS: Node flags; BENCH_AGENT_NICE=19: agents at
-// that niceness, so the master has a core whenever it is runnable, as with minions on other hosts.
+// config lines ('max_admitting: 900'); BENCH_AGENT_NODE_ARGS / BENCH_MASTER_NODE_ARGS: Node flags;
+// BENCH_AGENT_NICE=19: agents at that niceness, so the master has a core whenever it is runnable,
+// as with minions on other hosts.
 // With --storm (or BENCH_STORM=1), then a reconnect storm and a second line: see bench/lib/storm.mjs.
 // Usage: node bench/swarm.mjs [N] [--procs K] [--storm]   (defaults 1000 and 1; BENCH_MINIONS and
 // BENCH_PROCS work too). Thousands of agents need K > 1: one process holds about 4 descriptors per agent.
