@@ -17,7 +17,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleState, STAMP_FILE, stampOf } from '../packages/cli/dist/bundle-check.js';
+import { bundleState, STAMP_FILE, stampFor } from '../packages/cli/dist/bundle-check.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'packages/cli/dist');
@@ -89,19 +89,20 @@ const result = await build({
   plugins: [ownCodeOnly],
 });
 
-const inputs = {};
-for (const input of Object.keys(result.metafile.inputs).sort()) {
-  const file = path.join(root, input);
-  inputs[path.relative(out, file)] = stampOf(file);
-}
+const stamp = stampFor(
+  out,
+  Object.keys(result.metafile.inputs)
+    .sort()
+    .map((input) => path.join(root, input)),
+);
 // which modules each file of the bundle holds (for the tests of what a command loads; not read at run time)
 const contents = {};
 for (const [file, { inputs: held }] of Object.entries(result.metafile.outputs)) {
   contents[path.relative(next, path.join(root, file))] = Object.keys(held).map((i) => path.relative(root, path.join(root, i)));
 }
 writeFileSync(path.join(next, 'contents.json'), JSON.stringify(contents, null, 1) + '\n');
-writeFileSync(path.join(next, STAMP_FILE), JSON.stringify({ maker, inputs }, null, 1) + '\n');
+writeFileSync(path.join(next, STAMP_FILE), JSON.stringify({ maker, ...stamp }, null, 1) + '\n');
 rmSync(out, { recursive: true, force: true });
 renameSync(next, out);
 const outputs = Object.keys(result.metafile.outputs).length;
-console.log(`bundle: ${Object.keys(inputs).length} modules in ${outputs} files (${path.relative(root, out)})`);
+console.log(`bundle: ${Object.keys(stamp.inputs).length} modules in ${outputs} files (${path.relative(root, out)})`);

@@ -20,7 +20,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleState, STAMP_FILE, stampOf } from '../packages/cli/dist/bundle-check.js';
+import { bundleState, STAMP_FILE, stampFor } from '../packages/cli/dist/bundle-check.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'packages/cli/dist');
@@ -123,12 +123,13 @@ const result = await build({
   plugins: [snapshotPlugin],
 });
 
-const inputs = {};
-for (const input of Object.keys(result.metafile.inputs).sort()) {
-  const file = path.join(root, input);
-  inputs[path.relative(out, file)] = stampOf(file);
-}
-writeFileSync(path.join(next, STAMP_FILE), JSON.stringify({ maker, inputs }, null, 1) + '\n');
+const stamp = stampFor(
+  out,
+  Object.keys(result.metafile.inputs)
+    .sort()
+    .map((input) => path.join(root, input)),
+);
+writeFileSync(path.join(next, STAMP_FILE), JSON.stringify({ maker, ...stamp }, null, 1) + '\n');
 
 // the blobs of other Node versions kept from before are kept only while made from these modules
 const keep = [];
