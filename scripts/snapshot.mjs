@@ -79,6 +79,14 @@ const OPTIONAL = ['chokidar', 'fsevents'];
 const snapshotPlugin = {
   name: 'snapshot',
   setup(b) {
+    b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) => {
+      if (!args.importer.endsWith('/cli/dist/commands/index.js') || /^\.\/(local|call)\.js$/.test(args.path)) return undefined;
+      return { path: args.path, namespace: 'not-in-snapshot' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'not-in-snapshot' }, (args) => ({
+      contents: `throw new Error('brine: ${args.path} is not in the startup snapshot');`,
+      loader: 'js',
+    }));
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('@brine/')) return undefined;
       if (isBuiltin(args.path)) return { external: true };
@@ -126,6 +134,7 @@ const result = await build({
 const stamp = stampFor(
   out,
   Object.keys(result.metafile.inputs)
+    .filter((input) => !input.startsWith('not-in-snapshot:'))
     .sort()
     .map((input) => path.join(root, input)),
 );
