@@ -1,11 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * A compile of thousands of states runs each stage's loop once over every state: V8's Turbofan
+ * A compile of hundreds or thousands of states runs each stage's loop once over every state: V8's Turbofan
  * compiles those long loops on the fly (on-stack replacement), deoptimises them at the first
  * branch they had not seen, and costs more CPU than its code saves before the process ends
- * (10,000 states: ~330 ms of CPU with it, ~240 ms without; the master's long-lived compile
- * workers never come here). A formula's few hundred states keep Turbofan: its Jinja code is
+ * (10,000 states: ~340 ms of CPU with it, ~220 ms without; the master's long-lived compile
+ * workers never come here). A formula's tens of states keep Turbofan: its Jinja code is
  * called often enough to pay for it. Past `threshold` IDs rendered, Turbofan is off for the rest
  * of the compile and back on after it (an apply's runtime keeps it).
  */
@@ -38,5 +38,5 @@ export class CompileTiering {
   }
 }
 
-/** IDs rendered past which a compile runs without Turbofan (formulas of the corpus: a few hundred). */
-export const BIG_COMPILE_IDS = 2000;
+/** IDs rendered past which a compile runs without Turbofan (the corpus's biggest formula: 74 states). */
+export const BIG_COMPILE_IDS = 500;
