@@ -13,6 +13,7 @@ import {
 } from '@brine/compiler';
 import { hasErrors, unknownArgOf, type StateRegistry } from '@brine/core';
 import { localHost } from './host-calls.js';
+import { CompileTiering } from './jit-tiering.js';
 // (the argument readers alone: a compile does not load the runtime)
 import { slsNames } from '@brine/runtime/state-run-args';
 import type { LocalOptions } from './options.js';
@@ -34,7 +35,7 @@ export function registrySchema(registry: StateRegistry): StateSchema {
   };
 }
 
-export function compileOptions(opts: LocalOptions, registry?: StateRegistry): CompileOptions {
+export function compileOptions(opts: LocalOptions, registry?: StateRegistry, tiering?: CompileTiering): CompileOptions {
   const kw = opts.call.kwargs;
   const inlinePillar = kw.pillar && typeof kw.pillar === 'object' && !Array.isArray(kw.pillar) ? (kw.pillar as Record<string, unknown>) : {};
   return {
@@ -42,7 +43,7 @@ export function compileOptions(opts: LocalOptions, registry?: StateRegistry): Co
     minion: { id: opts.id, grains: opts.grains },
     pillar: { ...opts.pillar, ...inlinePillar },
     params: strictParams(opts.params),
-    render: localRender(opts),
+    render: localRender(opts, tiering),
     ...opts.top,
     ...(typeof kw.saltenv === 'string' ? { saltenv: kw.saltenv } : {}),
     ...(registry ? { schema: registrySchema(registry) } : {}),
@@ -50,7 +51,7 @@ export function compileOptions(opts: LocalOptions, registry?: StateRegistry): Co
 }
 
 /** Templates see `opts` as salt-call --local's: this host's roots, the saltenv and test asked. */
-function localRender(opts: LocalOptions): CompileOptions['render'] {
+function localRender(opts: LocalOptions, tiering?: CompileTiering): CompileOptions['render'] {
   const kw = opts.call.kwargs;
   const view = minionOpts({
     saltenv: typeof kw.saltenv === 'string' ? kw.saltenv : null,
@@ -58,7 +59,11 @@ function localRender(opts: LocalOptions): CompileOptions['render'] {
     fileRoots: opts.roots,
     pillarRoots: opts.pillarRoots,
   });
-  return (input) => renderSls({ ...input, context: { ...input.context, opts: { ...view, ...input.context.opts } } });
+  return (input) => {
+    const out = renderSls({ ...input, context: { ...input.context, opts: { ...view, ...input.context.opts } } });
+    tiering?.rendered(out.high);
+    return out;
+  };
 }
 
 /** SLS names from `state.sls a,b` / `state.show_sls a b` / `mods=a,b`. */
@@ -83,15 +88,26 @@ export function pillarFailure(opts: LocalOptions): Compiled | undefined {
 }
 
 /** Compiles on this host: the templates' host calls are answered here (localHost). */
-export async function compileFor(opts: LocalOptions, mode: 'highstate' | 'sls', raw: boolean, registry?: StateRegistry): Promise<Compiled> {
+export async function compileFor(
+  opts: LocalOptions,
+  mode: 'highstate' | 'sls',
+  raw: boolean,
+  registry?: StateRegistry,
+  tiering = new CompileTiering(),
+): Promise<Compiled> {
   const broken = pillarFailure(opts);
   if (broken) return broken;
-  const copts = compileOptions(opts, registry);
+  const copts = compileOptions(opts, registry, tiering);
   const env = typeof opts.call.kwargs.saltenv === 'string' ? opts.call.kwargs.saltenv : 'base';
-  const { result } = await compileAsking(
-    (hostAnswers) => (mode === 'sls' ? compileSls({ ...copts, hostAnswers }, slsArgs(opts), env, raw) : compileHighstate({ ...copts, hostAnswers }, raw)),
-    { ask: localHost(opts), minion: opts.id },
-  );
+  let result: Compiled;
+  try {
+    ({ result } = await compileAsking(
+      (hostAnswers) => (mode === 'sls' ? compileSls({ ...copts, hostAnswers }, slsArgs(opts), env, raw) : compileHighstate({ ...copts, hostAnswers }, raw)),
+      { ask: localHost(opts), minion: opts.id },
+    ));
+  } finally {
+    tiering.done();
+  }
   if (opts.pillarDiagnostics.length > 0) result.diagnostics.unshift(...opts.pillarDiagnostics);
   return result;
 }
