@@ -8,7 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileFor } from '../src/local/compile.js';
-import { CompileTiering } from '../src/local/jit-tiering.js';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { CompileTiering, tierFlagsGiven } from '../src/local/jit-tiering.js';
 import { parseLocalOptions } from '../src/local/options.js';
 
 function tree(files: number, perFile: number): string {
@@ -52,4 +54,29 @@ t.test('the default threshold is above a formula and below the 10,000-state benc
   for (let i = 0; i < 95; i++) tiering.rendered(Object.fromEntries(Array.from({ length: 100 }, (_, j) => [`t${i}_${j}`, {}])));
   tiering.done();
   t.same(flags, ['--no-turbofan', '--turbofan'], '10,000 IDs');
+});
+
+t.test("Node's own tier flags are left to decide", async (t) => {
+  t.ok(tierFlagsGiven(['--jitless'], ''));
+  t.ok(tierFlagsGiven([], '--max-old-space-size=100 --no-turbofan'));
+  t.ok(tierFlagsGiven(['--no-opt'], ''));
+  t.notOk(tierFlagsGiven(['--snapshot-blob', '/x/node-v24.blob', '--enable-source-maps'], '--max-old-space-size=100'));
+  const flags: string[] = [];
+  const tiering = new CompileTiering(20, (f) => flags.push(f), true);
+  tiering.rendered(Object.fromEntries(Array.from({ length: 100 }, (_, j) => [`s${j}`, {}])));
+  tiering.done();
+  t.same(flags, []);
+});
+
+t.test('an apply of a big tree under node --jitless runs to the end (Turbofan switched on there crashes V8)', async (t) => {
+  const root = tree(6, 100);
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+  const r = spawnSync(process.execPath, ['--jitless', bin, 'local', 'state.apply', '--file-root', root, '--id', 'anchor', '--out', 'json'], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  t.equal(r.signal, null, r.stderr);
+  t.equal(r.status, 0, r.stderr);
+  t.equal(Object.keys((JSON.parse(r.stdout) as { local: object }).local).length, 600);
 });

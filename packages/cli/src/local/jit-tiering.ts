@@ -15,8 +15,9 @@ export class CompileTiering {
   private readonly threshold: number;
   private readonly setFlags: (flags: string) => void;
 
-  constructor(threshold = BIG_COMPILE_IDS, setFlags: (flags: string) => void = setFlagsFromString) {
-    this.threshold = threshold;
+  constructor(threshold = BIG_COMPILE_IDS, setFlags: (flags: string) => void = setFlagsFromString, given = tierFlagsGiven()) {
+    // the process's own tier flags decide (under --jitless, Turbofan switched on crashes V8)
+    this.threshold = given ? Infinity : threshold;
     this.setFlags = setFlags;
   }
 
@@ -40,3 +41,8 @@ export class CompileTiering {
 
 /** IDs rendered past which a compile runs without Turbofan (the corpus's biggest formula: 74 states). */
 export const BIG_COMPILE_IDS = 500;
+
+/** Whether Node was started with flags that choose V8's tiers itself (on its command line or in NODE_OPTIONS). */
+export function tierFlagsGiven(argv: string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
+  return /--(no-)?(turbofan|opt|maglev|sparkplug|jitless|lite-mode)\b|--max-opt/.test(`${argv.join(' ')} ${nodeOptions}`);
+}
