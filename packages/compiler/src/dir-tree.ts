@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { sortEnvs, type StateTree } from './state-tree.js';
 import { servedTreeName } from '@brine/core';
@@ -52,8 +52,13 @@ export function dirTree(roots: Record<string, string[]>): StateTree {
     read(env, path) {
       if (path.startsWith('/') || path.split('/').includes('..')) return undefined;
       for (const root of roots[env] ?? []) {
+        // a miss asked first: a read that throws costs a stack trace, and the first one in a
+        // process ~5 ms (V8 works out the line ends of the CLI's whole bundle for it); an SLS
+        // name is tried as `x.sls` before `x/init.sls`, so most trees miss on every package
+        const full = join(root, path);
+        if (!existsSync(full)) continue;
         try {
-          return readFileSync(join(root, path), 'utf8');
+          return readFileSync(full, 'utf8');
         } catch {}
       }
       return undefined;
