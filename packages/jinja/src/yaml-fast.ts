@@ -21,6 +21,12 @@ const keptFlows = new Map<string, unknown>();
 const KEPT_FLOW_MIN = 256;
 const KEPT_FLOWS_MAX_CHARS = 4_000_000;
 let keptFlowChars = 0;
+const keptFlowStats = { kept: 0, hits: 0 };
+
+/** How many long flows were kept, and how many reads found theirs kept (tests). */
+export function flowCacheStats(): { kept: number; hits: number } {
+  return { ...keptFlowStats };
+}
 
 function keepFlow(text: string, value: unknown): void {
   if (keptFlowChars + text.length > KEPT_FLOWS_MAX_CHARS) {
@@ -29,6 +35,7 @@ function keepFlow(text: string, value: unknown): void {
   }
   keptFlows.set(text, value);
   keptFlowChars += text.length;
+  keptFlowStats.kept++;
 }
 
 export { declined, saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE } from './yaml-scalars.js';
@@ -333,6 +340,7 @@ class Reader {
     // where no positions are kept, a long flow read on its line alone is the same value each time
     const keyed = this.depth > this.keepDepth && text.length >= KEPT_FLOW_MIN;
     const kept = keyed ? keptFlows.get(text) : undefined;
+    if (kept !== undefined) keptFlowStats.hits++;
     let value = kept !== undefined ? copyParsed(kept) : flowValue(new FlowText(text, more, starts), at, this.positions, this.depth, this.keepDepth);
     if (keyed && kept === undefined && value !== GIVE_UP && no === first.no) {
       keepFlow(text, value);
