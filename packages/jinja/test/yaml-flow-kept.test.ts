@@ -19,7 +19,7 @@ const MAP = JSON.stringify({
 
 const sls = (id: string) => `${id}:\n  file.managed:\n    - context:\n        apache: ${MAP}\n`;
 
-t.test('the same long flow in two IDs: parsed once, each a copy equal to the reader\'s', async (t) => {
+t.test("the same long flow in two IDs: parsed once, each a copy equal to the reader's", async (t) => {
   const before = flowCacheStats();
   const res = loadYaml(sls('one') + sls('two') + sls('three'));
   t.ok(res.fast, 'the fast path read it');
