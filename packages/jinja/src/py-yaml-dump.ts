@@ -85,6 +85,8 @@ function analyzeAscii(s: string): Analysis {
   return { empty: false, multiline: false, flowPlain: !flowInd, blockPlain: !blockInd, singleQuoted: true };
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 function analyzeChars(s: string, allowUnicode: boolean): Analysis {
   let blockInd = false;
   let flowInd = false;
@@ -97,7 +99,8 @@ function analyzeChars(s: string, allowUnicode: boolean): Analysis {
   let breakSpace = false;
   let spaceBreak = false;
   if (s.startsWith('---') || s.startsWith('...')) blockInd = flowInd = true;
-  const chars = [...s];
+  // by code point as PyYAML reads; a text without surrogates is its own list of them (no array per scalar)
+  const chars: ArrayLike<string> = SURROGATE.test(s) ? [...s] : s;
   let precededByWs = true;
   let followedByWs = chars.length === 1 || SPACES.includes(chars[1]);
   let prevSpace = false;

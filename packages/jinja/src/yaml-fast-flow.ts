@@ -11,6 +11,10 @@ import { escapeAt, GIVE_UP, giveUp, plain, SPECIAL_START, trailingOk, type FastP
  */
 export const POSITIONS_DEPTH = 3;
 
+/** A quoted scalar on one line with only the escapes JSON reads alike (fastYaml declined control characters). */
+const DOUBLE_QUOTED = /"((?:[^"\\\n\t]|\\["\\/nt])*)"/y;
+const SINGLE_QUOTED = /'((?:[^'\n]|'')*)'(?!')/y;
+
 /**
  * The text of a flow collection as it is read: one line, then the next ones as the collection
  * goes on. Scalars may go on over several lines (PyYAML's dump wraps long ones): the line break
@@ -44,11 +48,15 @@ export class FlowText {
   }
 
   quoted(fold: boolean): unknown {
-    const rest = this.text.slice(this.i);
-    const m = rest[0] === '"' ? /^"((?:[^"\\\n\t]|\\["\\/nt])*)"/.exec(rest) : /^'((?:[^'\n]|'')*)'(?!')/.exec(rest);
+    // read in place (a `| json` line has a quoted scalar every few characters: no copy of the rest each)
+    const double = this.text[this.i] === '"';
+    const re = double ? DOUBLE_QUOTED : SINGLE_QUOTED;
+    re.lastIndex = this.i;
+    const m = re.exec(this.text);
     if (m) {
       this.i += m[0].length;
-      return rest[0] === '"' ? JSON.parse(`"${m[1]}"`) : m[1].replace(/''/g, "'");
+      if (!double) return m[1].includes("''") ? m[1].replace(/''/g, "'") : m[1];
+      return m[1].includes('\\') ? JSON.parse(`"${m[1]}"`) : m[1];
     }
     return fold ? this.foldedQuoted() : giveUp('flow: quoted key with escapes or over lines');
   }

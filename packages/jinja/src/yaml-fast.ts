@@ -9,6 +9,34 @@ import { setKey } from '@brine/core';
 import { Anchors, hasIndexKey } from './yaml-fast-anchors.js';
 import { FlowText, flowValue, POSITIONS_DEPTH } from './yaml-fast-flow.js';
 import { declined, GIVE_UP, giveUp, plain, scalar, SPECIAL_START, trailingOk, type FastPositions, type KeyPositions } from './yaml-scalars.js';
+import { copyParsed } from './parse-cache.js';
+
+/**
+ * Long flow collections by their line, parsed once per process: a formula writes the same map
+ * (`apache: {{ apache | json }}`) into a dozen SLS files, each parsed anew. Only where no key
+ * positions are kept and the collection ends on its line, so the line alone makes the value;
+ * each use gets a copy (the compile changes what it loaded). Bounded by the text kept.
+ */
+const keptFlows = new Map<string, unknown>();
+const KEPT_FLOW_MIN = 256;
+const KEPT_FLOWS_MAX_CHARS = 4_000_000;
+let keptFlowChars = 0;
+const keptFlowStats = { kept: 0, hits: 0 };
+
+/** How many long flows were kept, and how many reads found theirs kept (tests). */
+export function flowCacheStats(): { kept: number; hits: number } {
+  return { ...keptFlowStats };
+}
+
+function keepFlow(text: string, value: unknown): void {
+  if (keptFlowChars + text.length > KEPT_FLOWS_MAX_CHARS) {
+    keptFlows.clear();
+    keptFlowChars = 0;
+  }
+  keptFlows.set(text, value);
+  keptFlowChars += text.length;
+  keptFlowStats.kept++;
+}
 
 export { declined, saltOctal, YAML_EXP, YAML_FALSE, YAML_FLOAT, YAML_INT, YAML_TRUE } from './yaml-scalars.js';
 
@@ -308,7 +336,16 @@ class Reader {
       // where that loader's moved line puts the key: right of the opening bracket
       if (k > 0 && indents[k] <= bracket) this.moved.push([into, into.length - 1, column - indents[k] + bracket + 1]);
     };
-    const value = flowValue(new FlowText(this.untrimmed(first, rest), more, starts), at, this.positions, this.depth, this.keepDepth);
+    const text = this.untrimmed(first, rest);
+    // where no positions are kept, a long flow read on its line alone is the same value each time
+    const keyed = this.depth > this.keepDepth && text.length >= KEPT_FLOW_MIN;
+    const kept = keyed ? keptFlows.get(text) : undefined;
+    if (kept !== undefined) keptFlowStats.hits++;
+    let value = kept !== undefined ? copyParsed(kept) : flowValue(new FlowText(text, more, starts), at, this.positions, this.depth, this.keepDepth);
+    if (keyed && kept === undefined && value !== GIVE_UP && no === first.no) {
+      keepFlow(text, value);
+      value = copyParsed(value);
+    }
     this.blocks.push([first.no + 1, no]);
     while (this.i < this.lines.length && this.lines[this.i].no <= no) this.i++;
     return value;
