@@ -1,49 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { copyInstall } from './helpers/install-copy.js';
 import { REPO } from './support/brine-cli.js';
 
 // The CLI's bundle (scripts/bundle.mjs) is made and run in a copy of Brine's built code, so that
 // making it stale here never disturbs the tests running the repository's own `brine` meanwhile.
-const PACKAGES = readdirSync(path.join(REPO, 'packages'));
-
-/** packages/X/{package.json,dist,ui} and node_modules (with @brine/X leading to the copy) in `dir`. */
-function copyInstall(dir: string): void {
-  const version = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
-  // another version than the repository's: `--version` shows which package.json was read
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...version, version: '9.8.7' }));
-  mkdirSync(path.join(dir, 'scripts'));
-  cpSync(path.join(REPO, 'scripts/bundle.mjs'), path.join(dir, 'scripts/bundle.mjs'));
-  for (const pkg of PACKAGES) {
-    const from = path.join(REPO, 'packages', pkg);
-    const to = path.join(dir, 'packages', pkg);
-    mkdirSync(to, { recursive: true });
-    cpSync(path.join(from, 'package.json'), path.join(to, 'package.json'));
-    cpSync(path.join(from, 'dist'), path.join(to, 'dist'), {
-      recursive: true,
-      filter: (f) => !f.endsWith(`${path.sep}dist${path.sep}bundle`) && !f.endsWith('.map'),
-    });
-    for (const extra of ['ui', 'node_modules']) {
-      try {
-        symlinkSync(path.join(from, extra), path.join(to, extra));
-      } catch {}
-    }
-  }
-  mkdirSync(path.join(dir, 'node_modules/@brine'), { recursive: true });
-  for (const name of readdirSync(path.join(REPO, 'node_modules'))) {
-    if (name !== '@brine' && name !== '.bin') symlinkSync(path.join(REPO, 'node_modules', name), path.join(dir, 'node_modules', name));
-  }
-  for (const pkg of PACKAGES) symlinkSync(path.join('..', '..', 'packages', pkg), path.join(dir, 'node_modules/@brine', pkg));
-}
 
 let dir = '';
 t.before(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'brine-bundle-'));
-  copyInstall(dir);
-  const r = spawnSync(process.execPath, ['scripts/bundle.mjs'], { cwd: dir, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`bundle.mjs: ${r.stderr}`);
+  // another version than the repository's: `--version` shows which package.json was read
+  const version = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
+  copyInstall(dir, {}, { scripts: ['bundle.mjs'], packageJson: JSON.stringify({ ...version, version: '9.8.7' }) });
 });
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -9,10 +9,14 @@ import { REPO } from '../support/brine-cli.js';
  * there by the build's own scripts: a test may make them stale without disturbing the tests
  * that run the repository's `brine` meanwhile. (As test/cli-bundle.test.ts's copy, plus the snapshot.)
  */
-export function copyInstall(dir: string, env: NodeJS.ProcessEnv = {}): void {
-  writeFileSync(path.join(dir, 'package.json'), readFileSync(path.join(REPO, 'package.json')));
+export function copyInstall(
+  dir: string,
+  env: NodeJS.ProcessEnv = {},
+  { scripts = ['bundle.mjs', 'snapshot.mjs'], packageJson = readFileSync(path.join(REPO, 'package.json'), 'utf8') } = {},
+): void {
+  writeFileSync(path.join(dir, 'package.json'), packageJson);
   mkdirSync(path.join(dir, 'scripts'));
-  for (const s of ['bundle.mjs', 'snapshot.mjs']) cpSync(path.join(REPO, 'scripts', s), path.join(dir, 'scripts', s));
+  for (const s of scripts) cpSync(path.join(REPO, 'scripts', s), path.join(dir, 'scripts', s));
   const packages = readdirSync(path.join(REPO, 'packages'));
   for (const pkg of packages) {
     const from = path.join(REPO, 'packages', pkg);
@@ -35,7 +39,7 @@ export function copyInstall(dir: string, env: NodeJS.ProcessEnv = {}): void {
     if (name !== '@brine' && name !== '.bin') symlinkSync(path.join(REPO, 'node_modules', name), path.join(dir, 'node_modules', name));
   }
   for (const pkg of packages) symlinkSync(path.join('..', '..', 'packages', pkg), path.join(dir, 'node_modules/@brine', pkg));
-  for (const script of ['scripts/bundle.mjs', 'scripts/snapshot.mjs']) {
+  for (const script of scripts.map((s) => `scripts/${s}`)) {
     const r = spawnSync(process.execPath, [script], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
     if (r.status !== 0) throw new Error(`${script}: ${r.stderr}`);
   }
