@@ -82,7 +82,7 @@ function splitKeyOnce(text: string): KeySplit {
   }
   // `key: rest` or `key:`, the key free of `#`; a scan, not a backtracking regex (every line of
   // a large tree comes here)
-  if (!KEY_START.test(text)) return undefined;
+  if (!keyStart(text)) return undefined;
   for (let i = text[0] === '-' ? 2 : 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 35 /* # */) return undefined;
@@ -103,6 +103,24 @@ function isEntry(text: string): boolean {
 }
 
 const KEY_START = /^(?:[^#\s'"[\]{}&*!|>%@`,?:-]|-[^\s#'"[\]{}&*!|>%@`,])/;
+/** ASCII characters KEY_START refuses first (NOT_FIRST) and after a first `-` (NOT_AFTER_DASH). */
+const NOT_FIRST = asciiSet('#\t\n\v\f\r \'"[]{}&*!|>%@`,?:-');
+const NOT_AFTER_DASH = asciiSet('\t\n\v\f\r #\'"[]{}&*!|>%@`,');
+
+function asciiSet(chars: string): Uint8Array {
+  const set = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) set[chars.charCodeAt(i)] = 1;
+  return set;
+}
+
+/** KEY_START.test(text), looked up for ASCII (every key line of a tree comes here); the regex for the rest. */
+function keyStart(text: string): boolean {
+  const c = text.charCodeAt(0);
+  if (!(c < 128)) return KEY_START.test(text);
+  if (c !== 45) return NOT_FIRST[c] === 0;
+  const d = text.charCodeAt(1);
+  return d < 128 ? NOT_AFTER_DASH[d] === 0 : KEY_START.test(text);
+}
 /** Line breaks YAML 1.1 knows beyond \\n, white space trimStart() and trimEnd() take that YAML does not, control characters. */
 const ODD_SPACE = /[\u2028\u2029\u0085\u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000\x00-\x08\v\f\x0e-\x1f\x7f]/;
 
@@ -144,6 +162,8 @@ class Reader {
     // made with its first key (a block map has one): an array literal is the size it holds
     let pos: KeyPositions | undefined;
     let merged: Set<string> | undefined;
+    // no key to look for in a map still empty (most maps of a state file hold one key)
+    let empty = true;
     this.depth++;
     while (this.i < this.lines.length) {
       const line = this.lines[this.i];
@@ -153,10 +173,11 @@ class Reader {
       if (kv?.key === '<<') {
         this.i++;
         if (merged || !this.mergeKey(out, kv.rest, indent, (merged = new Set()))) return GIVE_UP;
+        empty = false;
         continue;
       }
       // a key a merge set may be set again, once
-      if (!kv || (Object.hasOwn(out, kv.key) && !merged?.delete(kv.key)) || kv.key === '__proto__')
+      if (!kv || (!empty && Object.hasOwn(out, kv.key) && !merged?.delete(kv.key)) || kv.key === '__proto__')
         return giveUp(kv ? 'map: duplicate or __proto__ key' : 'map: not a simple key line', line.no);
       if (pos) pos.push(kv.key, line.no, line.indent + 1);
       else if (keep) this.positions.set(out, (pos = [kv.key, line.no, line.indent + 1]));
@@ -164,6 +185,7 @@ class Reader {
       const v = this.value(kv.rest, indent, true);
       if (v === GIVE_UP) return GIVE_UP;
       setKey(out, kv.key, v);
+      empty = false;
     }
     this.depth--;
     return out;
@@ -461,7 +483,8 @@ export function fastYaml(source: string, keepDepth = POSITIONS_DEPTH): FastResul
     if (c === 9) return decline('tab in indentation');
     if (ind === l.length || c === 35 /* # */) continue;
     const body = ind === 0 ? l : l.slice(ind);
-    if (c === 45 /* - */ || c === 46 /* . */ || c === 37 /* % */) {
+    // `---`, `...` (45, 46 thrice) and `%` (37) lines only: not every `- item` line (a third of a state file's)
+    if (((c === 45 || c === 46) && l.charCodeAt(ind + 1) === c && l.charCodeAt(ind + 2) === c) || c === 37) {
       // a document start before any content (map files open with it); any other marker: the full parser
       if (lines.length === 0 && ind === 0 && /^---(?:\s+#.*)?\s*$/.test(body)) continue;
       // a document end with nothing but comments after it
@@ -469,12 +492,10 @@ export function fastYaml(source: string, keepDepth = POSITIONS_DEPTH): FastResul
         if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
         return decline('content after a document end');
       }
-      if (body.startsWith('---') || body.startsWith('...') || c === 37) {
-        // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
-        if (ind === 0) return decline('document marker or directive');
-        markers.push(n + 1);
-        continue;
-      }
+      // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
+      if (ind === 0) return decline('document marker or directive');
+      markers.push(n + 1);
+      continue;
     }
     lines.push({ indent: ind, text: body.trimEnd(), no: n + 1 });
   }

@@ -54,8 +54,8 @@ export function plain(s: string): unknown {
   const c = s.charCodeAt(0);
   // Only strings that cannot be anything else skip the checks below.
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 47 || c === 95) {
-    // YAML_TRUE's and YAML_FALSE's words, looked up (most keys and values are neither)
-    return BOOLEAN_WORDS.get(s) ?? s;
+    // YAML_TRUE's and YAML_FALSE's words, looked up (most keys and values are neither; none is longer than 5)
+    return s.length > 5 ? s : (BOOLEAN_WORDS.get(s) ?? s);
   }
   if (YAML_INT.test(s)) return Number(s.replace(/_/g, ''));
   if (/^[-+]?0[0-7_]+$/.test(s)) return saltOctal(s);
