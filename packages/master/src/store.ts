@@ -107,6 +107,8 @@ function damaged(err: unknown): boolean {
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
 }
 
+const noop = (): void => undefined;
+
 function corrupt(file: string, err: unknown): Error {
   return masterErrors.make('BRINE_ERR_MASTER_STORE_CORRUPT', { file, detail: (err as Error).message });
 }
@@ -132,6 +134,16 @@ export class MasterStore {
   groupMs = 10;
   /** Longest a turn of the event loop spends committing queued writes (see `commit`). */
   turnMs = 10;
+  /**
+   * Callbacks of committed writes run at most this many a turn: each resumes a promise whose
+   * work (a return's ack, its event, the job's bookkeeping) runs in the same turn, and a commit
+   * of a fleet's returns held the loop as long again as its writes.
+   */
+  afterPerTurn = 100;
+  /** Callbacks of committed writes not run yet, in commit order, from `afterHead` on. */
+  private afters: Array<() => void> = [];
+  private afterHead = 0;
+  private afterTurn: NodeJS.Immediate | undefined;
   private closed = false;
   private readonly stmts;
   /** WAL checkpoints, off the event loop (this connection never checkpoints while open). */
@@ -270,13 +282,14 @@ export class MasterStore {
   /** Readers waiting in `drain`: a failed commit lets them go on, as `flush` would. */
   private readonly drains = new Set<() => void>();
 
-  /** Commits every queued write in one transaction, then runs the callbacks. */
+  /** Commits every queued write in one transaction, then runs every callback waiting. */
   flush(): void {
     this.commit(Infinity);
+    this.runAfters(Infinity);
   }
 
   /**
-   * Commits queued writes in one transaction, then runs their callbacks. A turn of the event loop
+   * Commits queued writes in one transaction, then their callbacks (`afterPerTurn` a turn). A turn of the event loop
    * writes for at most `budgetMs` (a burst of 10,000 returns must not hold the loop): what is
    * left commits in the next turn.
    */
@@ -332,7 +345,31 @@ export class MasterStore {
       this.scheduled = true;
       setImmediate(() => this.commit(this.turnMs));
     }
-    for (let i = 0; i < done; i++) writes[i]!.after?.();
+    for (let i = 0; i < done; i++) {
+      const after = writes[i]!.after;
+      if (after) this.afters.push(after);
+    }
+    this.runAfters(this.afterPerTurn);
+  }
+
+  /** Runs up to `max` waiting callbacks, oldest first; the rest go on in the next turns. */
+  private runAfters(max: number): void {
+    if (this.afterTurn) clearImmediate(this.afterTurn);
+    this.afterTurn = undefined;
+    try {
+      // a callback may flush (and run the rest itself): the list is read afresh each time
+      for (let n = 0; n < max && this.afterHead < this.afters.length; n++) {
+        const after = this.afters[this.afterHead]!;
+        this.afters[this.afterHead++] = noop;
+        after();
+      }
+    } finally {
+      if (this.afterHead < this.afters.length) this.afterTurn ??= setImmediate(() => this.runAfters(this.afterPerTurn));
+      else {
+        this.afters = [];
+        this.afterHead = 0;
+      }
+    }
   }
 
   close(): void {
