@@ -13,7 +13,7 @@ const BREAKS = '\n\x85\u2028\u2029';
 const SPACES = '\0 \t\r\n\x85\u2028\u2029';
 
 /** PyYAML's implicit resolvers (YAML 1.1): a plain scalar matching one is not a string. */
-const IMPLICIT = [
+export const IMPLICIT = [
   /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/,
   /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
@@ -23,12 +23,21 @@ const IMPLICIT = [
   /^(?:=)$/,
 ];
 
-/** Every first character an IMPLICIT pattern can match (or the empty string). */
-const RESOLVE_FIRST = 'yYnNtTfFoO0123456789+-.<~=';
+const [BOOL, FLOAT, INT, , NULL, TIMESTAMP] = IMPLICIT as [RegExp, RegExp, RegExp, RegExp, RegExp, RegExp, RegExp];
 
-/** False when no IMPLICIT pattern can match, so the most of strings skip the seven tests. */
-function mayResolve(text: string): boolean {
-  return text === '' || RESOLVE_FIRST.includes(text[0]!);
+/**
+ * IMPLICIT.some(re => re.test(text)), testing only the patterns the first character and the
+ * length leave possible: most scalars a template dumps are words, which none can match past 5
+ * characters (yes/no/on/off/true/false, null), and each regex test costs (a first one compiles).
+ */
+export function resolvesImplicitly(text: string): boolean {
+  if (text === '') return true;
+  const c = text.charCodeAt(0);
+  // digits, + - . : the numbers and timestamps
+  if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) return FLOAT.test(text) || INT.test(text) || TIMESTAMP.test(text);
+  if (text.length > 5) return false;
+  if (text === '<<' || text === '~' || text === '=') return true;
+  return BOOL.test(text) || NULL.test(text);
 }
 
 interface Analysis {
@@ -346,7 +355,7 @@ class Emitter {
     else if (typeof v === 'number') text = Number.isInteger(v) ? String(v) : floatText(v);
     else {
       text = isStringLike(v) ? String(v) : String(v);
-      implicit = !mayResolve(text) || !IMPLICIT.some((re) => re.test(text));
+      implicit = !resolvesImplicitly(text);
     }
     const a = analyze(text, this.allowUnicode);
     const split = !this.simpleKey;
