@@ -57,7 +57,82 @@ const EMPTY: Analysis = { empty: true, multiline: false, flowPlain: false, block
 
 function analyze(s: string, allowUnicode = true): Analysis {
   if (s === '') return EMPTY;
-  return isAsciiWord(s) ? analyzeAscii(s) : analyzeChars(s, allowUnicode);
+  if (isAsciiWord(s)) return analyzeAscii(s);
+  return isAscii(s) ? analyzeAsciiText(s) : analyzeChars(s, allowUnicode);
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+// analyzeChars' character classes over ASCII codes: 1 flow/block indicator first, 2 flow
+// indicator after the first, 4 space (SPACES), 8 printable
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  ASCII_CLASS[c] =
+    ('#,[]{}&*!|>\'"%@`'.includes(ch) ? 1 : 0) | (',?[]{}'.includes(ch) ? 2 : 0) | (SPACES.includes(ch) ? 4 : 0) | (isPrintable(ch, false) ? 8 : 0);
+}
+
+/** analyzeChars for an ASCII string, by character code: the same flags without a string per character. */
+export function analyzeAsciiText(s: string): Analysis {
+  const n = s.length;
+  let blockInd = s.startsWith('---') || s.startsWith('...');
+  let flowInd = blockInd;
+  let lineBreaks = false;
+  let special = false;
+  let edgeSpace = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let precededByWs = true;
+  let followedByWs = n === 1 || (ASCII_CLASS[s.charCodeAt(1)]! & 4) !== 0;
+  let prevSpace = false;
+  let prevBreak = false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    const k = ASCII_CLASS[c]!;
+    if (i === 0) {
+      if (k & 1) flowInd = blockInd = true;
+      if (c === 0x3f || c === 0x3a) {
+        flowInd = true;
+        if (followedByWs) blockInd = true;
+      }
+      if (c === 0x2d && followedByWs) flowInd = blockInd = true;
+    } else {
+      if (k & 2) flowInd = true;
+      if (c === 0x3a) {
+        flowInd = true;
+        if (followedByWs) blockInd = true;
+      }
+      if (c === 0x23 && precededByWs) flowInd = blockInd = true;
+    }
+    if (!(k & 8)) special = true;
+    if (c === 0x20) {
+      if (i === 0 || i === n - 1) edgeSpace = true;
+      if (prevBreak) breakSpace = true;
+      prevSpace = true;
+      prevBreak = false;
+    } else if (c === 0x0a) {
+      lineBreaks = true;
+      if (i === 0 || i === n - 1) edgeSpace = true;
+      if (prevSpace) spaceBreak = true;
+      prevSpace = false;
+      prevBreak = true;
+    } else {
+      prevSpace = prevBreak = false;
+    }
+    precededByWs = (k & 4) !== 0;
+    followedByWs = i + 2 >= n || (ASCII_CLASS[s.charCodeAt(i + 2)]! & 4) !== 0;
+  }
+  const plain = !(edgeSpace || breakSpace || spaceBreak || special || lineBreaks);
+  return {
+    empty: false,
+    multiline: lineBreaks,
+    flowPlain: plain && !flowInd,
+    blockPlain: plain && !blockInd,
+    singleQuoted: !(breakSpace || spaceBreak || special),
+  };
 }
 
 /** Printable ASCII without a space or a line break: the most of keys and values a template dumps. */
@@ -96,7 +171,7 @@ function analyzeAscii(s: string): Analysis {
 
 const SURROGATE = /[\ud800-\udfff]/;
 
-function analyzeChars(s: string, allowUnicode: boolean): Analysis {
+export function analyzeChars(s: string, allowUnicode: boolean): Analysis {
   let blockInd = false;
   let flowInd = false;
   let lineBreaks = false;
@@ -191,6 +266,7 @@ function floatText(n: number): string {
 }
 
 const QUOTED_SPECIAL = /[ \n\x85\u2028\u2029']/;
+const QUOTED_BREAK = /[\n\x85\u2028\u2029']/;
 
 type Flow = boolean | null;
 
@@ -400,8 +476,9 @@ class Emitter {
 
   singleQuoted(text: string, split: boolean): void {
     this.indicator("'", true);
-    // Without a space, a line break or a quote nothing splits or escapes: the text goes out whole.
-    if (!QUOTED_SPECIAL.test(text)) {
+    // Without a space, a line break or a quote nothing splits or escapes: the text goes out whole;
+    // so too with spaces when it cannot pass the width (no space finds the column past it).
+    if (!QUOTED_SPECIAL.test(text) || (!QUOTED_BREAK.test(text) && (!split || this.column + text.length <= BEST_WIDTH))) {
       this.write(text);
       return this.indicator("'", false);
     }

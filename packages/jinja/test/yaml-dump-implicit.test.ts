@@ -4,7 +4,7 @@
  * possible, and must answer as all seven patterns do.
  */
 import t from 'tap';
-import { IMPLICIT, resolvesImplicitly } from '../src/py-yaml-dump.js';
+import { analyzeAsciiText, analyzeChars, IMPLICIT, resolvesImplicitly } from '../src/py-yaml-dump.js';
 
 const seeds = [
   '',
@@ -100,4 +100,25 @@ t.test('resolvesImplicitly answers as the seven patterns', async (t) => {
     }
   }
   t.equal(differ, 0, `${texts.length} texts`);
+});
+
+t.test('analyzeAsciiText gives analyzeChars’ flags for ASCII text', async (t) => {
+  let seed = 5;
+  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), Math.floor(seed / 65536) % n);
+  // the characters the analysis looks at, often; any other ASCII code now and then
+  const common = ' \n#:-?,[]{}&*!|>\'"%@`.ab\t\r\0';
+  const pick = () => (rnd(8) === 0 ? String.fromCharCode(rnd(128)) : common[rnd(common.length)]!);
+  let differ = 0;
+  for (let i = 0; i < 50000; i++) {
+    const s = Array.from({ length: 1 + rnd(6) }, pick).join('');
+    const want = analyzeChars(s, true);
+    if (JSON.stringify(analyzeAsciiText(s)) !== JSON.stringify(want) || JSON.stringify(analyzeChars(s, false)) !== JSON.stringify(want)) {
+      differ++;
+      if (differ < 5) t.fail(JSON.stringify(s));
+    }
+  }
+  for (const s of ['---', '--- a', '...', '... x', '-', '- a', '?', '? x', ':', 'a:', 'a: b', 'a #b', 'a#b', ' a', 'a ', 'a\n', '\na', 'a \nb', 'a\n b']) {
+    if (JSON.stringify(analyzeAsciiText(s)) !== JSON.stringify(analyzeChars(s, true))) t.fail(JSON.stringify(s));
+  }
+  t.equal(differ, 0);
 });
