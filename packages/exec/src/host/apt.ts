@@ -1,4 +1,5 @@
 import type { CommandRunner } from '@brine/core';
+import { dpkgVersionCompare } from './dpkg-version.js';
 
 /** apt-get without questions or config prompts, as Salt's aptpkg runs it. */
 export const APT_ENV = { DEBIAN_FRONTEND: 'noninteractive', APT_LISTCHANGES_FRONTEND: 'none' };
@@ -74,6 +75,8 @@ export async function candidates(cmd: CommandRunner, names: string[]): Promise<M
 
 /** dpkg's own ordering: -1, 0 or 1, or null when dpkg cannot compare them. */
 export async function compareVersions(cmd: CommandRunner, a: string, b: string): Promise<number | null> {
+  const known = dpkgVersionCompare(a, b);
+  if (known !== undefined) return known;
   for (const [op, val] of [
     ['lt', -1],
     ['eq', 0],
