@@ -61,10 +61,9 @@ function analyze(s: string, allowUnicode = true): Analysis {
   return isAscii(s) ? analyzeAsciiText(s) : analyzeChars(s, allowUnicode);
 }
 
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
+// a regex, not a loop: long texts (file contents, comments) are scanned natively
+const ASCII = /^[\x00-\x7f]*$/;
+const isAscii = (s: string): boolean => ASCII.test(s);
 
 // analyzeChars' character classes over ASCII codes: 1 flow/block indicator first, 2 flow
 // indicator after the first, 4 space (SPACES), 8 printable
@@ -136,13 +135,8 @@ export function analyzeAsciiText(s: string): Analysis {
 }
 
 /** Printable ASCII without a space or a line break: the most of keys and values a template dumps. */
-function isAsciiWord(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 0x20 || c > 0x7e) return false;
-  }
-  return true;
-}
+const ASCII_WORD = /^[\x21-\x7e]*$/;
+const isAsciiWord = (s: string): boolean => ASCII_WORD.test(s);
 
 /** analyzeChars for an isAsciiWord string, without its per-character allocations: no space, break or special character. */
 function analyzeAscii(s: string): Analysis {
@@ -267,6 +261,7 @@ function floatText(n: number): string {
 
 const QUOTED_SPECIAL = /[ \n\x85\u2028\u2029']/;
 const QUOTED_BREAK = /[\n\x85\u2028\u2029']/;
+const QUOTED_SPECIAL_G = /[ \n\x85\u2028\u2029']/g;
 
 type Flow = boolean | null;
 
@@ -486,6 +481,11 @@ class Emitter {
     let breaks = false;
     let start = 0;
     for (let end = 0; end <= text.length; end++) {
+      // past a run of ordinary characters nothing happens: on to the next space, break or quote
+      if (!spaces && !breaks) {
+        QUOTED_SPECIAL_G.lastIndex = end;
+        end = QUOTED_SPECIAL_G.exec(text)?.index ?? text.length;
+      }
       const ch = end < text.length ? text[end] : undefined;
       if (spaces) {
         if (ch === undefined || ch !== ' ') {
