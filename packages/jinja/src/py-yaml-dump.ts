@@ -13,7 +13,7 @@ const BREAKS = '\n\x85\u2028\u2029';
 const SPACES = '\0 \t\r\n\x85\u2028\u2029';
 
 /** PyYAML's implicit resolvers (YAML 1.1): a plain scalar matching one is not a string. */
-const IMPLICIT = [
+export const IMPLICIT = [
   /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/,
   /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/,
@@ -23,12 +23,21 @@ const IMPLICIT = [
   /^(?:=)$/,
 ];
 
-/** Every first character an IMPLICIT pattern can match (or the empty string). */
-const RESOLVE_FIRST = 'yYnNtTfFoO0123456789+-.<~=';
+const [BOOL, FLOAT, INT, , NULL, TIMESTAMP] = IMPLICIT as [RegExp, RegExp, RegExp, RegExp, RegExp, RegExp, RegExp];
 
-/** False when no IMPLICIT pattern can match, so the most of strings skip the seven tests. */
-function mayResolve(text: string): boolean {
-  return text === '' || RESOLVE_FIRST.includes(text[0]!);
+/**
+ * IMPLICIT.some(re => re.test(text)), testing only the patterns the first character and the
+ * length leave possible: most scalars a template dumps are words, which none can match past 5
+ * characters (yes/no/on/off/true/false, null), and each regex test costs (a first one compiles).
+ */
+export function resolvesImplicitly(text: string): boolean {
+  if (text === '') return true;
+  const c = text.charCodeAt(0);
+  // digits, + - . : the numbers and timestamps
+  if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) return FLOAT.test(text) || INT.test(text) || TIMESTAMP.test(text);
+  if (text.length > 5) return false;
+  if (text === '<<' || text === '~' || text === '=') return true;
+  return BOOL.test(text) || NULL.test(text);
 }
 
 interface Analysis {
@@ -48,17 +57,86 @@ const EMPTY: Analysis = { empty: true, multiline: false, flowPlain: false, block
 
 function analyze(s: string, allowUnicode = true): Analysis {
   if (s === '') return EMPTY;
-  return isAsciiWord(s) ? analyzeAscii(s) : analyzeChars(s, allowUnicode);
+  if (isAsciiWord(s)) return analyzeAscii(s);
+  return isAscii(s) ? analyzeAsciiText(s) : analyzeChars(s, allowUnicode);
+}
+
+// a regex, not a loop: long texts (file contents, comments) are scanned natively
+const ASCII = /^[\x00-\x7f]*$/;
+const isAscii = (s: string): boolean => ASCII.test(s);
+
+// analyzeChars' character classes over ASCII codes: 1 flow/block indicator first, 2 flow
+// indicator after the first, 4 space (SPACES), 8 printable
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  ASCII_CLASS[c] =
+    ('#,[]{}&*!|>\'"%@`'.includes(ch) ? 1 : 0) | (',?[]{}'.includes(ch) ? 2 : 0) | (SPACES.includes(ch) ? 4 : 0) | (isPrintable(ch, false) ? 8 : 0);
+}
+
+/** analyzeChars for an ASCII string, by character code: the same flags without a string per character. */
+export function analyzeAsciiText(s: string): Analysis {
+  const n = s.length;
+  let blockInd = s.startsWith('---') || s.startsWith('...');
+  let flowInd = blockInd;
+  let lineBreaks = false;
+  let special = false;
+  let edgeSpace = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let precededByWs = true;
+  let followedByWs = n === 1 || (ASCII_CLASS[s.charCodeAt(1)]! & 4) !== 0;
+  let prevSpace = false;
+  let prevBreak = false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    const k = ASCII_CLASS[c]!;
+    if (i === 0) {
+      if (k & 1) flowInd = blockInd = true;
+      if (c === 0x3f || c === 0x3a) {
+        flowInd = true;
+        if (followedByWs) blockInd = true;
+      }
+      if (c === 0x2d && followedByWs) flowInd = blockInd = true;
+    } else {
+      if (k & 2) flowInd = true;
+      if (c === 0x3a) {
+        flowInd = true;
+        if (followedByWs) blockInd = true;
+      }
+      if (c === 0x23 && precededByWs) flowInd = blockInd = true;
+    }
+    if (!(k & 8)) special = true;
+    if (c === 0x20) {
+      if (i === 0 || i === n - 1) edgeSpace = true;
+      if (prevBreak) breakSpace = true;
+      prevSpace = true;
+      prevBreak = false;
+    } else if (c === 0x0a) {
+      lineBreaks = true;
+      if (i === 0 || i === n - 1) edgeSpace = true;
+      if (prevSpace) spaceBreak = true;
+      prevSpace = false;
+      prevBreak = true;
+    } else {
+      prevSpace = prevBreak = false;
+    }
+    precededByWs = (k & 4) !== 0;
+    followedByWs = i + 2 >= n || (ASCII_CLASS[s.charCodeAt(i + 2)]! & 4) !== 0;
+  }
+  const plain = !(edgeSpace || breakSpace || spaceBreak || special || lineBreaks);
+  return {
+    empty: false,
+    multiline: lineBreaks,
+    flowPlain: plain && !flowInd,
+    blockPlain: plain && !blockInd,
+    singleQuoted: !(breakSpace || spaceBreak || special),
+  };
 }
 
 /** Printable ASCII without a space or a line break: the most of keys and values a template dumps. */
-function isAsciiWord(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 0x20 || c > 0x7e) return false;
-  }
-  return true;
-}
+const ASCII_WORD = /^[\x21-\x7e]*$/;
+const isAsciiWord = (s: string): boolean => ASCII_WORD.test(s);
 
 /** analyzeChars for an isAsciiWord string, without its per-character allocations: no space, break or special character. */
 function analyzeAscii(s: string): Analysis {
@@ -87,7 +165,7 @@ function analyzeAscii(s: string): Analysis {
 
 const SURROGATE = /[\ud800-\udfff]/;
 
-function analyzeChars(s: string, allowUnicode: boolean): Analysis {
+export function analyzeChars(s: string, allowUnicode: boolean): Analysis {
   let blockInd = false;
   let flowInd = false;
   let lineBreaks = false;
@@ -182,6 +260,8 @@ function floatText(n: number): string {
 }
 
 const QUOTED_SPECIAL = /[ \n\x85\u2028\u2029']/;
+const QUOTED_BREAK = /[\n\x85\u2028\u2029']/;
+const QUOTED_SPECIAL_G = /[ \n\x85\u2028\u2029']/g;
 
 type Flow = boolean | null;
 
@@ -346,7 +426,7 @@ class Emitter {
     else if (typeof v === 'number') text = Number.isInteger(v) ? String(v) : floatText(v);
     else {
       text = isStringLike(v) ? String(v) : String(v);
-      implicit = !mayResolve(text) || !IMPLICIT.some((re) => re.test(text));
+      implicit = !resolvesImplicitly(text);
     }
     const a = analyze(text, this.allowUnicode);
     const split = !this.simpleKey;
@@ -391,8 +471,9 @@ class Emitter {
 
   singleQuoted(text: string, split: boolean): void {
     this.indicator("'", true);
-    // Without a space, a line break or a quote nothing splits or escapes: the text goes out whole.
-    if (!QUOTED_SPECIAL.test(text)) {
+    // Without a space, a line break or a quote nothing splits or escapes: the text goes out whole;
+    // so too with spaces when it cannot pass the width (no space finds the column past it).
+    if (!QUOTED_SPECIAL.test(text) || (!QUOTED_BREAK.test(text) && (!split || this.column + text.length <= BEST_WIDTH))) {
       this.write(text);
       return this.indicator("'", false);
     }
@@ -400,6 +481,11 @@ class Emitter {
     let breaks = false;
     let start = 0;
     for (let end = 0; end <= text.length; end++) {
+      // past a run of ordinary characters nothing happens: on to the next space, break or quote
+      if (!spaces && !breaks) {
+        QUOTED_SPECIAL_G.lastIndex = end;
+        end = QUOTED_SPECIAL_G.exec(text)?.index ?? text.length;
+      }
       const ch = end < text.length ? text[end] : undefined;
       if (spaces) {
         if (ch === undefined || ch !== ' ') {

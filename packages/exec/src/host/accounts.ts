@@ -1,4 +1,5 @@
 import type { CommandRunner } from '@brine/core';
+import { nssFileAnswer } from './nss-files.js';
 
 export interface PasswdEntry {
   name: string;
@@ -17,28 +18,28 @@ export interface GroupEntry {
   members: string[];
 }
 
+/** getent's lines, split: from the /etc files where NSS answers from them alone (nss-files.ts). */
+async function getent(cmd: CommandRunner, db: 'passwd' | 'group', key?: string | number): Promise<string[][]> {
+  const local = nssFileAnswer(db, key);
+  if (local) return local;
+  const r = await cmd.run(['getent', db, ...(key === undefined ? [] : [String(key)])]);
+  return r.retcode !== 0 ? [] : lines(r.stdout).map((l) => l.split(':'));
+}
+
 /**
- * The account databases through getent, so NSS sources (LDAP, sssd) count as Python's pwd and
- * grp modules see them. No key: every entry; a key that is not there: none.
+ * The account databases as getent gives them, so NSS sources (LDAP, sssd) count as Python's pwd
+ * and grp modules see them. No key: every entry; a key that is not there: none.
  */
 export async function passwd(cmd: CommandRunner, key?: string | number): Promise<PasswdEntry[]> {
-  const r = await cmd.run(['getent', 'passwd', ...(key === undefined ? [] : [String(key)])]);
-  return r.retcode !== 0
-    ? []
-    : lines(r.stdout).map((l) => {
-        const [name = '', pw = '', uid = '0', gid = '0', gecos = '', home = '', shell = ''] = l.split(':');
-        return { name, passwd: pw, uid: Number(uid), gid: Number(gid), gecos, home, shell };
-      });
+  return (await getent(cmd, 'passwd', key)).map(([name = '', pw = '', uid = '0', gid = '0', gecos = '', home = '', shell = '']) => {
+    return { name, passwd: pw, uid: Number(uid), gid: Number(gid), gecos, home, shell };
+  });
 }
 
 export async function groups(cmd: CommandRunner, key?: string | number): Promise<GroupEntry[]> {
-  const r = await cmd.run(['getent', 'group', ...(key === undefined ? [] : [String(key)])]);
-  return r.retcode !== 0
-    ? []
-    : lines(r.stdout).map((l) => {
-        const [name = '', pw = '', gid = '0', mem = ''] = l.split(':');
-        return { name, passwd: pw, gid: Number(gid), members: mem === '' ? [] : mem.split(',') };
-      });
+  return (await getent(cmd, 'group', key)).map(([name = '', pw = '', gid = '0', mem = '']) => {
+    return { name, passwd: pw, gid: Number(gid), members: mem === '' ? [] : mem.split(',') };
+  });
 }
 
 function lines(s: string): string[] {

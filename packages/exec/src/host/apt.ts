@@ -1,4 +1,6 @@
 import type { CommandRunner } from '@brine/core';
+import { dpkgStatusLines } from './dpkg-status.js';
+import { dpkgVersionCompare } from './dpkg-version.js';
 
 /** apt-get without questions or config prompts, as Salt's aptpkg runs it. */
 export const APT_ENV = { DEBIAN_FRONTEND: 'noninteractive', APT_LISTCHANGES_FRONTEND: 'none' };
@@ -31,9 +33,10 @@ export async function dpkgKnown(cmd: CommandRunner, names: string[]): Promise<Ma
  * architecture's named `pkg:arch`; several versions of one name are listed in order.
  */
 export async function installedPackages(cmd: CommandRunner, osarch: string | undefined): Promise<Map<string, string[]>> {
-  const r = await cmd.run(['dpkg-query', '--showformat', '${Status} ${Package} ${Version} ${Architecture}\n', '-W']);
+  const lines =
+    dpkgStatusLines() ?? (await cmd.run(['dpkg-query', '--showformat', '${Status} ${Package} ${Version} ${Architecture}\n', '-W'])).stdout.split('\n');
   const out = new Map<string, string[]>();
-  for (const line of r.stdout.split('\n')) {
+  for (const line of lines) {
     const cols = line.split(' ');
     if (cols.length < 6) continue;
     const [want, , status, pkg, version, arch] = cols as [string, string, string, string, string, string];
@@ -74,6 +77,8 @@ export async function candidates(cmd: CommandRunner, names: string[]): Promise<M
 
 /** dpkg's own ordering: -1, 0 or 1, or null when dpkg cannot compare them. */
 export async function compareVersions(cmd: CommandRunner, a: string, b: string): Promise<number | null> {
+  const known = dpkgVersionCompare(a, b);
+  if (known !== undefined) return known;
   for (const [op, val] of [
     ['lt', -1],
     ['eq', 0],
