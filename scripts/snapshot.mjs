@@ -21,6 +21,7 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleState, STAMP_FILE, stampFor } from '../packages/cli/dist/bundle-check.js';
+import { withoutCodeCache } from '../packages/cli/dist/snapshot-code-cache.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'packages/cli/dist');
@@ -53,10 +54,11 @@ function read(file) {
   }
 }
 
-// how the snapshot is made: this script, esbuild's version, and the install folder the blob holds
+// how the snapshot is made: this script and its helper, esbuild's version, and the install folder the blob holds
 // (a built tree copied elsewhere keeps its stamps, but its blob would hand every run to the modules)
 const maker = createHash('sha256')
   .update(readFileSync(fileURLToPath(import.meta.url)))
+  .update(readFileSync(path.join(dist, 'snapshot-code-cache.js')))
   .update(esbuildVersion)
   .update(root)
   .digest('hex')
@@ -168,6 +170,11 @@ if (building.status !== 0) {
   console.error(`snapshot: building the blob failed (${building.status ?? building.signal}):\n${building.stderr}`);
   process.exit(1);
 }
+// Node's code cache of its own modules, which a run never uses, read at every start: dropped
+// (packages/cli/src/snapshot-code-cache.ts; a blob of another shape is kept whole)
+const slim = withoutCodeCache(readFileSync(made));
+if (slim) writeFileSync(made, slim);
+else console.log("snapshot: no code cache found at the blob's end: kept as made");
 // a blob that fails to start (a package from node_modules loaded during the warm-up trips an
 // assertion of Node's in every run) is not put in place
 const smoke = spawnSync(process.execPath, ['--snapshot-blob', made, 'version'], {

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { codeCacheOf } from '../packages/cli/src/snapshot-code-cache.js';
 import { copyInstall } from './helpers/install-copy.js';
 
 // `brine local` started by the launcher (packages/cli/bin/brine) from the startup snapshot that
@@ -118,6 +119,18 @@ t.test('local show_lowstate and apply from the snapshot: the answers of the modu
   t.same(a.results, b.results, 'the same results (times aside)');
   // the zone of the run, not of the build
   t.same(apply(t, {}, 'Asia/Kolkata').start, ['snapshot']);
+});
+
+t.test("the blob holds no code cache of Node's own modules: read at every start, used by no run", async (t) => {
+  const blob = readFileSync(path.join(dir, 'packages/cli/dist/snapshot', `${BLOB}.blob`));
+  t.same(codeCacheOf(blob), { at: blob.length - 8, count: 0 }, 'an empty list ends the blob');
+  // a blob as Node makes it has one, and the finder sees it
+  writeFileSync(path.join(dir, 'plain.js'), '');
+  const made = spawnSync(process.execPath, ['--snapshot-blob', path.join(dir, 'plain.blob'), '--build-snapshot', path.join(dir, 'plain.js')], {
+    encoding: 'utf8',
+  });
+  t.equal(made.status, 0, made.stderr);
+  t.ok((codeCacheOf(readFileSync(path.join(dir, 'plain.blob')))?.count ?? 0) > 100, "a plain blob ends with one for each of Node's modules");
 });
 
 /** A tree of file states for an apply: a new file, one in place, one whose mode changes, a test state. */
