@@ -133,6 +133,33 @@ t.test("the blob holds no code cache of Node's own modules: read at every start,
   t.ok((codeCacheOf(readFileSync(path.join(dir, 'plain.blob')))?.count ?? 0) > 100, "a plain blob ends with one for each of Node's modules");
 });
 
+t.test("a run from the snapshot ends once its output is out, without waiting on Node's teardown, and not before its work", async (t) => {
+  const { args } = writeTree();
+  // a preload that says whether Node went on to its own end ('beforeExit'), and one that leaves a timer running
+  const watch = path.join(dir, 'watch-exit.cjs');
+  writeFileSync(watch, "process.on('beforeExit', () => process.stderr.write('before-exit\\n'));\n");
+  const timer = path.join(dir, 'timer.cjs');
+  writeFileSync(timer, "setTimeout(() => process.stderr.write('timer ran\\n'), 20);\n");
+  const expected = brine(['local', 'state.show_lowstate', ...args], { BRINE_SNAPSHOT: 'off' }).stdout;
+  for (const out of ['pipe', 'file']) {
+    const file = path.join(dir, `lowstate-${out}.json`);
+    const shell = out === 'file' ? `exec "$0" "$@" >${file}` : 'exec "$0" "$@"';
+    const r = brine(
+      ['-c', shell, path.join(dir, 'packages/cli/bin/brine'), 'local', 'state.show_lowstate', ...args],
+      { NODE_OPTIONS: `--require ${watch}` },
+      '/bin/sh',
+    );
+    t.same(r.start, ['snapshot']);
+    t.equal(r.code, 0, r.stderr);
+    t.equal(r.stderr, '', `stdout to a ${out}: no 'beforeExit', the process ended at once`);
+    t.equal(out === 'file' ? readFileSync(file, 'utf8') : r.stdout, expected, `the whole output, to a ${out}`);
+  }
+  const waited = brine(['local', 'state.show_lowstate', ...args], { NODE_OPTIONS: `--require ${timer} --require ${watch}` });
+  t.equal(waited.code, 0, waited.stderr);
+  t.equal(waited.stderr, 'timer ran\nbefore-exit\n', 'a timer still pending: waited for, and Node ends as it would');
+  t.equal(waited.stdout, expected);
+});
+
 /** A tree of file states for an apply: a new file, one in place, one whose mode changes, a test state. */
 function writeApplyTree(extra = ''): { tree: string; out: string; args: string[] } {
   const tree = mkdtempSync(path.join(dir, 'apply-'));

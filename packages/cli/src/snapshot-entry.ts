@@ -50,6 +50,20 @@ async function restored(): Promise<void> {
   }
   globalThis.__brineReq = createRequire(path.join(root, 'packages/cli/dist/main.js'));
   await runMain(argv);
+  exitWhenDone();
+}
+
+/**
+ * Once the command is done and only the standard streams are still open, with nothing queued on
+ * them: exit now. Node's own end would free the restored heap page by page (about 1.5 ms of a
+ * 40 ms run). Anything else still pending (a timer, a child, a file write) is waited for as before.
+ */
+function exitWhenDone(): void {
+  const streams = [process.stdout, process.stderr];
+  if (streams.some((s) => s.writableLength > 0)) return;
+  const handles = streams.filter((s) => (s as unknown as { _handle?: object })._handle).length;
+  const left = process.getActiveResourcesInfo();
+  if (left.length <= handles && left.every((r) => r === 'TTYWrap' || r === 'PipeWrap')) process.exit();
 }
 
 function exitOnError(err: unknown): void {
