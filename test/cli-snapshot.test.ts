@@ -160,6 +160,19 @@ t.test("a run from the snapshot ends once its output is out, without waiting on 
   t.equal(waited.stdout, expected);
 });
 
+t.test("glibc's malloc on huge pages for the restored process alone, not for the programs a run starts", { skip: process.platform !== 'linux' }, async (t) => {
+  // the shell cmd.run starts: its environment, and its parent's (the restored process) as it began
+  const probe = "env | grep TUNABLES || echo none; tr '\\0' '\\n' </proc/$PPID/environ | grep TUNABLES || echo none";
+  const launched = brine(['local', 'cmd.run', probe, '--out', 'json']);
+  t.same(launched.start, ['snapshot']);
+  t.equal(launched.code, 0, launched.stderr);
+  t.same(JSON.parse(launched.stdout), { local: 'none\nGLIBC_TUNABLES=glibc.malloc.hugetlb=1\nBRINE_GLIBC_TUNABLES=launcher' });
+  const own = brine(['local', 'cmd.run', probe, '--out', 'json'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' });
+  t.equal(own.code, 0, own.stderr);
+  const mine = 'GLIBC_TUNABLES=glibc.malloc.arena_max=2';
+  t.same(JSON.parse(own.stdout), { local: `${mine}\n${mine}` }, "the user's own tunables: left as they are");
+});
+
 /** A tree of file states for an apply: a new file, one in place, one whose mode changes, a test state. */
 function writeApplyTree(extra = ''): { tree: string; out: string; args: string[] } {
   const tree = mkdtempSync(path.join(dir, 'apply-'));

@@ -37,6 +37,11 @@ function runModules(argv: string[], root: string, why: string): void {
 }
 
 async function restored(): Promise<void> {
+  // set by the launcher for this process alone (its malloc), not for the programs a run starts
+  if (process.env.BRINE_GLIBC_TUNABLES === 'launcher') {
+    delete process.env.GLIBC_TUNABLES;
+    delete process.env.BRINE_GLIBC_TUNABLES;
+  }
   const argv = process.argv.slice(1);
   const here = blobFolder() ?? path.join(globalThis.__brineRoot, 'packages/cli/dist/snapshot');
   const root = path.resolve(here, '../../../..');
