@@ -173,6 +173,52 @@ t.test("glibc's malloc on huge pages for the restored process alone, not for the
   t.same(JSON.parse(own.stdout), { local: `${mine}\n${mine}` }, "the user's own tunables: left as they are");
 });
 
+/** A formula in the shape most share: parameters from YAML, pillar merged, include, yaml and json filters, requisites; grains over many lines. */
+function writeCommonFormula(): string[] {
+  const tree = mkdtempSync(path.join(dir, 'common-'));
+  const files: Record<string, string> = {
+    'states/top.sls': "base:\n  '*':\n    - web\n",
+    'states/web/defaults.yaml': 'pkg: webd\nconf: /etc/webd.conf\nsites:\n  main: {port: 80, tls: false}\n  admin: {port: 8443, tls: true}\n',
+    'states/web/map.jinja':
+      "{%- set tplroot = tpldir.split('/')[0] %}\n{%- import_yaml tplroot ~ '/defaults.yaml' as defaults %}\n" +
+      "{%- set web = salt['pillar.get']('web', default=defaults, merge=True) %}\n",
+    'states/web/init.sls':
+      "include:\n  - .conf\n{%- from tpldir ~ '/map.jinja' import web with context %}\nweb-pkg:\n  pkg.installed:\n    - name: {{ web.pkg }}\n",
+    'states/web/conf.sls':
+      "{%- from tpldir ~ '/map.jinja' import web with context %}\n{%- for name, site in web.sites | dictsort %}\n" +
+      'web-site-{{ name }}:\n  file.managed:\n    - name: {{ web.conf }}.{{ name }}\n    - contents: |\n' +
+      '        {{ site | yaml(False) | indent(8) }}\n        {{ site | json }}\n    - watch_in:\n      - service: web-service\n{%- endfor %}\n' +
+      'web-service:\n  service.running:\n    - name: {{ web.pkg | upper }}\n',
+    'pillar/top.sls': "base:\n  '*':\n    - web\n",
+    'pillar/web.sls': 'web:\n  sites:\n    main:\n      port: 8080\n',
+    'grains.json': JSON.stringify(
+      { os_family: 'Debian', os: 'Debian', id: 'web1', ipv4: ['10.1.1.1'], num_cpus: 4, ip4_interfaces: { eth0: ['10.1.1.1'] } },
+      null,
+      2,
+    ),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(tree, rel)), { recursive: true });
+    writeFileSync(path.join(tree, rel), text);
+  }
+  return ['--file-root', `${tree}/states`, '--pillar-root', `${tree}/pillar`, '--grains', `${tree}/grains.json`, '--id', 'web1', '--out', 'json'];
+}
+
+t.test('a formula of the common shape runs on code the snapshot holds compiled: few functions compiled at run time', async (t) => {
+  const args = writeCommonFormula();
+  const log = path.join(dir, 'functions.log');
+  const blob = path.join(dir, 'packages/cli/dist/snapshot', `${BLOB}.blob`);
+  const flags = ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', '--snapshot-blob', blob];
+  const r = spawnSync(process.execPath, [...flags, 'local', 'state.show_lowstate', ...args], { encoding: 'utf8' });
+  t.equal(r.status, 0, r.stderr);
+  t.equal(r.stdout, brine(['local', 'state.show_lowstate', ...args], { BRINE_SNAPSHOT: 'off' }).stdout);
+  const lines = readFileSync(log, 'utf8').split('\n');
+  const script = lines.find((l) => l.startsWith('script-details,') && l.includes('/snapshot/main.cjs'))?.split(',')[1];
+  const compiled = lines.filter((l) => l.startsWith(`function,interpreter,${script},`)).length;
+  // (60 before the warm-up's second formula and the restore path compiled at build; 15 then)
+  t.ok(compiled <= 30, `${compiled} of Brine's functions compiled by the run`);
+});
+
 /** A tree of file states for an apply: a new file, one in place, one whose mode changes, a test state. */
 function writeApplyTree(extra = ''): { tree: string; out: string; args: string[] } {
   const tree = mkdtempSync(path.join(dir, 'apply-'));

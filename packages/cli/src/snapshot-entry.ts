@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import Module, { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { startupSnapshot } from 'node:v8';
+import { forgetBeforeSnapshot } from '@brine/core';
 import { bundleState } from './bundle-check.js';
 import { main, runMain } from './main.js';
 import { warmUp } from './snapshot-warm-up.js';
@@ -89,6 +90,10 @@ if (startupSnapshot.isBuildingSnapshot()) {
   void warmUp(main).then(
     () => {
       loader._load = load;
+      // what every restored run calls first, run once now so that the snapshot holds it compiled
+      forgetBeforeSnapshot();
+      bundleState(path.join(globalThis.__brineRoot, 'packages/cli/dist/snapshot'));
+      blobFolder();
       startupSnapshot.setDeserializeMainFunction(() => restored().catch(exitOnError));
     },
     (err: unknown) => {
