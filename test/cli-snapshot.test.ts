@@ -131,6 +131,7 @@ t.test("the blob holds no code cache of Node's own modules: read at every start,
   });
   t.equal(made.status, 0, made.stderr);
   t.ok((codeCacheOf(readFileSync(path.join(dir, 'plain.blob')))?.count ?? 0) > 100, "a plain blob ends with one for each of Node's modules");
+  t.equal(codeCacheOf(Buffer.from('no list of module ids ends this text')), undefined, 'another shape: nothing found, the blob is kept whole');
 });
 
 t.test("a run from the snapshot ends once its output is out, without waiting on Node's teardown, and not before its work", async (t) => {
