@@ -21,6 +21,7 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleState, STAMP_FILE, stampFor } from '../packages/cli/dist/bundle-check.js';
+import { withoutCodeCache } from '../packages/cli/dist/snapshot-code-cache.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'packages/cli/dist');
@@ -53,10 +54,11 @@ function read(file) {
   }
 }
 
-// how the snapshot is made: this script, esbuild's version, and the install folder the blob holds
+// how the snapshot is made: this script and its helper, esbuild's version, and the install folder the blob holds
 // (a built tree copied elsewhere keeps its stamps, but its blob would hand every run to the modules)
 const maker = createHash('sha256')
   .update(readFileSync(fileURLToPath(import.meta.url)))
+  .update(readFileSync(path.join(dist, 'snapshot-code-cache.js')))
   .update(esbuildVersion)
   .update(root)
   .digest('hex')
@@ -168,12 +170,28 @@ if (building.status !== 0) {
   console.error(`snapshot: building the blob failed (${building.status ?? building.signal}):\n${building.stderr}`);
   process.exit(1);
 }
+/** Whether the blob starts (`brine version` from it). */
+function starts() {
+  return spawnSync(process.execPath, ['--snapshot-blob', made, 'version'], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', BRINE_SNAPSHOT: '' },
+  });
+}
+// Node's code cache of its own modules, which a run never uses, read at every start: dropped
+// (packages/cli/src/snapshot-code-cache.ts). A blob of another shape, or one that does not start
+// without it, is kept whole.
+const whole = readFileSync(made);
+const slim = withoutCodeCache(whole);
+if (slim) writeFileSync(made, slim);
+else console.log("snapshot: no code cache found at the blob's end: kept as made");
+let smoke = starts();
+if (slim && (smoke.status !== 0 || !smoke.stdout.startsWith('brine '))) {
+  console.log(`snapshot: the blob without its code cache does not start, kept as made: ${smoke.stderr}`);
+  writeFileSync(made, whole);
+  smoke = starts();
+}
 // a blob that fails to start (a package from node_modules loaded during the warm-up trips an
 // assertion of Node's in every run) is not put in place
-const smoke = spawnSync(process.execPath, ['--snapshot-blob', made, 'version'], {
-  encoding: 'utf8',
-  env: { ...process.env, NODE_OPTIONS: '', BRINE_SNAPSHOT: '' },
-});
 if (smoke.status !== 0 || !smoke.stdout.startsWith('brine ')) {
   console.error(`snapshot: the blob does not start (kept as ${path.relative(root, made)}): ${smoke.stderr}`);
   process.exit(1);

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { codeCacheOf } from '../packages/cli/src/snapshot-code-cache.js';
 import { copyInstall } from './helpers/install-copy.js';
 
 // `brine local` started by the launcher (packages/cli/bin/brine) from the startup snapshot that
@@ -118,6 +119,105 @@ t.test('local show_lowstate and apply from the snapshot: the answers of the modu
   t.same(a.results, b.results, 'the same results (times aside)');
   // the zone of the run, not of the build
   t.same(apply(t, {}, 'Asia/Kolkata').start, ['snapshot']);
+});
+
+t.test("the blob holds no code cache of Node's own modules: read at every start, used by no run", async (t) => {
+  const blob = readFileSync(path.join(dir, 'packages/cli/dist/snapshot', `${BLOB}.blob`));
+  t.same(codeCacheOf(blob), { at: blob.length - 8, count: 0 }, 'an empty list ends the blob');
+  // a blob as Node makes it has one, and the finder sees it
+  writeFileSync(path.join(dir, 'plain.js'), '');
+  const made = spawnSync(process.execPath, ['--snapshot-blob', path.join(dir, 'plain.blob'), '--build-snapshot', path.join(dir, 'plain.js')], {
+    encoding: 'utf8',
+  });
+  t.equal(made.status, 0, made.stderr);
+  t.ok((codeCacheOf(readFileSync(path.join(dir, 'plain.blob')))?.count ?? 0) > 100, "a plain blob ends with one for each of Node's modules");
+  t.equal(codeCacheOf(Buffer.from('no list of module ids ends this text')), undefined, 'another shape: nothing found, the blob is kept whole');
+});
+
+t.test("a run from the snapshot ends once its output is out, without waiting on Node's teardown, and not before its work", async (t) => {
+  const { args } = writeTree();
+  // a preload that says whether Node went on to its own end ('beforeExit'), and one that leaves a timer running
+  const watch = path.join(dir, 'watch-exit.cjs');
+  writeFileSync(watch, "process.on('beforeExit', () => process.stderr.write('before-exit\\n'));\n");
+  const timer = path.join(dir, 'timer.cjs');
+  writeFileSync(timer, "setTimeout(() => process.stderr.write('timer ran\\n'), 20);\n");
+  const expected = brine(['local', 'state.show_lowstate', ...args], { BRINE_SNAPSHOT: 'off' }).stdout;
+  for (const out of ['pipe', 'file']) {
+    const file = path.join(dir, `lowstate-${out}.json`);
+    const shell = out === 'file' ? `exec "$0" "$@" >${file}` : 'exec "$0" "$@"';
+    const r = brine(
+      ['-c', shell, path.join(dir, 'packages/cli/bin/brine'), 'local', 'state.show_lowstate', ...args],
+      { NODE_OPTIONS: `--require ${watch}` },
+      '/bin/sh',
+    );
+    t.same(r.start, ['snapshot']);
+    t.equal(r.code, 0, r.stderr);
+    t.equal(r.stderr, '', `stdout to a ${out}: no 'beforeExit', the process ended at once`);
+    t.equal(out === 'file' ? readFileSync(file, 'utf8') : r.stdout, expected, `the whole output, to a ${out}`);
+  }
+  const waited = brine(['local', 'state.show_lowstate', ...args], { NODE_OPTIONS: `--require ${timer} --require ${watch}` });
+  t.equal(waited.code, 0, waited.stderr);
+  t.equal(waited.stderr, 'timer ran\nbefore-exit\n', 'a timer still pending: waited for, and Node ends as it would');
+  t.equal(waited.stdout, expected);
+});
+
+t.test("glibc's malloc on huge pages for the restored process alone, not for the programs a run starts", { skip: process.platform !== 'linux' }, async (t) => {
+  // the shell cmd.run starts: its environment, and its parent's (the restored process) as it began
+  const probe = "env | grep TUNABLES || echo none; tr '\\0' '\\n' </proc/$PPID/environ | grep TUNABLES || echo none";
+  const launched = brine(['local', 'cmd.run', probe, '--out', 'json']);
+  t.same(launched.start, ['snapshot']);
+  t.equal(launched.code, 0, launched.stderr);
+  t.same(JSON.parse(launched.stdout), { local: 'none\nGLIBC_TUNABLES=glibc.malloc.hugetlb=1\nBRINE_GLIBC_TUNABLES=launcher' });
+  const own = brine(['local', 'cmd.run', probe, '--out', 'json'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' });
+  t.equal(own.code, 0, own.stderr);
+  const mine = 'GLIBC_TUNABLES=glibc.malloc.arena_max=2';
+  t.same(JSON.parse(own.stdout), { local: `${mine}\n${mine}` }, "the user's own tunables: left as they are");
+});
+
+/** A formula in the shape most share: parameters from YAML, pillar merged, include, yaml and json filters, requisites; grains over many lines. */
+function writeCommonFormula(): string[] {
+  const tree = mkdtempSync(path.join(dir, 'common-'));
+  const files: Record<string, string> = {
+    'states/top.sls': "base:\n  '*':\n    - web\n",
+    'states/web/defaults.yaml': 'pkg: webd\nconf: /etc/webd.conf\nsites:\n  main: {port: 80, tls: false}\n  admin: {port: 8443, tls: true}\n',
+    'states/web/map.jinja':
+      "{%- set tplroot = tpldir.split('/')[0] %}\n{%- import_yaml tplroot ~ '/defaults.yaml' as defaults %}\n" +
+      "{%- set web = salt['pillar.get']('web', default=defaults, merge=True) %}\n",
+    'states/web/init.sls':
+      "include:\n  - .conf\n{%- from tpldir ~ '/map.jinja' import web with context %}\nweb-pkg:\n  pkg.installed:\n    - name: {{ web.pkg }}\n",
+    'states/web/conf.sls':
+      "{%- from tpldir ~ '/map.jinja' import web with context %}\n{%- for name, site in web.sites | dictsort %}\n" +
+      'web-site-{{ name }}:\n  file.managed:\n    - name: {{ web.conf }}.{{ name }}\n    - contents: |\n' +
+      '        {{ site | yaml(False) | indent(8) }}\n        {{ site | json }}\n    - watch_in:\n      - service: web-service\n{%- endfor %}\n' +
+      'web-service:\n  service.running:\n    - name: {{ web.pkg | upper }}\n',
+    'pillar/top.sls': "base:\n  '*':\n    - web\n",
+    'pillar/web.sls': 'web:\n  sites:\n    main:\n      port: 8080\n',
+    'grains.json': JSON.stringify(
+      { os_family: 'Debian', os: 'Debian', id: 'web1', ipv4: ['10.1.1.1'], num_cpus: 4, ip4_interfaces: { eth0: ['10.1.1.1'] } },
+      null,
+      2,
+    ),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(tree, rel)), { recursive: true });
+    writeFileSync(path.join(tree, rel), text);
+  }
+  return ['--file-root', `${tree}/states`, '--pillar-root', `${tree}/pillar`, '--grains', `${tree}/grains.json`, '--id', 'web1', '--out', 'json'];
+}
+
+t.test('a formula of the common shape runs on code the snapshot holds compiled: few functions compiled at run time', async (t) => {
+  const args = writeCommonFormula();
+  const log = path.join(dir, 'functions.log');
+  const blob = path.join(dir, 'packages/cli/dist/snapshot', `${BLOB}.blob`);
+  const flags = ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', '--snapshot-blob', blob];
+  const r = spawnSync(process.execPath, [...flags, 'local', 'state.show_lowstate', ...args], { encoding: 'utf8' });
+  t.equal(r.status, 0, r.stderr);
+  t.equal(r.stdout, brine(['local', 'state.show_lowstate', ...args], { BRINE_SNAPSHOT: 'off' }).stdout);
+  const lines = readFileSync(log, 'utf8').split('\n');
+  const script = lines.find((l) => l.startsWith('script-details,') && l.includes('/snapshot/main.cjs'))?.split(',')[1];
+  const compiled = lines.filter((l) => l.startsWith(`function,interpreter,${script},`)).length;
+  // (60 before the warm-up's second formula and the restore path compiled at build; 15 then)
+  t.ok(compiled <= 30, `${compiled} of Brine's functions compiled by the run`);
 });
 
 /** A tree of file states for an apply: a new file, one in place, one whose mode changes, a test state. */

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import Module, { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { startupSnapshot } from 'node:v8';
+import { forgetBeforeSnapshot } from '@brine/core';
 import { bundleState } from './bundle-check.js';
 import { main, runMain } from './main.js';
 import { warmUp } from './snapshot-warm-up.js';
@@ -37,6 +38,11 @@ function runModules(argv: string[], root: string, why: string): void {
 }
 
 async function restored(): Promise<void> {
+  // set by the launcher for this process alone (its malloc), not for the programs a run starts
+  if (process.env.BRINE_GLIBC_TUNABLES === 'launcher') {
+    delete process.env.GLIBC_TUNABLES;
+    delete process.env.BRINE_GLIBC_TUNABLES;
+  }
   const argv = process.argv.slice(1);
   const here = blobFolder() ?? path.join(globalThis.__brineRoot, 'packages/cli/dist/snapshot');
   const root = path.resolve(here, '../../../..');
@@ -50,6 +56,20 @@ async function restored(): Promise<void> {
   }
   globalThis.__brineReq = createRequire(path.join(root, 'packages/cli/dist/main.js'));
   await runMain(argv);
+  exitWhenDone();
+}
+
+/**
+ * Once the command is done and only the standard streams are still open, with nothing queued on
+ * them: exit now. Node's own end would free the restored heap page by page (about 1.5 ms of a
+ * 40 ms run). Anything else still pending (a timer, a child, a file write) is waited for as before.
+ */
+function exitWhenDone(): void {
+  const streams = [process.stdout, process.stderr];
+  if (streams.some((s) => s.writableLength > 0)) return;
+  const handles = streams.filter((s) => (s as unknown as { _handle?: object })._handle).length;
+  const left = process.getActiveResourcesInfo();
+  if (left.length <= handles && left.every((r) => r === 'TTYWrap' || r === 'PipeWrap')) process.exit();
 }
 
 function exitOnError(err: unknown): void {
@@ -70,6 +90,10 @@ if (startupSnapshot.isBuildingSnapshot()) {
   void warmUp(main).then(
     () => {
       loader._load = load;
+      // what every restored run calls first, run once now so that the snapshot holds it compiled
+      forgetBeforeSnapshot();
+      bundleState(path.join(globalThis.__brineRoot, 'packages/cli/dist/snapshot'));
+      blobFolder();
       startupSnapshot.setDeserializeMainFunction(() => restored().catch(exitOnError));
     },
     (err: unknown) => {

@@ -1,5 +1,7 @@
 import { startupSnapshot } from 'node:v8';
 
+const forgets: (() => void)[] = [];
+
 /**
  * For a module-level value worked out from the process (environment, home folder, install folder):
  * `brine`'s startup snapshot (packages/cli/src/snapshot-entry.ts) runs a warm-up compile while it
@@ -7,5 +9,15 @@ import { startupSnapshot } from 'node:v8';
  * `forget` runs when the snapshot is restored, before Brine's main; outside a snapshot build, never.
  */
 export function forgetAtSnapshotRestore(forget: () => void): void {
-  if (startupSnapshot?.isBuildingSnapshot()) startupSnapshot.addDeserializeCallback(forget);
+  if (!startupSnapshot?.isBuildingSnapshot()) return;
+  startupSnapshot.addDeserializeCallback(forget);
+  forgets.push(forget);
+}
+
+/**
+ * Runs every `forget` once more while the snapshot is built, after its warm-up: the snapshot then
+ * holds them compiled (else every run compiles them first) and holds less of the warm-up.
+ */
+export function forgetBeforeSnapshot(): void {
+  for (const forget of forgets) forget();
 }
