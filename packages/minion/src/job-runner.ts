@@ -58,6 +58,7 @@ export class JobRunner {
   /** The state run holding this minion's lock (one highstate at a time). */
   private stateRun?: { jid: string; fun: string; started: Date };
   private stopped = false;
+  private pureCtx?: MinionExecContext;
 
   private readonly deps: JobRunnerDeps;
   constructor(deps: JobRunnerDeps) {
@@ -203,7 +204,7 @@ export class JobRunner {
     const done = this.deps.sender.admitFinished(job.jid, started, () => {
       this.deps.log.info({ event: 'job_started', jid: job.jid, fun: job.fun }, 'job started');
       try {
-        const result = fn.run(bindArgs(fn, job.arg, job.kwarg), this.context(job.jid, job.fun, new AbortController().signal, true));
+        const result = fn.run(bindArgs(fn, job.arg, job.kwarg), this.pureContext());
         if (result instanceof Promise) throw new BrineError('BRINE_ERR_CORE_INTERNAL', `${job.fun} is marked pure but returned a promise`);
         return this.returnOf(job, started, result.return, result.retcode ?? 0);
       } catch (err) {
@@ -213,6 +214,15 @@ export class JobRunner {
     if (done) this.finished(done.ret, done.sent);
     else this.deps.log.info({ jid: job.jid }, 'job received twice; ignored');
     return true;
+  }
+
+  /**
+   * The context pure functions are handed: they read nothing of it (ExecFunction.pure), so one
+   * serves every pure job instead of a job's own (a file client, path joins, closures) being
+   * made for each ping on every minion of a fleet.
+   */
+  private pureContext(): MinionExecContext {
+    return (this.pureCtx ??= this.context('', '', new AbortController().signal, false));
   }
 
   private returnOf(job: JobMsg, started: string, ret: unknown, retcode: number): SpooledReturn {

@@ -22,12 +22,18 @@ export class ResultSpool {
    */
   private acked: Array<{ jid: string; nums?: number[] }> = [];
   private ackTurn: NodeJS.Immediate | undefined;
+  /**
+   * Whether the refusals table may hold a row: an ack forgets its job's refusals only then (a
+   * statement per ack saved on every minion of a fleet, where refusals are rare).
+   */
+  private refusalsKept = true;
 
   readonly file: string;
-  constructor(file: string) {
+  /** `onStatement`: hears every statement SQLite runs (tests count what a job costs). */
+  constructor(file: string, opts: { onStatement?: (sql: string) => void } = {}) {
     this.file = file;
     try {
-      this.db = new Database(file);
+      this.db = new Database(file, opts.onStatement ? { verbose: (sql) => opts.onStatement!(String(sql)) } : {});
       this.db.pragma('journal_mode = WAL');
     } catch (err) {
       throw spoolError(file, err);
@@ -56,6 +62,7 @@ export class ResultSpool {
     const run = this.db.transaction((fn: () => unknown) => fn());
     this.tx = <T>(fn: () => T): T => run(fn) as T;
     this.stmts.pruneSeen.run(new Date(Date.now() - 7 * 86400_000).toISOString());
+    this.refusalsKept = this.db.prepare('SELECT 1 FROM refusals LIMIT 1').get() !== undefined;
   }
 
   private prepare() {
@@ -177,19 +184,27 @@ export class ResultSpool {
     });
   }
 
-  /** Applies the acks waiting (inside the caller's transaction, when it has one). */
+  /**
+   * Applies the acks waiting: inside the caller's transaction when it has one (no savepoint:
+   * a failure undoes that whole transaction anyway), a lone return's ack as one statement (its
+   * own commit), else in a transaction of their own.
+   */
   private applyAcks(): void {
     if (this.acked.length === 0) return;
     const acked = this.acked;
     this.acked = [];
-    this.tx(() => {
-      for (const a of acked) {
-        if (a.nums === undefined) {
-          this.stmts.del.run(a.jid);
-          this.stmts.refusalDel.run(a.jid, 'ret');
-        } else for (const n of a.nums) this.stmts.stateDel.run(a.jid, n);
-      }
-    });
+    if (this.db.inTransaction) this.deleteAcked(acked);
+    else if (acked.length === 1 && acked[0]!.nums === undefined && !this.refusalsKept) this.stmts.del.run(acked[0]!.jid);
+    else this.tx(() => this.deleteAcked(acked));
+  }
+
+  private deleteAcked(acked: Array<{ jid: string; nums?: number[] }>): void {
+    for (const a of acked) {
+      if (a.nums === undefined) {
+        this.stmts.del.run(a.jid);
+        if (this.refusalsKept) this.stmts.refusalDel.run(a.jid, 'ret');
+      } else for (const n of a.nums) this.stmts.stateDel.run(a.jid, n);
+    }
   }
 
   /** Spooled returns; a row that does not parse as one goes to `bad` instead (to be quarantined). */
@@ -251,6 +266,7 @@ export class ResultSpool {
   /** Counts one more refusal of a job's `ret` or `state_results` by the master; returns the count. */
   refused(jid: string, kind: 'ret' | 'state_results'): number {
     this.applyAcks();
+    this.refusalsKept = true;
     return (this.stmts.refuse.get(jid, kind) as { n: number }).n;
   }
 

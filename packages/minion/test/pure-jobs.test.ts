@@ -38,6 +38,19 @@ interface Sent {
   return?: unknown;
 }
 
+/** A pure function of the test's own that keeps every context it is handed. */
+const seenContexts: unknown[] = [];
+const exec = execRegistry().register({
+  name: 'test.pure_probe',
+  doc: 'keeps its context',
+  params: [],
+  pure: true,
+  run: (_a, ctx) => {
+    seenContexts.push(ctx);
+    return { return: true };
+  },
+});
+
 function runnerIn(t: Test) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-pure-jobs-'));
   const file = path.join(dir, 'spool.db');
@@ -56,7 +69,7 @@ function runnerIn(t: Test) {
     config: loadMinionConfig(undefined, { id: 'pure', data_dir: dir }),
     log,
     spool,
-    exec: execRegistry(),
+    exec,
     grains: { id: 'pure' },
     version: 'test',
     cmd: createCommandRunner(),
@@ -151,4 +164,20 @@ t.test('a function that is not pure is recorded as running before it runs', asyn
     sent.map((m) => [m.type, m.return]),
     [['ret', 'test']],
   );
+});
+
+t.test('a pure function reads nothing of its context: one is made for all its jobs, not one per job', async (t) => {
+  const { sent, job } = runnerIn(t);
+  seenContexts.length = 0;
+  job('20260101000000000011', 'test.pure_probe');
+  job('20260101000000000012', 'test.pure_probe');
+  t.same(
+    sent.map((m) => [m.jid, m.return]),
+    [
+      ['20260101000000000011', true],
+      ['20260101000000000012', true],
+    ],
+  );
+  t.equal(seenContexts.length, 2);
+  t.equal(seenContexts[0], seenContexts[1], 'the same context');
 });
