@@ -93,8 +93,9 @@ export function writeCompiled(name: string, src: string, code: string): void {
 
 /**
  * Runs compiled template code as `new Function(code)()` does, with V8's code cache of it kept
- * beside its entry (`.v8`): parsing and compiling the code of a formula's templates again, each
- * run, took several ms (mongodb's are 280 kB). The cache is made from the functions a run
+ * beside its entry (`.<how the process started>.v8`): parsing and compiling the code of a
+ * formula's templates again, each run, took several ms (mongodb's are 280 kB). The cache is made
+ * from the functions a run
  * compiled, so it is written after it: at the process's exit, or a second after, whichever first.
  */
 export function runCompiled(name: string, src: string, code: string): Record<string, unknown> {
@@ -102,13 +103,23 @@ export function runCompiled(name: string, src: string, code: string): Record<str
   if (!file) return new Function(code)() as Record<string, unknown>;
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(`${file}.v8`);
+    cachedData = readFileSync(`${file}.${flavour()}.v8`);
   } catch {
     cachedData = undefined;
   }
   const script = new Script(`(function () {\n${code}\n})`, { cachedData });
-  if (!cachedData || script.cachedDataRejected) cacheLater(`${file}.v8`, script);
+  if (!cachedData || script.cachedDataRejected) cacheLater(`${file}.${flavour()}.v8`, script);
   return (script.runInThisContext({ displayErrors: false }) as () => Record<string, unknown>)();
+}
+
+// V8 takes a code cache only from a process started as this one (the same startup snapshot,
+// flags): a run from the snapshot and a master from the modules, or two builds' snapshots, would
+// each refuse and rewrite the other's at every run. Each way of starting has its own.
+let started: string | undefined;
+forgetAtSnapshotRestore(() => (started = undefined));
+
+function flavour(): string {
+  return (started ??= createHash('sha256').update(process.execPath).update('\0').update(process.execArgv.join('\0')).digest('hex').slice(0, 8));
 }
 
 const pending = new Map<string, Script>();

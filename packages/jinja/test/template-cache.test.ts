@@ -50,8 +50,8 @@ t.test("V8's code cache of a template's code lies beside its entry once the proc
   const script = `const { renderTemplateString } = await import(${JSON.stringify(index)});
     const r = renderTemplateString('{% macro m(x) %}[{{ x * 2 }}]{% endmacro %}{% for i in range(3) %}{{ m(i) }}{% endfor %}', { name: 'v8.jinja' });
     process.stdout.write(JSON.stringify(r));`;
-  const run = () =>
-    spawnSync(process.execPath, [...process.execArgv, '--input-type=module', '-e', script], {
+  const run = (flags: string[] = []) =>
+    spawnSync(process.execPath, [...process.execArgv, ...flags, '--input-type=module', '-e', script], {
       env: { ...process.env, BRINE_TEMPLATE_CACHE: own },
       encoding: 'utf8',
     });
@@ -61,11 +61,16 @@ t.test("V8's code cache of a template's code lies beside its entry once the proc
   const [sub] = readdirSync(own);
   const files = readdirSync(join(own, sub!)).sort();
   t.equal(files.length, 2, files.join(' '));
-  t.ok(files[1]!.endsWith('.js.v8') && files[1] === `${files[0]}.v8`, 'the code cache is named after its entry');
+  t.match(files[1], new RegExp(`^${files[0]!.replace('.', '\\.')}\\.[0-9a-f]{8}\\.v8$`), 'the code cache is named after its entry');
   const v8 = join(own, sub!, files[1]!);
   const made = readFileSync(v8);
   t.same(JSON.parse(run().stdout), { ok: true, text: '[0][2][4]' }, 'rendered from the code cache');
   t.same(readFileSync(v8), made, 'an accepted code cache is not written again');
+  // a process started another way (flags, snapshot) has its own: neither rewrites the other's
+  const other = run(['--stack-size=900']);
+  t.same(JSON.parse(other.stdout), { ok: true, text: '[0][2][4]' }, other.stderr);
+  t.equal(readdirSync(join(own, sub!)).length, 3);
+  t.same(readFileSync(v8), made);
   // one V8 refuses (other bytes): the template renders all the same, and the cache is made anew
   const junk = Buffer.alloc(made.length, 7);
   writeFileSync(v8, junk);
