@@ -316,6 +316,29 @@ t.test("the run's environment, not the build's: caches, debug files", async (t) 
   t.ok(readdirSync(cache).length > 0, 'BRINE_TEMPLATE_CACHE of the run');
 });
 
+t.test("the template cache is keyed by the dialect the snapshot holds, not by jinja's files read at each run", async (t) => {
+  const { args } = writeTree();
+  const cache = path.join(dir, 'stamp-cache');
+  const first = brine(['local', 'state.show_lowstate', ...args], { BRINE_TEMPLATE_CACHE: cache });
+  t.equal(first.code, 0, first.stderr);
+  const folders = readdirSync(cache);
+  t.equal(folders.length, 1);
+  // the same size and time (the snapshot stays fresh), other bytes: what a run of the blob runs is unchanged
+  const dialect = path.join(dir, 'packages/jinja/dist/dialect.js');
+  const text = readFileSync(dialect, 'utf8');
+  const st = statSync(dialect);
+  t.teardown(() => {
+    writeFileSync(dialect, text);
+    utimesSync(dialect, st.atime, st.mtime);
+  });
+  writeFileSync(dialect, text.replace('import', 'IMPORT'));
+  utimesSync(dialect, st.atime, st.mtime);
+  const again = brine(['local', 'state.show_lowstate', ...args], { BRINE_TEMPLATE_CACHE: cache });
+  t.same(again.start, ['snapshot']);
+  t.equal(again.code, 0, again.stderr);
+  t.same(readdirSync(cache), folders, 'the entries of the first run are the ones read');
+});
+
 t.test('a snapshot folder copied from another install is made again by the build', async (t) => {
   const other = mkdtempSync(path.join(os.tmpdir(), 'brine-snapshot-other-'));
   t.teardown(() => rmSync(other, { recursive: true, force: true }));

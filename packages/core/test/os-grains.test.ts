@@ -2,7 +2,7 @@ import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collectGrains, linuxOsGrains, packageArch, parseOsRelease, parsePythonVersion, parseSystemdVersion, serverId } from '../src/index.js';
+import { collectGrains, deriveOs, linuxOsGrains, packageArch, parseOsRelease, parsePythonVersion, parseSystemdVersion, serverId } from '../src/index.js';
 
 /**
  * The grains formulas key their maps on, against what Salt 3007 made of the same inputs
@@ -23,6 +23,17 @@ t.test('os grains from os-release, as Salt derives them', async (t) => {
     const got = linuxOsGrains(parseOsRelease(readFileSync(path.join(here, 'os-release', name), 'utf8')));
     t.same(got, salt.os_release[name], name);
   }
+});
+
+t.test('os from an ASCII name and from one with other letters: "Linux" cut after any non-word character', async (t) => {
+  t.equal(deriveOs('Arch Linux'), 'Arch');
+  t.equal(deriveOs('Debian GNU/Linux'), 'Debian');
+  t.equal(deriveOs('Foo-LINUX Bar'), 'Foo Bar');
+  t.equal(deriveOs('Foo_linux'), 'Foo_linux', 'an underscore is a word character');
+  t.equal(deriveOs('Foo2linux'), 'Foo2linux');
+  t.equal(deriveOs('Éclair linux'), 'Éclair');
+  t.equal(deriveOs('Fooélinux'), 'Fooélinux', 'a letter outside ASCII is a word character too');
+  t.equal(deriveOs('Foo—Linux'), 'Foo');
 });
 
 t.test("server_id is Salt's hash of the minion id", async (t) => {

@@ -16,7 +16,7 @@ import { BalancedTokenizer, DialectParser, nodes, nunjucks, OWN_NODES, PyTruthy 
 const PyRaw = nodes.Node.extend('PyRaw', { fields: ['code'] });
 /** A loop body run in a scope of its own. */
 const PyScope = nodes.Node.extend('PyScope', { fields: ['body'] });
-import { readCompiled, writeCompiled } from './template-cache.js';
+import { readCompiled, runCompiled, writeCompiled } from './template-cache.js';
 import { NunjucksCompiler as Compiler, nunjucksTransformer as transformer } from './nunjucks-lib.js';
 
 export { nunjucks };
@@ -480,7 +480,7 @@ export function compileTemplate(src: string, name: string, extensions: any[]): R
       code = compiler.getCode() as string;
       writeCompiled(name, src, code);
     }
-    props = new Function(code)();
+    props = runCompiled(name, src, code);
   } catch (e: any) {
     // Parser errors carry 1-based positions already.
     if (e && typeof e === 'object' && !e.brineWhere) e.brineWhere = { file: name, line: e.lineno || undefined, column: e.colno || undefined };

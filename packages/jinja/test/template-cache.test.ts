@@ -40,3 +40,41 @@ t.test('a cache folder others can write to is not trusted (its code would run)',
   chmodSync(open, 0o755);
   t.ok(trusted(open));
 });
+
+t.test("V8's code cache of a template's code lies beside its entry once the process exits, and serves the next", async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  const own = mkdtempSync(join(tmpdir(), 'brine-tpl-v8-'));
+  t.teardown(() => rmSync(own, { recursive: true, force: true }));
+  const index = new URL('../src/index.ts', import.meta.url).href;
+  const script = `const { renderTemplateString } = await import(${JSON.stringify(index)});
+    const r = renderTemplateString('{% macro m(x) %}[{{ x * 2 }}]{% endmacro %}{% for i in range(3) %}{{ m(i) }}{% endfor %}', { name: 'v8.jinja' });
+    process.stdout.write(JSON.stringify(r));`;
+  const run = (flags: string[] = []) =>
+    spawnSync(process.execPath, [...process.execArgv, ...flags, '--input-type=module', '-e', script], {
+      env: { ...process.env, BRINE_TEMPLATE_CACHE: own },
+      encoding: 'utf8',
+    });
+  const first = run();
+  t.equal(first.status, 0, first.stderr);
+  t.same(JSON.parse(first.stdout), { ok: true, text: '[0][2][4]' });
+  const [sub] = readdirSync(own);
+  const files = readdirSync(join(own, sub!)).sort();
+  t.equal(files.length, 2, files.join(' '));
+  t.match(files[1], new RegExp(`^${files[0]!.replace('.', '\\.')}\\.[0-9a-f]{8}\\.v8$`), 'the code cache is named after its entry');
+  const v8 = join(own, sub!, files[1]!);
+  const made = readFileSync(v8);
+  t.same(JSON.parse(run().stdout), { ok: true, text: '[0][2][4]' }, 'rendered from the code cache');
+  t.same(readFileSync(v8), made, 'an accepted code cache is not written again');
+  // a process started another way (flags, snapshot) has its own: neither rewrites the other's
+  const other = run(['--stack-size=900']);
+  t.same(JSON.parse(other.stdout), { ok: true, text: '[0][2][4]' }, other.stderr);
+  t.equal(readdirSync(join(own, sub!)).length, 3);
+  t.same(readFileSync(v8), made);
+  // one V8 refuses (other bytes): the template renders all the same, and the cache is made anew
+  const junk = Buffer.alloc(made.length, 7);
+  writeFileSync(v8, junk);
+  const refused = run();
+  t.same(JSON.parse(refused.stdout), { ok: true, text: '[0][2][4]' }, refused.stderr);
+  t.notSame(readFileSync(v8), junk, 'made anew');
+});

@@ -85,6 +85,8 @@ function initSystem(): string {
     }
   }
   for (const name of ['supervisord', 'dumb-init', 'tini']) {
+    // which() answers the name or a path ending in it: PATH is searched only when pid 1's command line has one
+    if (!cmdline.some((arg) => arg === name || arg.endsWith(`/${name}`))) continue;
     const p = which(name);
     if (p && cmdline.includes(p)) return name;
   }

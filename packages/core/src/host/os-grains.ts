@@ -117,7 +117,11 @@ const FAMILY_BY_OS: Record<string, string> = {
 export function deriveOs(name: string, id?: string): string {
   const pinned = OS_BY_ID_AND_NAME[`${id}\0${name}`];
   if (pinned) return pinned;
-  const distro = name.replace(/[^\p{L}\p{N}_](?:gnu\/)?linux/giu, '').trim();
+  // an ASCII name (all known ones) is cut by a plain pattern: the Unicode one costs ~0.3 ms to
+  // compile in every process, and both match the same on ASCII text
+  const distro = (
+    /^[\x00-\x7f]*$/.test(name) ? name.replace(/[^A-Za-z0-9_](?:gnu\/)?linux/gi, '') : name.replace(/[^\p{L}\p{N}_](?:gnu\/)?linux/giu, '')
+  ).trim();
   return OS_BY_SHORT_NAME[distro.replace(/ /g, '').toLowerCase().slice(0, 10)] ?? distro;
 }
 
