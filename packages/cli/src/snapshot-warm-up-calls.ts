@@ -40,4 +40,27 @@ export const CALLS_TREE: Record<string, string> = {
     '    - names: [calls-client, calls-server]',
     '',
   ].join('\n'),
+  // an SLS requisite, import_yaml, an empty template, dict.pop, ** in a call, a double-quoted
+  // scalar over two lines, the file module's path helpers, config.option
+  'calls/defaults.yaml': ['calls:', '  motd: "first line', '    second line"', '  retries: 3', ''].join('\n'),
+  'calls/empty.jinja': '',
+  'calls/more.sls': [
+    'include:',
+    '  - calls',
+    "{%- import_yaml tpldir ~ '/defaults.yaml' as defaults %}",
+    "{%- include tpldir ~ '/empty.jinja' %}",
+    "{%- set extra = {'retries': 5, 'gone': true} %}",
+    "{%- do extra.pop('gone') %}",
+    '{%- set merged = dict(defaults.calls, **extra) %}',
+    'calls-more:',
+    '  test.nop:',
+    '    - motd: {{ merged.motd | json }}',
+    '    - retries: {{ merged.retries }}',
+    "    - dir: {{ salt['file.dirname']('/srv/calls/x.conf') }}",
+    "    - path: {{ salt['file.join']('/srv', 'calls') }}",
+    "    - opt: {{ salt['config.option']('calls_opt', 'none') }}",
+    '    - require:',
+    '      - sls: calls',
+    '',
+  ].join('\n'),
 };

@@ -11,7 +11,7 @@ import { STACK_TREE } from './snapshot-warm-up-stack.js';
  * built leaves the compile path's functions compiled and its lazily loaded modules initialised.
  */
 const TREE: Record<string, string> = {
-  'top.sls': "base:\n  '*':\n    - app\n    - stack\n    - calls\n",
+  'top.sls': "base:\n  '*':\n    - app\n    - stack\n    - calls.more\n",
   'app/map.jinja': [
     "{% set os_map = salt['grains.filter_by']({'Debian': {'pkg': 'nginx', 'hosts': {'a': '10.0.0.1'}}, 'RedHat': {'pkg': 'httpd'}}, default='Debian') %}",
     "{% set app = salt['pillar.get']('app', default=os_map, merge=True) %}",
