@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import Module, { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
-import { startupSnapshot } from 'node:v8';
+import { setFlagsFromString, startupSnapshot } from 'node:v8';
 import { forgetBeforeSnapshot } from '@brine/core';
 import { bundleState } from './bundle-check.js';
 import { main, runMain } from './main.js';
@@ -38,6 +38,9 @@ function runModules(argv: string[], root: string, why: string): void {
 }
 
 async function restored(): Promise<void> {
+  // a run from the snapshot is short: V8's baseline compiles (~390 functions, ~3 ms of a formula's
+  // ~80 ms) pay off less than they cost; the interpreter, then the optimising tiers, do the rest
+  setFlagsFromString('--no-sparkplug');
   // set by the launcher for this process alone (its malloc), not for the programs a run starts
   if (process.env.BRINE_GLIBC_TUNABLES === 'launcher') {
     delete process.env.GLIBC_TUNABLES;

@@ -2,6 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import type { main as Main } from './main.js';
+import { CALLS_TREE } from './snapshot-warm-up-calls.js';
 import { STACK_TREE } from './snapshot-warm-up-stack.js';
 
 /**
@@ -10,7 +11,7 @@ import { STACK_TREE } from './snapshot-warm-up-stack.js';
  * built leaves the compile path's functions compiled and its lazily loaded modules initialised.
  */
 const TREE: Record<string, string> = {
-  'top.sls': "base:\n  '*':\n    - app\n    - stack\n",
+  'top.sls': "base:\n  '*':\n    - app\n    - stack\n    - calls.more\n",
   'app/map.jinja': [
     "{% set os_map = salt['grains.filter_by']({'Debian': {'pkg': 'nginx', 'hosts': {'a': '10.0.0.1'}}, 'RedHat': {'pkg': 'httpd'}}, default='Debian') %}",
     "{% set app = salt['pillar.get']('app', default=os_map, merge=True) %}",
@@ -103,7 +104,7 @@ export async function warmUp(main: typeof Main): Promise<void> {
   const saved = { BRINE_TEMPLATE_CACHE: process.env.BRINE_TEMPLATE_CACHE, BRINE_PROBE_CACHE: process.env.BRINE_PROBE_CACHE };
   process.env.BRINE_TEMPLATE_CACHE = process.env.BRINE_PROBE_CACHE = 'off';
   try {
-    for (const [rel, text] of Object.entries({ ...TREE, ...STACK_TREE, ...applyTree(path.join(dir, 'out')) })) {
+    for (const [rel, text] of Object.entries({ ...TREE, ...STACK_TREE, ...CALLS_TREE, ...applyTree(path.join(dir, 'out')) })) {
       mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
       writeFileSync(path.join(dir, rel), text);
     }
