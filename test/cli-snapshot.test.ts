@@ -206,10 +206,10 @@ function writeCommonFormula(): string[] {
 }
 
 /** How many of Brine's functions a show_lowstate from the snapshot compiles at run time (a tier of V8's); its output as the modules'. */
-function compiledByRun(t: Tap.Test, args: string[], tier = 'interpreter'): number {
+function compiledByRun(t: Tap.Test, args: string[], tier = 'interpreter', own: string[] = []): number {
   const log = path.join(dir, 'functions.log');
   const blob = path.join(dir, 'packages/cli/dist/snapshot', `${BLOB}.blob`);
-  const flags = ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', '--snapshot-blob', blob];
+  const flags = [...own, '--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', '--snapshot-blob', blob];
   const r = spawnSync(process.execPath, [...flags, 'local', 'state.show_lowstate', ...args], { encoding: 'utf8' });
   t.equal(r.status, 0, r.stderr);
   t.equal(r.stdout, brine(['local', 'state.show_lowstate', ...args], { BRINE_SNAPSHOT: 'off' }).stdout);
@@ -228,6 +228,9 @@ t.test("a run from the snapshot leaves out V8's baseline compiles: too short a r
   const compiled = compiledByRun(t, writeCommonFormula(), 'baseline');
   // (~370 with them; those left happen before the run turns them off)
   t.ok(compiled <= 100, `${compiled} of Brine's functions baseline-compiled by the run`);
+  // a process given tier flags of its own keeps them (as jit-tiering.ts leaves them alone)
+  const own = compiledByRun(t, writeCommonFormula(), 'baseline', ['--always-sparkplug']);
+  t.ok(own > 100, `${own} of Brine's functions baseline-compiled under --always-sparkplug`);
 });
 
 /** A formula that asks the host (file and command queries, config.get), folds a YAML scalar, imports YAML, spreads **. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setFlagsFromString, startupSnapshot } from 'node:v8';
 import { forgetBeforeSnapshot } from '@brine/core';
 import { bundleState } from './bundle-check.js';
+import { tierFlagsGiven } from './local/jit-tiering.js';
 import { main, runMain } from './main.js';
 import { warmUp } from './snapshot-warm-up.js';
 
@@ -40,7 +41,8 @@ function runModules(argv: string[], root: string, why: string): void {
 async function restored(): Promise<void> {
   // a run from the snapshot is short: V8's baseline compiles (~390 functions, ~3 ms of a formula's
   // ~80 ms) pay off less than they cost; the interpreter, then the optimising tiers, do the rest
-  setFlagsFromString('--no-sparkplug');
+  // (not when the process was given tier flags of its own: those decide)
+  if (!tierFlagsGiven()) setFlagsFromString('--no-sparkplug');
   // set by the launcher for this process alone (its malloc), not for the programs a run starts
   if (process.env.BRINE_GLIBC_TUNABLES === 'launcher') {
     delete process.env.GLIBC_TUNABLES;

@@ -60,6 +60,7 @@ t.test("Node's own tier flags are left to decide", async (t) => {
   t.ok(tierFlagsGiven(['--jitless'], ''));
   t.ok(tierFlagsGiven([], '--max-old-space-size=100 --no-turbofan'));
   t.ok(tierFlagsGiven(['--no-opt'], ''));
+  t.ok(tierFlagsGiven(['--always-sparkplug'], ''));
   t.notOk(tierFlagsGiven(['--snapshot-blob', '/x/node-v24.blob', '--enable-source-maps'], '--max-old-space-size=100'));
   const flags: string[] = [];
   const tiering = new CompileTiering(20, (f) => flags.push(f), true);

@@ -44,5 +44,5 @@ export const BIG_COMPILE_IDS = 500;
 
 /** Whether Node was started with flags that choose V8's tiers itself (on its command line or in NODE_OPTIONS). */
 export function tierFlagsGiven(argv: string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
-  return /--(no-)?(turbofan|opt|maglev|sparkplug|jitless|lite-mode)\b|--max-opt/.test(`${argv.join(' ')} ${nodeOptions}`);
+  return /--(no-|always-)?(turbofan|opt|maglev|sparkplug|jitless|lite-mode)\b|--max-opt/.test(`${argv.join(' ')} ${nodeOptions}`);
 }
