@@ -18,15 +18,11 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleState, STAMP_FILE, stampFor } from '../packages/cli/dist/bundle-check.js';
+import { insideAnswer } from './bundle-inside.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'packages/cli/dist');
 const out = path.join(dist, 'bundle');
-
-/** Third-party packages that go in: nunjucks and what it requires (its optional file watcher stays out), croner. */
-const INSIDE = /^(nunjucks|croner)(\/|$)/;
-const INSIDE_FROM = /\/node_modules\/(nunjucks|asap|a-sync-waterfall)\//;
-const OPTIONAL = ['chokidar', 'fsevents'];
 
 /** Brine's own packages go in; any other package stays outside, where it must resolve as before. */
 const ownCodeOnly = {
@@ -35,7 +31,8 @@ const ownCodeOnly = {
     b.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.path.startsWith('@brine/') || args.pluginData === 'probe') return undefined;
       if (isBuiltin(args.path)) return { external: true };
-      if (INSIDE.test(args.path) || INSIDE_FROM.test(args.importer)) return OPTIONAL.includes(args.path) ? { external: true } : undefined;
+      const inside = insideAnswer(args);
+      if (inside !== null) return inside;
       // an external import is resolved again at run time from the bundle's folder: it must find
       // the same file the importing module finds (not another version in a package's node_modules)
       const probe = { kind: args.kind, pluginData: 'probe' };
@@ -53,6 +50,7 @@ const ownCodeOnly = {
 // how the bundle is made: this script and esbuild's version (bin.js does not check these)
 const maker = createHash('sha256')
   .update(readFileSync(fileURLToPath(import.meta.url)))
+  .update(readFileSync(fileURLToPath(new URL('./bundle-inside.mjs', import.meta.url))))
   .update(esbuildVersion)
   .digest('hex')
   .slice(0, 16);

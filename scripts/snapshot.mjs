@@ -21,6 +21,7 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleState, STAMP_FILE, stampFor } from '../packages/cli/dist/bundle-check.js';
+import { insideAnswer } from './bundle-inside.mjs';
 import { withoutCodeCache } from '../packages/cli/dist/snapshot-code-cache.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,6 +59,7 @@ function read(file) {
 // (a built tree copied elsewhere keeps its stamps, but its blob would hand every run to the modules)
 const maker = createHash('sha256')
   .update(readFileSync(fileURLToPath(import.meta.url)))
+  .update(readFileSync(fileURLToPath(new URL('./bundle-inside.mjs', import.meta.url))))
   .update(readFileSync(path.join(dist, 'snapshot-code-cache.js')))
   .update(esbuildVersion)
   .update(root)
@@ -68,10 +70,6 @@ if (fresh && read(blob.replace(/\.blob$/, '.id'))?.trim() === nodeId() && statSy
   console.log(`snapshot: up to date (${path.relative(root, blob)})`);
   process.exit(0);
 }
-
-const INSIDE = /^(nunjucks|croner)(\/|$)/;
-const INSIDE_FROM = /\/node_modules\/(nunjucks|asap|a-sync-waterfall)\//;
-const OPTIONAL = ['chokidar', 'fsevents'];
 
 /**
  * What the bundle keeps outside stays outside (scripts/bundle.mjs checked that it resolves the
@@ -92,7 +90,8 @@ const snapshotPlugin = {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('@brine/')) return undefined;
       if (isBuiltin(args.path)) return { external: true };
-      if (INSIDE.test(args.path) || INSIDE_FROM.test(args.importer)) return OPTIONAL.includes(args.path) ? { external: true } : undefined;
+      const inside = insideAnswer(args);
+      if (inside !== null) return inside;
       return { external: true };
     });
     b.onLoad({ filter: /\/packages\/[^/]+\/dist\/.*\.js$/ }, (args) => {

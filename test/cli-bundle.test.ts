@@ -14,7 +14,7 @@ t.before(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'brine-bundle-'));
   // another version than the repository's: `--version` shows which package.json was read
   const version = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
-  copyInstall(dir, {}, { scripts: ['bundle.mjs'], packageJson: JSON.stringify({ ...version, version: '9.8.7' }) });
+  copyInstall(dir, {}, { scripts: ['bundle.mjs', 'bundle-inside.mjs'], packageJson: JSON.stringify({ ...version, version: '9.8.7' }) });
 });
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -88,4 +88,16 @@ t.test('no bundle (only tsc -b ran): the modules, with one warning line', async 
   t.equal(ping.code, 0);
   t.match(ping.stdout, /^local:\n\s+True/);
   t.match(ping.stderr, /^brine: warning: the CLI's bundle is missing \(run `npm run build`\); running the separate modules\n$/);
+});
+
+t.test('the list of what goes inside is part of how the bundle is made: a change to it makes the bundle again', async (t) => {
+  const make = () => spawnSync(process.execPath, ['scripts/bundle.mjs'], { cwd: dir, encoding: 'utf8' });
+  const first = make();
+  t.equal(first.status, 0, first.stderr);
+  t.match(make().stdout, /up to date/, 'made once, then up to date');
+  const list = path.join(dir, 'scripts/bundle-inside.mjs');
+  writeFileSync(list, `${readFileSync(list, 'utf8')}// another line\n`);
+  const again = make();
+  t.equal(again.status, 0, again.stderr);
+  t.notMatch(again.stdout, /up to date/, 'made again after the list changed');
 });

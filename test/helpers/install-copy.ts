@@ -12,7 +12,7 @@ import { REPO } from '../support/brine-cli.js';
 export function copyInstall(
   dir: string,
   env: NodeJS.ProcessEnv = {},
-  { scripts = ['bundle.mjs', 'snapshot.mjs'], packageJson = readFileSync(path.join(REPO, 'package.json'), 'utf8') } = {},
+  { scripts = ['bundle.mjs', 'bundle-inside.mjs', 'snapshot.mjs'], packageJson = readFileSync(path.join(REPO, 'package.json'), 'utf8') } = {},
 ): void {
   writeFileSync(path.join(dir, 'package.json'), packageJson);
   mkdirSync(path.join(dir, 'scripts'));
