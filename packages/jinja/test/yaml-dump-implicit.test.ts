@@ -4,7 +4,7 @@
  * possible, and must answer as all seven patterns do.
  */
 import t from 'tap';
-import { analyzeAsciiText, analyzeChars, IMPLICIT, resolvesImplicitly } from '../src/py-yaml-dump.js';
+import { analyzeAsciiText, analyzeChars, IMPLICIT, resolvesImplicitly } from '../src/py-yaml-scalar.js';
 
 const seeds = [
   '',
