@@ -49,11 +49,11 @@ export class SpoolSender {
   }
 
   /**
-   * A job that runs within its admission (a pure function): received and its return (trimmed to
-   * fit) spooled in one commit, then sent; undefined when the job was received before.
+   * A job that runs within its admission (a pure function): its return (trimmed to fit) held by
+   * the spool until acked (ResultSpool.hold), then sent; undefined when the job was received before.
    */
   admitFinished(jid: string, at: string, make: () => SpooledReturn): { ret: SpooledReturn; sent: boolean } | undefined {
-    const ret = this.deps.spool.admitFinished(jid, at, () => this.fitReturn(make(), this.deps.limits().event));
+    const ret = this.deps.spool.hold(jid, at, () => this.fitReturn(make(), this.deps.limits().event));
     if (!ret) return undefined;
     return { ret, sent: this.deps.connected() && this.sendReturn(ret) };
   }
