@@ -49,7 +49,15 @@ function holdAcks(hold: boolean): void {
 }
 
 async function startAgent(): Promise<MinionAgent> {
-  const config = loadMinionConfig(undefined, { id: 'p1', master: '127.0.0.1', master_port: master.port, data_dir: data, recon_default: 0.2, recon_max: 1, log_level: 'silent' });
+  const config = loadMinionConfig(undefined, {
+    id: 'p1',
+    master: '127.0.0.1',
+    master_port: master.port,
+    data_dir: data,
+    recon_default: 0.2,
+    recon_max: 1,
+    log_level: 'silent',
+  });
   const a = new MinionAgent(config, { log });
   const ready = once(a, 'ready');
   a.start();
@@ -114,7 +122,15 @@ t.test('a graceful stop writes unacked ping returns to spool.db; the restarted a
   agent = undefined;
   t.same(spoolRows(), [{ jid }], 'written by the stop');
   holdAcks(false);
-  const config = loadMinionConfig(undefined, { id: 'p1', master: '127.0.0.1', master_port: master.port, data_dir: data, recon_default: 0.2, recon_max: 1, log_level: 'silent' });
+  const config = loadMinionConfig(undefined, {
+    id: 'p1',
+    master: '127.0.0.1',
+    master_port: master.port,
+    data_dir: data,
+    recon_default: 0.2,
+    recon_max: 1,
+    log_level: 'silent',
+  });
   const a = new MinionAgent(config, { log });
   agent = a;
   const ack = acked(a, jid);

@@ -83,7 +83,10 @@ t.test('a refusal counted (in this process or the one before) is forgotten with 
 t.test('a pure return held: no statement to hold or ack it; a close writes the unacked ones to the file', async (t) => {
   const { s, file, ran, dir } = spoolIn(t);
   ran.length = 0;
-  t.same(s.hold('1', 'at-1', () => ret('1')), ret('1'));
+  t.same(
+    s.hold('1', 'at-1', () => ret('1')),
+    ret('1'),
+  );
   s.hold('2', 'at-2', () => ret('2'));
   s.hold('3', 'at-3', () => ret('3'));
   s.ack('2');
