@@ -201,7 +201,8 @@ export class MasterConnection extends EventEmitter {
       this.send({ type: 'hello', minion: this.config.id, pub: this.identity.publicPem, version: this.version, ...(this.call ? { call: true } : {}) });
     });
     ws.on('message', (data) => {
-      const r = parseFrame(data.toString(), this.config.max_frame_bytes * 4);
+      // a Buffer (binaryType nodebuffer): its length is the size, no second pass over a string
+      const r = parseFrame(data as Buffer, this.config.max_frame_bytes * 4);
       if (!r.ok) {
         this.log.warn({ code: r.error.code }, `bad frame from master: ${r.error.message}`);
         return;

@@ -194,9 +194,9 @@ export class JobRunner {
   }
 
   /**
-   * A pure function (test.ping: synchronous, no context, no side effect) runs within its
-   * admission: received and returned are one spool commit, and it is never recorded as running
-   * (there is no moment a crash could interrupt it). False when the job's function is not pure.
+   * A pure function (test.ping: synchronous, no context, no side effect) runs on receipt, its
+   * return sent at once and held in memory until acked (recomputable: no spool statement, no
+   * received mark; ResultSpool.hold), never recorded as running. False when it is not pure.
    */
   private runPure(job: JobMsg, started: string): boolean {
     const fn = this.deps.exec.lookup(job.fun);

@@ -6,6 +6,9 @@ import { minionErrors } from './errors.js';
 
 export type SpooledReturn = Omit<RetMsg, 'v' | 'type' | 'id'>;
 
+/** Unacked pure returns an agent keeps in memory; beyond them they are spooled (a master that never acks). */
+export const PURE_HELD_MAX = 1000;
+
 /**
  * Results the master has not acknowledged yet. Written before the first send, deleted on ack,
  * so a return survives a master (or minion) restart and is sent again after reconnecting.
@@ -27,11 +30,21 @@ export class ResultSpool {
    * statement per ack saved on every minion of a fleet, where refusals are rare).
    */
   private refusalsKept = true;
+  /**
+   * Pure jobs' returns not acked yet (test.ping): recomputable, so kept in memory, not in the
+   * file; written to it by close() (a planned stop loses none) or when the master refuses one.
+   */
+  private readonly held = new Map<string, SpooledReturn>();
+  private readonly heldMax: number;
 
   readonly file: string;
-  /** `onStatement`: hears every statement SQLite runs (tests count what a job costs). */
-  constructor(file: string, opts: { onStatement?: (sql: string) => void } = {}) {
+  /**
+   * `onStatement`: hears every statement SQLite runs (tests count what a job costs); `heldMax`:
+   * the pure returns kept in memory (PURE_HELD_MAX).
+   */
+  constructor(file: string, opts: { onStatement?: (sql: string) => void; heldMax?: number } = {}) {
     this.file = file;
+    this.heldMax = opts.heldMax ?? PURE_HELD_MAX;
     try {
       this.db = new Database(file, opts.onStatement ? { verbose: (sql) => opts.onStatement!(String(sql)) } : {});
       this.db.pragma('journal_mode = WAL');
@@ -90,6 +103,11 @@ export class ResultSpool {
   }
 
   put(ret: SpooledReturn): void {
+    // a held return refitted for a new master stays held
+    if (this.held.has(ret.jid)) {
+      this.held.set(ret.jid, ret);
+      return;
+    }
     this.applyAcks();
     this.stmts.put.run(ret.jid, JSON.stringify(ret), new Date().toISOString());
   }
@@ -128,6 +146,18 @@ export class ResultSpool {
     });
   }
 
+  /**
+   * A pure job's return, made by `make`: held in memory until acked, no statement run (a job
+   * received twice runs again: the same answer, stored once by the master); beyond `heldMax`
+   * held, spooled with its received mark as admitFinished does (undefined when seen before).
+   */
+  hold(jid: string, at: string, make: () => SpooledReturn): SpooledReturn | undefined {
+    if (this.held.size >= this.heldMax && !this.held.has(jid)) return this.admitFinished(jid, at, make);
+    const ret = make();
+    this.held.set(jid, ret);
+    return ret;
+  }
+
   /** Spools a job's return and forgets it was running, in one transaction. */
   finish(ret: SpooledReturn): void {
     this.tx(() => {
@@ -161,7 +191,8 @@ export class ResultSpool {
     let states = 0;
     this.tx(() => {
       this.applyAcks();
-      ret = this.stmts.del.run(jid).changes > 0;
+      const held = this.held.delete(jid);
+      ret = this.stmts.del.run(jid).changes > 0 || held;
       states = this.stmts.stateDrop.run(jid).changes;
     });
     return { ret, states };
@@ -169,7 +200,7 @@ export class ResultSpool {
 
   /** The master stored the job's return: deleted with the next write, or in the next turn. */
   ack(jid: string): void {
-    this.queueAck({ jid });
+    if (!this.held.delete(jid)) this.queueAck({ jid });
   }
 
   private queueAck(a: { jid: string; nums?: number[] }): void {
@@ -207,21 +238,36 @@ export class ResultSpool {
     }
   }
 
-  /** Spooled returns; a row that does not parse as one goes to `bad` instead (to be quarantined). */
+  /**
+   * Unacked returns, spooled and held, in jid order; a row that does not parse as one goes to
+   * `bad` instead (to be quarantined).
+   */
   pending(bad?: (jid: string, why: string) => void): SpooledReturn[] {
     this.applyAcks();
-    return parseRows(this.stmts.all.all() as Row[], bad) as SpooledReturn[];
+    const rets = parseRows(this.stmts.all.all() as Row[], bad) as SpooledReturn[];
+    if (this.held.size === 0) return rets;
+    const spooled = new Set(rets.map((r) => r.jid));
+    for (const r of this.held.values()) if (!spooled.has(r.jid)) rets.push(r);
+    return rets.sort((a, b) => (a.jid < b.jid ? -1 : a.jid > b.jid ? 1 : 0));
   }
 
-  /** The spooled return of one job. */
+  /** The unacked return of one job. */
   pendingOf(jid: string, bad?: (jid: string, why: string) => void): SpooledReturn | undefined {
+    const held = this.held.get(jid);
+    if (held) return held;
     this.applyAcks();
     return parseRows(this.stmts.one.all(jid) as Row[], bad)[0] as SpooledReturn | undefined;
   }
 
+  /** Unacked returns, spooled and held. */
   size(): number {
     this.applyAcks();
-    return (this.stmts.count.get() as { n: number }).n;
+    return (this.stmts.count.get() as { n: number }).n + this.held.size;
+  }
+
+  /** Pure returns held in memory (not in the file). */
+  heldSize(): number {
+    return this.held.size;
   }
 
   /** Records a jid as received; false when it was seen before (a job runs at most once). */
@@ -276,6 +322,7 @@ export class ResultSpool {
    * the master refuses for good is never sent again, and nothing is lost. Returns the file.
    */
   quarantine(jid: string, kind: 'ret' | 'state_results', reason: string, runNums?: number[]): string {
+    if (kind === 'ret') this.spill([jid]);
     this.applyAcks();
     const dir = path.join(path.dirname(this.file), 'spool-quarantine');
     const at = new Date().toISOString();
@@ -298,11 +345,24 @@ export class ResultSpool {
     return (this.stmts.stateCount.get() as { n: number }).n;
   }
 
+  /** Writes held returns (all, or those of `jids`) to the file, in one transaction. */
+  private spill(jids: Iterable<string> = [...this.held.keys()]): void {
+    const rets = [...jids].flatMap((j) => this.held.get(j) ?? []);
+    if (rets.length === 0) return;
+    const at = new Date().toISOString();
+    this.tx(() => {
+      for (const r of rets) this.stmts.put.run(r.jid, JSON.stringify(r), at);
+    });
+    for (const r of rets) this.held.delete(r.jid);
+  }
+
+  /** Closes the file, the held returns written to it first: a planned stop loses none. */
   close(): void {
     if (this.ackTurn) clearImmediate(this.ackTurn);
     this.ackTurn = undefined;
     try {
       this.applyAcks();
+      this.spill();
     } finally {
       this.db.close();
     }

@@ -12,7 +12,8 @@ import { SpoolSender } from '../src/spool-sender.js';
 
 /**
  * A job delivered twice (a master resending after a reconnect) runs once: the second delivery
- * is recognised by its jid and dropped.
+ * is recognised by its jid and dropped. (A pure function's, test.ping's, runs again: the same
+ * answer, stored once by the master; pure-jobs.test.ts.)
  */
 t.test('the same jid twice runs once', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-dedup-'));
@@ -51,12 +52,12 @@ t.test('the same jid twice runs once', async (t) => {
   });
   const returned = (jid: string) => new Promise<void>((resolve) => (lastReturn = (j) => j === jid && resolve()));
   const first = returned('20250101000000000001');
-  runner.onJob({ v: 1, type: 'job', jid: '20250101000000000001', fun: 'test.ping', arg: [], kwarg: {} } as never);
-  runner.onJob({ v: 1, type: 'job', jid: '20250101000000000001', fun: 'test.ping', arg: [], kwarg: {} } as never);
+  runner.onJob({ v: 1, type: 'job', jid: '20250101000000000001', fun: 'test.version', arg: [], kwarg: {} } as never);
+  runner.onJob({ v: 1, type: 'job', jid: '20250101000000000001', fun: 'test.version', arg: [], kwarg: {} } as never);
   await first;
   // Jobs run in the order they came: once the next job has returned, a duplicate would have too.
   const second = returned('20250101000000000002');
-  runner.onJob({ v: 1, type: 'job', jid: '20250101000000000002', fun: 'test.ping', arg: [], kwarg: {} } as never);
+  runner.onJob({ v: 1, type: 'job', jid: '20250101000000000002', fun: 'test.version', arg: [], kwarg: {} } as never);
   await second;
   t.equal(sent.filter((m) => m.type === 'ret' && m.jid === '20250101000000000001').length, 1, 'one return for the jid delivered twice');
   t.equal(sent.filter((m) => m.type === 'ret' && m.jid === '20250101000000000002').length, 1);

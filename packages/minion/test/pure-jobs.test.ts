@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
 import { createCommandRunner, createLogger } from '@brine/core';
@@ -12,9 +13,10 @@ import { ResultSpool } from '../src/spool.js';
 import { SpoolSender } from '../src/spool-sender.js';
 
 /**
- * A fleet's ping costs each minion its spool commits: a pure function (test.ping) runs in its
- * admission's turn, so being received and returning are one commit, with no running record in
- * between. Commits and pages are counted in spool.db's write-ahead log.
+ * A fleet's ping cost each minion its spool commits: a pure function (test.ping) runs in its
+ * admission's turn and its return, recomputable, is held in memory until acked: no statement,
+ * no commit. Beyond the held bound it is spooled, received and returned in one commit.
+ * Statements are those SQLite runs; commits and pages are counted in spool.db's write-ahead log.
  */
 
 /** Commit frames and all frames in a WAL file (a frame header's second word is set on commits). */
@@ -51,10 +53,11 @@ const exec = execRegistry().register({
   },
 });
 
-function runnerIn(t: Test) {
+function runnerIn(t: Test, heldMax?: number) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-pure-jobs-'));
   const file = path.join(dir, 'spool.db');
-  const spool = new ResultSpool(file);
+  const ran: string[] = [];
+  const spool = new ResultSpool(file, { onStatement: (sql) => ran.push(sql), ...(heldMax === undefined ? {} : { heldMax }) });
   t.teardown(() => {
     try {
       spool.close();
@@ -92,7 +95,7 @@ function runnerIn(t: Test) {
   });
   const job = (jid: string, fun: string, arg: unknown[] = []) => runner.onJob({ v: 1, type: 'job', jid, fun, arg, kwarg: {} } as never);
   const nextSend = () => new Promise<void>((resolve) => (onSent = resolve));
-  return { spool, file, sent, returned, job, nextSend };
+  return { spool, file, sent, returned, job, nextSend, ran };
 }
 
 /** Rows of a spool table, read by another connection (what a restarted minion would find). */
@@ -105,36 +108,62 @@ function rows(file: string, table: string): number {
   }
 }
 
-t.test('test.ping: received and returned in one commit, the return sent in the same turn', async (t) => {
-  const { file, sent, returned, job, spool } = runnerIn(t);
+t.test('test.ping: its return sent in the same turn and held in memory: no SQLite statement', async (t) => {
+  const { file, sent, returned, job, spool, ran } = runnerIn(t);
   const before = walFrames(`${file}-wal`);
+  ran.length = 0;
   job('20260101000000000001', 'test.ping');
   t.same(
     sent.map((m) => [m.type, m.jid, m.return]),
     [['ret', '20260101000000000001', true]],
     'the return went out before onJob returned',
   );
-  const after = walFrames(`${file}-wal`);
-  t.equal(after.commits - before.commits, 1, 'one commit for the admission and the return');
-  // the received mark is one page, the return one (neither table has a separate key index)
-  t.equal(after.pages - before.pages, 2, 'two pages written');
-  t.equal(rows(file, 'spool'), 1, 'the return is spooled (durable) before it is acked');
-  t.equal(rows(file, 'seen'), 1, 'the job is recorded as received');
-  t.equal(rows(file, 'active'), 0, 'and never as running');
+  t.same(ran, [], 'no statement');
+  t.same(walFrames(`${file}-wal`), before, 'nothing written');
+  t.equal(spool.size(), 1, 'held until acked');
+  t.equal(rows(file, 'spool') + rows(file, 'seen') + rows(file, 'active'), 0, 'neither spooled, nor marked received or running');
   t.same(
     returned.map((r) => [r.jid, r.success, r.retcode]),
     [['20260101000000000001', true, 0]],
     "the agent's 'return' event",
   );
-  // the ack and the next ping: one commit again
+  // the ack and the next ping: still no statement
+  ran.length = 0;
   spool.ack('20260101000000000001');
-  const mid = walFrames(`${file}-wal`);
   job('20260101000000000002', 'test.ping');
-  t.equal(walFrames(`${file}-wal`).commits - mid.commits, 1, 'the ack rides with the next ping');
-  t.equal(rows(file, 'spool'), 1, 'the acked return is gone, the new one kept');
+  await nextTurn();
+  t.same(ran, [], 'the ack clears it from memory');
+  t.same(walFrames(`${file}-wal`), before, 'nothing written');
+  t.equal(spool.size(), 1, 'the new one held');
 });
 
-t.test('a pure job received twice runs once; a bad argument is a failed return as before', async (t) => {
+t.test('beyond the held bound a pure return is spooled: received and returned in one commit', async (t) => {
+  const { file, sent, job, spool } = runnerIn(t, 2);
+  job('20260101000000000021', 'test.ping');
+  job('20260101000000000022', 'test.ping');
+  t.equal(rows(file, 'spool'), 0, 'two held');
+  const before = walFrames(`${file}-wal`);
+  job('20260101000000000023', 'test.ping');
+  const after = walFrames(`${file}-wal`);
+  t.equal(after.commits - before.commits, 1, 'one commit for the admission and the return');
+  // the received mark is one page, the return one (neither table has a separate key index)
+  t.equal(after.pages - before.pages, 2, 'two pages written');
+  t.equal(rows(file, 'spool'), 1, 'the third spooled');
+  t.equal(rows(file, 'seen'), 1, 'and recorded as received');
+  t.equal(rows(file, 'active'), 0, 'never as running');
+  t.equal(sent.length, 3, 'all three sent');
+  t.same(
+    spool.pending().map((r) => r.jid),
+    ['20260101000000000021', '20260101000000000022', '20260101000000000023'],
+    'all three resent after a reconnect, in jid order',
+  );
+  // an acked held one makes room again
+  spool.ack('20260101000000000021');
+  job('20260101000000000024', 'test.ping');
+  t.equal(rows(file, 'spool'), 1, 'held');
+});
+
+t.test('a pure job received twice runs again (the same answer); a bad argument is a failed return as before', async (t) => {
   const { sent, job } = runnerIn(t);
   job('20260101000000000003', 'test.echo', ['hi']);
   job('20260101000000000003', 'test.echo', ['hi']);
@@ -144,10 +173,11 @@ t.test('a pure job received twice runs once; a bad argument is a failed return a
     rets.map((m) => [m.jid, m.return, m.retcode, m.success]),
     [
       ['20260101000000000003', 'hi', 0, true],
-      ['20260101000000000004', rets[1]?.return, 1, false],
+      ['20260101000000000003', 'hi', 0, true],
+      ['20260101000000000004', rets[2]?.return, 1, false],
     ],
   );
-  t.match(rets[1]?.return, /argument/i, 'the binding error is the return');
+  t.match(rets[2]?.return, /argument/i, 'the binding error is the return');
 });
 
 t.test('a function that is not pure is recorded as running before it runs', async (t) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -78,4 +78,39 @@ t.test('a refusal counted (in this process or the one before) is forgotten with 
   t.equal(again.s.size(), 0);
   t.same(again.ran.slice(0, 4), ['BEGIN', 'DELETE FROM spool', 'DELETE FROM refusals', 'COMMIT']);
   t.same(rows(file, 'SELECT jid FROM refusals'), [], 'forgotten after the restart too');
+});
+
+t.test('a pure return held: no statement to hold or ack it; a close writes the unacked ones to the file', async (t) => {
+  const { s, file, ran, dir } = spoolIn(t);
+  ran.length = 0;
+  t.same(
+    s.hold('1', 'at-1', () => ret('1')),
+    ret('1'),
+  );
+  s.hold('2', 'at-2', () => ret('2'));
+  s.hold('3', 'at-3', () => ret('3'));
+  s.ack('2');
+  await nextTurn();
+  t.same(ran, [], 'no statement');
+  t.equal(s.size(), 2, 'two unacked');
+  t.same(rows(file, 'SELECT jid FROM spool'), [], 'none in the file');
+  s.close();
+  t.same(rows(file, 'SELECT jid FROM spool ORDER BY jid'), [{ jid: '1' }, { jid: '3' }], 'the unacked ones written by the close');
+  const again = spoolIn(t, dir);
+  t.same(
+    again.s.pending().map((r) => r.jid),
+    ['1', '3'],
+    'a restarted agent resends them',
+  );
+});
+
+t.test('a held return the master refuses for good is quarantined or dropped like a spooled one', async (t) => {
+  const { s, file } = spoolIn(t);
+  s.hold('1', 'at-1', () => ret('1'));
+  s.hold('2', 'at-2', () => ret('2'));
+  const q = s.quarantine('1', 'ret', 'test');
+  t.match(rows(file, 'SELECT jid FROM spool'), [], 'not left in the file');
+  t.match(JSON.parse(readFileSync(q, 'utf8')), { jid: '1', kind: 'ret', items: [JSON.stringify(ret('1'))] });
+  t.same(s.drop('2'), { ret: true, states: 0 });
+  t.equal(s.size(), 0);
 });

@@ -176,6 +176,14 @@ const REFINE_ORDER: Record<string, ReadonlyArray<readonly [string, Refined]>> = 
   ]),
 );
 
+/**
+ * Per type, its fields with their base kinds, listed once: a frame's check walks this instead of
+ * Object.entries of its spec (arrays made for every frame, on the master for every return).
+ */
+const FIELDS: Record<string, ReadonlyArray<readonly [string, BaseKind, boolean]>> = Object.fromEntries(
+  Object.entries(SPECS).map(([type, spec]) => [type, Object.entries(spec).map(([field, s]) => [field, baseOf(s.kind), s.optional === true] as const)]),
+);
+
 /** A minion id must be safe as a file name, a tag segment and a log field. */
 export function isValidMinionId(id: string): boolean {
   return MINION_ID.test(id) && id !== '.' && id !== '..';
@@ -217,14 +225,12 @@ export function parseFrame(raw: string | Buffer, maxBytes = DEFAULT_MAX_FRAME_BY
   if (obj.id !== undefined && typeof obj.id !== 'string') {
     return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field: 'id', detail: 'must be a string' }));
   }
-  const spec = SPECS[type as MessageType];
-  for (const [field, { kind, optional }] of Object.entries(spec)) {
+  for (const [field, base, optional] of FIELDS[type]!) {
     const value = obj[field];
     if (value === undefined) {
-      if (optional || baseOf(kind) === 'any') continue;
+      if (optional || base === 'any') continue;
       return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field, detail: 'is missing' }));
     }
-    const base = baseOf(kind);
     if (!baseOk(base, value)) {
       return fail(protocolErrors.make('BRINE_ERR_PROTO_BAD_FIELD', { type, field, detail: `must be of type ${base}` }));
     }
