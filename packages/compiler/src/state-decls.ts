@@ -161,7 +161,8 @@ function standardDecl(
     if (seenModules) seenModules.push(mod);
     else seenModules = [mod];
   }
-  if (moved) for (const [mod, value] of moved) out[mod] = value;
+  // an index loop: no iterator result nor destructured pair per ID before the optimiser has this code
+  if (moved) for (let m = 0; m < moved.length; m++) out[moved[m]![0]] = moved[m]![1];
   if (!('__sls__' in out)) out.__sls__ = sls;
   if (!('__env__' in out)) out.__env__ = env;
   return out;
