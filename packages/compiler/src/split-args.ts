@@ -14,10 +14,7 @@ import { ids, isDict } from './high-util.js';
  * with a warning naming the file and line. Salt refuses the shape only when the first key is a
  * requisite ("Multiple dictionaries defined in argument"); that stays for verify to refuse.
  */
-export function splitArgDicts(
-  high: HighData,
-  origins?: Record<string, IdOrigin>,
-): { value: HighData; diagnostics: Diagnostic[]; ids: readonly string[] } {
+export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>): { value: HighData; diagnostics: Diagnostic[]; ids: readonly string[] } {
   const diagnostics: Diagnostic[] = [];
   const splitRun = (id: string, state: string, run: unknown[]): unknown[] | undefined => {
     // most lists have nothing to split: said without a closure per list (every list of a tree comes here)

@@ -40,8 +40,7 @@ export async function runLocal(argv: string[], io: CommandIO): Promise<number> {
     const text = formatJson(minion, value, '');
     io.stdout(text);
     io.stdout('\n');
-  }
-  else if (result.compileFailed) {
+  } else if (result.compileFailed) {
     // The errors went to stderr already, one per line with file and line.
   } else if (out === 'highstate' && result.isRun) {
     io.stdout(formatHighstate(value as Parameters<typeof formatHighstate>[0], { minion, color: opts.color, mode: opts.stateOutput }) + '\n');
