@@ -155,9 +155,9 @@ function standardDecl(
       continue;
     }
     // Salt moves a short dec to the end of the ID, with the function last in its list.
-    value.push(key.slice(dot + 1));
-    if (moved) moved.push([mod, value]);
-    else moved = [[mod, value]];
+    const run = appended(value, key.slice(dot + 1));
+    if (moved) moved.push([mod, run]);
+    else moved = [[mod, run]];
     if (seenModules) seenModules.push(mod);
     else seenModules = [mod];
   }
@@ -183,8 +183,28 @@ export function injectAutoOrder(state: HighData, counter: { next: number }, keyO
     for (const key in decl) {
       const args = (decl as Record<string, unknown>)[key];
       if (key.startsWith('_') || !Array.isArray(args)) continue;
-      if (!hasOrder(args)) args.push({ order: counter.next++ });
+      if (!hasOrder(args)) (decl as Record<string, unknown>)[key] = appended(args, { order: counter.next++ });
     }
+  }
+}
+
+/**
+ * `list` and `item` after it, in a new list of that length: a push makes room for 16 more, and
+ * each ID's list is kept as long as the compile (copied by each young-generation GC it lives
+ * through). The list as parsed is left as it was.
+ */
+function appended(list: unknown[], item: unknown): unknown[] {
+  switch (list.length) {
+    case 0:
+      return [item];
+    case 1:
+      return [list[0], item];
+    case 2:
+      return [list[0], list[1], item];
+    case 3:
+      return [list[0], list[1], list[2], item];
+    default:
+      return list.concat([item]);
   }
 }
 

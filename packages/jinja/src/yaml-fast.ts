@@ -150,19 +150,24 @@ class Reader {
   reindented = false;
   /** Key columns on flow continuation lines (positions array, index), and their column once such lines are moved. */
   readonly moved: Array<[KeyPositions, number, number]> = [];
-  /** The text's lines as written: block scalars read them, comments and blank lines included. */
-  readonly raw: string[];
+  /** The text's lines as written: block scalars and flows read them, comments and blank lines included (split when first read: most files have neither). */
+  #raw: string[] | undefined;
+  readonly #text: string;
   /** Anchored values, for the aliases and merge keys after them. */
   readonly anchors = new Anchors();
   /** The line numbers block scalars took, first and last. */
   readonly blocks: Array<[number, number]> = [];
   /** The deepest maps whose key positions are kept (POSITIONS_DEPTH, or 0: a file's IDs only). */
   readonly keepDepth: number;
-  constructor(lines: Line[], positions: FastPositions, raw: string[], keepDepth: number) {
+  constructor(lines: Line[], positions: FastPositions, text: string, keepDepth: number) {
     this.lines = lines;
     this.positions = positions;
-    this.raw = raw;
+    this.#text = text;
     this.keepDepth = keepDepth;
+  }
+
+  get raw(): string[] {
+    return (this.#raw ??= this.#text.split('\n'));
   }
 
   /** A block node whose lines are indented exactly `indent`. */
@@ -489,23 +494,28 @@ export function fastYaml(source: string, keepDepth = POSITIONS_DEPTH): FastResul
   }
   const lines: Line[] = [];
   const markers: number[] = [];
-  const raw = text.split('\n');
-  for (let n = 0; n < raw.length; n++) {
-    const l = raw[n];
-    let ind = 0;
-    while (l.charCodeAt(ind) === 32) ind++;
-    const c = l.charCodeAt(ind);
+  // each line read where it is in the text (no list of them all: Reader.raw makes one when a
+  // block scalar or a flow needs it), its body the one string made of it
+  for (let start = 0, n = 0; start <= text.length; n++) {
+    const from = start;
+    let end = text.indexOf('\n', from);
+    if (end < 0) end = text.length;
+    start = end + 1;
+    let at = from;
+    while (text.charCodeAt(at) === 32) at++;
+    const ind = at - from;
+    const c = text.charCodeAt(at);
     // indentation is spaces; a tab there (or on a white-space line) is the full parser's
     if (c === 9) return decline('tab in indentation');
-    if (ind === l.length || c === 35 /* # */) continue;
-    const body = ind === 0 ? l : l.slice(ind);
+    if (at === end || c === 35 /* # */) continue;
+    const body = text.slice(at, end);
     // `---`, `...` (45, 46 thrice) and `%` (37) lines only: not every `- item` line (a third of a state file's)
-    if (((c === 45 || c === 46) && l.charCodeAt(ind + 1) === c && l.charCodeAt(ind + 2) === c) || c === 37) {
+    if (((c === 45 || c === 46) && text.charCodeAt(at + 1) === c && text.charCodeAt(at + 2) === c) || c === 37) {
       // a document start before any content (map files open with it); any other marker: the full parser
       if (lines.length === 0 && ind === 0 && /^---(?:\s+#.*)?\s*$/.test(body)) continue;
       // a document end with nothing but comments after it
       if (ind === 0 && /^\.\.\.(?:\s+#.*)?\s*$/.test(body)) {
-        if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
+        if (text.slice(start).split('\n').every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
         return decline('content after a document end');
       }
       // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
@@ -518,7 +528,7 @@ export function fastYaml(source: string, keepDepth = POSITIONS_DEPTH): FastResul
   // a Map, not a WeakMap: it lives no longer than the result, and a large WeakMap is work for every GC
   const positions: FastPositions = new Map();
   if (lines.length === 0) return { value: null, positions };
-  const reader = new Reader(lines, positions, raw, keepDepth);
+  const reader = new Reader(lines, positions, text, keepDepth);
   const first = lines[0];
   let value: unknown;
   if (first.text[0] === '{' || first.text[0] === '[') {
