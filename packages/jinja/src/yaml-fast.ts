@@ -53,50 +53,59 @@ interface Line {
   no: number;
 }
 
-type KeySplit = { key: string; rest: string; keyLen: number } | undefined;
+/**
+ * The key and the value text of the line splitKey took last, read right after it answers true:
+ * no object per line (every line of a tree is split).
+ */
+let splitName = '';
+let splitRest = '';
 
 /** The last line split and its answer: a map's first line is split twice, once to see that a map starts there (isEntry), once to read it. */
 let lastText = '';
-let lastSplit: KeySplit;
+let lastOk = false;
 
-/** Splits `key: rest`; undefined when the line is not a simple mapping entry. */
-function splitKey(text: string): KeySplit {
-  if (text === lastText) return lastSplit;
+/** Splits `key: rest` into splitName and splitRest; false when the line is not a simple mapping entry. */
+function splitKey(text: string): boolean {
+  if (text === lastText) return lastOk;
   lastText = text;
-  return (lastSplit = splitKeyOnce(text));
+  return (lastOk = splitKeyOnce(text));
 }
 
-function splitKeyOnce(text: string): KeySplit {
+function splitKeyOnce(text: string): boolean {
   let key: string;
   let after: string;
   if (text.startsWith('"') || text.startsWith("'")) {
     const q = text[0];
     const end = text.indexOf(q, 1);
     // a backslash is an escape only between double quotes
-    if (end < 0 || (q === '"' && text.slice(1, end).includes('\\'))) return undefined;
+    if (end < 0 || (q === '"' && text.slice(1, end).includes('\\'))) return false;
     key = text.slice(1, end);
-    if (q === "'" && text[end + 1] === "'") return undefined;
+    if (q === "'" && text[end + 1] === "'") return false;
     after = text.slice(end + 1);
-    if (!after.startsWith(':') || (after.length > 1 && after[1] !== ' ')) return undefined;
-    return { key, rest: after.slice(1).trim(), keyLen: end + 1 };
+    if (!after.startsWith(':') || (after.length > 1 && after[1] !== ' ')) return false;
+    splitName = key;
+    splitRest = after.slice(1).trim();
+    return true;
   }
   // `key: rest` or `key:`, the key free of `#`; native searches, not a backtracking regex nor a
   // loop per character (every line of a large tree comes here, mostly run by the interpreter)
-  if (!keyStart(text)) return undefined;
+  if (!keyStart(text)) return false;
   const from = text.charCodeAt(0) === 45 /* - */ ? 2 : 1;
   let i = from - 1;
   do {
     i = text.indexOf(':', i + 1);
-    if (i < 0) return undefined;
+    if (i < 0) return false;
   } while (i + 1 < text.length && text.charCodeAt(i + 1) !== 32);
   const hash = text.indexOf('#', from);
-  if (hash >= 0 && hash < i) return undefined;
+  if (hash >= 0 && hash < i) return false;
   key = text.slice(0, spaceBefore(text, i));
-  if (key.includes('\t')) return undefined;
+  if (key.includes('\t')) return false;
   // an integer key (`386:` in a map of architectures) is its digits, as the full loader makes it
   const k = plain(key);
-  if (typeof k !== 'string' && !(typeof k === 'number' && Number.isSafeInteger(k) && String(k) === key)) return undefined;
-  return { key, rest: text.slice(spaceAfter(text, i + 1)).trimEnd(), keyLen: i };
+  if (typeof k !== 'string' && !(typeof k === 'number' && Number.isSafeInteger(k) && String(k) === key)) return false;
+  splitName = key;
+  splitRest = text.slice(spaceAfter(text, i + 1)).trimEnd();
+  return true;
 }
 
 // The white space trim() would take around a key and its value: fastYaml declined every other
@@ -115,7 +124,7 @@ function spaceAfter(text: string, start: number): number {
 
 /** A line that starts a block entry: `- item` or `key: value`. */
 function isEntry(text: string): boolean {
-  return text.startsWith('- ') || text === '-' || splitKey(text) !== undefined;
+  return text.startsWith('- ') || text === '-' || splitKey(text);
 }
 
 const KEY_START = /^(?:[^#\s'"[\]{}&*!|>%@`,?:-]|-[^\s#'"[\]{}&*!|>%@`,])/;
@@ -190,22 +199,23 @@ class Reader {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
       if (line.indent > indent) return giveUp('map: more-indented line (multi-line plain scalar?)', line.no);
-      const kv = splitKey(line.text);
-      if (kv?.key === '<<') {
+      if (!splitKey(line.text)) return giveUp('map: not a simple key line', line.no);
+      const key = splitName;
+      const rest = splitRest;
+      if (key === '<<') {
         this.i++;
-        if (merged || !this.mergeKey(out, kv.rest, indent, (merged = new Set()))) return GIVE_UP;
+        if (merged || !this.mergeKey(out, rest, indent, (merged = new Set()))) return GIVE_UP;
         empty = false;
         continue;
       }
       // a key a merge set may be set again, once
-      if (!kv || (!empty && Object.hasOwn(out, kv.key) && !merged?.delete(kv.key)) || kv.key === '__proto__')
-        return giveUp(kv ? 'map: duplicate or __proto__ key' : 'map: not a simple key line', line.no);
-      if (pos) pos.push(kv.key, line.no, line.indent + 1);
-      else if (keep) this.positions.set(out, (pos = [kv.key, line.no, line.indent + 1]));
+      if ((!empty && Object.hasOwn(out, key) && !merged?.delete(key)) || key === '__proto__') return giveUp('map: duplicate or __proto__ key', line.no);
+      if (pos) pos.push(key, line.no, line.indent + 1);
+      else if (keep) this.positions.set(out, (pos = [key, line.no, line.indent + 1]));
       this.i++;
-      const v = this.value(kv.rest, indent, true);
+      const v = this.value(rest, indent, true);
       if (v === GIVE_UP) return GIVE_UP;
-      setKey(out, kv.key, v);
+      setKey(out, key, v);
       empty = false;
     }
     this.depth--;
@@ -225,9 +235,8 @@ class Reader {
       const item = rest.trimStart();
       const pad = rest.length - item.length;
       if (item.startsWith('- ') || item === '-' || (pad > 0 && rest.slice(0, pad).includes('\t'))) return giveUp('seq: nested item on one line', line.no);
-      const kv = item === '' ? undefined : splitKey(item);
       let v: unknown;
-      if (kv) {
+      if (item !== '' && splitKey(item)) {
         // `- key: value` starts a map indented at the key's column: the line is read again as
         // its first, from the key on (changed in place: nothing else holds the line)
         line.indent = indent + 2 + pad;
