@@ -524,7 +524,13 @@ export function fastYaml(source: string, keepDepth = POSITIONS_DEPTH): FastResul
       if (lines.length === 0 && ind === 0 && /^---(?:\s+#.*)?\s*$/.test(body)) continue;
       // a document end with nothing but comments after it
       if (ind === 0 && /^\.\.\.(?:\s+#.*)?\s*$/.test(body)) {
-        if (text.slice(start).split('\n').every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
+        if (
+          text
+            .slice(start)
+            .split('\n')
+            .every((r) => r.trim() === '' || r.trimStart().startsWith('#'))
+        )
+          break;
         return decline('content after a document end');
       }
       // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
