@@ -136,12 +136,11 @@ function bindList(
   return newList;
 }
 
-export function argBind(high: HighData, origins?: Record<string, IdOrigin>): StageResult<HighData> {
+export function argBind(high: HighData, origins?: Record<string, IdOrigin>, idList: readonly string[] = Object.keys(high)): StageResult<HighData> {
   const diagnostics: Diagnostic[] = [];
   // copied when a declaration changes: most trees bind nothing, and the copy of 10,000 IDs is not free
   let out: HighData | undefined;
 
-  const idList = Object.keys(high);
   for (let k = 0; k < idList.length; k++) {
     const id = idList[k]!;
     if (id.startsWith('__')) continue;

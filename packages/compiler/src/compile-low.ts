@@ -7,9 +7,9 @@ import { ids, isDict, type Decl } from './high-util.js';
  * problems were reported by verify; here anything malformed is skipped. Chunks share argument
  * values with the high data (no stage mutates them), which keeps 10,000-state compiles cheap.
  */
-export function compileLow(high: HighData): { value: LowChunk[]; diagnostics: Diagnostic[] } {
+export function compileLow(high: HighData, known?: readonly string[]): { value: LowChunk[]; diagnostics: Diagnostic[] } {
   const chunks: LowChunk[] = [];
-  const idList = ids(high);
+  const idList = ids(high, known);
   for (let k = 0; k < idList.length; k++) {
     const id = idList[k]!;
     const body = high[id] as Decl;

@@ -5,9 +5,15 @@ export { cloneJson, isDict } from '@brine/core';
 /** Small readers over standard-form high data, shared by the reconcile and verify stages. */
 export type Decl = Record<string, unknown> & { __sls__?: string; __env__?: string };
 
-/** The IDs of high data in order, without the stashed `__extend__`/`__exclude__`. */
-export function ids(high: HighData): string[] {
-  return Object.keys(high).filter((k) => !k.startsWith('__'));
+/**
+ * The IDs of high data in order, without the stashed `__extend__`/`__exclude__`; of `keys` when
+ * the caller listed them already (Object.keys of 10,000 IDs, a dictionary sorted by insertion on
+ * every call, costs about a millisecond: compileMatches lists them once for its stages).
+ */
+export function ids(high: HighData, keys: readonly string[] = Object.keys(high)): readonly string[] {
+  // the keys as they are when nothing is stashed (the usual case): no call per ID of a tree
+  for (let i = 0; i < keys.length; i++) if (keys[i]!.startsWith('__')) return keys.filter((k) => !k.startsWith('__'));
+  return keys;
 }
 
 /** The state module keys of a declaration (`pkg`, `service`, ...). */

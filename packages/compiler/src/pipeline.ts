@@ -149,17 +149,21 @@ export function compileMatches(opts: CompileOptions, matches: Matches, raw = fal
   const split = splitArgDicts(rawHigh, origins);
   diagnostics.push(...split.diagnostics);
   let high = split.value;
+  // the IDs listed once, for every stage until one adds or removes some (only an exclude does;
+  // arg_bind copies, and the raw high below is made in their order)
+  let idList: readonly string[] | undefined = split.ids;
   if (!raw) {
-    const rec = reconcile({ high: split.value, origins });
+    const rec = reconcile({ high: split.value, origins, ids: idList });
     diagnostics.push(...later(rec.diagnostics));
-    const bound = argBind(rec.value, origins);
+    idList = rec.ids;
+    const bound = argBind(rec.value, origins, idList);
     diagnostics.push(...later(bound.diagnostics));
     high = bound.value;
   } else {
     high = Object.fromEntries(Object.entries(split.value).filter(([k]) => !k.startsWith('__'))) as HighData;
   }
-  diagnostics.push(...later(verifyHigh(high, origins, opts.schema).diagnostics));
-  const low = orderChunks(compileLow(high).value).value;
+  diagnostics.push(...later(verifyHigh(high, origins, opts.schema, idList).diagnostics));
+  const low = orderChunks(compileLow(high, idList).value).value;
   if (!raw) diagnostics.push(...later(verifyLow(low, origins).diagnostics));
   return done(rawHigh, high, low, origins);
 }

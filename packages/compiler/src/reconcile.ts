@@ -12,6 +12,8 @@ import { argKey, argKeys, cloneJson, findName, findSls, ids, isDict, requisiteTa
 export interface ReconcileInput {
   high: HighData;
   origins?: Record<string, IdOrigin>;
+  /** The IDs of `high` in order, when the caller listed them (ids()). */
+  ids?: readonly string[];
 }
 
 // listen_in is not folded: Salt keeps it on the declaring chunk and reads it at the end of the
@@ -191,7 +193,7 @@ function targetsOf(high: HighData, kind: string, name: string): Array<[string, s
 }
 
 /** Folds `*_in`, `use`, `use_in`, `prereq` and `prereq_in` into extend data, then applies it. */
-export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>): void {
+export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: Record<string, IdOrigin>, known?: readonly string[]): void {
   const high = cow.high;
   const extend = new Map<string, Record<string, unknown>>();
   const ext = (id: string, state: string): StateArg[] => {
@@ -206,7 +208,8 @@ export function requisiteIn(cow: CowHigh, diagnostics: Diagnostic[], origins?: R
     else list.push({ [rkey]: [ref] });
   };
   const uses: Array<[string, string]> = [];
-  const idList = ids(high);
+  // an extend adds no ID: those of the input
+  const idList = known ?? ids(high);
   for (let k = 0; k < idList.length; k++) {
     const id = idList[k]!;
     const decl = high[id] as Decl;
@@ -333,7 +336,7 @@ export function applyExclude(high: HighData): void {
 }
 
 /** The whole stage, as Salt orders it: extend, requisite_in (+use, prereq), exclude. */
-export function reconcile(input: ReconcileInput): { value: HighData; diagnostics: Diagnostic[] } {
+export function reconcile(input: ReconcileInput): { value: HighData; diagnostics: Diagnostic[]; ids?: readonly string[] } {
   const diagnostics: Diagnostic[] = [];
   // the input is not changed: written through the copy-on-write view (no copy when nothing is)
   const cow = new CowHigh(input.high);
@@ -352,7 +355,9 @@ export function reconcile(input: ReconcileInput): { value: HighData; diagnostics
     }
   }
   applyExtend(cow, extend, diagnostics, input.origins, true);
-  requisiteIn(cow, diagnostics, input.origins);
-  if ('__exclude__' in cow.high) applyExclude(cow.own());
+  requisiteIn(cow, diagnostics, input.origins, input.ids);
+  // the input's IDs still, unless some were excluded
+  if (!('__exclude__' in cow.high)) return { value: cow.high, diagnostics, ids: input.ids };
+  applyExclude(cow.own());
   return { value: cow.high, diagnostics };
 }

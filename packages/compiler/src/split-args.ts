@@ -1,7 +1,7 @@
 import { REQUISITE_KEYS, type Diagnostic, type HighData } from '@brine/core';
 import { compilerErrors } from './errors.js';
 import { locate, type IdOrigin } from './gather.js';
-import { isDict } from './high-util.js';
+import { ids, isDict } from './high-util.js';
 
 /**
  * A state argument written as one dictionary with several keys, as YAML makes of
@@ -14,7 +14,7 @@ import { isDict } from './high-util.js';
  * with a warning naming the file and line. Salt refuses the shape only when the first key is a
  * requisite ("Multiple dictionaries defined in argument"); that stays for verify to refuse.
  */
-export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>): { value: HighData; diagnostics: Diagnostic[] } {
+export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>): { value: HighData; diagnostics: Diagnostic[]; ids: readonly string[] } {
   const diagnostics: Diagnostic[] = [];
   const splitRun = (id: string, state: string, run: unknown[]): unknown[] | undefined => {
     // most lists have nothing to split: said without a closure per list (every list of a tree comes here)
@@ -77,7 +77,8 @@ export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>
     const d2 = splitDecl(id, decl);
     if (d2 !== decl) (out ??= { ...high })[id] = d2 as never;
   }
-  return { value: out ?? high, diagnostics };
+  // the value's IDs are the input's, in its order (a copy is a spread of it)
+  return { value: out ?? high, diagnostics, ids: ids(high, idList) };
 }
 
 /** An argument dict with several keys. */

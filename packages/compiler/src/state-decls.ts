@@ -155,13 +155,14 @@ function standardDecl(
       continue;
     }
     // Salt moves a short dec to the end of the ID, with the function last in its list.
-    value.push(key.slice(dot + 1));
-    if (moved) moved.push([mod, value]);
-    else moved = [[mod, value]];
+    const run = appended(value, key.slice(dot + 1));
+    if (moved) moved.push([mod, run]);
+    else moved = [[mod, run]];
     if (seenModules) seenModules.push(mod);
     else seenModules = [mod];
   }
-  if (moved) for (const [mod, value] of moved) out[mod] = value;
+  // an index loop: no iterator result nor destructured pair per ID before the optimiser has this code
+  if (moved) for (let m = 0; m < moved.length; m++) out[moved[m]![0]] = moved[m]![1];
   if (!('__sls__' in out)) out.__sls__ = sls;
   if (!('__env__' in out)) out.__env__ = env;
   return out;
@@ -182,8 +183,28 @@ export function injectAutoOrder(state: HighData, counter: { next: number }, keyO
     for (const key in decl) {
       const args = (decl as Record<string, unknown>)[key];
       if (key.startsWith('_') || !Array.isArray(args)) continue;
-      if (!hasOrder(args)) args.push({ order: counter.next++ });
+      if (!hasOrder(args)) (decl as Record<string, unknown>)[key] = appended(args, { order: counter.next++ });
     }
+  }
+}
+
+/**
+ * `list` and `item` after it, in a new list of that length: a push makes room for 16 more, and
+ * each ID's list is kept as long as the compile (copied by each young-generation GC it lives
+ * through). The list as parsed is left as it was.
+ */
+function appended(list: unknown[], item: unknown): unknown[] {
+  switch (list.length) {
+    case 0:
+      return [item];
+    case 1:
+      return [list[0], item];
+    case 2:
+      return [list[0], list[1], item];
+    case 3:
+      return [list[0], list[1], list[2], item];
+    default:
+      return list.concat([item]);
   }
 }
 

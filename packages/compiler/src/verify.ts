@@ -92,7 +92,12 @@ function goodRef(ref: unknown): boolean {
   return (typeof v === 'string' || typeof v === 'number') && !kind.includes('.');
 }
 
-export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, schema?: StateSchema): { value: HighData; diagnostics: Diagnostic[] } {
+export function verifyHigh(
+  high: HighData,
+  origins?: Record<string, IdOrigin>,
+  schema?: StateSchema,
+  idList: readonly string[] = Object.keys(high),
+): { value: HighData; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const err = (
     code: Parameters<typeof compilerErrors.diag>[0],
@@ -102,7 +107,6 @@ export function verifyHigh(high: HighData, origins?: Record<string, IdOrigin>, s
     severity: 'error' | 'warning' = 'error',
   ) => diagnostics.push(compilerErrors.diag(code, args, at(origins, id, path), severity));
 
-  const idList = Object.keys(high);
   for (let k = 0; k < idList.length; k++) {
     const id = idList[k]!;
     if (id.startsWith('__')) continue;

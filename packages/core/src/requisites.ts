@@ -97,8 +97,9 @@ export class ChunkIndex {
     const byId = this.byId.get(value) ?? NOTHING;
     if (kind === 'id' || kind === '*') return byId;
     const byName = this.byOtherName.get(value);
-    // the usual case: one list, every chunk of it of that module, returned as it is
-    if (!byName && byId.every((c) => c.state === kind)) return byId;
+    // the usual case: one list, every chunk of it of that module, returned as it is (a loop: no
+    // closure per reference, every requisite of a run comes here)
+    if (!byName && allOf(byId, kind)) return byId;
     const out = byId.filter((c) => c.state === kind);
     if (byName) for (const c of byName) if (c.state === kind) out.push(c);
     return out;
@@ -111,6 +112,12 @@ export class ChunkIndex {
     if (kind === 'id' || kind === '*') return this.chunks.filter((c) => re.test(c.__id__));
     return this.chunks.filter((c) => c.state === kind && (re.test(c.__id__) || re.test(c.name)));
   }
+}
+
+/** Whether every chunk of `chunks` is of module `state`. */
+function allOf(chunks: readonly LowChunk[], state: string): boolean {
+  for (let i = 0; i < chunks.length; i++) if (chunks[i]!.state !== state) return false;
+  return true;
 }
 
 /** What a reference that names nothing resolves to (never written to). */

@@ -53,53 +53,78 @@ interface Line {
   no: number;
 }
 
-type KeySplit = { key: string; rest: string; keyLen: number } | undefined;
+/**
+ * The key and the value text of the line splitKey took last, read right after it answers true:
+ * no object per line (every line of a tree is split).
+ */
+let splitName = '';
+let splitRest = '';
 
 /** The last line split and its answer: a map's first line is split twice, once to see that a map starts there (isEntry), once to read it. */
 let lastText = '';
-let lastSplit: KeySplit;
+let lastOk = false;
 
-/** Splits `key: rest`; undefined when the line is not a simple mapping entry. */
-function splitKey(text: string): KeySplit {
-  if (text === lastText) return lastSplit;
+/** Splits `key: rest` into splitName and splitRest; false when the line is not a simple mapping entry. */
+function splitKey(text: string): boolean {
+  if (text === lastText) return lastOk;
   lastText = text;
-  return (lastSplit = splitKeyOnce(text));
+  return (lastOk = splitKeyOnce(text));
 }
 
-function splitKeyOnce(text: string): KeySplit {
+function splitKeyOnce(text: string): boolean {
   let key: string;
   let after: string;
   if (text.startsWith('"') || text.startsWith("'")) {
     const q = text[0];
     const end = text.indexOf(q, 1);
     // a backslash is an escape only between double quotes
-    if (end < 0 || (q === '"' && text.slice(1, end).includes('\\'))) return undefined;
+    if (end < 0 || (q === '"' && text.slice(1, end).includes('\\'))) return false;
     key = text.slice(1, end);
-    if (q === "'" && text[end + 1] === "'") return undefined;
+    if (q === "'" && text[end + 1] === "'") return false;
     after = text.slice(end + 1);
-    if (!after.startsWith(':') || (after.length > 1 && after[1] !== ' ')) return undefined;
-    return { key, rest: after.slice(1).trim(), keyLen: end + 1 };
+    if (!after.startsWith(':') || (after.length > 1 && after[1] !== ' ')) return false;
+    splitName = key;
+    splitRest = after.slice(1).trim();
+    return true;
   }
-  // `key: rest` or `key:`, the key free of `#`; a scan, not a backtracking regex (every line of
-  // a large tree comes here)
-  if (!keyStart(text)) return undefined;
-  for (let i = text[0] === '-' ? 2 : 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 35 /* # */) return undefined;
-    if (c !== 58 /* : */ || (i + 1 < text.length && text.charCodeAt(i + 1) !== 32)) continue;
-    key = text.slice(0, i).trimEnd();
-    if (key.includes('\t')) return undefined;
-    // an integer key (`386:` in a map of architectures) is its digits, as the full loader makes it
-    const k = plain(key);
-    if (typeof k !== 'string' && !(typeof k === 'number' && Number.isSafeInteger(k) && String(k) === key)) return undefined;
-    return { key, rest: text.slice(i + 1).trim(), keyLen: i };
-  }
-  return undefined;
+  // `key: rest` or `key:`, the key free of `#`; native searches, not a backtracking regex nor a
+  // loop per character (every line of a large tree comes here, mostly run by the interpreter)
+  if (!keyStart(text)) return false;
+  const from = text.charCodeAt(0) === 45 /* - */ ? 2 : 1;
+  let i = from - 1;
+  do {
+    i = text.indexOf(':', i + 1);
+    if (i < 0) return false;
+  } while (i + 1 < text.length && text.charCodeAt(i + 1) !== 32);
+  const hash = text.indexOf('#', from);
+  if (hash >= 0 && hash < i) return false;
+  key = text.slice(0, spaceBefore(text, i));
+  if (key.includes('\t')) return false;
+  // an integer key (`386:` in a map of architectures) is its digits, as the full loader makes it
+  const k = plain(key);
+  if (typeof k !== 'string' && !(typeof k === 'number' && Number.isSafeInteger(k) && String(k) === key)) return false;
+  splitName = key;
+  splitRest = text.slice(spaceAfter(text, i + 1)).trimEnd();
+  return true;
+}
+
+// The white space trim() would take around a key and its value: fastYaml declined every other
+// kind (ODD_SPACE) before a line gets here, so spaces and tabs. One string made, not two.
+function spaceBefore(text: string, end: number): number {
+  let c = text.charCodeAt(end - 1);
+  while (c === 32 || c === 9) c = text.charCodeAt(--end - 1);
+  return end;
+}
+
+function spaceAfter(text: string, start: number): number {
+  let c = text.charCodeAt(start);
+  while (c === 32 || c === 9) c = text.charCodeAt(++start);
+  return start;
 }
 
 /** A line that starts a block entry: `- item` or `key: value`. */
 function isEntry(text: string): boolean {
-  return text.startsWith('- ') || text === '-' || splitKey(text) !== undefined;
+  return text.startsWith('- ') || text === '-' || splitKey(text);
 }
 
 const KEY_START = /^(?:[^#\s'"[\]{}&*!|>%@`,?:-]|-[^\s#'"[\]{}&*!|>%@`,])/;
@@ -134,19 +159,24 @@ class Reader {
   reindented = false;
   /** Key columns on flow continuation lines (positions array, index), and their column once such lines are moved. */
   readonly moved: Array<[KeyPositions, number, number]> = [];
-  /** The text's lines as written: block scalars read them, comments and blank lines included. */
-  readonly raw: string[];
+  /** The text's lines as written: block scalars and flows read them, comments and blank lines included (split when first read: most files have neither). */
+  #raw: string[] | undefined;
+  readonly #text: string;
   /** Anchored values, for the aliases and merge keys after them. */
   readonly anchors = new Anchors();
   /** The line numbers block scalars took, first and last. */
   readonly blocks: Array<[number, number]> = [];
   /** The deepest maps whose key positions are kept (POSITIONS_DEPTH, or 0: a file's IDs only). */
   readonly keepDepth: number;
-  constructor(lines: Line[], positions: FastPositions, raw: string[], keepDepth: number) {
+  constructor(lines: Line[], positions: FastPositions, text: string, keepDepth: number) {
     this.lines = lines;
     this.positions = positions;
-    this.raw = raw;
+    this.#text = text;
     this.keepDepth = keepDepth;
+  }
+
+  get raw(): string[] {
+    return (this.#raw ??= this.#text.split('\n'));
   }
 
   /** A block node whose lines are indented exactly `indent`. */
@@ -169,22 +199,23 @@ class Reader {
       const line = this.lines[this.i];
       if (line.indent < indent) break;
       if (line.indent > indent) return giveUp('map: more-indented line (multi-line plain scalar?)', line.no);
-      const kv = splitKey(line.text);
-      if (kv?.key === '<<') {
+      if (!splitKey(line.text)) return giveUp('map: not a simple key line', line.no);
+      const key = splitName;
+      const rest = splitRest;
+      if (key === '<<') {
         this.i++;
-        if (merged || !this.mergeKey(out, kv.rest, indent, (merged = new Set()))) return GIVE_UP;
+        if (merged || !this.mergeKey(out, rest, indent, (merged = new Set()))) return GIVE_UP;
         empty = false;
         continue;
       }
       // a key a merge set may be set again, once
-      if (!kv || (!empty && Object.hasOwn(out, kv.key) && !merged?.delete(kv.key)) || kv.key === '__proto__')
-        return giveUp(kv ? 'map: duplicate or __proto__ key' : 'map: not a simple key line', line.no);
-      if (pos) pos.push(kv.key, line.no, line.indent + 1);
-      else if (keep) this.positions.set(out, (pos = [kv.key, line.no, line.indent + 1]));
+      if ((!empty && Object.hasOwn(out, key) && !merged?.delete(key)) || key === '__proto__') return giveUp('map: duplicate or __proto__ key', line.no);
+      if (pos) pos.push(key, line.no, line.indent + 1);
+      else if (keep) this.positions.set(out, (pos = [key, line.no, line.indent + 1]));
       this.i++;
-      const v = this.value(kv.rest, indent, true);
+      const v = this.value(rest, indent, true);
       if (v === GIVE_UP) return GIVE_UP;
-      setKey(out, kv.key, v);
+      setKey(out, key, v);
       empty = false;
     }
     this.depth--;
@@ -204,9 +235,8 @@ class Reader {
       const item = rest.trimStart();
       const pad = rest.length - item.length;
       if (item.startsWith('- ') || item === '-' || (pad > 0 && rest.slice(0, pad).includes('\t'))) return giveUp('seq: nested item on one line', line.no);
-      const kv = item === '' ? undefined : splitKey(item);
       let v: unknown;
-      if (kv) {
+      if (item !== '' && splitKey(item)) {
         // `- key: value` starts a map indented at the key's column: the line is read again as
         // its first, from the key on (changed in place: nothing else holds the line)
         line.indent = indent + 2 + pad;
@@ -473,23 +503,34 @@ export function fastYaml(source: string, keepDepth = POSITIONS_DEPTH): FastResul
   }
   const lines: Line[] = [];
   const markers: number[] = [];
-  const raw = text.split('\n');
-  for (let n = 0; n < raw.length; n++) {
-    const l = raw[n];
-    let ind = 0;
-    while (l.charCodeAt(ind) === 32) ind++;
-    const c = l.charCodeAt(ind);
+  // each line read where it is in the text (no list of them all: Reader.raw makes one when a
+  // block scalar or a flow needs it), its body the one string made of it
+  for (let start = 0, n = 0; start <= text.length; n++) {
+    const from = start;
+    let end = text.indexOf('\n', from);
+    if (end < 0) end = text.length;
+    start = end + 1;
+    let at = from;
+    while (text.charCodeAt(at) === 32) at++;
+    const ind = at - from;
+    const c = text.charCodeAt(at);
     // indentation is spaces; a tab there (or on a white-space line) is the full parser's
     if (c === 9) return decline('tab in indentation');
-    if (ind === l.length || c === 35 /* # */) continue;
-    const body = ind === 0 ? l : l.slice(ind);
+    if (at === end || c === 35 /* # */) continue;
+    const body = text.slice(at, end);
     // `---`, `...` (45, 46 thrice) and `%` (37) lines only: not every `- item` line (a third of a state file's)
-    if (((c === 45 || c === 46) && l.charCodeAt(ind + 1) === c && l.charCodeAt(ind + 2) === c) || c === 37) {
+    if (((c === 45 || c === 46) && text.charCodeAt(at + 1) === c && text.charCodeAt(at + 2) === c) || c === 37) {
       // a document start before any content (map files open with it); any other marker: the full parser
       if (lines.length === 0 && ind === 0 && /^---(?:\s+#.*)?\s*$/.test(body)) continue;
       // a document end with nothing but comments after it
       if (ind === 0 && /^\.\.\.(?:\s+#.*)?\s*$/.test(body)) {
-        if (raw.slice(n + 1).every((r) => r.trim() === '' || r.trimStart().startsWith('#'))) break;
+        if (
+          text
+            .slice(start)
+            .split('\n')
+            .every((r) => r.trim() === '' || r.trimStart().startsWith('#'))
+        )
+          break;
         return decline('content after a document end');
       }
       // indented, it is the text of a block scalar (a key's `-----BEGIN`) or the full parser's
@@ -502,7 +543,7 @@ export function fastYaml(source: string, keepDepth = POSITIONS_DEPTH): FastResul
   // a Map, not a WeakMap: it lives no longer than the result, and a large WeakMap is work for every GC
   const positions: FastPositions = new Map();
   if (lines.length === 0) return { value: null, positions };
-  const reader = new Reader(lines, positions, raw, keepDepth);
+  const reader = new Reader(lines, positions, text, keepDepth);
   const first = lines[0];
   let value: unknown;
   if (first.text[0] === '{' || first.text[0] === '[') {

@@ -277,18 +277,20 @@ function keyAt(pos: KeyPositions | undefined, key: string): number {
 /** One text's positions, all of them, parsed again on the first read (shared by its IDs). */
 class FastFile {
   readonly #source: string | undefined;
-  readonly #known: { value: unknown; positions: FastPositions };
+  readonly #known: { value: unknown; positions: FastPositions } | undefined;
   #all: { value: unknown; positions: FastPositions } | undefined;
   readonly at: (pos: KeyPositions, i: number) => SourcePos;
   constructor(source: string | undefined, known: { value: unknown; positions: FastPositions }, at: (pos: KeyPositions, i: number) => SourcePos) {
     this.#source = source;
-    this.#known = known;
+    // the value first parsed only where there is no text to parse again: every ID's origin keeps
+    // this, and the value is the whole file's (its maps and lists, copied by each young GC)
+    this.#known = source === undefined ? known : undefined;
     this.at = at;
   }
   /** The text parsed with every position kept (what it was parsed to: later stages change the first value). */
   all(): { value: unknown; positions: FastPositions } {
     // a text the fast path took once it takes again, to the same value (where positions are kept changes neither)
-    this.#all ??= this.#source === undefined ? this.#known : (fastYaml(this.#source) ?? this.#known);
+    this.#all ??= (this.#source === undefined ? this.#known : fastYaml(this.#source)) ?? { value: undefined, positions: new Map() };
     return this.#all;
   }
 }

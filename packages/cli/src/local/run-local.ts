@@ -34,8 +34,13 @@ export async function runLocal(argv: string[], io: CommandIO): Promise<number> {
   // the error list again, with the paths as the user can open them
   const value = result.compileFailed ? errorLines(diagnostics) : result.value;
   const out = opts.out ?? (result.isRun ? 'highstate' : result.isExec ? 'nested' : 'yaml');
-  if (out === 'json') io.stdout(formatJson(minion, value));
-  else if (result.compileFailed) {
+  if (out === 'json') {
+    // the text, then its line break: joined, the whole text (MBs for a large compile) would be
+    // copied once more before being encoded for the stream
+    const text = formatJson(minion, value, '');
+    io.stdout(text);
+    io.stdout('\n');
+  } else if (result.compileFailed) {
     // The errors went to stderr already, one per line with file and line.
   } else if (out === 'highstate' && result.isRun) {
     io.stdout(formatHighstate(value as Parameters<typeof formatHighstate>[0], { minion, color: opts.color, mode: opts.stateOutput }) + '\n');
