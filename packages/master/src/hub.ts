@@ -32,6 +32,7 @@ import { peerKey, UnauthGuard, type UnauthLimits } from './unauth-guard.js';
 import { AdmissionLoad, reconnectWindow } from './admission-load.js';
 import { SlicedQueue } from './fifo.js';
 import { FrameInbox } from './frame-inbox.js';
+import { Heartbeat, type Beating } from './heartbeat.js';
 
 export type { Session };
 
@@ -113,7 +114,11 @@ export class MinionHub {
     { maxWaiting: 64, maxBytes: 32 << 20, pause: (session) => session.ws.pause(), resume: (session) => session.ws.resume() },
   );
   readonly guard: UnauthGuard;
-  private heartbeat?: NodeJS.Timeout;
+  private heartbeat?: Heartbeat;
+  /** Makes a heartbeat ping to `session` (the job manager's held acks ride in its write). */
+  pingWith?: (session: Session, ping: () => void) => void;
+  /** Milliseconds between heartbeat pings (0: none): held acks wait for one instead of a write of their own. */
+  readonly beatMs: number;
   handlers?: HubHandlers;
   private readonly hostAsks: HostAsks;
   /** The frame limit until a session authenticates. */
@@ -148,18 +153,12 @@ export class MinionHub {
       deps.acceptor,
     );
     this.wss.on('connection', (ws, req) => this.accept(ws, req));
-    if (deps.pingInterval > 0) {
-      this.heartbeat = setInterval(() => {
-        for (const ws of this.wss.clients) {
-          const w = ws as WebSocket & { alive?: boolean };
-          if (w.alive === false) ws.terminate();
-          else {
-            w.alive = false;
-            ws.ping();
-          }
-        }
-      }, deps.pingInterval * 1000);
-      this.heartbeat.unref();
+    this.beatMs = Math.max(0, deps.pingInterval * 1000);
+    if (this.beatMs > 0) {
+      this.heartbeat = new Heartbeat(this.beatMs, () => this.wss.clients, (ws) => {
+        if (ws.session && this.pingWith) this.pingWith(ws.session, () => ws.ping());
+        else ws.ping();
+      });
     }
   }
 
@@ -202,8 +201,9 @@ export class MinionHub {
     };
     this.stats.connections++;
     this.guard.watch(session.peer, socket);
-    (ws as WebSocket & { alive?: boolean }).alive = true;
-    ws.on('pong', () => ((ws as WebSocket & { alive?: boolean }).alive = true));
+    (ws as Beating).alive = true;
+    (ws as Beating).session = session;
+    ws.on('pong', () => ((ws as Beating).alive = true));
     // text frames stay Buffers: ws has checked their UTF-8, parseFrame measures and decodes them
     ws.on('message', (data) => this.inbox.push(session, data as Buffer));
     ws.on('error', (err) => {
@@ -501,7 +501,7 @@ export class MinionHub {
   }
 
   close(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat?.close();
     this.guard.close();
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
