@@ -41,7 +41,7 @@ export class AckBatcher {
   private sentAtOnce = 0;
   private window: NodeJS.Timeout | undefined;
 
-  private readonly hub: Pick<MinionHub, 'send' | 'sessions'>;
+  private readonly hub: Pick<MinionHub, 'send' | 'sessions'> & Partial<Pick<MinionHub, 'pingWith' | 'beatMs'>>;
   constructor(hub: Pick<MinionHub, 'send' | 'sessions'> & Partial<Pick<MinionHub, 'pingWith' | 'beatMs'>>) {
     this.hub = hub;
     // with a heartbeat, its ping (a write to every minion anyway) carries what no frame took: a
@@ -71,6 +71,10 @@ export class AckBatcher {
     const list = this.held.get(session);
     if (list) list.push(frame);
     else this.held.set(session, [frame]);
+    this.armHold();
+  }
+
+  private armHold(): void {
     this.oldest ??= setTimeout(() => this.flush(), this.holdMs);
     this.oldest.unref();
   }
@@ -102,6 +106,8 @@ export class AckBatcher {
     if (this.flushing) return;
     let n = 0;
     for (const [session, acks] of this.held) {
+      // with a heartbeat an open session's acks wait for its ping; the net is for closed ones
+      if (this.hub.beatMs && session.ws.readyState === session.ws.OPEN) continue;
       if (n++ === FLUSH_PER_TURN) {
         this.flushing = setImmediate(() => {
           this.flushing = undefined;
@@ -118,6 +124,7 @@ export class AckBatcher {
         for (const a of acks) this.hub.send(to, a);
       });
     }
+    if (this.held.size > 0) this.armHold();
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 import t from 'tap';
 import type { TLSSocket } from 'node:tls';
+import { keyPair } from '../../../test/helpers/raw-client.js';
 import { rawSession } from '../../../test/helpers/raw-session.js';
 import { inProcessMaster } from './helpers/in-process-master.js';
 
@@ -41,4 +42,36 @@ t.test('a minion that does not answer the heartbeat is still cut off', async (t)
   const closed = new Promise<void>((resolve) => c.ws.once('close', () => resolve()));
   await closed;
   t.pass('the silent session was terminated');
+});
+
+// the hold's timer, with a heartbeat, is only the net for sessions closed meanwhile
+const slow = inProcessMaster(t, 'ack-heartbeat-net', { auto_accept: true, ping_interval: 600 });
+
+t.test('the hold’s net leaves an open session’s acks to its ping and sends a closed one’s to its new session', async (t) => {
+  const master = slow.get();
+  master.jobs.acks.holdAfter = 0;
+  const kp = keyPair();
+  const c1 = await rawSession(master.port, 'net1', kp);
+  const { jid } = await master.jobs.publish({ tgt: 'net1', fun: 'test.ping' });
+  await c1.next('job');
+  const stored = new Promise<void>((resolve) => {
+    const off = master.events.subscribe(`brine/job/${jid}/ret/net1`, () => {
+      off();
+      resolve();
+    });
+  });
+  const now = new Date().toISOString();
+  c1.send({ v: 1, type: 'ret', jid, fun: 'test.ping', success: true, retcode: 0, return: true, started: now, finished: now });
+  await stored;
+  master.jobs.acks.flush();
+  t.equal(master.jobs.acks.stats.acks_alone, 0, 'an open session’s ack stays held for its ping');
+  const server = master.hub.sessions.get('net1')!;
+  const gone = new Promise<void>((resolve) => server.ws.once('close', () => resolve()));
+  c1.ws.terminate();
+  await gone;
+  const c2 = await rawSession(master.port, 'net1', kp);
+  t.teardown(() => c2.ws.terminate());
+  master.jobs.acks.flush();
+  t.match(await c2.next('ack'), { jid }, 'the closed session’s ack goes to the new one');
+  t.equal(master.jobs.acks.stats.acks_alone, 1);
 });
