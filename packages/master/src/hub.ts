@@ -155,10 +155,14 @@ export class MinionHub {
     this.wss.on('connection', (ws, req) => this.accept(ws, req));
     this.beatMs = Math.max(0, deps.pingInterval * 1000);
     if (this.beatMs > 0) {
-      this.heartbeat = new Heartbeat(this.beatMs, () => this.wss.clients, (ws) => {
-        if (ws.session && this.pingWith) this.pingWith(ws.session, () => ws.ping());
-        else ws.ping();
-      });
+      this.heartbeat = new Heartbeat(
+        this.beatMs,
+        () => this.wss.clients,
+        (ws) => {
+          if (ws.session && this.pingWith) this.pingWith(ws.session, () => ws.ping());
+          else ws.ping();
+        },
+      );
     }
   }
 
