@@ -3,7 +3,7 @@ import type { MinionHub, Session } from './hub.js';
 
 /**
  * A held ack waits at most this long for a frame to ride with (the minion's spool keeps its item
- * meanwhile); with a heartbeat, until its next ping (at most this long after the ping interval). Longer than a fleet's burst of returns (a ping of 10,000 minions takes 1-2 s: held
+ * meanwhile). Longer than a fleet's burst of returns (a ping of 10,000 minions takes 1-2 s: held
  * acks written in its middle, each minion deleting its item in a commit of its own, took both
  * sides' cores from the returns still coming) and than the pause before a sequence's next job (a
  * script's next `brine run`, an orchestration's next step): one write and one spool commit per
@@ -21,8 +21,8 @@ const FLUSH_PER_TURN = 200;
  * Acknowledgements to minions (`ack`, `state_ack`), each queued only once what it acknowledges is
  * committed. A TLS write per ack costs the master about as much as the job frame itself, so acks
  * are held: a job frame sent to that minion meanwhile carries them in the same write (the socket
- * corked around them: one TLS record, one syscall), the others ride with the heartbeat's ping to
- * that minion, or without a heartbeat go out ACK_HOLD_MS after the oldest was held (a minion that crashed meanwhile sends its items again: the master stores a
+ * corked around them: one TLS record, one syscall), and the others go out ACK_HOLD_MS after the
+ * oldest was held (a minion that crashed meanwhile sends its items again: the master stores a
  * return once, and acks it again). Only a burst is held: the first ACK_HOLD_AFTER acks of a
  * window go at once (a handful of minions sees no delay, and a minion stopped right
  * after its return has nothing left to resend). The order to a minion is kept (acks before the
@@ -41,16 +41,9 @@ export class AckBatcher {
   private sentAtOnce = 0;
   private window: NodeJS.Timeout | undefined;
 
-  private readonly hub: Pick<MinionHub, 'send' | 'sessions'> & Partial<Pick<MinionHub, 'pingWith' | 'beatMs'>>;
-  constructor(hub: Pick<MinionHub, 'send' | 'sessions'> & Partial<Pick<MinionHub, 'pingWith' | 'beatMs'>>) {
+  private readonly hub: Pick<MinionHub, 'send' | 'sessions'>;
+  constructor(hub: Pick<MinionHub, 'send' | 'sessions'>) {
     this.hub = hub;
-    // with a heartbeat, its ping (a write to every minion anyway) carries what no frame took: a
-    // lone ack cost a TLS write as dear as the job's (half the master's writes of an idle ping);
-    // the timer is then only the net for acks of a session closed meanwhile
-    if (hub.beatMs) {
-      this.holdMs = hub.beatMs + ACK_HOLD_MS;
-      hub.pingWith = (session, ping) => this.withHeld(session, ping);
-    }
   }
 
   /** Queues an ack (committed already) for the minion of `session`. */
@@ -71,24 +64,14 @@ export class AckBatcher {
     const list = this.held.get(session);
     if (list) list.push(frame);
     else this.held.set(session, [frame]);
-    this.armHold();
-  }
-
-  private armHold(): void {
     this.oldest ??= setTimeout(() => this.flush(), this.holdMs);
     this.oldest.unref();
   }
 
   /** Sends `frame` to `session`, with the acks held for it in front, in one socket write. */
   sendWith(session: Session, frame: Buffer | string): void {
-    if (this.held.has(session)) this.withHeld(session, () => this.hub.send(session, frame));
-    else this.hub.send(session, frame);
-  }
-
-  /** Runs `write` (a frame or a ping to `session`) with the acks held for it in front, in one socket write. */
-  withHeld(session: Session, write: () => void): void {
     const acks = this.held.get(session);
-    if (!acks) return write();
+    if (!acks) return this.hub.send(session, frame);
     this.held.delete(session);
     // the hold runs from the oldest ack still held: once the frames of a sequence's next job
     // carried them all, that job's own returns start a hold of their own
@@ -96,7 +79,7 @@ export class AckBatcher {
     this.stats.acks_with_frame += acks.length;
     this.corked(session, () => {
       for (const a of acks) this.hub.send(session, a);
-      write();
+      this.hub.send(session, frame);
     });
   }
 
@@ -106,8 +89,6 @@ export class AckBatcher {
     if (this.flushing) return;
     let n = 0;
     for (const [session, acks] of this.held) {
-      // with a heartbeat an open session's acks wait for its ping; the net is for closed ones
-      if (this.hub.beatMs && session.ws.readyState === session.ws.OPEN) continue;
       if (n++ === FLUSH_PER_TURN) {
         this.flushing = setImmediate(() => {
           this.flushing = undefined;
@@ -124,7 +105,6 @@ export class AckBatcher {
         for (const a of acks) this.hub.send(to, a);
       });
     }
-    if (this.held.size > 0) this.armHold();
   }
 
   close(): void {

@@ -1,16 +1,14 @@
 import type { WebSocket } from 'ws';
-import type { Session } from './session.js';
 
-/** A socket the heartbeat watches: whether it answered the last ping, and its session once accepted. */
-export type Beating = WebSocket & { alive?: boolean; session?: Session };
+/** A socket the heartbeat watches: whether it answered the last ping. */
+export type Beating = WebSocket & { alive?: boolean };
 
 /** Sockets pinged per turn of the event loop (each ping is a TLS write: 10,000 in one turn held the loop). */
 const PINGS_PER_TURN = 200;
 
 /**
  * WebSocket pings to every connected socket each `intervalMs`; one that did not answer the last
- * is terminated. `ping` makes the write (the hub lets held acks ride in it), a slice of sockets
- * a turn.
+ * is terminated; a slice of sockets a turn.
  */
 export class Heartbeat {
   private readonly timer: NodeJS.Timeout;
@@ -34,7 +32,7 @@ export class Heartbeat {
     const end = Math.min(list.length, from + PINGS_PER_TURN);
     for (let i = from; i < end; i++) {
       const ws = list[i]!;
-      if (ws.readyState !== ws.OPEN) continue;
+      // one closed since the beat began: ws makes its ping and termination no-ops
       if (ws.alive === false) ws.terminate();
       else {
         ws.alive = false;

@@ -115,10 +115,6 @@ export class MinionHub {
   );
   readonly guard: UnauthGuard;
   private heartbeat?: Heartbeat;
-  /** Makes a heartbeat ping to `session` (the job manager's held acks ride in its write). */
-  pingWith?: (session: Session, ping: () => void) => void;
-  /** Milliseconds between heartbeat pings (0: none): held acks wait for one instead of a write of their own. */
-  readonly beatMs: number;
   handlers?: HubHandlers;
   private readonly hostAsks: HostAsks;
   /** The frame limit until a session authenticates. */
@@ -153,17 +149,12 @@ export class MinionHub {
       deps.acceptor,
     );
     this.wss.on('connection', (ws, req) => this.accept(ws, req));
-    this.beatMs = Math.max(0, deps.pingInterval * 1000);
-    if (this.beatMs > 0) {
+    if (deps.pingInterval > 0)
       this.heartbeat = new Heartbeat(
-        this.beatMs,
+        deps.pingInterval * 1000,
         () => this.wss.clients,
-        (ws) => {
-          if (ws.session && this.pingWith) this.pingWith(ws.session, () => ws.ping());
-          else ws.ping();
-        },
+        (ws) => ws.ping(),
       );
-    }
   }
 
   /**
@@ -206,7 +197,6 @@ export class MinionHub {
     this.stats.connections++;
     this.guard.watch(session.peer, socket);
     (ws as Beating).alive = true;
-    (ws as Beating).session = session;
     ws.on('pong', () => ((ws as Beating).alive = true));
     // text frames stay Buffers: ws has checked their UTF-8, parseFrame measures and decodes them
     ws.on('message', (data) => this.inbox.push(session, data as Buffer));

@@ -9,8 +9,7 @@ import { inProcessMaster } from './helpers/in-process-master.js';
  * job. An ack ready when the next job goes to that minion rides in the job's write: the minion
  * reads both from one TLS record, the ack first. An ack nothing follows still arrives.
  */
-// no heartbeat: held acks nothing follows go out after the hold (ack-heartbeat.test.ts: with one)
-const m = inProcessMaster(t, 'ack-batch', { auto_accept: true, ping_interval: 0 });
+const m = inProcessMaster(t, 'ack-batch', { auto_accept: true });
 // as in a fleet's burst: every ack is held (a few minions are acked at once)
 t.before(() => {
   m.get().jobs.acks.holdAfter = 0;
