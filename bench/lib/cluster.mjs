@@ -21,7 +21,7 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
   const caps = fleet ? 'max_unauthenticated: 1000000\nmax_unauthenticated_per_address: 1000000\n' : '';
   writeFileSync(
     cfg,
-    `interface: 127.0.0.1\nport: ${port}\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: 0\nlog_level: warn\n${caps}${extra}`,
+    `interface: 127.0.0.1\nport: ${port}\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: ${process.env.BENCH_PING_INTERVAL ?? 0}\nlog_level: warn\n${caps}${extra}`,
   );
   // BENCH_MASTER_NODE_ARGS: Node flags for the master alone (e.g. --cpu-prof --cpu-prof-dir=DIR)
   const nodeArgs = (process.env.BENCH_MASTER_NODE_ARGS ?? '').split(' ').filter(Boolean);

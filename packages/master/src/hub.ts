@@ -32,6 +32,7 @@ import { peerKey, UnauthGuard, type UnauthLimits } from './unauth-guard.js';
 import { AdmissionLoad, reconnectWindow } from './admission-load.js';
 import { SlicedQueue } from './fifo.js';
 import { FrameInbox } from './frame-inbox.js';
+import { Heartbeat, type Beating } from './heartbeat.js';
 
 export type { Session };
 
@@ -113,7 +114,7 @@ export class MinionHub {
     { maxWaiting: 64, maxBytes: 32 << 20, pause: (session) => session.ws.pause(), resume: (session) => session.ws.resume() },
   );
   readonly guard: UnauthGuard;
-  private heartbeat?: NodeJS.Timeout;
+  private heartbeat?: Heartbeat;
   handlers?: HubHandlers;
   private readonly hostAsks: HostAsks;
   /** The frame limit until a session authenticates. */
@@ -148,19 +149,12 @@ export class MinionHub {
       deps.acceptor,
     );
     this.wss.on('connection', (ws, req) => this.accept(ws, req));
-    if (deps.pingInterval > 0) {
-      this.heartbeat = setInterval(() => {
-        for (const ws of this.wss.clients) {
-          const w = ws as WebSocket & { alive?: boolean };
-          if (w.alive === false) ws.terminate();
-          else {
-            w.alive = false;
-            ws.ping();
-          }
-        }
-      }, deps.pingInterval * 1000);
-      this.heartbeat.unref();
-    }
+    if (deps.pingInterval > 0)
+      this.heartbeat = new Heartbeat(
+        deps.pingInterval * 1000,
+        () => this.wss.clients,
+        (ws) => ws.ping(),
+      );
   }
 
   /**
@@ -202,8 +196,8 @@ export class MinionHub {
     };
     this.stats.connections++;
     this.guard.watch(session.peer, socket);
-    (ws as WebSocket & { alive?: boolean }).alive = true;
-    ws.on('pong', () => ((ws as WebSocket & { alive?: boolean }).alive = true));
+    (ws as Beating).alive = true;
+    ws.on('pong', () => ((ws as Beating).alive = true));
     // text frames stay Buffers: ws has checked their UTF-8, parseFrame measures and decodes them
     ws.on('message', (data) => this.inbox.push(session, data as Buffer));
     ws.on('error', (err) => {
@@ -501,7 +495,7 @@ export class MinionHub {
   }
 
   close(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat?.close();
     this.guard.close();
     for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();

@@ -363,6 +363,8 @@ export class JobManager {
    */
   private fill(live: LiveJob): void {
     if (live.sending) return;
+    // each return releases its slot: with nothing queued only the waiters may be due
+    if (this.queued(live) === 0) return this.settle(live);
     const sent: string[] = [];
     const forOthers: string[] = [];
     while (this.queued(live) > 0 && live.pending.size < live.window) {
