@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { chainTree as writeTree } from './helpers/chain-tree.js';
 
 // `brine local` from the startup snapshot leaves the old generation room for a large compile:
 // show_lowstate of 10,000 states (bench/salt-compare.mjs lowstate-10k) keeps about 20 MB alive,
@@ -20,17 +21,7 @@ t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 /** 100 files of 100 states, each requiring the one before (salt-compare's chain). */
 function chainTree(): string {
   const root = path.join(dir, 'tree');
-  mkdirSync(path.join(root, 'gen'), { recursive: true });
-  writeFileSync(path.join(root, 'top.sls'), "base:\n  '*':\n    - gen.*\n");
-  for (let f = 0; f < 100; f++) {
-    let text = '';
-    for (let i = 0; i < 100; i++) {
-      text += `s_${f}_${i}:\n  test.succeed_without_changes:${f === 0 && i === 0 ? ' []' : ''}\n`;
-      if (i > 0) text += `    - require:\n      - test: s_${f}_${i - 1}\n`;
-      else if (f > 0) text += `    - require:\n      - test: s_${f - 1}_99\n`;
-    }
-    writeFileSync(path.join(root, 'gen', `f${f}.sls`), text);
-  }
+  writeTree(root, 100, 100);
   return root;
 }
 

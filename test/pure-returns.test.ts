@@ -48,7 +48,8 @@ function holdAcks(hold: boolean): void {
   master.jobs.acks.holdMs = hold ? 600_000 : 5000;
 }
 
-async function startAgent(): Promise<MinionAgent> {
+/** The test's minion, not started. */
+function newAgent(): MinionAgent {
   const config = loadMinionConfig(undefined, {
     id: 'p1',
     master: '127.0.0.1',
@@ -58,7 +59,11 @@ async function startAgent(): Promise<MinionAgent> {
     recon_max: 1,
     log_level: 'silent',
   });
-  const a = new MinionAgent(config, { log });
+  return new MinionAgent(config, { log });
+}
+
+async function startAgent(): Promise<MinionAgent> {
+  const a = newAgent();
   const ready = once(a, 'ready');
   a.start();
   await ready;
@@ -122,16 +127,7 @@ t.test('a graceful stop writes unacked ping returns to spool.db; the restarted a
   agent = undefined;
   t.same(spoolRows(), [{ jid }], 'written by the stop');
   holdAcks(false);
-  const config = loadMinionConfig(undefined, {
-    id: 'p1',
-    master: '127.0.0.1',
-    master_port: master.port,
-    data_dir: data,
-    recon_default: 0.2,
-    recon_max: 1,
-    log_level: 'silent',
-  });
-  const a = new MinionAgent(config, { log });
+  const a = newAgent();
   agent = a;
   const ack = acked(a, jid);
   a.start();

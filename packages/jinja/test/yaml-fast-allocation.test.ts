@@ -5,9 +5,10 @@
  * bodies, and each key line made an object. Counted with V8's sampling heap profiler, which also
  * counts what was collected: a measure of bytes, not of time.
  */
-import { Session } from 'node:inspector/promises';
 import t from 'tap';
 import { loadYaml } from '../src/index.js';
+import { allocated } from '../../../test/helpers/heap-sampling.js';
+import { chainStateFile } from '../../../test/helpers/chain-tree.js';
 
 const FILES = 20;
 const PER_FILE = 100;
@@ -15,36 +16,8 @@ const PER_FILE = 100;
 /** The files of bench/salt-compare.mjs lowstate-10k, 20 of its 100. */
 function stateFiles(): string[] {
   const files: string[] = [];
-  for (let f = 0; f < FILES; f++) {
-    let text = '';
-    for (let i = 0; i < PER_FILE; i++) {
-      text += `s_${f}_${i}:\n  test.succeed_without_changes:${f === 0 && i === 0 ? ' []' : ''}\n`;
-      if (i > 0) text += `    - require:\n      - test: s_${f}_${i - 1}\n`;
-      else if (f > 0) text += `    - require:\n      - test: s_${f - 1}_${PER_FILE - 1}\n`;
-    }
-    files.push(text);
-  }
+  for (let f = 0; f < FILES; f++) files.push(chainStateFile(f, PER_FILE));
   return files;
-}
-
-/** Bytes allocated by `fn`, collected or not (sampled every 512 bytes). */
-async function allocated(fn: () => void): Promise<number> {
-  const session = new Session();
-  session.connect();
-  try {
-    await session.post('HeapProfiler.startSampling', { samplingInterval: 512, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-    fn();
-    const { profile } = await session.post('HeapProfiler.stopSampling');
-    let total = 0;
-    const walk = (n: typeof profile.head): void => {
-      total += n.selfSize;
-      n.children.forEach(walk);
-    };
-    walk(profile.head);
-    return total;
-  } finally {
-    session.disconnect();
-  }
 }
 
 t.test('2,000 plain states load in under 1,400 bytes a state (about 1,540 before, 1,220 after)', async (t) => {
