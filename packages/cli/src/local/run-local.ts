@@ -1,6 +1,6 @@
 import { errorLines, formatDiagnostic } from '@brine/core';
 import type { CommandIO } from '../command.js';
-import { formatJson, formatYaml } from '../output/format.js';
+import { formatYaml, writeJson } from '../output/format.js';
 import { formatHighstate } from '../output/highstate.js';
 import { formatNestedOf } from '../output/report.js';
 import { renderData } from '../output/outputters.js';
@@ -35,10 +35,9 @@ export async function runLocal(argv: string[], io: CommandIO): Promise<number> {
   const value = result.compileFailed ? errorLines(diagnostics) : result.value;
   const out = opts.out ?? (result.isRun ? 'highstate' : result.isExec ? 'nested' : 'yaml');
   if (out === 'json') {
-    // the text, then its line break: joined, the whole text (MBs for a large compile) would be
-    // copied once more before being encoded for the stream
-    const text = formatJson(minion, value, '');
-    io.stdout(text);
+    // the text (a long list in pieces), then its line break: joined, the whole text (MBs for a
+    // large compile) would be copied once more before being encoded for the stream
+    writeJson(minion, value, (t) => io.stdout(t));
     io.stdout('\n');
   } else if (result.compileFailed) {
     // The errors went to stderr already, one per line with file and line.
