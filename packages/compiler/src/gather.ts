@@ -58,16 +58,19 @@ class Origin implements IdOrigin {
   readonly env: string;
   readonly sls: string;
   readonly file: string;
-  readonly line?: number;
-  readonly column?: number;
   readonly #at: IdPositions | undefined;
   constructor(env: string, sls: string, file: string, at: IdPositions | undefined) {
     this.env = env;
     this.sls = sls;
     this.file = file;
-    this.line = at?.pos.line;
-    this.column = at?.pos.column;
     this.#at = at;
+  }
+  // read from the render's positions when asked (only diagnostics ask): two fields less per ID
+  get line(): number | undefined {
+    return this.#at?.pos.line;
+  }
+  get column(): number | undefined {
+    return this.#at?.pos.column;
   }
   get states(): IdOrigin['states'] {
     return this.#at?.states ?? {};

@@ -17,7 +17,6 @@ import { ids, isDict } from './high-util.js';
 export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>): { value: HighData; diagnostics: Diagnostic[]; ids: readonly string[] } {
   const diagnostics: Diagnostic[] = [];
   const splitRun = (id: string, state: string, run: unknown[]): unknown[] | undefined => {
-    // most lists have nothing to split: said without a closure per list (every list of a tree comes here)
     if (!run.some(manyKeys)) return undefined;
     let out: unknown[] | undefined;
     run.forEach((arg, i) => {
@@ -41,7 +40,7 @@ export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>
     return out;
   };
   const splitDecl = (id: string, decl: unknown): unknown => {
-    if (!isDict(decl)) return decl;
+    if (!isDict(decl) || !anyManyKeys(decl)) return decl;
     let copy: Record<string, unknown> | undefined;
     for (const state in decl) {
       const run = decl[state];
@@ -84,6 +83,25 @@ export function splitArgDicts(high: HighData, origins?: Record<string, IdOrigin>
 /** An argument dict with several keys. */
 function manyKeys(arg: unknown): boolean {
   return isDict(arg) && !oneKey(arg);
+}
+
+/**
+ * Whether a declaration has an argument of several keys: the one question asked of every state of
+ * a tree, and nearly always no. Loops in one function, no call per list or argument: this runs
+ * once per state, mostly before the optimiser has the code, where each call costs.
+ */
+function anyManyKeys(decl: Record<string, unknown>): boolean {
+  for (const state in decl) {
+    const run = decl[state];
+    if (!Array.isArray(run) || state.startsWith('__')) continue;
+    for (let i = 0; i < run.length; i++) {
+      const arg: unknown = run[i];
+      if (arg === null || typeof arg !== 'object' || Array.isArray(arg)) continue;
+      let n = 0;
+      for (const _k in arg) if (++n > 1) return true;
+    }
+  }
+  return false;
 }
 
 /** A dict with at most one key, found without listing its keys. */

@@ -198,15 +198,25 @@ const ORDERING = new Set(['require', 'require_any', 'watch', 'watch_any', 'oncha
 export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>): { value: LowChunk[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const index = new ChunkIndex(chunks);
-  const pos = new Map<LowChunk, number>();
-  chunks.forEach((c, i) => pos.set(c, i));
+  // where a target is in the list: in a chain (the usual tree) the chunk just before; any other
+  // from a map made at the first such lookup (no 10,000-entry map for a chain)
+  let pos: Map<LowChunk, number> | undefined;
+  const posOf = (t: LowChunk, i: number): number => {
+    if (chunks[i - 1] === t) return i - 1;
+    if (pos === undefined) {
+      pos = new Map();
+      for (let p = 0; p < chunks.length; p++) pos.set(chunks[p]!, p);
+    }
+    return pos.get(t)!;
+  };
   // a chunk's out-edges get a list of their own at the first edge (most chunks have one kind of
   // edge at most: no three empty lists per chunk)
   const edges: number[][] = new Array<number[]>(chunks.length).fill(NO_EDGES);
   const slsEdges: number[][] = new Array<number[]>(chunks.length).fill(NO_EDGES);
   const prereqEdges: number[][] = new Array<number[]>(chunks.length).fill(NO_EDGES);
   const edge = (graph: number[][], from: number, to: number) => (graph[from] === NO_EDGES ? (graph[from] = [to]) : graph[from]!.push(to));
-  chunks.forEach((c, i) => {
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i]!;
     for (let k = 0; k < RUNTIME_REQUISITES.length; k++) {
       // chunkRequisites(c) inline: no list and no entry per requisite
       const key = RUNTIME_REQUISITES[k]!;
@@ -219,7 +229,7 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
         checkRef(c, i, key, target);
       }
     }
-  });
+  }
   function checkRef(c: LowChunk, i: number, key: string, target: RequisiteTarget): void {
     const found = index.resolve(target);
     if (found.length === 0) {
@@ -236,8 +246,8 @@ export function verifyLow(chunks: LowChunk[], origins?: Record<string, IdOrigin>
     }
     for (let j = 0; j < found.length; j++) {
       const t = found[j]!;
-      if (ORDERING.has(key)) edge(target.kind === 'sls' ? slsEdges : edges, i, pos.get(t)!);
-      else if (key === 'prereq') edge(prereqEdges, i, pos.get(t)!);
+      if (ORDERING.has(key)) edge(target.kind === 'sls' ? slsEdges : edges, i, posOf(t, i));
+      else if (key === 'prereq') edge(prereqEdges, i, posOf(t, i));
     }
   }
   const cycleDiag = (cycle: number[], label: string, code: 'BRINE_ERR_COMPILE_CYCLE' | 'BRINE_ERR_COMPILE_SLS_CYCLE', severity: 'error' | 'warning') => {

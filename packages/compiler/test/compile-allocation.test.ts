@@ -30,3 +30,17 @@ t.test('a chain of 2,000 states compiles in under 6 KB a state (12 KB before few
   const perState = bytes / states;
   t.ok(perState < 6000, `${Math.round(perState)} bytes a state`);
 });
+
+t.test("an ID's origin keeps no position object (made when a diagnostic reads it)", async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'brine-alloc-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  chainTree(root, 2, 3);
+  const c = compileHighstate({ tree: dirTree({ base: [root] }), minion: { id: 'm', grains: {} } });
+  // an object per ID, kept as long as the compile and copied by every young GC: the origins of
+  // a 2,000-state chain kept 289 bytes a state with one, 272 without (kept heap, measured by hand)
+  const origin = c.origins.s_0_1!;
+  t.strictSame(Object.keys(origin), ['env', 'sls', 'file']);
+  // positions as before, read when asked
+  t.strictSame({ file: origin.file, line: origin.line, column: origin.column }, { file: 'gen/f0.sls', line: 3, column: 1 });
+  t.equal(c.origins.s_1_0?.line, 1);
+});

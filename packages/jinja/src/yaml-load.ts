@@ -280,7 +280,9 @@ class FastFile {
   readonly #known: { value: unknown; positions: FastPositions } | undefined;
   #all: { value: unknown; positions: FastPositions } | undefined;
   readonly at: (pos: KeyPositions, i: number) => SourcePos;
-  constructor(source: string | undefined, known: { value: unknown; positions: FastPositions }, at: (pos: KeyPositions, i: number) => SourcePos) {
+  readonly path: string;
+  constructor(path: string, source: string | undefined, known: { value: unknown; positions: FastPositions }, at: (pos: KeyPositions, i: number) => SourcePos) {
+    this.path = path;
     this.#source = source;
     // the value first parsed only where there is no text to parse again: every ID's origin keeps
     // this, and the value is the whole file's (its maps and lists, copied by each young GC)
@@ -301,15 +303,22 @@ class FastFile {
  * an entry per argument (about 10 MB and 15 ms for a 10,000-state tree).
  */
 class FastIdPositions implements IdPositions {
-  readonly pos: SourcePos;
   readonly #id: string;
   readonly #file: FastFile;
+  // the ID's own line and column, its position made when read: an object per ID was kept (and
+  // copied by every young GC) for the diagnostics that read few
+  readonly #line: number;
+  readonly #column: number;
   #states: Record<string, SourcePos> | undefined;
   #args: Record<string, SourcePos> | undefined;
-  constructor(pos: SourcePos, id: string, file: FastFile) {
-    this.pos = pos;
+  constructor(line: number, column: number, id: string, file: FastFile) {
+    this.#line = line;
+    this.#column = column;
     this.#id = id;
     this.#file = file;
+  }
+  get pos(): SourcePos {
+    return { file: this.#file.path, line: this.#line, column: this.#column };
   }
   get states(): Record<string, SourcePos> {
     return (this.#states ??= this.#fill().states);
@@ -358,11 +367,12 @@ function fastPositions(value: unknown, fast: FastPositions, source: string | und
   };
   const top = fast.get(value);
   if (!top) return positions;
-  const shared = new FastFile(source, { value, positions: fast }, at);
+  const shared = new FastFile(file, source, { value, positions: fast }, at);
   // the IDs in document order: positions.ids lists them as Object.keys(value) would (integer-like first)
   for (let t = 0; t < top.length; t += 3) {
     const id = top[t] as string;
-    positions.ids[id] = new FastIdPositions(at(top, t), id, shared);
+    const line = top[t + 1] as number;
+    positions.ids[id] = new FastIdPositions(lineMap ? lineMap(line) : line, top[t + 2] as number, id, shared);
   }
   return positions;
 }
