@@ -9,7 +9,8 @@
 //                   pings (its /metrics nodejs_eventloop_lag_max_seconds, scraped before and after)
 //   event_loop_max_block_active_ms   the same as the loop's time outside its wait for events (on a
 //                   loaded machine a wake-up comes tens of ms late: wall time counts it, this does not);
-//                   _cpu_ms: the main thread's CPU time in it (brine_eventloop_block_max_*_seconds)
+//                   _cpu_ms: the main thread's CPU time in it, _gc_ms: the garbage collectors' pauses
+//                   in it (brine_eventloop_block_max_*_seconds)
 //   master_admission  the master's busy refusals, auth timeouts and resumed TLS sessions (/v1/stats)
 //   agents          reconnects (welcomes after an agent's first), handshake timeouts and other
 //                   failed tries, busy refusals heard and the waits they asked (busy_wait_s), the
@@ -101,6 +102,7 @@ console.log(
     event_loop_max_block_ms: { connect: connect.loopMs, ping: ping.loopMs },
     event_loop_max_block_active_ms: { connect: connect.loopActiveMs, ping: ping.loopActiveMs },
     event_loop_max_block_cpu_ms: { connect: connect.loopCpuMs, ping: ping.loopCpuMs },
+    event_loop_max_block_gc_ms: { connect: connect.loopGcMs, ping: ping.loopGcMs },
     master_admission: {
       busy_refused: hubStats.busy_refused,
       auth_timeouts: hubStats.auth_timeouts,

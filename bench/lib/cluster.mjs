@@ -54,7 +54,7 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
   };
   // the longest block since the previous call: wall time (what a client waits); `active` the
   // loop's time outside its wait for events (without late wake-ups of a loaded machine), `cpu`
-  // its main thread's CPU time (see loopCpuGauge in packages/master/src/metrics.ts)
+  // its main thread's CPU time, `gc` the garbage collectors' pauses in the longest (see loopCpuGauge in packages/master/src/metrics.ts)
   const loopMax = async () => {
     const res = await fetch(`${ready.api_url}/metrics`, { headers: { authorization: `Bearer ${client.target.token}` } });
     const text = await res.text();
@@ -66,6 +66,7 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
       wall: ms('nodejs_eventloop_lag_max_seconds'),
       active: ms('brine_eventloop_block_max_active_seconds'),
       cpu: ms('brine_eventloop_block_max_cpu_seconds'),
+      gc: ms('brine_eventloop_block_max_gc_seconds'),
     };
   };
   const loopMaxMs = async () => (await loopMax()).wall;
@@ -95,7 +96,7 @@ export async function measured(master, fn) {
   const ms = performance.now() - t0;
   const workersS = (master.workersCpu() - workers0) / 1000;
   const loop = await master.loopMax();
-  return { out, ms, cpuS: (master.cpu() - cpu0) / 1000, workersS, loopMs: loop.wall, loopActiveMs: loop.active, loopCpuMs: loop.cpu };
+  return { out, ms, cpuS: (master.cpu() - cpu0) / 1000, workersS, loopMs: loop.wall, loopActiveMs: loop.active, loopCpuMs: loop.cpu, loopGcMs: loop.gc };
 }
 
 /** SIGKILLs a master started by startMaster; resolves once it is gone. */

@@ -75,6 +75,7 @@ export async function storm({ n, dir, master, agents, ready, dbFile }) {
       event_loop_max_block_ms: loop.wall,
       event_loop_max_block_active_ms: loop.active,
       event_loop_max_block_cpu_ms: loop.cpu,
+      event_loop_max_block_gc_ms: loop.gc,
       master_rss_mb: Math.round(rss / 1024),
       agents: {
         reconnects: after.reconnects - before.reconnects,

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBus } from './event-bus.js';
 import type { MinionHub } from './hub.js';
@@ -18,6 +20,8 @@ export class MasterMetrics {
     // Node's own: process CPU and RSS, heap, GC, and nodejs_eventloop_lag_max_seconds (the longest
     // event-loop block since the previous scrape), which the fleet benches read
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 5 });
+    for (const name of WALKING_METRICS) this.registry.removeSingleMetric(name);
+    openFdsGauge(registers);
     new Gauge({
       name: 'brine_minions_connected',
       help: 'Minions with an authenticated session on this master',
@@ -91,6 +95,35 @@ export class MasterMetrics {
 }
 
 /**
+ * prom-client's default metrics that walk every handle, request or descriptor on the event loop at
+ * each scrape (process._getActiveHandles, getActiveResourcesInfo, a readdirSync of /proc/self/fd):
+ * with 10,000 minions connected one scrape held the master's loop 40-47 ms (perf, bench/swarm.mjs).
+ * The descriptor count stays, read off the loop.
+ */
+const WALKING_METRICS = [
+  'nodejs_active_handles',
+  'nodejs_active_handles_total',
+  'nodejs_active_requests',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources',
+  'nodejs_active_resources_total',
+  'process_open_fds',
+];
+
+function openFdsGauge(registers: Registry[]): void {
+  if (process.platform !== 'linux') return;
+  new Gauge({
+    name: 'process_open_fds',
+    help: 'Number of open file descriptors.',
+    registers,
+    async collect() {
+      // the readdir's own descriptor is among those it lists
+      this.set((await readdir('/proc/self/fd')).length - 1);
+    },
+  });
+}
+
+/**
  * BRINE_LOOP_CPU_MONITOR=1 (the fleet benches): the longest event-loop block since the previous
  * scrape as the loop's own time. nodejs_eventloop_lag_max_seconds is wall time: on a machine whose
  * cores other processes share (the benches' agents) it also counts the spells the master waited
@@ -102,7 +135,14 @@ export class MasterMetrics {
  */
 function loopCpuGauge(registers: Registry[]): void {
   const tickMs = 2;
-  const max = { active: 0, cpu: 0 };
+  const max = { active: 0, cpu: 0, gc: 0 };
+  // the longest block's window (by active time) and the GC pauses since the previous scrape: the
+  // observer reports a pause after the block it was in, so the two meet when scraped
+  let longest = { start: 0, end: 0, active: 0 };
+  const pauses: Array<{ start: number; end: number }> = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.startTime + e.duration > longest.start) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
+  }).observe({ entryTypes: ['gc'] });
   let wall = performance.now();
   let active = performance.eventLoopUtilization().active;
   let cpu = threadCpuMs();
@@ -113,17 +153,23 @@ function loopCpuGauge(registers: Registry[]): void {
     if (w - wall > 2 * tickMs) {
       max.active = Math.max(max.active, a - active);
       max.cpu = Math.max(max.cpu, c - cpu);
+      if (a - active > longest.active) longest = { start: wall, end: w, active: a - active };
     }
     wall = w;
     active = a;
     cpu = c;
   }, tickMs).unref();
-  const gauge = (name: string, help: string, key: 'active' | 'cpu'): void => {
+  const gauge = (name: string, help: string, key: 'active' | 'cpu' | 'gc'): void => {
     new Gauge({
       name,
       help: `${help} (BRINE_LOOP_CPU_MONITOR=1)`,
       registers,
       collect() {
+        if (key === 'gc') {
+          max.gc = pauses.reduce((t, p) => t + Math.max(0, Math.min(p.end, longest.end) - Math.max(p.start, longest.start)), 0);
+          pauses.length = 0;
+          longest = { start: performance.now(), end: 0, active: 0 };
+        }
         this.set(max[key] / 1000);
         max[key] = 0;
       },
@@ -131,6 +177,7 @@ function loopCpuGauge(registers: Registry[]): void {
   };
   gauge('brine_eventloop_block_max_active_seconds', 'The longest event-loop block since the previous scrape, outside the wait for events', 'active');
   gauge('brine_eventloop_block_max_cpu_seconds', 'The main thread CPU time of the longest event-loop block since the previous scrape', 'cpu');
+  gauge('brine_eventloop_block_max_gc_seconds', 'The garbage collectors’ pauses within the longest event-loop block since the previous scrape', 'gc');
 }
 
 function threadCpuMs(): number {
