@@ -11,5 +11,6 @@ COPY config ./config
 COPY examples ./examples
 RUN mkdir -p /var/lib/brine/master /var/lib/brine/minion
 EXPOSE 4506
-ENTRYPOINT ["node", "/brine/packages/cli/dist/bin.js"]
+# the launcher: `brine master` sizes V8's helper threads to the cores
+ENTRYPOINT ["/brine/packages/cli/bin/brine"]
 CMD ["--help"]

@@ -2,4 +2,19 @@
 # bin/brine of a release: Brine on the Node runtime it carries, wherever the tree was unpacked
 # (also through a symlink such as /usr/bin/brine).
 here="$(dirname "$(readlink -f "$0")")"
-exec "$here/../node/bin/node" "$here/../lib/packages/cli/dist/bin.js" "$@"
+node="$here/../node/bin/node"
+bin="$here/../lib/packages/cli/dist/bin.js"
+# `brine master`: V8's helper threads one fewer than the cores (1 to 4), unless NODE_OPTIONS sets
+# them, as packages/cli/bin/brine does (why: there)
+if [ "${1:-}" = master ]; then
+  case ${NODE_OPTIONS:-} in
+    *--v8-pool-size*) ;;
+    *)
+      pool=$(($(nproc 2>/dev/null || echo 5) - 1))
+      [ "$pool" -lt 1 ] && pool=1
+      [ "$pool" -gt 4 ] && pool=4
+      exec "$node" --v8-pool-size="$pool" "$bin" "$@"
+      ;;
+  esac
+fi
+exec "$node" "$bin" "$@"

@@ -24,13 +24,15 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
     `interface: 127.0.0.1\nport: ${port}\napi_port: 0\ndata_dir: ${dir}/master\nautosign: ['*']\nping_interval: ${process.env.BENCH_PING_INTERVAL ?? 0}\nlog_level: warn\n${caps}${extra}`,
   );
   // BENCH_MASTER_NODE_ARGS: Node flags for the master alone (e.g. --cpu-prof --cpu-prof-dir=DIR)
-  const nodeArgs = (process.env.BENCH_MASTER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = process.env.BENCH_MASTER_NODE_ARGS ?? '';
   // BENCH_MASTER_STDOUT: a file for the master's stdout (e.g. what --trace-gc prints), appended to
   const out = process.env.BENCH_MASTER_STDOUT ? openSync(process.env.BENCH_MASTER_STDOUT, 'a') : 'ignore';
-  // the longest block without the master's waits for a core too (metrics.ts, loopCpuGauge)
-  const proc = spawn(process.execPath, [...nodeArgs, 'packages/cli/dist/bin.js', 'master', '--config', cfg, '--log-level', 'info'], {
+  // started as a user's `brine master` is: the launcher (its Node flags: V8's helper threads
+  // sized to the cores), with this node first on PATH; the longest block without the master's
+  // waits for a core too (metrics.ts, loopCpuGauge)
+  const proc = spawn('packages/cli/bin/brine', ['master', '--config', cfg, '--log-level', 'info'], {
     stdio: ['ignore', out, 'pipe'],
-    env: { ...process.env, BRINE_LOOP_CPU_MONITOR: '1' },
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, BRINE_NODE_FLAGS: nodeArgs, BRINE_LOOP_CPU_MONITOR: '1' },
   });
   // a bench that fails half way does not leave its master running
   process.once('exit', () => proc.exitCode === null && proc.signalCode === null && proc.kill('SIGKILL'));

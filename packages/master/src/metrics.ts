@@ -4,6 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { EventBus } from './event-bus.js';
 import type { MinionHub } from './hub.js';
 import type { GitUpdates } from './git-updates.js';
+import { loopBlockLog } from './loop-block-log.js';
 
 /**
  * The master's Prometheus metrics (`/metrics`). Jobs and state results are counted from this
@@ -143,6 +144,7 @@ function loopCpuGauge(registers: Registry[]): void {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (e.startTime + e.duration > longest.start) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
   }).observe({ entryTypes: ['gc'] });
+  const logBlock = process.env.BRINE_LOOP_BLOCK_LOG ? loopBlockLog(process.env.BRINE_LOOP_BLOCK_LOG) : undefined;
   let wall = performance.now();
   let active = performance.eventLoopUtilization().active;
   let cpu = threadCpuMs();
@@ -154,6 +156,7 @@ function loopCpuGauge(registers: Registry[]): void {
       max.active = Math.max(max.active, a - active);
       max.cpu = Math.max(max.cpu, c - cpu);
       if (a - active > longest.active) longest = { start: wall, end: w, active: a - active };
+      logBlock?.(wall, w, a - active, c - cpu);
     }
     wall = w;
     active = a;
