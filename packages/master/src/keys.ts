@@ -9,9 +9,18 @@ import type { KeyRow } from './store.js';
 import { NewKeyLimiter, sourceOf } from './new-key-limiter.js';
 import type { KeyOp, StoreBackend } from './store-backend.js';
 
-/** Fingerprint of a minion public key: SHA-256 of its DER (SPKI), colon-separated hex. */
-export function keyFingerprint(key: KeyObject): string {
-  const der = key.export({ type: 'spki', format: 'der' });
+/** An Ed25519 SPKI in DER is these 12 bytes and the 32 of the key: one encoding only. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * Fingerprint of a minion public key: SHA-256 of its DER (SPKI), colon-separated hex. The PEM's
+ * own DER when it is that fixed Ed25519 form (what export would write: 3 µs instead of 31, at
+ * every admission), else OpenSSL's export of the key.
+ */
+export function keyFingerprint(key: KeyObject, pem?: string): string {
+  const body = pem?.trim().slice('-----BEGIN PUBLIC KEY-----'.length, -'-----END PUBLIC KEY-----'.length);
+  const fromPem = body === undefined ? undefined : Buffer.from(body, 'base64');
+  const der = fromPem?.length === 44 && fromPem.subarray(0, 12).equals(ED25519_SPKI_PREFIX) ? fromPem : key.export({ type: 'spki', format: 'der' });
   return createHash('sha256').update(der).digest('hex').toUpperCase().match(/../g)!.join(':');
 }
 
@@ -116,7 +125,7 @@ export class KeyManager {
    */
   private async decide(minion: string, pub: string, address?: string): Promise<Admission> {
     const key = parsePublicKey(minion, pub);
-    const fingerprint = keyFingerprint(key);
+    const fingerprint = keyFingerprint(key, pub);
     for (let tries = 0; ; tries++) {
       const landed = await this.decideOnRows(minion, pub, key, fingerprint, await this.store.keysOf(minion), address);
       if (landed) return landed;
@@ -171,7 +180,7 @@ export class KeyManager {
    * key while one is accepted for the id is refused, as a hello with it would be denied.
    */
   async preseed(minion: string, pub: string): Promise<{ fingerprint: string; changed: boolean }> {
-    const fingerprint = keyFingerprint(parsePublicKey(minion, pub));
+    const fingerprint = keyFingerprint(parsePublicKey(minion, pub), pub);
     const rows = await this.store.keysOf(minion);
     const other = rows.find((r) => r.state === 'accepted' && r.fingerprint !== fingerprint);
     if (other) throw masterErrors.make('BRINE_ERR_MASTER_KEY_CONFLICT', { minion, accepted: other.fingerprint, offered: fingerprint });

@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +44,19 @@ t.test('a fingerprint is the SHA-256 of the DER public key, colon-separated uppe
   const fp = keyFingerprint(key);
   t.equal(fp, hex.match(/../g)!.join(':'));
   t.match(fp, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+  // read off the PEM's own DER (no export): the same, however the PEM's lines are wrapped
+  const pem = key.export({ type: 'spki', format: 'pem' });
+  t.equal(keyFingerprint(key, pem), fp);
+  const oneLine = pem.replace(/\n(?!-----END)/g, '').replace('KEY-----', 'KEY-----\n');
+  t.equal(keyFingerprint(createPublicKey(oneLine), oneLine), fp, 'a PEM wrapped otherwise');
+  // a PEM that is not the 44-byte Ed25519 form is fingerprinted through OpenSSL's export
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
+  const rsaPem = rsa.export({ type: 'spki', format: 'pem' });
+  t.equal(keyFingerprint(rsa, rsaPem), keyFingerprint(rsa));
+  for (let i = 0; i < 200; i++) {
+    const k = generateKeyPairSync('ed25519').publicKey;
+    if (keyFingerprint(k, k.export({ type: 'spki', format: 'pem' })) !== keyFingerprint(k)) t.fail('differs from the export');
+  }
 });
 
 t.test('only an Ed25519 public key as SPKI PEM is taken', async (t) => {
