@@ -1,5 +1,7 @@
 import t from 'tap';
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createServer, connect, type Socket } from 'node:net';
 import type { EventBus } from '../src/event-bus.js';
 import type { MinionHub } from '../src/hub.js';
@@ -53,4 +55,41 @@ t.test('a scrape calls no walk over the handles; process_open_fds counts the des
   t.ok(fds >= 40, 'the sockets opened are counted');
   t.match(text, /^process_resident_memory_bytes \d+/m, 'the other defaults stay');
   t.match(text, /^nodejs_eventloop_lag_max_seconds /m);
+});
+
+t.test('BRINE_LOOP_BLOCK_LOG: the longest blocks, with their CPU, their GC pauses and their end on the monotonic clock', async (t) => {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'brine-blocks-')), 'blocks.jsonl');
+  t.teardown(() => rmSync(path.dirname(file), { recursive: true, force: true }));
+  process.env.BRINE_LOOP_CPU_MONITOR = '1';
+  process.env.BRINE_LOOP_BLOCK_LOG = file;
+  t.teardown(() => {
+    delete process.env.BRINE_LOOP_CPU_MONITOR;
+    delete process.env.BRINE_LOOP_BLOCK_LOG;
+  });
+  const metrics = new MasterMetrics(hub, events);
+  // the monitor's timer starts ticking: then one turn holds the loop 80 ms
+  await new Promise((res) => setTimeout(res, 10));
+  const before = process.hrtime.bigint() / 1000n;
+  const end = performance.now() + 80;
+  while (performance.now() < end);
+  const after = process.hrtime.bigint() / 1000n;
+  let blocks: Array<{ monotonic_end_us: number; ms: number; cpu_ms: number; gc: unknown[] }> = [];
+  for (let i = 0; i < 100 && !blocks.some((b) => b.ms >= 80); i++) {
+    await new Promise((res) => setTimeout(res, 50));
+    blocks = existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as (typeof blocks)[number])
+      : [];
+  }
+  const b = blocks.find((x) => x.ms >= 80);
+  t.ok(b, `the 80 ms block is logged (${JSON.stringify(blocks)})`);
+  t.ok(b!.cpu_ms > 0 && b!.cpu_ms <= b!.ms + 5, `with its CPU time (${b!.cpu_ms} ms; less on a loaded machine)`);
+  t.ok(b!.monotonic_end_us > Number(before) && b!.monotonic_end_us - Number(after) < 1_000_000, 'its end on the monotonic clock, just after the work');
+  t.same(b!.gc, [], 'no GC pause in it');
+  const text = await metrics.text();
+  t.ok(Number(/^brine_eventloop_block_max_active_seconds (\S+)$/m.exec(text)?.[1]) >= 0.08, 'the scrape reports it as the longest block');
+  t.match(text, /^brine_eventloop_block_max_gc_seconds 0$/m, 'and the GC pauses in it');
 });
