@@ -28,7 +28,7 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
   // BENCH_MASTER_STDOUT: a file for the master's stdout (e.g. what --trace-gc prints), appended to
   const out = process.env.BENCH_MASTER_STDOUT ? openSync(process.env.BENCH_MASTER_STDOUT, 'a') : 'ignore';
   // started as a user's `brine master` is: the launcher (its Node flags: V8's helper threads
-  // sized to the cores), with this node first on PATH; the longest block without the master's
+  // sized to the cores, 4 MB semi-spaces), with this node first on PATH; the longest block without the master's
   // waits for a core too (metrics.ts, loopCpuGauge)
   const proc = spawn('packages/cli/bin/brine', ['master', '--config', cfg, '--log-level', 'info'], {
     stdio: ['ignore', out, 'pipe'],
