@@ -49,6 +49,8 @@ export interface MasterConfig {
   ping_interval: number;
   /** Connections the kernel holds waiting for accept on the minion port (capped by net.core.somaxconn). */
   listen_backlog: number;
+  /** The minion channel's TLS (handshakes, record crypto) in a thread of its own, off the event loop. */
+  tls_thread: boolean;
   /** Minions being admitted at once (connected, not yet authenticated); more are told to come back later. */
   max_admitting: number;
   /** Minions a second the master expects to readmit after a restart: the welcome's reconnect window is connected / this. */
@@ -173,6 +175,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   pillar_safe_matchers_only: false,
   ping_interval: 30,
   listen_backlog: 8192,
+  tls_thread: false,
   max_admitting: 3000,
   reconnect_rate: 500,
   log_level: 'info',
@@ -263,6 +266,7 @@ const KINDS: Record<keyof MasterConfig, string> = {
   pillar_safe_matchers_only: 'boolean',
   ping_interval: 'number',
   listen_backlog: 'number',
+  tls_thread: 'boolean',
   max_admitting: 'number',
   reconnect_rate: 'number',
   log_level: 'string',

@@ -1,8 +1,6 @@
 import { randomBytes, verify } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { Server } from 'node:https';
-import type { Server as NetServer } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import { BrineError, toBrineError, type Grains, type Logger } from '@brine/core';
 import {
   authPayload,
@@ -33,6 +31,7 @@ import { AdmissionLoad, reconnectWindow } from './admission-load.js';
 import { SlicedQueue } from './fifo.js';
 import { FrameInbox } from './frame-inbox.js';
 import { Heartbeat, type Beating } from './heartbeat.js';
+import { tlsFacts, type ChannelSocket, type MinionAcceptor } from './tls-thread.js';
 
 export type { Session };
 
@@ -77,8 +76,8 @@ export interface HubDeps {
   unauth?: Partial<UnauthLimits> & { maxFrameBytes?: number };
   /** Minions waiting to be admitted before new connections are told to come back (busy). */
   maxAdmitting?: number;
-  /** The TCP server that accepts for `server` (pauseOnConnect): the guard admits its connections a few at a time. */
-  acceptor?: NetServer;
+  /** What accepts for `server` (a paused TCP server, or the TLS thread): the guard admits its connections a few at a time. */
+  acceptor?: MinionAcceptor;
   /** Minions a second readmitted after a restart: the welcome's reconnect window. */
   reconnectRate?: number;
 }
@@ -124,7 +123,7 @@ export class MinionHub {
 
   private readonly deps: HubDeps;
 
-  constructor(server: Server, deps: HubDeps) {
+  constructor(server: HttpsServer | HttpServer, deps: HubDeps) {
     this.deps = deps;
     this.load = new AdmissionLoad(deps.reconnectRate ?? 0);
     this.hostAsks = new HostAsks((session, msg) => {
@@ -172,17 +171,17 @@ export class MinionHub {
   }
 
   private accept(ws: WebSocket, req: IncomingMessage): void {
-    const socket = req.socket as TLSSocket;
-    let binding = '';
+    const socket = req.socket as ChannelSocket;
+    let tls;
     try {
-      binding = socket.exportKeyingMaterial(32, EXPORTER_LABEL, Buffer.alloc(0)).toString('base64');
+      tls = tlsFacts(socket, EXPORTER_LABEL);
     } catch {
       ws.close(1011, 'no TLS session');
       return;
     }
+    const { binding, resumed } = tls;
     // it arrived when the queue was too long: sent away before it costs more
     if (this.guard.isBusy(peerKey(req.socket.remoteAddress, req.socket.remotePort))) return this.refuseBusy(ws, req);
-    const resumed = socket.isSessionReused();
     if (resumed) this.stats.tls_resumed++;
     const session: Session = {
       ws,

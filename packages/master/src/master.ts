@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { Accounts, ldapOptions } from './auth/accounts.js';
 import { checkExternalAuth } from './auth/permissions.js';
-import { createServer, type Server } from 'node:https';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createLogger, type Logger, type ScheduleEngine } from '@brine/core';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +12,8 @@ import type { MasterConfig } from './config.js';
 import { lockDataDir, lockSqliteStore, type HeldLock } from './data-dir-lock.js';
 import { masterErrors } from './errors.js';
 import { EventBus } from './event-bus.js';
+import { TlsThread, type MinionAcceptor } from './tls-thread.js';
+import { EXPORTER_LABEL } from '@brine/protocol';
 import { MinionHub } from './hub.js';
 import { JobManager } from './jobs.js';
 import { KeyManager } from './keys.js';
@@ -146,16 +149,7 @@ async function startLocked(config: MasterConfig, log: Logger, locks: HeldLock[])
   let apiUrlForCluster = '';
   const cluster = clusterId ? new ClusterLink(store, events, clusterId, () => apiUrlForCluster, log) : undefined;
 
-  const server: Server = createServer({
-    cert: tls.cert,
-    key: tls.key,
-    minVersion: 'TLSv1.3',
-    // returning minions resume their session: no certificate signature in a reconnect storm
-    ticketKeys: ticketKeys(config.pki_dir),
-    sessionTimeout: TLS_SESSION_SECONDS,
-  });
-  // the minion port: a TCP server that leaves each connection unread until the guard gives it its turn
-  const acceptor = createNetServer({ pauseOnConnect: true });
+  const { server, acceptor } = minionListener(config, tls);
   const hub = minionHub(server, config, { keys, store, clusterId, events, log, acceptor });
   const jobs = jobManager(config, await store.lastJid(), { store, hub, keys, events, log, cluster, states });
   const mine = mineService(config, { store, keys, hub, states });
@@ -263,7 +257,7 @@ function minionRequests(
 type ApiParts = Omit<ApiDeps, 'defaultTimeout' | 'metricsPublic' | 'apiHost' | 'allowedHosts' | 'tokenFile'>;
 
 /** Builds the operator API and listens; a port that cannot be had closes the minion channel. */
-async function listenApi(config: MasterConfig, acceptor: NetServer, parts: ApiParts): Promise<{ api: FastifyInstance; apiPort: number }> {
+async function listenApi(config: MasterConfig, acceptor: MinionAcceptor, parts: ApiParts): Promise<{ api: FastifyInstance; apiPort: number }> {
   const api = await buildApi({
     ...parts,
     accounts: new Accounts({
@@ -296,8 +290,8 @@ function closer(p: {
   hub: MinionHub;
   cluster: ClusterLink | undefined;
   api: FastifyInstance;
-  server: Server;
-  acceptor: NetServer;
+  server: HttpsServer | HttpServer;
+  acceptor: MinionAcceptor;
   store: StoreBackend;
   pool: CompilePool;
   log: Logger;
@@ -325,9 +319,9 @@ function closer(p: {
 
 /** The minion channel's hub on the TLS server, with its limits from the config. */
 function minionHub(
-  server: Server,
+  server: HttpsServer | HttpServer,
   config: MasterConfig,
-  d: { keys: KeyManager; store: StoreBackend; clusterId: string | undefined; events: EventBus; log: Logger; acceptor: NetServer },
+  d: { keys: KeyManager; store: StoreBackend; clusterId: string | undefined; events: EventBus; log: Logger; acceptor: MinionAcceptor },
 ): MinionHub {
   const { keys, store, clusterId, events, log, acceptor } = d;
   return new MinionHub(server, {
@@ -363,8 +357,35 @@ function treeCheck(store: StoreBackend, states: StateService, cluster: ClusterLi
   };
 }
 
+type Channel = { server: HttpsServer | HttpServer; acceptor: MinionAcceptor };
+
+/**
+ * The minion port's servers: a TCP server that leaves each connection unread until the guard
+ * gives it its turn, handing it to the TLS server; or, with `tls_thread`, the TLS thread,
+ * handing plain connections to an HTTP server. Returning minions resume their TLS session: no
+ * certificate signature in a reconnect storm.
+ */
+function minionListener(config: MasterConfig, tls: { cert: string; key: string }): Channel {
+  const tickets = ticketKeys(config.pki_dir);
+  if (config.tls_thread) {
+    const acceptor = new TlsThread({
+      cert: tls.cert,
+      key: tls.key,
+      ticketKeys: tickets,
+      sessionTimeout: TLS_SESSION_SECONDS,
+      exporterLabel: EXPORTER_LABEL,
+      handshakeTimeoutMs: config.auth_timeout * 1000,
+      maxHandshakes: config.max_unauthenticated,
+      maxPerAddress: config.max_unauthenticated_per_address,
+    });
+    return { server: createHttpServer(), acceptor };
+  }
+  const server = createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.3', ticketKeys: tickets, sessionTimeout: TLS_SESSION_SECONDS });
+  return { server, acceptor: createNetServer({ pauseOnConnect: true }) };
+}
+
 /** Listens for minions (WebSocket on /ws only); the port bound. */
-async function listenMinionChannel(acceptor: NetServer, server: Server, hub: MinionHub, config: MasterConfig, log: Logger): Promise<number> {
+async function listenMinionChannel(acceptor: MinionAcceptor, server: HttpsServer | HttpServer, hub: MinionHub, config: MasterConfig, log: Logger): Promise<number> {
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('the minion channel speaks WebSocket on /ws\n');

@@ -1,7 +1,7 @@
-import type { Server } from 'node:https';
-import type { Server as NetServer, Socket } from 'node:net';
+import type { EventEmitter } from 'node:events';
 import type { Logger } from '@brine/core';
 import { Fifo } from './fifo.js';
+import { TlsThread, type ChannelSocket, type MinionAcceptor } from './tls-thread.js';
 
 export interface UnauthLimits {
   /** Seconds a connection has to authenticate before it is closed. */
@@ -31,11 +31,11 @@ export interface UnauthStats {
 }
 
 interface Pending {
-  socket: Socket;
+  socket: ChannelSocket;
   address: string;
   timer: NodeJS.Timeout;
   /** The decrypted stream being counted, once the WebSocket is up. */
-  watched?: { socket: Socket; onData: (chunk: Buffer) => void };
+  watched?: { socket: ChannelSocket; onData: (chunk: Buffer) => void };
   /** When it was given one of the slots (held until it authenticates or closes, 1 s at most). */
   slotted?: number;
   /** Admitted only to be told to come back later: the queue was too long when it arrived. */
@@ -94,28 +94,29 @@ export class UnauthGuard {
   private readonly slots = new Fifo<Pending>();
   private sweep?: NodeJS.Timeout;
   /** Hands a connection to the TLS server; without an acceptor the server took it itself. */
-  private readonly start?: (socket: Socket) => void;
+  private readonly start?: (socket: ChannelSocket) => void;
   /** One warning per kind per minute is enough to tell an operator a flood is on. */
   private readonly warned = new Map<string, number>();
 
   private readonly limits: UnauthLimits;
   private readonly log: Logger;
   /**
-   * With an `acceptor` (a plain TCP server listening with pauseOnConnect) the guard admits
+   * With an `acceptor` (a plain TCP server listening with pauseOnConnect, or the TLS thread) the guard admits
    * connections to the TLS `server` a bounded number at a time: a storm of thousands waits with
    * its bytes unread instead of every handshake being worked on in the same turn of the event
    * loop. Without one, it only watches what the TLS server accepts.
    */
-  constructor(server: Server, limits: UnauthLimits, log: Logger, acceptor?: NetServer) {
+  constructor(server: EventEmitter, limits: UnauthLimits, log: Logger, acceptor?: MinionAcceptor) {
     this.limits = limits;
     this.log = log;
     if (acceptor) {
       this.start = (socket) => server.emit('connection', socket);
-      acceptor.on('connection', (socket: Socket) => this.admit(socket));
+      acceptor.on('connection', (socket: ChannelSocket) => this.admit(socket));
+      if (acceptor instanceof TlsThread) acceptor.on('refused', (address: string) => this.refused(address));
       // a slot held by a stalled handshake is let go after a while, so a few idle connections cannot hold the door
       this.sweep = setInterval(() => this.pump(), SLOT_HOLD_MS / 2);
       this.sweep.unref();
-    } else server.on('connection', (socket: Socket) => this.admit(socket));
+    } else server.on('connection', (socket: ChannelSocket) => this.admit(socket));
   }
 
   /** Connections waiting for their turn (the queue a new one joins). */
@@ -135,13 +136,17 @@ export class UnauthGuard {
     this.log.warn({ event: kind, ...fields, ...this.stats }, message);
   }
 
-  private admit(socket: Socket): void {
+  private refused(address: string): void {
+    this.stats.unauth_refused++;
+    this.warn('unauth_refused', { address }, 'too many unauthenticated connections: refusing new ones');
+  }
+
+  private admit(socket: ChannelSocket): void {
     const key = peerKey(socket.remoteAddress, socket.remotePort);
     const address = plainAddress(socket.remoteAddress);
     const fromHere = this.perAddress.get(address) ?? 0;
     if (this.pending.size >= this.limits.maxTotal || fromHere >= this.limits.maxPerAddress) {
-      this.stats.unauth_refused++;
-      this.warn('unauth_refused', { address }, 'too many unauthenticated connections: refusing new ones');
+      this.refused(address);
       socket.destroy();
       return;
     }
@@ -204,7 +209,7 @@ export class UnauthGuard {
    * bytes to its own socket; the upgrade request is bounded by the HTTP server). Over the budget
    * the connection is closed before ws buffers more of a frame.
    */
-  watch(key: string, tlsSocket: Socket): void {
+  watch(key: string, tlsSocket: ChannelSocket): void {
     const p = this.pending.get(key);
     if (!p) return;
     let bytes = 0;

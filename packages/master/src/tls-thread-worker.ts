@@ -1,0 +1,120 @@
+/**
+ * The minion channel's TLS, in a thread of its own (`tls_thread: true`): this thread listens on
+ * the minion port, does every handshake and every record's crypto, and hands the master's event
+ * loop plain bytes over its message port, one numbered connection at a time (tls-thread.ts).
+ * Only Node's own modules: it runs the same from the sources, the build and the release.
+ */
+import { createServer as createNetServer, type Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import { createSecureContext } from 'node:tls';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { FromTlsThread, TlsThreadData, ToTlsThread } from './tls-thread-wire.js';
+
+const data = workerData as TlsThreadData;
+const port = parentPort!;
+const context = createSecureContext({ cert: data.cert, key: data.key, minVersion: 'TLSv1.3', ticketKeys: Buffer.from(data.ticketKeys), sessionTimeout: data.sessionTimeout });
+const open = new Map<number, TLSSocket>();
+let nextId = 1;
+/** Handshakes under way, in all and per source address: a flood of idle connections is refused here, before TLS costs anything. */
+let handshaking = 0;
+const perAddress = new Map<string, number>();
+
+function post(msg: FromTlsThread, transfer?: ArrayBuffer[]): void {
+  port.postMessage(msg, transfer);
+}
+
+function plain(address: string | undefined): string {
+  const a = address ?? '';
+  return a.startsWith('::ffff:') ? a.slice(7) : a;
+}
+
+function onConnection(raw: Socket): void {
+  const address = plain(raw.remoteAddress);
+  const fromHere = perAddress.get(address) ?? 0;
+  if (handshaking >= data.maxHandshakes || fromHere >= data.maxPerAddress) {
+    post({ t: 'refused', address });
+    raw.destroy();
+    return;
+  }
+  handshaking++;
+  perAddress.set(address, fromHere + 1);
+  let counted = true;
+  const uncount = () => {
+    if (!counted) return;
+    counted = false;
+    handshaking--;
+    const n = (perAddress.get(address) ?? 1) - 1;
+    if (n > 0) perAddress.set(address, n);
+    else perAddress.delete(address);
+  };
+  raw.setNoDelay(true);
+  const timer = setTimeout(() => raw.destroy(), data.handshakeTimeoutMs);
+  timer.unref();
+  const tls = new TLSSocket(raw, { isServer: true, secureContext: context });
+  tls.on('error', () => tls.destroy());
+  tls.once('close', () => {
+    clearTimeout(timer);
+    uncount();
+  });
+  tls.once('secure', () => {
+    clearTimeout(timer);
+    uncount();
+    const id = nextId++;
+    open.set(id, tls);
+    // unread until the master's loop asks: it paces what it takes on
+    tls.pause();
+    post({
+      t: 'open',
+      id,
+      address: raw.remoteAddress ?? '',
+      port: raw.remotePort ?? 0,
+      binding: tls.exportKeyingMaterial(32, data.exporterLabel, Buffer.alloc(0)).toString('base64'),
+      resumed: tls.isSessionReused(),
+    });
+    tls.on('data', (chunk: Buffer) => {
+      // its own ArrayBuffer, handed over without a second copy
+      const bytes = new Uint8Array(chunk);
+      post({ t: 'data', id, data: bytes }, [bytes.buffer]);
+    });
+    tls.on('end', () => post({ t: 'end', id }));
+    tls.once('close', () => {
+      if (open.delete(id)) post({ t: 'close', id });
+    });
+  });
+}
+
+port.on('message', (msg: ToTlsThread) => {
+  if (msg.t === 'close') {
+    server.close();
+    for (const s of open.values()) s.destroy();
+    return;
+  }
+  const tls = open.get(msg.id);
+  if (!tls) return;
+  switch (msg.t) {
+    case 'write':
+      tls.write(msg.data);
+      return;
+    case 'pause':
+      tls.pause();
+      return;
+    case 'resume':
+      tls.resume();
+      return;
+    case 'end':
+      tls.end();
+      return;
+    case 'destroy':
+      // the master's loop closed it: no close to tell back
+      open.delete(msg.id);
+      tls.destroy();
+      return;
+  }
+});
+
+const server = createNetServer({ noDelay: true }, onConnection);
+server.on('error', (err: NodeJS.ErrnoException) => post({ t: 'error', code: err.code ?? '', message: err.message, listening: server.listening }));
+server.listen({ port: data.port, host: data.host, backlog: data.backlog }, () => {
+  const a = server.address();
+  post({ t: 'listening', port: a && typeof a === 'object' ? a.port : 0 });
+});

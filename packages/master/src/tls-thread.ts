@@ -1,0 +1,212 @@
+import { EventEmitter } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
+import { Worker } from 'node:worker_threads';
+import { installRoot } from '@brine/core';
+import type { FromTlsThread, TlsThreadData, ToTlsThread } from './tls-thread-wire.js';
+
+/** A connection of the minion channel as the hub and the guard see it: a TLS socket, or one whose TLS runs in the TLS thread. */
+export type ChannelSocket = Duplex & { remoteAddress?: string | undefined; remotePort?: number | undefined };
+
+/** Where the channel's listener comes from: a paused TCP server (TLS on this loop) or the TLS thread. */
+export interface MinionAcceptor {
+  on(event: 'connection', listener: (socket: ChannelSocket) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  once(event: 'error', listener: (err: Error) => void): unknown;
+  listen(options: { port: number; host: string; backlog: number }, done: () => void): unknown;
+  address(): AddressInfo | string | null;
+  close(done?: (err?: Error) => void): unknown;
+}
+
+/** The TLS exporter's value of a connection (its channel binding) and whether it resumed a session. */
+export function tlsFacts(socket: ChannelSocket, label: string): { binding: string; resumed: boolean } {
+  if (socket instanceof ThreadSocket) return { binding: socket.binding, resumed: socket.resumed };
+  const tls = socket as unknown as TLSSocket;
+  return { binding: tls.exportKeyingMaterial(32, label, Buffer.alloc(0)).toString('base64'), resumed: tls.isSessionReused() };
+}
+
+/** The plain side of a connection whose TLS the thread does: what http and ws read and write. */
+export class ThreadSocket extends Duplex {
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  readonly encrypted = true;
+  readonly binding: string;
+  readonly resumed: boolean;
+  /** The thread holds the connection's reading until this side asks for bytes. */
+  private paused = true;
+  closedByThread = false;
+  private readonly thread: TlsThread;
+  readonly id: number;
+
+  constructor(thread: TlsThread, open: Extract<FromTlsThread, { t: 'open' }>) {
+    super({ allowHalfOpen: false });
+    this.thread = thread;
+    this.id = open.id;
+    this.remoteAddress = open.address;
+    this.remotePort = open.port;
+    this.binding = open.binding;
+    this.resumed = open.resumed;
+  }
+
+  override _read(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.thread.send({ t: 'resume', id: this.id });
+  }
+
+  received(bytes: Uint8Array): void {
+    if (this.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) || this.paused) return;
+    this.paused = true;
+    this.thread.send({ t: 'pause', id: this.id });
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
+    this.thread.write(this.id, [chunk]);
+    done();
+  }
+
+  // corked frames leave as one message, and so one TLS record
+  override _writev(chunks: Array<{ chunk: Buffer }>, done: (err?: Error | null) => void): void {
+    this.thread.write(
+      this.id,
+      chunks.map((c) => c.chunk),
+    );
+    done();
+  }
+
+  override _final(done: (err?: Error | null) => void): void {
+    this.thread.send({ t: 'end', id: this.id });
+    done();
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    if (!this.closedByThread) this.thread.send({ t: 'destroy', id: this.id });
+    this.thread.forget(this.id);
+    done(err);
+  }
+
+  // what http and ws call on a net.Socket: the thread's TCP socket already has no Nagle delay and no timeout
+  setTimeout(): this {
+    return this;
+  }
+  setNoDelay(): this {
+    return this;
+  }
+  setKeepAlive(): this {
+    return this;
+  }
+}
+
+export type TlsThreadOptions = Omit<TlsThreadData, 'port' | 'host' | 'backlog'>;
+
+/**
+ * The minion channel's listener with its TLS in a worker thread: handshakes (key exchange, the
+ * certificate's signature) and each record's crypto leave the master's event loop, which gets
+ * plain bytes per connection. Emits `connection` with a `ThreadSocket`, `refused` with a source
+ * address the thread turned away, and `error`.
+ */
+export class TlsThread extends EventEmitter implements MinionAcceptor {
+  private worker?: Worker;
+  private readonly sockets = new Map<number, ThreadSocket>();
+  private readonly options: TlsThreadOptions;
+  private bound?: AddressInfo;
+
+  constructor(options: TlsThreadOptions) {
+    super();
+    this.options = options;
+  }
+
+  listen(at: { port: number; host: string; backlog: number }, done: () => void): this {
+    const fromSource = import.meta.url.endsWith('.ts');
+    const entry = path.join(installRoot(), 'packages', 'master', fromSource ? 'src/tls-thread-worker.ts' : 'dist/tls-thread-worker.js');
+    const data: TlsThreadData = { ...this.options, ...at };
+    const worker = new Worker(entry, { workerData: data, name: 'brine-tls' });
+    // the master's servers keep it running; a start that fails is not held up by this thread
+    worker.unref();
+    this.worker = worker;
+    worker.on('message', (msg: FromTlsThread) => this.onMessage(msg, at.host, done));
+    worker.on('error', (err) => this.emit('error', err));
+    worker.on('exit', (code) => {
+      for (const s of this.sockets.values()) {
+        s.closedByThread = true;
+        s.destroy();
+      }
+      if (this.worker === worker && code !== 0) this.emit('error', new Error(`the minion channel's TLS thread exited (code ${code})`));
+    });
+    return this;
+  }
+
+  private onMessage(msg: FromTlsThread, host: string, listening: () => void): void {
+    switch (msg.t) {
+      case 'data':
+        return this.sockets.get(msg.id)?.received(msg.data);
+      case 'open': {
+        const socket = new ThreadSocket(this, msg);
+        this.sockets.set(msg.id, socket);
+        this.emit('connection', socket);
+        return;
+      }
+      case 'end':
+        this.sockets.get(msg.id)?.push(null);
+        return;
+      case 'close': {
+        const socket = this.sockets.get(msg.id);
+        if (!socket) return;
+        socket.closedByThread = true;
+        socket.destroy();
+        return;
+      }
+      case 'refused':
+        this.emit('refused', msg.address);
+        return;
+      case 'listening':
+        this.bound = { port: msg.port, address: host, family: host.includes(':') ? 'IPv6' : 'IPv4' };
+        listening();
+        return;
+      case 'error':
+        // a port that cannot be had: the thread has nothing left to do
+        if (!msg.listening) this.close();
+        this.emit('error', Object.assign(new Error(msg.message), { code: msg.code }));
+        return;
+    }
+  }
+
+  send(msg: ToTlsThread): void {
+    this.worker?.postMessage(msg);
+  }
+
+  /** Copies the chunks into one buffer of their own and hands it over (no second copy). */
+  write(id: number, chunks: Buffer[]): void {
+    let size = 0;
+    for (const c of chunks) size += c.length;
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.length;
+    }
+    this.worker?.postMessage({ t: 'write', id, data: bytes } satisfies ToTlsThread, [bytes.buffer]);
+  }
+
+  forget(id: number): void {
+    this.sockets.delete(id);
+  }
+
+  address(): AddressInfo | null {
+    return this.bound ?? null;
+  }
+
+  close(done?: (err?: Error) => void): this {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) {
+      done?.();
+      return this;
+    }
+    worker.postMessage({ t: 'close' } satisfies ToTlsThread);
+    void worker.terminate().then(() => done?.());
+    return this;
+  }
+}
