@@ -175,7 +175,7 @@ export const MASTER_DEFAULTS: MasterConfig = {
   pillar_safe_matchers_only: false,
   ping_interval: 30,
   listen_backlog: 8192,
-  tls_thread: false,
+  tls_thread: true,
   max_admitting: 3000,
   reconnect_rate: 500,
   log_level: 'info',

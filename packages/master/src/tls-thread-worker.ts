@@ -19,8 +19,18 @@ let nextId = 1;
 let handshaking = 0;
 const perAddress = new Map<string, number>();
 
-function post(msg: FromTlsThread, transfer?: ArrayBuffer[]): void {
-  port.postMessage(msg, transfer);
+/** What is said in one turn goes as one message: a fleet's frames are thousands a turn. */
+let batch: FromTlsThread[] = [];
+let transfers: ArrayBuffer[] = [];
+function post(msg: FromTlsThread, transfer?: ArrayBuffer): void {
+  if (batch.length === 0) setImmediate(flush);
+  batch.push(msg);
+  if (transfer) transfers.push(transfer);
+}
+function flush(): void {
+  port.postMessage(batch, transfers);
+  batch = [];
+  transfers = [];
 }
 
 function plain(address: string | undefined): string {
@@ -74,7 +84,7 @@ function onConnection(raw: Socket): void {
     tls.on('data', (chunk: Buffer) => {
       // its own ArrayBuffer, handed over without a second copy
       const bytes = new Uint8Array(chunk);
-      post({ t: 'data', id, data: bytes }, [bytes.buffer]);
+      post({ t: 'data', id, data: bytes }, bytes.buffer);
     });
     tls.on('end', () => post({ t: 'end', id }));
     tls.once('close', () => {
@@ -83,7 +93,11 @@ function onConnection(raw: Socket): void {
   });
 }
 
-port.on('message', (msg: ToTlsThread) => {
+port.on('message', (msgs: ToTlsThread[]) => {
+  for (const msg of msgs) heard(msg);
+});
+
+function heard(msg: ToTlsThread): void {
   if (msg.t === 'close') {
     server.close();
     for (const s of open.values()) s.destroy();
@@ -110,7 +124,7 @@ port.on('message', (msg: ToTlsThread) => {
       tls.destroy();
       return;
   }
-});
+}
 
 const server = createNetServer({ noDelay: true }, onConnection);
 server.on('error', (err: NodeJS.ErrnoException) => post({ t: 'error', code: err.code ?? '', message: err.message, listening: server.listening }));

@@ -126,7 +126,9 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
     // the master's servers keep it running; a start that fails is not held up by this thread
     worker.unref();
     this.worker = worker;
-    worker.on('message', (msg: FromTlsThread) => this.onMessage(msg, at.host, done));
+    worker.on('message', (msgs: FromTlsThread[]) => {
+      for (const msg of msgs) this.onMessage(msg, at.host, done);
+    });
     worker.on('error', (err) => this.emit('error', err));
     worker.on('exit', (code) => {
       for (const s of this.sockets.values()) {
@@ -173,8 +175,21 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
     }
   }
 
-  send(msg: ToTlsThread): void {
-    this.worker?.postMessage(msg);
+  /** What is said in one turn goes as one message: a publish writes to thousands of connections at once. */
+  private batch: ToTlsThread[] = [];
+  private transfers: ArrayBuffer[] = [];
+
+  send(msg: ToTlsThread, transfer?: ArrayBuffer): void {
+    if (!this.worker) return;
+    if (this.batch.length === 0) setImmediate(() => this.flush());
+    this.batch.push(msg);
+    if (transfer) this.transfers.push(transfer);
+  }
+
+  private flush(): void {
+    this.worker?.postMessage(this.batch, this.transfers);
+    this.batch = [];
+    this.transfers = [];
   }
 
   /** Copies the chunks into one buffer of their own and hands it over (no second copy). */
@@ -187,7 +202,7 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
       bytes.set(c, at);
       at += c.length;
     }
-    this.worker?.postMessage({ t: 'write', id, data: bytes } satisfies ToTlsThread, [bytes.buffer]);
+    this.send({ t: 'write', id, data: bytes }, bytes.buffer);
   }
 
   forget(id: number): void {
@@ -200,12 +215,13 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
 
   close(done?: (err?: Error) => void): this {
     const worker = this.worker;
-    this.worker = undefined;
     if (!worker) {
       done?.();
       return this;
     }
-    worker.postMessage({ t: 'close' } satisfies ToTlsThread);
+    this.flush();
+    this.worker = undefined;
+    worker.postMessage([{ t: 'close' }] satisfies ToTlsThread[]);
     void worker.terminate().then(() => done?.());
     return this;
   }
