@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect as connectTcp, type Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { connect as connectTls } from 'node:tls';
+import t from 'tap';
+import { EXPORTER_LABEL } from '@brine/protocol';
+import { rawSession } from '../../../test/helpers/raw-session.js';
+import { inProcessMaster } from './helpers/in-process-master.js';
+import { ensureCertificate } from '../src/tls.js';
+import { ThreadSocket, TlsThread } from '../src/tls-thread.js';
+
+/** Sockets of this process's own event loop (a minion's TLS socket would be one of them without the thread). */
+const loopSockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+
+const threaded = inProcessMaster(t, 'tls-thread', { auto_accept: true, max_unauthenticated: 2, auth_timeout: 1 });
+const inline = inProcessMaster(t, 'tls-inline', { auto_accept: true, tls_thread: false });
+
+function closed(socket: Socket): Promise<void> {
+  return new Promise((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())));
+}
+
+async function until(what: () => boolean): Promise<void> {
+  for (let i = 0; i < 100_000 && !what(); i++) await nextTurn();
+}
+
+/** Closes the client and waits until the sockets it brought have left this loop: the next test counts afresh. */
+async function hangUp(ws: { terminate(): void }, sockets: number): Promise<void> {
+  ws.terminate();
+  await until(() => loopSockets() <= sockets);
+}
+
+t.test("by default a minion's TLS runs in the thread: the loop holds only the plain side", async (t) => {
+  const master = threaded.get();
+  const before = loopSockets();
+  const c = await rawSession(master.port, 'thread1');
+  t.teardown(() => hangUp(c.ws, before));
+  const session = master.hub.sessions.get('thread1');
+  t.ok(session, 'authenticated over the thread (its channel binding checked by the signature)');
+  const socket = (session!.ws as unknown as { _socket: unknown })._socket;
+  t.ok(socket instanceof ThreadSocket, "the session's socket is the thread's plain side");
+  t.equal(loopSockets() - before, 1, "one TCP socket more on this loop: the test's own client, none of the master's");
+  t.equal((socket as ThreadSocket).remoteAddress, '127.0.0.1', 'the peer address comes across');
+  c.send({ v: 1, type: 'ping', id: 'p1' });
+  t.equal((await c.next('pong')).id, 'p1', 'frames flow both ways');
+});
+
+t.test('tls_thread: false keeps the TLS on the loop, and it still works', async (t) => {
+  const master = inline.get();
+  const before = loopSockets();
+  const c = await rawSession(master.port, 'inline1');
+  t.teardown(() => hangUp(c.ws, before));
+  const socket = (master.hub.sessions.get('inline1')!.ws as unknown as { _socket: unknown })._socket;
+  t.notOk(socket instanceof ThreadSocket, 'a TLS socket of this loop');
+  t.equal(loopSockets() - before, 2, "the client's socket and the master's");
+});
+
+t.test('the thread refuses handshakes over max_unauthenticated and closes one that stalls', async (t) => {
+  const master = threaded.get();
+  const refusedBefore = master.hub.guard.stats.unauth_refused;
+  const idle: Socket[] = [];
+  for (let i = 0; i < 2; i++) {
+    const s = connectTcp(master.port, '127.0.0.1');
+    await new Promise((r) => s.once('connect', r));
+    idle.push(s);
+  }
+  // the two idle ones hold both places: the third is closed on arrival, and counted by the guard
+  const third = connectTcp(master.port, '127.0.0.1');
+  third.on('error', () => {});
+  await closed(third);
+  await until(() => master.hub.guard.stats.unauth_refused > refusedBefore);
+  t.equal(master.hub.guard.stats.unauth_refused, refusedBefore + 1, 'the refusal is counted in the stats');
+  // auth_timeout (1 s) bounds a handshake that never comes
+  await Promise.all(idle.map(closed));
+  t.pass('both stalled handshakes were closed');
+  const c = await rawSession(master.port, 'after-flood');
+  c.ws.terminate();
+  t.pass('a minion gets in once the stalled ones are gone');
+});
+
+t.test('bytes cross the thread intact when the loop reads slower than the minion sends', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-tls-thread-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const cert = await ensureCertificate(dir);
+  const thread = new TlsThread({
+    cert: cert.cert,
+    key: cert.key,
+    ticketKeys: randomBytes(48),
+    sessionTimeout: 60,
+    exporterLabel: EXPORTER_LABEL,
+    handshakeTimeoutMs: 5000,
+    maxHandshakes: 8,
+    maxPerAddress: 8,
+  });
+  await new Promise<void>((resolve) => thread.listen({ port: 0, host: '127.0.0.1', backlog: 16 }, resolve));
+  t.teardown(() => new Promise<void>((resolve) => thread.close(() => resolve())));
+  const accepted = new Promise<ThreadSocket>((resolve) => thread.on('connection', (s) => resolve(s as ThreadSocket)));
+  const sent = randomBytes(4 << 20);
+  const client = connectTls({ port: thread.address()!.port, host: '127.0.0.1', rejectUnauthorized: false });
+  t.teardown(() => client.destroy());
+  client.write(sent);
+  const socket = await accepted;
+  t.match(socket.binding, /^[A-Za-z0-9+/]{43}=$/, 'the channel binding (32 bytes of the TLS exporter) comes with the connection');
+  const pauses: number[] = [];
+  const send = thread.send.bind(thread);
+  thread.send = (msg, transfer) => {
+    if (msg.t === 'pause') pauses.push(socket.readableLength);
+    send(msg, transfer);
+  };
+  const got: Buffer[] = [];
+  let size = 0;
+  // a slow reader: one chunk a turn, so the plain side's buffer fills and the thread is told to wait
+  while (size < sent.length) {
+    const chunk = socket.read() as Buffer | null;
+    if (chunk) {
+      got.push(chunk);
+      size += chunk.length;
+    } else await new Promise((r) => socket.once('readable', r));
+    await nextTurn();
+  }
+  t.ok(pauses.length > 0, `the thread was told to stop reading ${pauses.length} times`);
+  t.ok(Math.max(...pauses) < 1 << 20, `the loop held at most ${Math.max(...pauses)} bytes unread when it said so`);
+  t.ok(Buffer.concat(got).equals(sent), 'all 4 MB arrived, in order');
+  const echoed = new Promise<Buffer>((resolve) => client.once('data', resolve));
+  socket.write('back');
+  t.equal((await echoed).toString(), 'back', 'and a write reaches the client');
+});
