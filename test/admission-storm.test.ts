@@ -64,8 +64,8 @@ t.test('after a master restart the minion resumes its TLS session and spreads it
   t.same(r.returns.r1?.return, true, 'the resumed session works');
 });
 
-t.test('a storm is admitted a few handshakes at a time; idle connections cannot hold the door', async (t) => {
-  const c = new Cluster({ master: { auth_timeout: 600, max_unauthenticated: 10_000, max_unauthenticated_per_address: 10_000 } });
+t.test('with TLS on the loop a storm is admitted a few handshakes at a time; idle connections cannot hold the door', async (t) => {
+  const c = new Cluster({ master: { tls_thread: false, auth_timeout: 600, max_unauthenticated: 10_000, max_unauthenticated_per_address: 10_000 } });
   t.teardown(() => c.close());
   await c.start();
   // connections that never start TLS: the first ones take the admission slots (512), the rest queue unread
@@ -82,4 +82,20 @@ t.test('a storm is admitted a few handshakes at a time; idle connections cannot 
   await m.waitEvent('minion_ready', 30_000);
   const after = await c.client.get<{ admission_queue: number }>('/v1/stats');
   t.equal(after.admission_queue, 0, 'the queue drained');
+});
+
+t.test('with the TLS thread idle connections wait in their handshakes there, and a minion gets in beside them', async (t) => {
+  const c = new Cluster({ master: { auth_timeout: 600, max_unauthenticated: 10_000, max_unauthenticated_per_address: 10_000 } });
+  t.teardown(() => c.close());
+  await c.start();
+  const N = 700;
+  const idle = Array.from({ length: N }, () => net.connect(c.port, '127.0.0.1'));
+  t.teardown(() => idle.forEach((s) => s.destroy()));
+  await Promise.all(idle.map((s) => new Promise((r) => s.once('connect', r))));
+  const m = c.startMinion('beside');
+  await m.waitEvent('minion_ready', 30_000);
+  const s = await c.client.get<{ admission_queue: number; unauthenticated: number }>('/v1/stats');
+  t.equal(s.unauthenticated, 0, 'none of them reached the loop: no TLS, no plain bytes');
+  t.equal(s.admission_queue, 0, 'nothing waits for a turn');
+  t.ok(idle.every((i) => !i.destroyed), `all ${N} are still held (auth_timeout 600 s)`);
 });
