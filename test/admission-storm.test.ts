@@ -97,5 +97,8 @@ t.test('with the TLS thread idle connections wait in their handshakes there, and
   const s = await c.client.get<{ admission_queue: number; unauthenticated: number }>('/v1/stats');
   t.equal(s.unauthenticated, 0, 'none of them reached the loop: no TLS, no plain bytes');
   t.equal(s.admission_queue, 0, 'nothing waits for a turn');
-  t.ok(idle.every((i) => !i.destroyed), `all ${N} are still held (auth_timeout 600 s)`);
+  t.ok(
+    idle.every((i) => !i.destroyed),
+    `all ${N} are still held (auth_timeout 600 s)`,
+  );
 });

@@ -385,7 +385,13 @@ function minionListener(config: MasterConfig, tls: { cert: string; key: string }
 }
 
 /** Listens for minions (WebSocket on /ws only); the port bound. */
-async function listenMinionChannel(acceptor: MinionAcceptor, server: HttpsServer | HttpServer, hub: MinionHub, config: MasterConfig, log: Logger): Promise<number> {
+async function listenMinionChannel(
+  acceptor: MinionAcceptor,
+  server: HttpsServer | HttpServer,
+  hub: MinionHub,
+  config: MasterConfig,
+  log: Logger,
+): Promise<number> {
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('the minion channel speaks WebSocket on /ws\n');
@@ -399,6 +405,10 @@ async function listenMinionChannel(acceptor: MinionAcceptor, server: HttpsServer
   });
   // after the listen: a failed accept (out of file descriptors) is logged, the master stays up
   acceptor.on('error', (err) => log.warn({ event: 'minion_accept_failed', err: err.message }, 'accepting a minion connection failed'));
+  if (acceptor instanceof TlsThread)
+    acceptor.on('restart', (code: number) =>
+      log.error({ event: 'tls_thread_restarted', code }, `the minion channel's TLS thread stopped (exit code ${code}): started again, its minions reconnect`),
+    );
   const port = (acceptor.address() as AddressInfo).port;
   return port;
 }

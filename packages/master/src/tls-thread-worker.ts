@@ -12,7 +12,13 @@ import type { FromTlsThread, TlsThreadData, ToTlsThread } from './tls-thread-wir
 
 const data = workerData as TlsThreadData;
 const port = parentPort!;
-const context = createSecureContext({ cert: data.cert, key: data.key, minVersion: 'TLSv1.3', ticketKeys: Buffer.from(data.ticketKeys), sessionTimeout: data.sessionTimeout });
+const context = createSecureContext({
+  cert: data.cert,
+  key: data.key,
+  minVersion: 'TLSv1.3',
+  ticketKeys: Buffer.from(data.ticketKeys),
+  sessionTimeout: data.sessionTimeout,
+});
 const open = new Map<number, TLSSocket>();
 let nextId = 1;
 /** Handshakes under way, in all and per source address: a flood of idle connections is refused here, before TLS costs anything. */

@@ -105,7 +105,8 @@ export type TlsThreadOptions = Omit<TlsThreadData, 'port' | 'host' | 'backlog'>;
  * The minion channel's listener with its TLS in a worker thread: handshakes (key exchange, the
  * certificate's signature) and each record's crypto leave the master's event loop, which gets
  * plain bytes per connection. Emits `connection` with a `ThreadSocket`, `refused` with a source
- * address the thread turned away, and `error`.
+ * address the thread turned away, `restart` with the exit code of a thread that died (its
+ * connections closed, a new one listening), and `error`.
  */
 export class TlsThread extends EventEmitter implements MinionAcceptor {
   private worker?: Worker;
@@ -135,7 +136,11 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
         s.closedByThread = true;
         s.destroy();
       }
-      if (this.worker === worker && code !== 0) this.emit('error', new Error(`the minion channel's TLS thread exited (code ${code})`));
+      if (this.worker !== worker) return;
+      // a thread that died (a bug, out of memory) is started again on the same port: the minions reconnect
+      this.worker = undefined;
+      this.emit('restart', code);
+      this.listen({ ...at, port: this.bound?.port ?? at.port }, () => {});
     });
     return this;
   }
@@ -222,7 +227,10 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
     this.flush();
     this.worker = undefined;
     worker.postMessage([{ t: 'close' }] satisfies ToTlsThread[]);
-    void worker.terminate().then(() => done?.());
+    worker.terminate().then(
+      () => done?.(),
+      (err: Error) => done?.(err),
+    );
     return this;
   }
 }

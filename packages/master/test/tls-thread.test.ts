@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { connect as connectTls } from 'node:tls';
-import t from 'tap';
+import t, { type Test } from 'tap';
+import type { Worker } from 'node:worker_threads';
 import { EXPORTER_LABEL } from '@brine/protocol';
 import { rawSession } from '../../../test/helpers/raw-session.js';
 import { inProcessMaster } from './helpers/in-process-master.js';
@@ -80,7 +81,8 @@ t.test('the thread refuses handshakes over max_unauthenticated and closes one th
   t.pass('a minion gets in once the stalled ones are gone');
 });
 
-t.test('bytes cross the thread intact when the loop reads slower than the minion sends', async (t) => {
+/** A TLS thread of its own on a free port, closed after the test. */
+async function startThread(t: Test): Promise<TlsThread> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-tls-thread-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const cert = await ensureCertificate(dir);
@@ -96,6 +98,11 @@ t.test('bytes cross the thread intact when the loop reads slower than the minion
   });
   await new Promise<void>((resolve) => thread.listen({ port: 0, host: '127.0.0.1', backlog: 16 }, resolve));
   t.teardown(() => new Promise<void>((resolve) => thread.close(() => resolve())));
+  return thread;
+}
+
+t.test('bytes cross the thread intact when the loop reads slower than the minion sends', async (t) => {
+  const thread = await startThread(t);
   const accepted = new Promise<ThreadSocket>((resolve) => thread.on('connection', (s) => resolve(s as ThreadSocket)));
   const sent = randomBytes(4 << 20);
   const client = connectTls({ port: thread.address()!.port, host: '127.0.0.1', rejectUnauthorized: false });
@@ -126,4 +133,30 @@ t.test('bytes cross the thread intact when the loop reads slower than the minion
   const echoed = new Promise<Buffer>((resolve) => client.once('data', resolve));
   socket.write('back');
   t.equal((await echoed).toString(), 'back', 'and a write reaches the client');
+});
+
+t.test('a TLS thread that dies is started again on the same port', async (t) => {
+  const thread = await startThread(t);
+  const port = thread.address()!.port;
+  const restarted = new Promise<number>((resolve) => thread.once('restart', resolve));
+  await (thread as unknown as { worker: Worker }).worker.terminate();
+  t.equal(await restarted, 1, 'the exit is told, with its code');
+  const accepted = new Promise<ThreadSocket>((resolve) => thread.on('connection', (s) => resolve(s as ThreadSocket)));
+  // the new thread may still be binding: a refused connect is tried again
+  let client;
+  for (;;) {
+    const c = connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false });
+    const ok = await new Promise<boolean>((resolve) => {
+      c.once('secureConnect', () => resolve(true));
+      c.once('error', () => resolve(false));
+    });
+    if (ok) {
+      client = c;
+      break;
+    }
+  }
+  t.teardown(() => client.destroy());
+  client.write('hello');
+  const socket = await accepted;
+  t.equal(((await new Promise((r) => socket.once('data', r))) as Buffer).toString(), 'hello', 'a new connection on the same port works');
 });
