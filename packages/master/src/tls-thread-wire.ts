@@ -20,6 +20,8 @@ export type FromTlsThread =
   | { t: 'listening'; port: number }
   | { t: 'error'; code: string; message: string; listening: boolean }
   | { t: 'refused'; address: string }
+  /** A connection did not finish its handshake within the time it had (auth_timeout). */
+  | { t: 'timeout'; address: string }
   | { t: 'open'; id: number; address: string; port: number; binding: string; resumed: boolean }
   | { t: 'data'; id: number; data: Uint8Array }
   | { t: 'end'; id: number }

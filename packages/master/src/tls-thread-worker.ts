@@ -64,7 +64,10 @@ function onConnection(raw: Socket): void {
     else perAddress.delete(address);
   };
   raw.setNoDelay(true);
-  const timer = setTimeout(() => raw.destroy(), data.handshakeTimeoutMs);
+  const timer = setTimeout(() => {
+    post({ t: 'timeout', address });
+    raw.destroy();
+  }, data.handshakeTimeoutMs);
   timer.unref();
   const tls = new TLSSocket(raw, { isServer: true, secureContext: context });
   tls.on('error', () => tls.destroy());

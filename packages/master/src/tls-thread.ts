@@ -105,7 +105,7 @@ export type TlsThreadOptions = Omit<TlsThreadData, 'port' | 'host' | 'backlog'>;
  * The minion channel's listener with its TLS in a worker thread: handshakes (key exchange, the
  * certificate's signature) and each record's crypto leave the master's event loop, which gets
  * plain bytes per connection. Emits `connection` with a `ThreadSocket`, `refused` with a source
- * address the thread turned away, `restart` with the exit code of a thread that died (its
+ * address the thread turned away, `timeout` with one whose handshake ran out of time, `restart` with the exit code of a thread that died (its
  * connections closed, a new one listening), and `error`.
  */
 export class TlsThread extends EventEmitter implements MinionAcceptor {
@@ -167,6 +167,9 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
       }
       case 'refused':
         this.emit('refused', msg.address);
+        return;
+      case 'timeout':
+        this.emit('timeout', msg.address);
         return;
       case 'listening':
         this.bound = { port: msg.port, address: host, family: host.includes(':') ? 'IPv6' : 'IPv4' };

@@ -112,7 +112,10 @@ export class UnauthGuard {
     if (acceptor) {
       this.start = (socket) => server.emit('connection', socket);
       acceptor.on('connection', (socket: ChannelSocket) => this.admit(socket));
-      if (acceptor instanceof TlsThread) acceptor.on('refused', (address: string) => this.refused(address));
+      if (acceptor instanceof TlsThread) {
+        acceptor.on('refused', (address: string) => this.refused(address));
+        acceptor.on('timeout', (address: string) => this.timedOut(address));
+      }
       // a slot held by a stalled handshake is let go after a while, so a few idle connections cannot hold the door
       this.sweep = setInterval(() => this.pump(), SLOT_HOLD_MS / 2);
       this.sweep.unref();
@@ -141,6 +144,11 @@ export class UnauthGuard {
     this.warn('unauth_refused', { address }, 'too many unauthenticated connections: refusing new ones');
   }
 
+  private timedOut(address: string): void {
+    this.stats.auth_timeouts++;
+    this.warn('auth_timeout', { address }, `a connection did not authenticate within ${this.limits.authTimeout} s (auth_timeout): closed`);
+  }
+
   private admit(socket: ChannelSocket): void {
     const key = peerKey(socket.remoteAddress, socket.remotePort);
     const address = plainAddress(socket.remoteAddress);
@@ -151,8 +159,7 @@ export class UnauthGuard {
       return;
     }
     const timer = setTimeout(() => {
-      this.stats.auth_timeouts++;
-      this.warn('auth_timeout', { address }, `a connection did not authenticate within ${this.limits.authTimeout} s (auth_timeout): closed`);
+      this.timedOut(address);
       socket.destroy();
     }, this.limits.authTimeout * 1000);
     timer.unref();

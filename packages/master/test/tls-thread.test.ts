@@ -61,6 +61,7 @@ t.test('tls_thread: false keeps the TLS on the loop, and it still works', async 
 t.test('the thread refuses handshakes over max_unauthenticated and closes one that stalls', async (t) => {
   const master = threaded.get();
   const refusedBefore = master.hub.guard.stats.unauth_refused;
+  const timeoutsBefore = master.hub.guard.stats.auth_timeouts;
   const idle: Socket[] = [];
   for (let i = 0; i < 2; i++) {
     const s = connectTcp(master.port, '127.0.0.1');
@@ -75,7 +76,8 @@ t.test('the thread refuses handshakes over max_unauthenticated and closes one th
   t.equal(master.hub.guard.stats.unauth_refused, refusedBefore + 1, 'the refusal is counted in the stats');
   // auth_timeout (1 s) bounds a handshake that never comes
   await Promise.all(idle.map(closed));
-  t.pass('both stalled handshakes were closed');
+  await until(() => master.hub.guard.stats.auth_timeouts >= timeoutsBefore + 2);
+  t.equal(master.hub.guard.stats.auth_timeouts, timeoutsBefore + 2, 'both stalled handshakes were closed, counted as auth timeouts');
   const c = await rawSession(master.port, 'after-flood');
   c.ws.terminate();
   t.pass('a minion gets in once the stalled ones are gone');
