@@ -5,8 +5,7 @@
  * Only Node's own modules: it runs the same from the sources, the build and the release.
  */
 import { createServer as createNetServer, type Socket } from 'node:net';
-import { TLSSocket } from 'node:tls';
-import { createSecureContext } from 'node:tls';
+import { createSecureContext, TLSSocket } from 'node:tls';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FromTlsThread, TlsThreadData, ToTlsThread } from './tls-thread-wire.js';
 
@@ -75,6 +74,7 @@ function onConnection(raw: Socket): void {
     clearTimeout(timer);
     uncount();
   });
+  // the guard on the loop gives it its own auth_timeout from here: a handshake and an authentication each have one
   tls.once('secure', () => {
     clearTimeout(timer);
     uncount();

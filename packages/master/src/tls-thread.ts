@@ -104,9 +104,10 @@ export type TlsThreadOptions = Omit<TlsThreadData, 'port' | 'host' | 'backlog'>;
 /**
  * The minion channel's listener with its TLS in a worker thread: handshakes (key exchange, the
  * certificate's signature) and each record's crypto leave the master's event loop, which gets
- * plain bytes per connection. Emits `connection` with a `ThreadSocket`, `refused` with a source
- * address the thread turned away, `timeout` with one whose handshake ran out of time, `restart` with the exit code of a thread that died (its
- * connections closed, a new one listening), and `error`.
+ * plain bytes per connection. Emits `connection` with a `ThreadSocket`; `refused` with a source
+ * address the thread turned away and `timeout` with one whose handshake ran out of time (the
+ * guard counts both); `restart` with the exit code of a thread that died (its connections
+ * closed, a new one listening); and `error`.
  */
 export class TlsThread extends EventEmitter implements MinionAcceptor {
   private worker?: Worker;
