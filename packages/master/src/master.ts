@@ -6,6 +6,7 @@ import { createServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createLogger, type Logger, type ScheduleEngine } from '@brine/core';
+import { EXPORTER_LABEL } from '@brine/protocol';
 import type { FastifyInstance } from 'fastify';
 import { buildApi, type ApiDeps } from './api.js';
 import type { MasterConfig } from './config.js';
@@ -13,7 +14,6 @@ import { lockDataDir, lockSqliteStore, type HeldLock } from './data-dir-lock.js'
 import { masterErrors } from './errors.js';
 import { EventBus } from './event-bus.js';
 import { TlsThread, type MinionAcceptor } from './tls-thread.js';
-import { EXPORTER_LABEL } from '@brine/protocol';
 import { MinionHub } from './hub.js';
 import { JobManager } from './jobs.js';
 import { KeyManager } from './keys.js';
@@ -317,7 +317,7 @@ function closer(p: {
   };
 }
 
-/** The minion channel's hub on the TLS server, with its limits from the config. */
+/** The minion channel's hub on the minion port's server, with its limits from the config. */
 function minionHub(
   server: HttpsServer | HttpServer,
   config: MasterConfig,

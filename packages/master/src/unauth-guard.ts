@@ -101,10 +101,11 @@ export class UnauthGuard {
   private readonly limits: UnauthLimits;
   private readonly log: Logger;
   /**
-   * With an `acceptor` (a plain TCP server listening with pauseOnConnect, or the TLS thread) the guard admits
-   * connections to the TLS `server` a bounded number at a time: a storm of thousands waits with
-   * its bytes unread instead of every handshake being worked on in the same turn of the event
-   * loop. Without one, it only watches what the TLS server accepts.
+   * With an `acceptor` (a plain TCP server listening with pauseOnConnect, or the TLS thread) the
+   * guard admits connections to `server` a bounded number at a time: a storm of thousands waits
+   * with its bytes unread instead of every handshake (or, from the thread, every upgrade and
+   * authentication) being worked on in the same turn of the event loop. Without one, it only
+   * watches what the TLS server accepts.
    */
   constructor(server: EventEmitter, limits: UnauthLimits, log: Logger, acceptor?: MinionAcceptor) {
     this.limits = limits;
