@@ -4,6 +4,13 @@ import type { AccountStore } from './auth/account-store.js';
 import type { LastHighstate, StateQuery, StateResultRow } from './state-results.js';
 
 /**
+ * How long a turn of the event loop may spend turning a job's stored returns into rows: each
+ * row's return is parsed, and a highstate's is large (2,000 of 20 states each took 110-220 ms of
+ * the loop, most of it JSON.parse and the young collections it caused; bench/fleet.mjs 10000 20).
+ */
+export const RETURNS_TURN_MS = 8;
+
+/**
  * The job/key/event store as one asynchronous interface with two backends: SQLite (embedded, the
  * default) and PostgreSQL (a master cluster). Both run the same schema steps and answer the same
  * queries; `test/store-backends.test.ts` runs one suite against both. Writes that a minion's ack

@@ -16,7 +16,7 @@ import {
   type Raw,
   type ReturnRow,
 } from './store.js';
-import { eventOf, type KeyOp, type MineRow, type ReactorJobRow, type StoredEvent, type StoreBackend } from './store-backend.js';
+import { eventOf, RETURNS_TURN_MS, type KeyOp, type MineRow, type ReactorJobRow, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { jobsQuery, MINE_SQL, mineQuery, mineRowOf, minionsQuery } from './store-queries.js';
 import { redactStoreUrl, refuseStorePassword } from './store-location.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -416,7 +416,15 @@ export class PgStore implements StoreBackend {
     return rows > 0;
   }
   async returnsOf(jid: string): Promise<ReturnRow[]> {
-    return (await this.all('SELECT * FROM returns WHERE jid = ? ORDER BY minion', [jid])).map(returnFromRow);
+    const out: ReturnRow[] = [];
+    let turnStart = performance.now();
+    for (const row of await this.all('SELECT * FROM returns WHERE jid = ? ORDER BY minion', [jid])) {
+      out.push(returnFromRow(row));
+      if (performance.now() - turnStart < RETURNS_TURN_MS) continue;
+      await nextTurn();
+      turnStart = performance.now();
+    }
+    return out;
   }
   async listJobs(q: JobQuery = {}): Promise<Array<JobRow & { returned: number }>> {
     const [sql, params] = jobsQuery(q);

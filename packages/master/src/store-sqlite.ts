@@ -1,7 +1,7 @@
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { StateResultStore, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
 import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionQuery, type MinionRow, type ReturnRow } from './store.js';
-import { eventOf, type KeyOp, type MineRow, type ReactorJobRow, type StoredEvent, type StoreBackend } from './store-backend.js';
+import { eventOf, RETURNS_TURN_MS, type KeyOp, type MineRow, type ReactorJobRow, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { MINE_SQL, mineQuery, mineRowOf } from './store-queries.js';
 import { AccountStore } from './auth/account-store.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -12,13 +12,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
  */
 const ROWS_PER_TURN = 2000;
 
-/**
- * A job's returns are read back a page at a time, pages for at most RETURNS_TURN_MS a turn: each
- * row's return is parsed, and a highstate's is large (2,000 of 20 states each took 110-220 ms of
- * the loop, most of it JSON.parse and the young collections it caused; bench/fleet.mjs 10000 20).
- */
+/** A job's returns are read back this many a page, pages for at most RETURNS_TURN_MS a turn. */
 const RETURNS_PER_PAGE = 100;
-const RETURNS_TURN_MS = 8;
 
 /** The embedded SQLite store behind the backend interface (its batching and checks as they are). */
 export class SqliteBackend implements StoreBackend {
