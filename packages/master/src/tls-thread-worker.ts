@@ -7,7 +7,7 @@
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { createSecureContext, TLSSocket } from 'node:tls';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { FromTlsThread, TlsThreadData, ToTlsThread } from './tls-thread-wire.js';
+import { bytesOf, Outbox, type Batch, type FromTlsThread, type TlsThreadData, type ToTlsThread } from './tls-thread-wire.js';
 
 const data = workerData as TlsThreadData;
 const port = parentPort!;
@@ -24,19 +24,8 @@ let nextId = 1;
 let handshaking = 0;
 const perAddress = new Map<string, number>();
 
-/** What is said in one turn goes as one message: a fleet's frames are thousands a turn. */
-let batch: FromTlsThread[] = [];
-let transfers: ArrayBuffer[] = [];
-function post(msg: FromTlsThread, transfer?: ArrayBuffer): void {
-  if (batch.length === 0) setImmediate(flush);
-  batch.push(msg);
-  if (transfer) transfers.push(transfer);
-}
-function flush(): void {
-  port.postMessage(batch, transfers);
-  batch = [];
-  transfers = [];
-}
+const outbox = new Outbox<FromTlsThread>((batch, transfer) => port.postMessage(batch, transfer));
+const post = (msg: FromTlsThread): void => outbox.add(msg);
 
 function plain(address: string | undefined): string {
   const a = address ?? '';
@@ -90,11 +79,7 @@ function onConnection(raw: Socket): void {
       binding: tls.exportKeyingMaterial(32, data.exporterLabel, Buffer.alloc(0)).toString('base64'),
       resumed: tls.isSessionReused(),
     });
-    tls.on('data', (chunk: Buffer) => {
-      // its own ArrayBuffer, handed over without a second copy
-      const bytes = new Uint8Array(chunk);
-      post({ t: 'data', id, data: bytes }, bytes.buffer);
-    });
+    tls.on('data', (chunk: Buffer) => post({ t: 'data', id, ...outbox.bytes([chunk]) }));
     tls.on('end', () => post({ t: 'end', id }));
     tls.once('close', () => {
       if (open.delete(id)) post({ t: 'close', id });
@@ -102,11 +87,11 @@ function onConnection(raw: Socket): void {
   });
 }
 
-port.on('message', (msgs: ToTlsThread[]) => {
-  for (const msg of msgs) heard(msg);
+port.on('message', (batch: Batch<ToTlsThread>) => {
+  for (const msg of batch.msgs) heard(msg, batch.bytes);
 });
 
-function heard(msg: ToTlsThread): void {
+function heard(msg: ToTlsThread, bytes: Uint8Array): void {
   if (msg.t === 'close') {
     server.close();
     for (const s of open.values()) s.destroy();
@@ -116,7 +101,7 @@ function heard(msg: ToTlsThread): void {
   if (!tls) return;
   switch (msg.t) {
     case 'write':
-      tls.write(msg.data);
+      tls.write(bytesOf(bytes, msg.at, msg.size));
       return;
     case 'pause':
       tls.pause();

@@ -5,7 +5,7 @@ import { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { Worker } from 'node:worker_threads';
 import { installRoot } from '@brine/core';
-import type { FromTlsThread, TlsThreadData, ToTlsThread } from './tls-thread-wire.js';
+import { bytesOf, Outbox, type Batch, type FromTlsThread, type TlsThreadData, type ToTlsThread } from './tls-thread-wire.js';
 
 /** A connection of the minion channel as the hub and the guard see it: a TLS socket, or one whose TLS runs in the TLS thread. */
 export type ChannelSocket = Duplex & { remoteAddress?: string | undefined; remotePort?: number | undefined };
@@ -56,8 +56,8 @@ export class ThreadSocket extends Duplex {
     this.thread.send({ t: 'resume', id: this.id });
   }
 
-  received(bytes: Uint8Array): void {
-    if (this.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) || this.paused) return;
+  received(bytes: Buffer): void {
+    if (this.push(bytes) || this.paused) return;
     this.paused = true;
     this.thread.send({ t: 'pause', id: this.id });
   }
@@ -131,7 +131,7 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
     // the master's servers keep it running; a start that fails is not held up by this thread
     worker.unref();
     this.worker = worker;
-    worker.on('message', (msgs: FromTlsThread[]) => this.heard(msgs, (msg) => this.onMessage(msg, at.host, done)));
+    worker.on('message', (batch: Batch<FromTlsThread>) => this.heard(batch, (msg, bytes) => this.onMessage(msg, bytes, at.host, done)));
     worker.on('error', (err) => this.emit('error', err));
     worker.on('exit', (code) => {
       for (const s of this.sockets.values()) {
@@ -148,11 +148,11 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
   }
 
   /** The thread's batches not yet handled (a batch, and how far into it), in arrival order. */
-  private readonly waiting: Array<{ msgs: FromTlsThread[]; at: number; handle: (msg: FromTlsThread) => void }> = [];
+  private readonly waiting: Array<{ batch: Batch<FromTlsThread>; at: number; handle: (msg: FromTlsThread, bytes: Uint8Array) => void }> = [];
   private nextSlice?: NodeJS.Immediate;
 
-  private heard(msgs: FromTlsThread[], handle: (msg: FromTlsThread) => void): void {
-    this.waiting.push({ msgs, at: 0, handle });
+  private heard(batch: Batch<FromTlsThread>, handle: (msg: FromTlsThread, bytes: Uint8Array) => void): void {
+    this.waiting.push({ batch, at: 0, handle });
     if (!this.nextSlice) this.work();
   }
 
@@ -165,9 +165,9 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
     this.nextSlice = undefined;
     const start = performance.now();
     for (let n = 1; this.waiting.length > 0; n++) {
-      const batch = this.waiting[0]!;
-      batch.handle(batch.msgs[batch.at++]!);
-      if (batch.at === batch.msgs.length) this.waiting.shift();
+      const next = this.waiting[0]!;
+      next.handle(next.batch.msgs[next.at++]!, next.batch.bytes);
+      if (next.at === next.batch.msgs.length) this.waiting.shift();
       if ((n & 15) === 0 && performance.now() - start > SLICE_MS && this.waiting.length > 0) {
         this.nextSlice = setImmediate(() => this.work());
         return;
@@ -175,10 +175,10 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
     }
   }
 
-  private onMessage(msg: FromTlsThread, host: string, listening: () => void): void {
+  private onMessage(msg: FromTlsThread, bytes: Uint8Array, host: string, listening: () => void): void {
     switch (msg.t) {
       case 'data':
-        return this.sockets.get(msg.id)?.received(msg.data);
+        return this.sockets.get(msg.id)?.received(bytesOf(bytes, msg.at, msg.size));
       case 'open': {
         const socket = new ThreadSocket(this, msg);
         this.sockets.set(msg.id, socket);
@@ -213,34 +213,15 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
     }
   }
 
-  /** What is said in one turn goes as one message: a publish writes to thousands of connections at once. */
-  private batch: ToTlsThread[] = [];
-  private transfers: ArrayBuffer[] = [];
+  private readonly outbox = new Outbox<ToTlsThread>((batch, transfer) => this.worker?.postMessage(batch, transfer));
 
-  send(msg: ToTlsThread, transfer?: ArrayBuffer): void {
-    if (!this.worker) return;
-    if (this.batch.length === 0) setImmediate(() => this.flush());
-    this.batch.push(msg);
-    if (transfer) this.transfers.push(transfer);
+  send(msg: ToTlsThread): void {
+    if (this.worker) this.outbox.add(msg);
   }
 
-  private flush(): void {
-    this.worker?.postMessage(this.batch, this.transfers);
-    this.batch = [];
-    this.transfers = [];
-  }
-
-  /** Copies the chunks into one buffer of their own and hands it over (no second copy). */
+  /** Queues the chunks' bytes for the thread (copied once, into the turn's batch). */
   write(id: number, chunks: Buffer[]): void {
-    let size = 0;
-    for (const c of chunks) size += c.length;
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) {
-      bytes.set(c, at);
-      at += c.length;
-    }
-    this.send({ t: 'write', id, data: bytes }, bytes.buffer);
+    if (this.worker) this.outbox.add({ t: 'write', id, ...this.outbox.bytes(chunks) });
   }
 
   forget(id: number): void {
@@ -257,11 +238,11 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
       done?.();
       return this;
     }
-    this.flush();
+    this.outbox.flush();
     this.worker = undefined;
     if (this.nextSlice) clearImmediate(this.nextSlice);
     this.waiting.length = 0;
-    worker.postMessage([{ t: 'close' }] satisfies ToTlsThread[]);
+    worker.postMessage({ msgs: [{ t: 'close' }], bytes: new Uint8Array(0) } satisfies Batch<ToTlsThread>);
     worker.terminate().then(
       () => done?.(),
       (err: Error) => done?.(err),
