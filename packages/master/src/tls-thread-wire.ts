@@ -9,6 +9,8 @@ export interface TlsThreadData {
   port: number;
   host: string;
   backlog: number;
+  /** The first connection's number: each thread started numbers its own, so none is taken for another's. */
+  firstId: number;
   /** A connection that has not finished its handshake by then is closed. */
   handshakeTimeoutMs: number;
   /** Handshakes under way at once, in all and from one source address; more are closed on arrival. */

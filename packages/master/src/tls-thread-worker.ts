@@ -19,7 +19,7 @@ const context = createSecureContext({
   sessionTimeout: data.sessionTimeout,
 });
 const open = new Map<number, TLSSocket>();
-let nextId = 1;
+let nextId = data.firstId;
 /** Handshakes under way, in all and per source address: a flood of idle connections is refused here, before TLS costs anything. */
 let handshaking = 0;
 const perAddress = new Map<string, number>();

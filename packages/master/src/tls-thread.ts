@@ -102,7 +102,7 @@ export class ThreadSocket extends Duplex {
 /** The loop's time a turn for the thread's messages (the frame inbox then takes its own slice). */
 const SLICE_MS = 5;
 
-export type TlsThreadOptions = Omit<TlsThreadData, 'port' | 'host' | 'backlog'>;
+export type TlsThreadOptions = Omit<TlsThreadData, 'port' | 'host' | 'backlog' | 'firstId'>;
 
 /**
  * The minion channel's listener with its TLS in a worker thread: handshakes (key exchange, the
@@ -117,6 +117,8 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
   private readonly sockets = new Map<number, ThreadSocket>();
   private readonly options: TlsThreadOptions;
   private bound?: AddressInfo;
+  /** Threads started so far. */
+  private started = 0;
 
   constructor(options: TlsThreadOptions) {
     super();
@@ -126,7 +128,10 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
   listen(at: { port: number; host: string; backlog: number }, done: () => void): this {
     const fromSource = import.meta.url.endsWith('.ts');
     const entry = path.join(installRoot(), 'packages', 'master', fromSource ? 'src/tls-thread-worker.ts' : 'dist/tls-thread-worker.js');
-    const data: TlsThreadData = { ...this.options, ...at };
+    // a restarted thread's connections are numbered apart: a write still queued for one of the
+    // dead thread's connections must not reach a new one
+    this.started++;
+    const data: TlsThreadData = { ...this.options, ...at, firstId: this.started * 2 ** 32 };
     const worker = new Worker(entry, { workerData: data, name: 'brine-tls' });
     // the master's servers keep it running; a start that fails is not held up by this thread
     worker.unref();
@@ -139,6 +144,8 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
         s.destroy();
       }
       if (this.worker !== worker) return;
+      // what the dead thread said and the loop has not handled is about connections now closed
+      this.waiting.length = 0;
       // a thread that died (a bug, out of memory) is started again on the same port: the minions reconnect
       this.worker = undefined;
       this.emit('restart', code);

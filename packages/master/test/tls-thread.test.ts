@@ -140,9 +140,17 @@ t.test('bytes cross the thread intact when the loop reads slower than the minion
 t.test('a TLS thread that dies is started again on the same port', async (t) => {
   const thread = await startThread(t);
   const port = thread.address()!.port;
+  const first = new Promise<ThreadSocket>((resolve) => thread.once('connection', (s) => resolve(s as ThreadSocket)));
+  const before = connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false });
+  before.on('error', () => {});
+  t.teardown(() => before.destroy());
+  const old = await first;
+  const oldClosed = new Promise((resolve) => old.once('close', resolve));
   const restarted = new Promise<number>((resolve) => thread.once('restart', resolve));
   await (thread as unknown as { worker: Worker }).worker.terminate();
   t.equal(await restarted, 1, 'the exit is told, with its code');
+  await oldClosed;
+  t.pass("the dead thread's connection is closed on the loop too");
   const accepted = new Promise<ThreadSocket>((resolve) => thread.on('connection', (s) => resolve(s as ThreadSocket)));
   // the new thread may still be binding: a refused connect is tried again
   let client;
@@ -161,4 +169,5 @@ t.test('a TLS thread that dies is started again on the same port', async (t) => 
   client.write('hello');
   const socket = await accepted;
   t.equal(((await new Promise((r) => socket.once('data', r))) as Buffer).toString(), 'hello', 'a new connection on the same port works');
+  t.not(socket.id, old.id, "the new thread's connections are numbered apart from the dead one's (a queued write cannot reach them)");
 });
