@@ -2,6 +2,7 @@ import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { isIPv4, type BlockList } from 'node:net';
 import { globMatch } from '@brine/compiler';
 import type { KeyState, KeyStateMsg } from '@brine/protocol';
+import { plainAddress } from './plain-address.js';
 import { parseNetworks } from './config.js';
 import { masterErrors } from './errors.js';
 import type { EventBus } from './event-bus.js';
@@ -99,7 +100,7 @@ export class KeyManager {
   /** Is this peer address inside one of the autosign networks? */
   private inNetworks(address?: string): boolean {
     if (!address || !this.opts.autosignNetworks?.length) return false;
-    const a = address.startsWith('::ffff:') ? address.slice(7) : address;
+    const a = plainAddress(address);
     return this.networks.check(a, isIPv4(a) ? 'ipv4' : 'ipv6');
   }
 

@@ -2,11 +2,13 @@
  * The minion channel's TLS, in a thread of its own (`tls_thread: true`): this thread listens on
  * the minion port, does every handshake and every record's crypto, and hands the master's event
  * loop plain bytes over its message port, one numbered connection at a time (tls-thread.ts).
- * Only Node's own modules: it runs the same from the sources, the build and the release.
+ * Only Node's own modules and two small ones of its own: it runs the same from the sources, the
+ * build and the release.
  */
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { createSecureContext, TLSSocket } from 'node:tls';
 import { parentPort, workerData } from 'node:worker_threads';
+import { plainAddress } from './plain-address.js';
 import { bytesOf, Outbox, type Batch, type FromTlsThread, type TlsThreadData, type ToTlsThread } from './tls-thread-wire.js';
 
 const data = workerData as TlsThreadData;
@@ -27,13 +29,8 @@ const perAddress = new Map<string, number>();
 const outbox = new Outbox<FromTlsThread>((batch, transfer) => port.postMessage(batch, transfer));
 const post = (msg: FromTlsThread): void => outbox.add(msg);
 
-function plain(address: string | undefined): string {
-  const a = address ?? '';
-  return a.startsWith('::ffff:') ? a.slice(7) : a;
-}
-
 function onConnection(raw: Socket): void {
-  const address = plain(raw.remoteAddress);
+  const address = plainAddress(raw.remoteAddress);
   const fromHere = perAddress.get(address) ?? 0;
   if (handshaking >= data.maxHandshakes || fromHere >= data.maxPerAddress) {
     post({ t: 'refused', address });

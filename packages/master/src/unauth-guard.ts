@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Logger } from '@brine/core';
 import { Fifo } from './fifo.js';
+import { plainAddress } from './plain-address.js';
 import { TlsThread, type ChannelSocket, type MinionAcceptor } from './tls-thread.js';
 
 export interface UnauthLimits {
@@ -66,11 +67,6 @@ const SLOT_HOLD_MS = 1000;
 /** The key of a connection on both its TCP and its TLS socket (the TLS one proxies the TCP one). */
 export function peerKey(address: string | undefined, port: number | undefined): string {
   return `${address ?? ''}:${port ?? ''}`;
-}
-
-function plainAddress(address: string | undefined): string {
-  const a = address ?? '';
-  return a.startsWith('::ffff:') ? a.slice(7) : a;
 }
 
 /**
