@@ -157,4 +157,11 @@ export const PG_MIGRATIONS: string[] = [
   `,
   // 8: operators, their API tokens (hashed) and the audit trail (issue 27)
   ACCOUNTS_SCHEMA('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'),
+  // 9: returns keep only their key (jid, minion): every read of returns is by job, or by job and
+  // minion. The indexes by minion and by success were never read, and each took a write per
+  // return at a random place of the file: a fleet's returns committed 2.5x slower with them
+  `
+  DROP INDEX IF EXISTS returns_minion;
+  DROP INDEX IF EXISTS returns_failed;
+  `,
 ];

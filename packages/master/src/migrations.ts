@@ -168,4 +168,11 @@ export const MIGRATIONS: string[] = [
   `,
   // 8: operators, their API tokens (hashed) and the audit trail (issue 27)
   ACCOUNTS_SCHEMA('INTEGER PRIMARY KEY AUTOINCREMENT'),
+  // 9: returns keep only their key (jid, minion): every read of returns is by job, or by job and
+  // minion. The indexes by minion and by success were never read, and each took a write per
+  // return at a random place of the file: a fleet's returns committed 2.5x slower with them
+  `
+  DROP INDEX IF EXISTS returns_minion;
+  DROP INDEX IF EXISTS returns_failed;
+  `,
 ];

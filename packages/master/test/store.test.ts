@@ -94,6 +94,22 @@ t.test('the schema survives reopening (migrations run once)', async (t) => {
   s2.close();
 });
 
+t.test("returns are indexed by their key alone: a fleet's returns cost no write at a random place besides it", async (t) => {
+  const store = tmpStore(t);
+  const indexes = (store.db.pragma('index_list(returns)') as Array<{ name: string; origin: string }>).map((i) => `${i.name} (${i.origin})`);
+  t.same(indexes, ['sqlite_autoindex_returns_1 (pk)'], 'only the (jid, minion) key: every read of returns is by job');
+  // every query of returns the master makes is answered through that key
+  const plans = [
+    ['SELECT * FROM returns WHERE jid = ? AND minion > ? ORDER BY minion LIMIT ?', ['j', '', 100]],
+    ['SELECT count(*) AS n FROM returns WHERE jid = ?', ['j']],
+    ['SELECT 1 FROM returns r WHERE r.jid = ? AND r.minion = ?', ['j', 'm']],
+  ] as const;
+  for (const [sql, params] of plans) {
+    const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+    t.match(plan, /USING (COVERING )?INDEX sqlite_autoindex_returns_1/, sql);
+  }
+});
+
 t.test('a state result sent twice (a minion resending its spool) is stored once', async (t) => {
   const store = tmpStore(t);
   const jid = '20250304050607089000';
