@@ -1,4 +1,5 @@
 import { globMatch } from '@brine/compiler';
+import { isoNow } from './iso-now.js';
 import type { StoreBackend } from './store-backend.js';
 
 export interface BusEvent {
@@ -34,7 +35,7 @@ export class EventBus {
   }
 
   fire(tag: string, data: unknown, once?: string): void {
-    const ev: BusEvent = { tag, data, stamp: new Date().toISOString(), ...(once !== undefined ? { once } : {}) };
+    const ev: BusEvent = { tag, data, stamp: isoNow(), ...(once !== undefined ? { once } : {}) };
     this.counts.fired++;
     this.store.insertEvent(tag, data).then(
       () => {

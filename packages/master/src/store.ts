@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { KeyState, RetMsg } from '@brine/protocol';
 import { masterErrors } from './errors.js';
 import { MIGRATIONS } from './migrations.js';
+import { isoNow } from './iso-now.js';
 import { jobsQuery, minionsQuery, type JobQuery, type MinionQuery } from './store-queries.js';
 import { WalCheckpointer } from './store-checkpoint.js';
 
@@ -419,12 +420,12 @@ export class MasterStore {
   // ---- minions -----------------------------------------------------------------------
 
   saveGrains(minion: string, grains: Record<string, unknown>, after?: () => void): void {
-    const now = new Date().toISOString();
+    const now = isoNow();
     this.enqueue(() => this.stmts.minionUpsert.run(minion, JSON.stringify(grains), now, now), after);
   }
 
   touchMinion(minion: string, after?: () => void): void {
-    const now = new Date().toISOString();
+    const now = isoNow();
     this.enqueue(() => this.stmts.minionSeen.run(now, minion), after);
   }
 
@@ -503,7 +504,7 @@ export class MasterStore {
           JSON.stringify(ret.return ?? null),
           ret.started,
           ret.finished,
-          new Date().toISOString(),
+          isoNow(),
         );
         inserted = info.changes > 0;
       },
@@ -534,7 +535,7 @@ export class MasterStore {
   origin: string | null = null;
 
   insertEvent(tag: string, data: unknown, after?: () => void): void {
-    const now = new Date().toISOString();
+    const now = isoNow();
     // serialised here: data that cannot be must fail this call, not every later write batch
     const json = JSON.stringify(data ?? null);
     this.enqueue(() => this.stmts.eventInsert.run(tag, json, now, this.origin), after);
