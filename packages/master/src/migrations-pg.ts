@@ -159,7 +159,8 @@ export const PG_MIGRATIONS: string[] = [
   ACCOUNTS_SCHEMA('BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY'),
   // 9: returns keep only their key (jid, minion): every read of returns is by job, or by job and
   // minion. The indexes by minion and by success were never read, and each took a write per
-  // return at a random place of the file: a fleet's returns committed 2.5x slower with them
+  // return at a random place of the file: 10,000 returns committed 300 at a time took 2.5x as
+  // long with them (SQLite alone); a ping of 10,000 minions, the master's commits 30% longer
   `
   DROP INDEX IF EXISTS returns_minion;
   DROP INDEX IF EXISTS returns_failed;
