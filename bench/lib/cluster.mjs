@@ -102,7 +102,17 @@ export async function measured(master, fn) {
   const workersS = (master.workersCpu() - workers0) / 1000;
   const loop = await master.loopMax();
   const storeWriteMs = (loop.storeWriteMs ?? 0) - store0;
-  return { out, ms, cpuS: (master.cpu() - cpu0) / 1000, workersS, loopMs: loop.wall, loopActiveMs: loop.active, loopCpuMs: loop.cpu, loopGcMs: loop.gc, storeWriteMs };
+  return {
+    out,
+    ms,
+    cpuS: (master.cpu() - cpu0) / 1000,
+    workersS,
+    loopMs: loop.wall,
+    loopActiveMs: loop.active,
+    loopCpuMs: loop.cpu,
+    loopGcMs: loop.gc,
+    storeWriteMs,
+  };
 }
 
 /** SIGKILLs a master started by startMaster; resolves once it is gone. */
