@@ -3,6 +3,7 @@
 //   connect_ms      first start() to every agent authenticated and its grains stored
 //   first_ready_ms / all_ready_ms   first start() to the first / last agent's welcome
 //   ping_ms, ping2_ms   test.ping published to every return stored (the API's wait resolves after commit)
+//   pings_ms, pings_master_cpu_ms   with BENCH_PINGS=n: every ping, and the master's CPU time in each
 //   master_rss_mb, master_rss_kb_per_minion   the master's RSS after connect, and its growth per minion
 //   master_cpu_s    the master's CPU time (user + system) during connect and during the pings
 //   store_commit_ms the time the master's store took to commit, during connect and during the pings
@@ -77,13 +78,22 @@ const rss1 = master.rss();
 const connected = await agents.stats();
 const hubStats = await master.client.get('/v1/stats');
 const pings = [];
+const pingsCpu = [];
 const ping = await measured(master, async () => {
   if (process.env.BENCH_TIMELINE === '1') console.error(`ping_start_monotonic_s ${Number(process.hrtime.bigint()) / 1e9}`);
+  let cpu = master.cpu();
+  const cpuOfPing = () => {
+    const now = master.cpu();
+    pingsCpu.push(Math.round(now - cpu));
+    cpu = now;
+  };
   const p1 = performance.now();
   const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
   const pingMs = performance.now() - p1;
+  cpuOfPing();
   const res2 = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
   const ping2Ms = performance.now() - p1 - pingMs;
+  cpuOfPing();
   // BENCH_PINGS=n: n pings in all (the first two as ping_ms and ping2_ms; every one in pings_ms): a
   // master warmed up by the ones before, and a spread to compare within one run
   for (let i = 2; i < Number(process.env.BENCH_PINGS ?? 2); i++) {
@@ -91,6 +101,7 @@ const ping = await measured(master, async () => {
     const p = performance.now();
     await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
     pings.push(Math.round(performance.now() - p));
+    cpuOfPing();
   }
   if (process.env.BENCH_TIMELINE === '1') console.error(`ping_end_monotonic_s ${Number(process.hrtime.bigint()) / 1e9}`);
   return { res, res2, pingMs, ping2Ms };
@@ -106,7 +117,7 @@ console.log(
     all_ready_ms: Math.round(ready.last - t0),
     ping_ms: Math.round(ping.out.pingMs),
     ping2_ms: Math.round(ping.out.ping2Ms),
-    ...(pings.length > 0 ? { pings_ms: [Math.round(ping.out.pingMs), Math.round(ping.out.ping2Ms), ...pings] } : {}),
+    ...(pings.length > 0 ? { pings_ms: [Math.round(ping.out.pingMs), Math.round(ping.out.ping2Ms), ...pings], pings_master_cpu_ms: pingsCpu } : {}),
     returns: Object.keys(ping.out.res.returns).length,
     returns2: Object.keys(ping.out.res2.returns).length,
     missing: ping.out.res.missing.length + ping.out.res2.missing.length,
