@@ -8,6 +8,8 @@
 //                         compile_workers_cpu_ms: its compile worker processes')
 //   master_rss_mb         master RSS after the job
 //   event_loop_max_block_ms   the master's longest event-loop block during the job (/metrics)
+//   report_ms             the job's report of N returns read back (GET /v1/jobs/:jid); beside it the
+//                         master's CPU time and longest block in that read
 //   second_run_ms         the same again (compile cache warm, nothing changed in the tree;
 //                         BENCH_SECOND_RUN=0 skips it)
 // Usage: node bench/fleet.mjs [N] [S] [--procs K]   (defaults 500, 50 and 1; BENCH_PROCS works too)
@@ -80,9 +82,21 @@ async function run() {
   });
   const { res, rows } = out;
   const failed = Object.values(res.returns).filter((r) => !r.success).length;
-  return { ms, rows, cpuMs: cpuS * 1000, workersMs: workersS * 1000, loopMs, returns: Object.keys(res.returns).length, failed, missing: res.missing.length };
+  return {
+    jid: res.jid,
+    ms,
+    rows,
+    cpuMs: cpuS * 1000,
+    workersMs: workersS * 1000,
+    loopMs,
+    returns: Object.keys(res.returns).length,
+    failed,
+    missing: res.missing.length,
+  };
 }
 const first = await run();
+// the finished job's report read back through the API, as `brine jobs show` does
+const report = await measured(master, () => client.get(`/v1/jobs/${first.jid}`));
 const second = process.env.BENCH_SECOND_RUN === '0' ? undefined : await run();
 const stats = await client.get('/v1/stats');
 
@@ -104,6 +118,9 @@ console.log(
     compile_workers_cpu_ms: Math.round(first.workersMs),
     master_rss_mb: Math.round(rss() / 1024),
     event_loop_max_block_ms: first.loopMs,
+    report_ms: Math.round(report.ms),
+    report_master_cpu_ms: Math.round(report.cpuS * 1000),
+    report_event_loop_max_block_ms: report.loopMs,
     second_run_ms: second && Math.round(second.ms),
     second_run_cpu_ms: second && Math.round(second.cpuMs),
     second_run_event_loop_max_block_ms: second?.loopMs,

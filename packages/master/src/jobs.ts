@@ -8,7 +8,7 @@ import type { MinionHub, Session } from './hub.js';
 import { JidGenerator } from './jid.js';
 import type { KeyManager } from './keys.js';
 import { isHighstateJob, normalizeResult } from './state-results.js';
-import type { JobRow, ReturnRow } from './store.js';
+import { parseStoredReturn, type JobRow, type ReturnRow, type StoredReturn } from './store.js';
 import type { StoreBackend } from './store-backend.js';
 import type { ClusterLink } from './cluster.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -35,10 +35,14 @@ export interface MissingMinion {
   reason: 'no response' | 'not connected';
 }
 
-export interface JobReport {
+/** A minion's return in a report: what it sent and when it was stored. */
+export type ReportedReturn = Omit<ReturnRow, 'jid' | 'minion'>;
+
+/** `R`: how each return is held (parsed, or as the JSON text a reply splices in: routes/report-json.ts). */
+export interface JobReport<R = ReportedReturn> {
   jid: string;
   job: JobRow;
-  returns: Record<string, Omit<ReturnRow, 'jid' | 'minion'>>;
+  returns: Record<string, R>;
   missing: MissingMinion[];
   done: boolean;
   /** While it runs: the states each minion's compile planned (the console's "x of N states"). */
@@ -521,6 +525,12 @@ export class JobManager {
 
   /** Resolves when every sent minion has returned, or after `timeoutSec`. */
   async wait(jid: string, timeoutSec: number): Promise<JobReport> {
+    await this.settled(jid, timeoutSec);
+    return (await this.report(jid))!;
+  }
+
+  /** Resolves when every sent minion has returned, or after `timeoutSec`, with its returns committed. */
+  async settled(jid: string, timeoutSec: number): Promise<void> {
     const live = this.live.get(jid);
     if (live && (live.pending.size > 0 || this.queued(live) > 0)) {
       await new Promise<void>((resolve) => {
@@ -534,17 +544,21 @@ export class JobManager {
     }
     // returns committed in the same tick as the last one must be visible to the report
     await this.deps.store.flush();
-    return (await this.report(jid))!;
   }
 
-  async report(jid: string): Promise<JobReport | null> {
+  report(jid: string): Promise<JobReport | null> {
+    return this.reportAs(jid, (r) => {
+      const { jid: _j, minion: _m, ...rest } = parseStoredReturn(r);
+      return rest;
+    });
+  }
+
+  /** The report with each return as `each` makes it from the stored row. */
+  async reportAs<R>(jid: string, each: (r: StoredReturn) => R): Promise<JobReport<R> | null> {
     const job = await this.deps.store.getJob(jid);
     if (!job) return null;
-    const returns: JobReport['returns'] = {};
-    for (const r of await this.deps.store.returnsOf(jid)) {
-      const { jid: _j, minion, ...rest } = r;
-      returns[minion] = rest;
-    }
+    const returns: Record<string, R> = {};
+    for (const [minion, r] of await this.deps.store.returnsAs(jid, (r) => [r.minion, each(r)] as const)) returns[minion] = r;
     const live = this.live.get(jid);
     const missing: MissingMinion[] = job.expected
       .filter((m) => !(m in returns))

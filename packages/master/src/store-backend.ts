@@ -1,12 +1,13 @@
-import type { JobQuery, JobRow, KeyRow, MinionQuery, MinionRow, ReturnRow } from './store.js';
+import type { JobQuery, JobRow, KeyRow, MinionQuery, MinionRow, ReturnRow, StoredReturn } from './store.js';
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import type { AccountStore } from './auth/account-store.js';
 import type { LastHighstate, StateQuery, StateResultRow } from './state-results.js';
 
 /**
- * How long a turn of the event loop may spend turning a job's stored returns into rows: each
- * row's return is parsed, and a highstate's is large (2,000 of 20 states each took 110-220 ms of
- * the loop, most of it JSON.parse and the young collections it caused; bench/fleet.mjs 10000 20).
+ * How long a turn of the event loop may spend turning a job's stored returns into rows: an
+ * in-process reader parses each return, and a highstate's is large (2,000 of 20 states each took
+ * 110-220 ms of the loop, most of it JSON.parse and the young collections it caused;
+ * bench/fleet.mjs 10000 20). A reply keeps the stored text instead (returnEntryJson).
  */
 export const RETURNS_TURN_MS = 8;
 
@@ -50,6 +51,8 @@ export interface StoreBackend {
   /** Resolves once committed: true when stored now, false when that minion's return was already there. */
   insertReturn(ret: Omit<ReturnRow, 'stored_at'>): Promise<boolean>;
   returnsOf(jid: string): Promise<ReturnRow[]>;
+  /** A job's returns by minion, each as stored and turned into what the caller keeps (between turns). */
+  returnsAs<R>(jid: string, each: (r: StoredReturn) => R): Promise<R[]>;
   listJobs(q?: JobQuery): Promise<Array<JobRow & { returned: number }>>;
 
   /** Resolves once committed; a run number stored before is kept as it was (exactly once). */

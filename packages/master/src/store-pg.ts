@@ -7,7 +7,8 @@ import { LAST_HIGHSTATES_SQL, rowOf, stateQuerySql, stateResultValues, type Last
 import {
   jobFromRow,
   minionFromRow,
-  returnFromRow,
+  parseStoredReturn,
+  storedReturnFromRow,
   type JobQuery,
   type JobRow,
   type KeyRow,
@@ -15,6 +16,7 @@ import {
   type MinionRow,
   type Raw,
   type ReturnRow,
+  type StoredReturn,
 } from './store.js';
 import { eventOf, RETURNS_TURN_MS, type KeyOp, type MineRow, type ReactorJobRow, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { jobsQuery, MINE_SQL, mineQuery, mineRowOf, minionsQuery } from './store-queries.js';
@@ -415,11 +417,14 @@ export class PgStore implements StoreBackend {
     );
     return rows > 0;
   }
-  async returnsOf(jid: string): Promise<ReturnRow[]> {
-    const out: ReturnRow[] = [];
+  returnsOf(jid: string): Promise<ReturnRow[]> {
+    return this.returnsAs(jid, parseStoredReturn);
+  }
+  async returnsAs<R>(jid: string, each: (r: StoredReturn) => R): Promise<R[]> {
+    const out: R[] = [];
     let turnStart = performance.now();
     for (const row of await this.all('SELECT * FROM returns WHERE jid = ? ORDER BY minion', [jid])) {
-      out.push(returnFromRow(row));
+      out.push(each(storedReturnFromRow(row)));
       if (performance.now() - turnStart < RETURNS_TURN_MS) continue;
       await nextTurn();
       turnStart = performance.now();

@@ -1,6 +1,16 @@
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { StateResultStore, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
-import { MasterStore, type JobQuery, type JobRow, type KeyRow, type MinionQuery, type MinionRow, type ReturnRow } from './store.js';
+import {
+  MasterStore,
+  type JobQuery,
+  type JobRow,
+  type KeyRow,
+  type MinionQuery,
+  type MinionRow,
+  type ReturnRow,
+  type StoredReturn,
+  parseStoredReturn,
+} from './store.js';
 import { eventOf, RETURNS_TURN_MS, type KeyOp, type MineRow, type ReactorJobRow, type StoredEvent, type StoreBackend } from './store-backend.js';
 import { MINE_SQL, mineQuery, mineRowOf } from './store-queries.js';
 import { AccountStore } from './auth/account-store.js';
@@ -112,13 +122,18 @@ export class SqliteBackend implements StoreBackend {
   insertReturn(ret: Omit<ReturnRow, 'stored_at'>): Promise<boolean> {
     return new Promise((resolve) => this.store.insertReturn(ret, resolve));
   }
-  async returnsOf(jid: string): Promise<ReturnRow[]> {
-    const out: ReturnRow[] = [];
+  returnsOf(jid: string): Promise<ReturnRow[]> {
+    return this.returnsAs(jid, parseStoredReturn);
+  }
+  async returnsAs<R>(jid: string, each: (r: StoredReturn) => R): Promise<R[]> {
+    const out: R[] = [];
+    let after = '';
     let turnStart = performance.now();
     for (;;) {
-      const page = this.store.returnsPage(jid, out.length ? out[out.length - 1]!.minion : '', RETURNS_PER_PAGE);
-      for (const r of page) out.push(r);
+      const page = this.store.returnsPage(jid, after, RETURNS_PER_PAGE);
+      for (const r of page) out.push(each(r));
       if (page.length < RETURNS_PER_PAGE) return out;
+      after = page[page.length - 1]!.minion;
       if (performance.now() - turnStart < RETURNS_TURN_MS) continue;
       await nextTurn();
       turnStart = performance.now();

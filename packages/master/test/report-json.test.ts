@@ -1,5 +1,6 @@
 import t from 'tap';
-import { reportJson, reportStream } from '../src/routes/report-json.js';
+import { reportJson, reportStream, returnEntryJson } from '../src/routes/report-json.js';
+import { parseStoredReturn, type StoredReturn } from '../src/store.js';
 
 const report = (n: number) => ({
   jid: '20261127123456789012',
@@ -42,4 +43,45 @@ t.test('the stream a reply sends carries the same text, in pieces', async (t) =>
   }
   t.ok(pieces > 2, `${pieces} pieces`);
   t.same(JSON.parse(text), r);
+});
+
+t.test('returns spliced in as stored read exactly as the parsed ones serialised', async (t) => {
+  const stored: StoredReturn[] = [
+    {
+      jid: 'j',
+      minion: 'a',
+      fun: 'state.apply',
+      success: true,
+      retcode: 0,
+      returnJson: JSON.stringify({ 'file_|-x_|-/x_|-managed': { result: true, comment: 'é "q"\n', changes: { diff: '+1' } } }),
+      started: 's',
+      finished: 'f',
+      stored_at: 't',
+    },
+    { jid: 'j', minion: 'b"\\', fun: 'test.ping', success: false, retcode: 2, returnJson: 'null', started: 's2', finished: 'f2', stored_at: 't2' },
+    {
+      jid: 'j',
+      minion: 'c',
+      fun: 'cmd.run',
+      success: true,
+      retcode: 0,
+      returnJson: JSON.stringify(['x', 1.5, -0, { k: [] }]),
+      started: 's',
+      finished: 'f',
+      stored_at: 't',
+    },
+  ];
+  const body = <R>(each: (r: StoredReturn) => R) => ({
+    jid: 'j',
+    returns: Object.fromEntries(stored.map((r) => [r.minion, each(r)])),
+    missing: [],
+    done: true,
+  });
+  const parsed = await reportJson(
+    body((r) => {
+      const { jid: _j, minion: _m, ...rest } = parseStoredReturn(r);
+      return rest;
+    }),
+  );
+  t.equal(await reportJson(body(returnEntryJson)), parsed);
 });

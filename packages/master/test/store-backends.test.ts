@@ -166,6 +166,11 @@ for (const [kind, open] of backends) {
       [['web1', true, { a: 1 }]],
     );
     t.same(
+      await s.returnsAs('20250101000000000001', (r) => [r.minion, r.returnJson]),
+      [['web1', '{"a":1}']],
+      'a return as stored: its value the JSON text it was written as',
+    );
+    t.same(
       (await s.listJobs()).map((j) => [j.jid, j.returned]),
       [
         ['20260101000000000002', 0],

@@ -4,7 +4,7 @@ import { masterErrors } from '../errors.js';
 import { auditNote, checkPublish, forbidden, identityOf, mayJobs, seer } from '../auth/access.js';
 import type { JobManager } from '../jobs.js';
 import type { StoreBackend } from '../store-backend.js';
-import { reportStream } from './report-json.js';
+import { returnEntryJson, reportStream } from './report-json.js';
 import { anyValue, jidParam, obj, responses, str, strList } from './schemas.js';
 
 export interface JobRouteDeps {
@@ -137,7 +137,8 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
       });
       auditNote(req, { jid: published.jid });
       if (!b.wait) return { ...published, timeout, done: false };
-      const done = await deps.jobs.wait(published.jid, b.batch !== undefined ? 86400 : timeout);
+      await deps.jobs.settled(published.jid, b.batch !== undefined ? 86400 : timeout);
+      const done = (await deps.jobs.reportAs(published.jid, returnEntryJson))!;
       return reply.type(JSON_TYPE).send(reportStream({ ...published, timeout, ...done }));
     },
   );
@@ -181,7 +182,8 @@ export async function jobRoutes(app: FastifyInstance, deps: JobRouteDeps): Promi
     async (req, reply) => {
       const { jid } = req.params as { jid: string };
       const { wait } = req.query as { wait?: number };
-      const found = wait ? await deps.jobs.wait(jid, wait) : await deps.jobs.report(jid);
+      if (wait) await deps.jobs.settled(jid, wait);
+      const found = await deps.jobs.reportAs(jid, returnEntryJson);
       if (!found) throw masterErrors.make('BRINE_ERR_MASTER_NOT_FOUND', { what: `job ${jid}` });
       if (!mayJobs(req)) {
         const sees = seer(req, (id) => deps.hub.grainsOf(id));
