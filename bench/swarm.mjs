@@ -27,6 +27,8 @@
 // BENCH_AGENT_NICE=19: agents at that niceness, so the master has a core whenever it is runnable,
 // as with minions on other hosts.
 // With --storm (or BENCH_STORM=1), then a reconnect storm and a second line: see bench/lib/storm.mjs.
+// Last, a line for the agents all leaving at once: the time until the master counts no minion
+// connected, its CPU then and its longest event-loop block (leave_*).
 // Usage: node bench/swarm.mjs [N] [--procs K] [--storm]   (defaults 1000 and 1; BENCH_MINIONS and
 // BENCH_PROCS work too). Thousands of agents need K > 1: one process holds about 4 descriptors per agent.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -86,6 +88,7 @@ const ping = await measured(master, async () => {
     const now = master.cpu();
     pingsCpu.push(Math.round(now - cpu));
     cpu = now;
+    if (process.env.BENCH_TIMELINE === '1') console.error(`ping_done_monotonic_s ${Number(process.hrtime.bigint()) / 1e9}`);
   };
   const p1 = performance.now();
   const res = await master.client.post('/v1/jobs', { tgt: '*', fun: 'test.ping', wait: true, timeout: 120 });
@@ -152,7 +155,31 @@ console.log(
 
 if (withStorm) master = await storm({ n: N, dir, master, agents, ready, dbFile });
 
+// the fleet leaving at once (a network partition, a rack switched off): every session closes together
+await master.loopMax();
+const leaveCpu = master.cpu();
+const leaveStart = performance.now();
+if (process.env.BENCH_TIMELINE === '1') console.error(`leave_start_monotonic_s ${Number(process.hrtime.bigint()) / 1e9}`);
 await agents.stop();
+// each scrape starts the longest block afresh: the longest of them all
+const leave = { wall: 0, cpu: 0 };
+for (;;) {
+  const loop = await master.loopMax();
+  leave.wall = Math.max(leave.wall, loop.wall ?? 0);
+  leave.cpu = Math.max(leave.cpu, loop.cpu ?? 0);
+  if (!(loop.connected > 0)) break;
+  await new Promise((r) => setTimeout(r, 50));
+}
+console.log(
+  JSON.stringify({
+    bench: 'swarm_leave',
+    minions: N,
+    leave_ms: Math.round(performance.now() - leaveStart),
+    leave_master_cpu_ms: Math.round(master.cpu() - leaveCpu),
+    leave_event_loop_max_block_ms: leave.wall,
+    leave_event_loop_max_block_cpu_ms: leave.cpu,
+  }),
+);
 master.proc.kill('SIGTERM');
 await new Promise((r) => master.proc.on('exit', r));
 rmSync(dir, { recursive: true, force: true });

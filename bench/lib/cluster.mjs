@@ -71,6 +71,8 @@ export async function startMaster(dir, extra = '', { fleet = true, port = 0 } = 
       gc: ms('brine_eventloop_block_max_gc_seconds'),
       // the store's commits so far (a running sum, not reset by the scrape)
       storeWriteMs: ms('brine_store_write_seconds_sum'),
+      // minions with a session now
+      connected: Number(/^brine_minions_connected (\S+)$/m.exec(text)?.[1]),
     };
   };
   const loopMaxMs = async () => (await loopMax()).wall;

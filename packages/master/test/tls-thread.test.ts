@@ -4,7 +4,7 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { connect as connectTls } from 'node:tls';
+import { connect as connectTls, type TLSSocket } from 'node:tls';
 import t, { type Test } from 'tap';
 import type { Worker } from 'node:worker_threads';
 import { EXPORTER_LABEL } from '@brine/protocol';
@@ -84,7 +84,7 @@ t.test('the thread refuses handshakes over max_unauthenticated and closes one th
 });
 
 /** A TLS thread of its own on a free port, closed after the test. */
-async function startThread(t: Test): Promise<TlsThread> {
+async function startThread(t: Test, caps: { maxHandshakes?: number; maxPerAddress?: number } = {}): Promise<TlsThread> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'brine-tls-thread-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const cert = await ensureCertificate(dir);
@@ -97,6 +97,7 @@ async function startThread(t: Test): Promise<TlsThread> {
     handshakeTimeoutMs: 5000,
     maxHandshakes: 8,
     maxPerAddress: 8,
+    ...caps,
   });
   await new Promise<void>((resolve) => thread.listen({ port: 0, host: '127.0.0.1', backlog: 16 }, resolve));
   t.teardown(() => new Promise<void>((resolve) => thread.close(() => resolve())));
@@ -170,4 +171,51 @@ t.test('a TLS thread that dies is started again on the same port', async (t) => 
   const socket = await accepted;
   t.equal(((await new Promise((r) => socket.once('data', r))) as Buffer).toString(), 'hello', 'a new connection on the same port works');
   t.not(socket.id, old.id, "the new thread's connections are numbered apart from the dead one's (a queued write cannot reach them)");
+});
+
+t.test('connections that close together are let go a few a turn (their teardown runs after the slice)', async (t) => {
+  const thread = await startThread(t, { maxHandshakes: 64, maxPerAddress: 64 });
+  const port = thread.address()!.port;
+  const N = 400;
+  const sockets: ThreadSocket[] = [];
+  thread.on('connection', (s) => sockets.push(s as ThreadSocket));
+  const clients: TLSSocket[] = [];
+  t.teardown(() => clients.forEach((c) => c.destroy()));
+  // the first one's session resumed by the rest: no certificate signature each
+  const first = connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false });
+  clients.push(first);
+  const session = await new Promise<Buffer>((resolve) => first.once('session', resolve));
+  // no more at once than the listen backlog (16) takes
+  for (let i = 1; i < N; i += 16) {
+    const part = Array.from({ length: Math.min(16, N - i) }, () => connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false, session }));
+    clients.push(...part);
+    await Promise.all(part.map((c) => new Promise((resolve) => c.once('secureConnect', resolve))));
+  }
+  await until(() => sockets.length === N);
+  let turn = 0;
+  let ticking = true;
+  const tick = () => {
+    turn++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const perTurn = new Map<number, number>();
+  const gone = Promise.all(
+    sockets.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.resume();
+          s.once('close', () => {
+            perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+            resolve();
+          });
+        }),
+    ),
+  );
+  for (const c of clients) c.destroy();
+  await gone;
+  ticking = false;
+  const most = Math.max(...perTurn.values());
+  // a turn may hold two slices: one from the thread's message, one from the loop's own queue
+  t.ok(most <= 128, `at most ${most} of ${N} connections closed in one turn, over ${perTurn.size} turns`);
 });
