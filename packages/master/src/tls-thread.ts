@@ -105,7 +105,8 @@ const SLICE_MS = 5;
 /**
  * Connections ended or closed a turn at the most: their work (ws's close, the hub's goodbye to a
  * session) runs after the slice, on the next-tick queue, where SLICE_MS does not see it. 10,000
- * minions leaving at once held the loop for 170-180 ms a turn (60-80 ms of CPU; bench/fleet.mjs).
+ * minions leaving at once held the loop 132-223 ms a turn (104-135 ms of CPU), 16-77 ms with
+ * this cap (bench/swarm.mjs, leave_*).
  */
 const CLOSES_PER_SLICE = 64;
 
@@ -171,9 +172,10 @@ export class TlsThread extends EventEmitter implements MinionAcceptor {
   }
 
   /**
-   * Handles the thread's messages for at most SLICE_MS (and CLOSES_PER_SLICE) a turn: handing a connection its bytes
-   * runs HTTP and ws on them there and then, and one batch of a fleet's returns holds thousands
-   * (one turn of the thread, which is not paced): 90-140 ms in one go at 10,000 minions.
+   * Handles the thread's messages for at most SLICE_MS (and CLOSES_PER_SLICE) a turn: handing a
+   * connection its bytes runs HTTP and ws on them there and then, and one batch of a fleet's
+   * returns holds thousands (one turn of the thread, which is not paced): 90-140 ms in one go at
+   * 10,000 minions.
    */
   private work(): void {
     this.nextSlice = undefined;
