@@ -1,6 +1,7 @@
 import t from 'tap';
 import { reportJson, reportStream, returnEntryJson } from '../src/routes/report-json.js';
 import { parseStoredReturn, type StoredReturn } from '../src/store.js';
+import { countTurns } from './helpers/turns.js';
 
 const report = (n: number) => ({
   jid: '20261127123456789012',
@@ -21,15 +22,10 @@ t.test('the text is the report, whatever its size', async (t) => {
 });
 
 t.test('a large report gives the event loop turns while it is made', async (t) => {
-  let turns = 0;
-  let more = true;
-  const tick = () => {
-    turns++;
-    if (more) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const counted = countTurns();
   await reportJson(report(1000));
-  more = false;
+  counted.stop();
+  const turns = counted.count;
   t.ok(turns >= 4, `other work ran ${turns} times while 1,000 returns were serialised`);
 });
 

@@ -14,6 +14,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { migrateSqliteToPostgres } from '../src/store-migrate.js';
 import type { JobRow } from '../src/store.js';
 import { MIGRATIONS } from '../src/migrations.js';
+import { countTurns } from './helpers/turns.js';
 
 /**
  * One suite, two backends: every query the master makes must answer the same on SQLite and on a
@@ -246,16 +247,10 @@ for (const [kind, open] of backends) {
     await Promise.all(
       minions.map((minion) => s.insertReturn({ jid, minion, fun: 'state.apply', success: true, retcode: 0, return: states, started: 's', finished: 'f' })),
     );
-    let turns = 0;
-    let counting = true;
-    const tick = (): void => {
-      turns++;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = countTurns();
     const rows = await s.returnsOf(jid);
-    counting = false;
-    t.ok(turns >= 3, `read over ${turns} turns`);
+    turns.stop();
+    t.ok(turns.count >= 3, `read over ${turns.count} turns`);
     t.same(
       rows.map((r) => r.minion),
       minions,

@@ -12,6 +12,7 @@ import { rawSession } from '../../../test/helpers/raw-session.js';
 import { inProcessMaster } from './helpers/in-process-master.js';
 import { ensureCertificate } from '../src/tls.js';
 import { ThreadSocket, TlsThread } from '../src/tls-thread.js';
+import { countTurns } from './helpers/turns.js';
 
 /** Sockets of this process's own event loop (a minion's TLS socket would be one of them without the thread). */
 const loopSockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
@@ -192,13 +193,7 @@ t.test('connections that close together are let go a few a turn (their teardown 
     await Promise.all(part.map((c) => new Promise((resolve) => c.once('secureConnect', resolve))));
   }
   await until(() => sockets.length === N);
-  let turn = 0;
-  let ticking = true;
-  const tick = () => {
-    turn++;
-    if (ticking) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const turns = countTurns();
   const perTurn = new Map<number, number>();
   const gone = Promise.all(
     sockets.map(
@@ -206,7 +201,7 @@ t.test('connections that close together are let go a few a turn (their teardown 
         new Promise<void>((resolve) => {
           s.resume();
           s.once('close', () => {
-            perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+            perTurn.set(turns.count, (perTurn.get(turns.count) ?? 0) + 1);
             resolve();
           });
         }),
@@ -214,7 +209,7 @@ t.test('connections that close together are let go a few a turn (their teardown 
   );
   for (const c of clients) c.destroy();
   await gone;
-  ticking = false;
+  turns.stop();
   const most = Math.max(...perTurn.values());
   // a turn may hold two slices: one from the thread's message, one from the loop's own queue
   t.ok(most <= 128, `at most ${most} of ${N} connections closed in one turn, over ${perTurn.size} turns`);
