@@ -2,6 +2,7 @@ import { AccountStore } from './auth/account-store.js';
 import pg from 'pg';
 import type { KeyState, StateResultItem } from '@brine/protocol';
 import { masterErrors } from './errors.js';
+import { isoNow } from './iso-now.js';
 import { PG_MIGRATIONS } from './migrations-pg.js';
 import { LAST_HIGHSTATES_SQL, rowOf, stateQuerySql, stateResultValues, type LastHighstate, type StateQuery, type StateResultRow } from './state-results.js';
 import {
@@ -345,7 +346,7 @@ export class PgStore implements StoreBackend {
 
   // ---- minions ----
   async saveGrains(minion: string, grains: Record<string, unknown>): Promise<void> {
-    const now = new Date().toISOString();
+    const now = isoNow();
     await this.enqueue(
       `INSERT INTO minions (minion, grains, last_seen, first_seen) VALUES (?, ?, ?, ?)
        ON CONFLICT (minion) DO UPDATE SET grains = excluded.grains, last_seen = excluded.last_seen`,
@@ -353,7 +354,7 @@ export class PgStore implements StoreBackend {
     );
   }
   async touchMinion(minion: string): Promise<void> {
-    await this.enqueue('UPDATE minions SET last_seen = ? WHERE minion = ?', [new Date().toISOString(), minion], {
+    await this.enqueue('UPDATE minions SET last_seen = ? WHERE minion = ?', [isoNow(), minion], {
       head: 'UPDATE minions SET last_seen = v.ts FROM (',
       tail: ') AS v (ts, minion) WHERE minions.minion = v.minion',
     });
@@ -407,7 +408,7 @@ export class PgStore implements StoreBackend {
     const rows = await this.enqueue(
       `INSERT INTO returns (jid, minion, fun, success, retcode, ret, started, finished, stored_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-      [ret.jid, ret.minion, ret.fun, ret.success ? 1 : 0, ret.retcode, JSON.stringify(ret.return ?? null), ret.started, ret.finished, new Date().toISOString()],
+      [ret.jid, ret.minion, ret.fun, ret.success ? 1 : 0, ret.retcode, JSON.stringify(ret.return ?? null), ret.started, ret.finished, isoNow()],
       {
         head: 'INSERT INTO returns (jid, minion, fun, success, retcode, ret, started, finished, stored_at)',
         tail: 'ON CONFLICT DO NOTHING',
@@ -475,14 +476,10 @@ export class PgStore implements StoreBackend {
 
   async insertEvent(tag: string, data: unknown): Promise<void> {
     // the NOTIFY is delivered when the batch commits: the other masters then read the new rows
-    await this.enqueue(
-      'INSERT INTO events (tag, data, created_at, origin) VALUES (?, ?, ?, ?)',
-      [tag, JSON.stringify(data ?? null), new Date().toISOString(), this.origin],
-      {
-        head: 'INSERT INTO events (tag, data, created_at, origin)',
-        tail: '',
-      },
-    );
+    await this.enqueue('INSERT INTO events (tag, data, created_at, origin) VALUES (?, ?, ?, ?)', [tag, JSON.stringify(data ?? null), isoNow(), this.origin], {
+      head: 'INSERT INTO events (tag, data, created_at, origin)',
+      tail: '',
+    });
   }
 
   async eventsAfter(seq: number, limit = 1000, notFrom?: string): Promise<StoredEvent[]> {
